@@ -1,0 +1,141 @@
+"""Cards, decks and the sets that may be played (RULES.md rules 1, 2 and 14).
+
+A card is an int: 1..12 for the ranked cards (lower is better) and ``JESTER`` (13) for a
+Jester. A hand is kept as a tuple of counts indexed by card, so that the engine can ask
+"how many 7s?" in constant time and hands compare and serialise as plain data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+JESTER = 13
+RANKS = tuple(range(1, 13))
+CARDS = (*RANKS, JESTER)
+JESTERS_IN_DECK = 2
+
+ENGLISH_NAMES = {
+    1: "Dalmuti",
+    2: "Archbishop",
+    3: "Earl Marshal",
+    4: "Baroness",
+    5: "Abbess",
+    6: "Knight",
+    7: "Seamstress",
+    8: "Mason",
+    9: "Cook",
+    10: "Shepherdess",
+    11: "Stonecutter",
+    12: "Peasant",
+    JESTER: "Jester",
+}
+
+Counts = tuple[int, ...]
+"""Cards held, as a count per card: index 0 is unused, 1..12 the ranks, 13 the Jesters."""
+
+EMPTY: Counts = (0,) * 14
+
+
+def full_deck(stripped_ranks: Iterable[int] = ()) -> list[int]:
+    """Every card of the deck, rank r appearing r times, two Jesters, minus stripped ranks."""
+    removed = set(stripped_ranks)
+    deck = [rank for rank in RANKS if rank not in removed for _ in range(rank)]
+    deck.extend([JESTER] * JESTERS_IN_DECK)
+    return deck
+
+
+def counts_of(cards: Iterable[int]) -> Counts:
+    counts = [0] * 14
+    for card in cards:
+        counts[card] += 1
+    return tuple(counts)
+
+
+def cards_of(counts: Counts) -> tuple[int, ...]:
+    """The cards of a count tuple, best first, Jesters last."""
+    return tuple(card for card in CARDS for _ in range(counts[card]))
+
+
+def add(counts: Counts, cards: Iterable[int]) -> Counts:
+    result = list(counts)
+    for card in cards:
+        result[card] += 1
+    return tuple(result)
+
+
+def remove(counts: Counts, cards: Iterable[int]) -> Counts:
+    """Take cards out of a hand; the caller has checked that they are held."""
+    result = list(counts)
+    for card in cards:
+        result[card] -= 1
+    return tuple(result)
+
+
+def holds(counts: Counts, cards: Iterable[int]) -> bool:
+    needed = counts_of(cards)
+    return all(needed[card] <= counts[card] for card in CARDS)
+
+
+def best_cards(counts: Counts, how_many: int) -> tuple[int, ...]:
+    """The lowest-ranked cards of a hand, Jesters counting worst (RULES.md rule 8)."""
+    return cards_of(counts)[:how_many]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class CardSet:
+    """A set of cards played together (RULES.md rule 2).
+
+    ``rank`` is the rank the set counts as (13 for Jesters alone), ``count`` the number of
+    cards and ``jesters`` how many of them are Jesters. Jester + Jester + 5 is
+    ``CardSet(rank=5, count=3, jesters=2)``; a lone Jester is ``CardSet(13, 1, 1)``.
+    """
+
+    rank: int
+    count: int
+    jesters: int = 0
+
+    def is_well_formed(self) -> bool:
+        if not 1 <= self.count <= 80 or not 0 <= self.jesters <= JESTERS_IN_DECK:
+            return False
+        if self.rank == JESTER:
+            return self.jesters == self.count
+        return 1 <= self.rank <= 12 and self.jesters < self.count
+
+    def cards(self) -> tuple[int, ...]:
+        if self.rank == JESTER:
+            return (JESTER,) * self.count
+        return (self.rank,) * (self.count - self.jesters) + (JESTER,) * self.jesters
+
+    def beats(self, other: CardSet) -> bool:
+        """Whether this set may be played on ``other``: same size, strictly better rank."""
+        return self.count == other.count and self.rank < other.rank
+
+
+def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
+    """Every distinct set this hand may play: any set on a lead, a better one on a follow.
+
+    Ordered best rank first, then by size, then by Jesters used, so that the list is
+    stable for clients and bots.
+    """
+    jesters = hand[JESTER]
+    options: list[CardSet] = []
+    if to_beat is None:
+        for rank in RANKS:
+            natural = hand[rank]
+            for used in range(min(jesters, JESTERS_IN_DECK) + 1):
+                for count in range(used + 1, natural + used + 1):
+                    options.append(CardSet(rank, count, used))
+        for count in range(1, jesters + 1):
+            options.append(CardSet(JESTER, count, count))
+        options.sort(key=lambda s: (s.rank, s.count, s.jesters))
+        return options
+    size = to_beat.count
+    for rank in range(1, min(to_beat.rank, JESTER)):
+        natural = hand[rank]
+        if natural == 0:
+            continue
+        for used in range(min(jesters, size - 1) + 1):
+            if natural >= size - used:
+                options.append(CardSet(rank, size, used))
+    return options

@@ -1,0 +1,648 @@
+"""The Great Dalmuti as a state machine: feed it actions, get events back.
+
+No I/O, no clock: the game owns one seeded ``random.Random`` for every shuffle and draw,
+so the same seed and the same inputs give the same game. ``pending()`` says who owes
+which decision with every legal answer; ``apply`` takes an answer or raises
+``IllegalAction`` and changes nothing. Between hands the driver (the host, a simulation)
+calls ``begin_next_hand``, which is when newcomers and leavers take effect.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+from typing import Any
+
+from . import cards as c
+from .actions import (
+    Action,
+    Decision,
+    DeclareRevolution,
+    DecideMisdeal,
+    ExchangeDecision,
+    GiveTax,
+    MerchantExchange,
+    MisdealChoice,
+    MisdealDecision,
+    Pass,
+    PlaceNewcomer,
+    PlacementDecision,
+    Play,
+    PlayDecision,
+    RevolutionDecision,
+    TaxDecision,
+)
+from .cards import JESTER, CardSet, Counts
+from .errors import IllegalAction, Refusal
+from .events import (
+    CardsDealt,
+    DealFinished,
+    Event,
+    HandEnded,
+    HandStarted,
+    MerchantExchangeCards,
+    MerchantExchangeDeclined,
+    MerchantExchanged,
+    MisdealExposed,
+    MisdealReplacement,
+    MisdealResolved,
+    NewcomerPlaced,
+    Passed,
+    Played,
+    PlayerJoining,
+    PlayerLeaving,
+    PlayerRemoved,
+    RevolutionDeclared,
+    RolesMirrored,
+    SeatingDraw,
+    SeatingSettled,
+    TableEnded,
+    TaxCards,
+    TaxesSkipped,
+    TaxPaid,
+    TrickWon,
+    Waiting,
+    WentOut,
+)
+from .roles import merchants_of, mirrored
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count, stripped_ranks
+
+GREATER_TAX = 2
+LESSER_TAX = 1
+
+
+class Phase(StrEnum):
+    NOT_STARTED = "not_started"
+    PLACEMENT = "placement"
+    MISDEAL = "misdeal"
+    REVOLUTION = "revolution"
+    TAXES = "taxes"
+    PLAY = "play"
+    HAND_OVER = "hand_over"
+    ENDED = "ended"
+
+
+class Game:
+    def __init__(self, players: list[int] | tuple[int, ...], rules: Rules | None = None,
+                 seed: int = 0) -> None:
+        if len(set(players)) != len(players):
+            raise ValueError("player ids must be distinct")
+        if any(type(p) is not int or p < 0 for p in players):
+            raise ValueError("player ids are whole numbers, 0 or more")
+        check_player_count(len(players))
+        self._init_state(tuple(players), rules if rules is not None else Rules(), seed)
+
+    def _init_state(self, players: tuple[int, ...], rules: Rules, seed: int) -> None:
+        self.rules = rules
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.phase = Phase.NOT_STARTED
+        self.order: tuple[int, ...] = tuple(players)
+        self.hand_number = 0
+        self.scores: dict[int, int] = {p: 0 for p in players}
+        self.hands: dict[int, Counts] = {}
+        self.taxes_this_hand = False
+        # Deal in progress (paused by a misdeal).
+        self._deck: list[int] = []
+        self._dealt = 0
+        self._exposed_at: int | None = None
+        # Revolution and taxes.
+        self._revolution_holder: int | None = None
+        self._tax_waiting: list[int] = []
+        self._tax_given: dict[int, tuple[int, ...]] = {}
+        self._exchange: tuple[int, int] | None = None
+        # The trick.
+        self.turn: int | None = None
+        self.top: CardSet | None = None
+        self.top_player: int | None = None
+        self.passed: set[int] = set()
+        self.out: list[int] = []
+        # Between hands.
+        self.joining: list[int] = []
+        self.leaving: list[int] = []
+        self._placing: list[int] = []
+        self.ended_reason: str | None = None
+        self.log: list[Event] = []
+
+    # ----------------------------------------------------------------- what is owed
+
+    def pending(self) -> dict[int, Decision]:
+        """Every player who owes a decision now, with its legal answers."""
+        if self.phase is Phase.PLAY:
+            assert self.turn is not None
+            return {self.turn: self._play_decision(self.turn)}
+        if self.phase is Phase.TAXES:
+            return {p: self._tax_decision(p) for p in self._tax_waiting}
+        if self.phase is Phase.REVOLUTION:
+            assert self._revolution_holder is not None
+            holder = self._revolution_holder
+            return {holder: RevolutionDecision(greater=holder == self.order[-1])}
+        if self.phase is Phase.MISDEAL:
+            assert self._exposed_at is not None
+            return {self.order[0]: MisdealDecision(
+                card=self._deck[self._exposed_at],
+                intended=self._receiver(self._exposed_at),
+                peon=self.order[-1],
+            )}
+        if self.phase is Phase.PLACEMENT:
+            return {self.order[0]: PlacementDecision(
+                newcomer=self._placing[0], positions=self._positions_for_newcomer()
+            )}
+        return {}
+
+    def decision_for(self, player: int) -> Decision | None:
+        if self.phase is Phase.PLAY:
+            return self._play_decision(player) if player == self.turn else None
+        return self.pending().get(player)
+
+    def _tax_decision(self, player: int) -> TaxDecision | ExchangeDecision:
+        hand = self.hands[player]
+        if player == self.order[0]:
+            return TaxDecision(GREATER_TAX, c.cards_of(hand), self.order[-1])
+        if player == self.order[1]:
+            return TaxDecision(LESSER_TAX, c.cards_of(hand), self.order[-2])
+        return ExchangeDecision(
+            merchants=merchants_of(self.order)[1:],
+            cards=tuple(card for card in c.CARDS if hand[card]),
+        )
+
+    def _play_decision(self, player: int) -> PlayDecision:
+        return PlayDecision(
+            sets=tuple(c.playable_sets(self.hands[player], self.top)),
+            may_pass=self.top is not None,
+            to_beat=self.top,
+        )
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        """Players still holding cards, in seat order."""
+        return tuple(p for p in self.order if self.hands.get(p, c.EMPTY) != c.EMPTY)
+
+    # ----------------------------------------------------------------- driving
+
+    def start(self) -> list[Event]:
+        """The seating draw, then the first hand."""
+        if self.phase is not Phase.NOT_STARTED:
+            raise IllegalAction(Refusal.WRONG_PHASE, "the table has already started")
+        events: list[Event] = []
+        self.order = self._seating_draw(events)
+        events.append(SeatingSettled(self.order))
+        self._start_hand(events)
+        return self._logged(events)
+
+    def begin_next_hand(self) -> list[Event]:
+        """After a hand: remove leavers, seat newcomers, deal the next hand."""
+        if self.phase is not Phase.HAND_OVER:
+            raise IllegalAction(Refusal.WRONG_PHASE, "a hand is still being played")
+        events: list[Event] = []
+        for player in self.leaving:
+            self.order = tuple(p for p in self.order if p != player)
+            self.scores.pop(player, None)
+            events.append(PlayerRemoved(player))
+        self.leaving = []
+        if len(self.order) + len(self.joining) < MIN_PLAYERS:
+            self._end("too_few_players", events)
+            return self._logged(events)
+        self._placing, self.joining = self.joining, []
+        self._place_newcomers(events)
+        return self._logged(events)
+
+    def request_join(self, player: int) -> list[Event]:
+        """A newcomer asks to join; they are seated at the start of the next hand."""
+        self._check_not_ended()
+        if type(player) is not int or player < 0:
+            raise IllegalAction(Refusal.UNKNOWN_PLAYER, "player ids are whole numbers, 0 or more")
+        if player in self.order or player in self.joining:
+            raise IllegalAction(Refusal.ALREADY_SEATED, "that player is already at the table")
+        if self.phase is Phase.NOT_STARTED:
+            raise IllegalAction(Refusal.WRONG_PHASE, "seat players before the table starts")
+        staying = len(self.order) - len(self.leaving) + len(self.joining)
+        if staying >= MAX_PLAYERS:
+            raise IllegalAction(Refusal.TABLE_FULL, f"the table already has {MAX_PLAYERS} players")
+        self.joining.append(player)
+        return self._logged([PlayerJoining(player)])
+
+    def request_leave(self, player: int) -> list[Event]:
+        """A player leaves: removed before the next hand (a newcomer simply withdraws)."""
+        self._check_not_ended()
+        if player in self.joining:
+            self.joining.remove(player)
+        elif player in self.order and player not in self.leaving:
+            self.leaving.append(player)
+        else:
+            raise IllegalAction(Refusal.UNKNOWN_PLAYER, "that player is not at the table")
+        return self._logged([PlayerLeaving(player)])
+
+    def end_table(self, reason: str = "host_ended") -> list[Event]:
+        self._check_not_ended()
+        events: list[Event] = []
+        self._end(reason, events)
+        return self._logged(events)
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Apply one player's answer to the decision they owe."""
+        self._check_not_ended()
+        events: list[Event] = []
+        if self.phase is Phase.PLAY and player == self.turn:
+            self._apply_play(player, action, events)
+            return self._logged(events)
+        decision = None if self.phase is Phase.PLAY else self.pending().get(player)
+        if decision is None:
+            raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
+        if isinstance(decision, TaxDecision | ExchangeDecision):
+            self._apply_tax(player, decision, action, events)
+        elif isinstance(decision, RevolutionDecision):
+            self._apply_revolution(player, action, events)
+        elif isinstance(decision, MisdealDecision):
+            self._apply_misdeal(action, events)
+        else:
+            self._apply_placement(decision, action, events)
+        return self._logged(events)
+
+    # ----------------------------------------------------------------- seating
+
+    def _seating_draw(self, events: list[Event]) -> tuple[int, ...]:
+        """Order players best card first; only tied players redraw, from a fresh shuffle."""
+        rounds = [0]
+
+        def settle(group: list[int]) -> list[int]:
+            rounds[0] += 1
+            deck = c.full_deck()
+            self._rng.shuffle(deck)
+            drawn = dict(zip(group, deck, strict=False))
+            events.append(SeatingDraw(rounds[0], tuple((p, drawn[p]) for p in group)))
+            settled: list[int] = []
+            for card in sorted(set(drawn.values())):
+                tied = [p for p in group if drawn[p] == card]
+                settled.extend(tied if len(tied) == 1 else settle(tied))
+            return settled
+
+        return tuple(settle(list(self.order)))
+
+    def _place_newcomers(self, events: list[Event]) -> None:
+        while self._placing:
+            positions = self._positions_for_newcomer()
+            if len(positions) > 1:
+                self.phase = Phase.PLACEMENT
+                events.append(Waiting(self.phase, (self.order[0],)))
+                return
+            self._seat_newcomer(positions[0], None, events)
+        if len(self.order) < MIN_PLAYERS:
+            self._end("too_few_players", events)
+            return
+        self._start_hand(events)
+
+    def _positions_for_newcomer(self) -> tuple[int, ...]:
+        """Between the Dalmutis and the Peons (RULES.md rule 12)."""
+        last = max(2, len(self.order) - 2)
+        return tuple(range(2, last + 1))
+
+    def _seat_newcomer(self, position: int, chosen_by: int | None, events: list[Event]) -> None:
+        newcomer = self._placing.pop(0)
+        self.order = (*self.order[:position], newcomer, *self.order[position:])
+        self.scores[newcomer] = 0
+        events.append(NewcomerPlaced(newcomer, position, chosen_by))
+
+    def _apply_placement(self, decision: Decision, action: Action, events: list[Event]) -> None:
+        assert isinstance(decision, PlacementDecision)
+        if not isinstance(action, PlaceNewcomer):
+            raise IllegalAction(Refusal.WRONG_DECISION, "place the newcomer first")
+        if type(action.position) is not int or action.position not in decision.positions:
+            raise IllegalAction(
+                Refusal.BAD_POSITION,
+                f"a newcomer sits at one of positions {list(decision.positions)}",
+            )
+        self._seat_newcomer(action.position, self.order[0], events)
+        self._place_newcomers(events)
+
+    # ----------------------------------------------------------------- the deal
+
+    def _start_hand(self, events: list[Event]) -> None:
+        self.hand_number += 1
+        self.taxes_this_hand = not (self.rules.first_deal_revolution and self.hand_number == 1)
+        self._deck = c.full_deck(stripped_ranks(self.rules, len(self.order)))
+        self._rng.shuffle(self._deck)
+        self._dealt = 0
+        self._exposed_at = None
+        self.hands = {p: c.EMPTY for p in self.order}
+        self.out = []
+        self.turn = self.top = self.top_player = None
+        self.passed = set()
+        self._revolution_holder = None
+        self._tax_waiting = []
+        self._tax_given = {}
+        self._exchange = None
+        events.append(HandStarted(
+            hand=self.hand_number,
+            order=self.order,
+            scores=tuple(self.scores[p] for p in self.order),
+            deck_size=len(self._deck),
+            taxes=self.taxes_this_hand,
+            hand_limit=self.rules.hand_limit,
+        ))
+        if self.rules.misdeal_chance and self._rng.random() < self.rules.misdeal_chance:
+            self._exposed_at = self._rng.randrange(len(self._deck))
+        self._continue_deal(events)
+
+    def _receiver(self, index: int) -> int:
+        return self.order[index % len(self.order)]
+
+    def _give(self, player: int, card: int) -> None:
+        counts = list(self.hands[player])
+        counts[card] += 1
+        self.hands[player] = tuple(counts)
+
+    def _continue_deal(self, events: list[Event]) -> None:
+        while self._dealt < len(self._deck):
+            index = self._dealt
+            if index == self._exposed_at:
+                card, intended, peon = self._deck[index], self._receiver(index), self.order[-1]
+                # Nothing to decide when the Peon holds no card yet or the card is theirs.
+                needs_decision = index >= len(self.order) - 1 and intended != peon
+                events.append(MisdealExposed(card, intended, index, needs_decision))
+                if needs_decision:
+                    self.phase = Phase.MISDEAL
+                    events.append(Waiting(self.phase, (self.order[0],)))
+                    return
+                events.append(MisdealResolved(MisdealChoice.INTENDED, card, intended, peon))
+            self._give(self._receiver(index), self._deck[index])
+            self._dealt += 1
+        for player in self.order:
+            events.append(CardsDealt(player, c.cards_of(self.hands[player])))
+        events.append(DealFinished(tuple(len(c.cards_of(self.hands[p])) for p in self.order)))
+        self._after_deal(events)
+
+    def _apply_misdeal(self, action: Action, events: list[Event]) -> None:
+        if not isinstance(action, DecideMisdeal) or action.choice not in ("intended", "peon"):
+            raise IllegalAction(
+                Refusal.WRONG_DECISION, "decide the misdeal: 'intended' or 'peon'"
+            )
+        choice = MisdealChoice(action.choice)
+        assert self._exposed_at is not None
+        index = self._exposed_at
+        card, intended, peon = self._deck[index], self._receiver(index), self.order[-1]
+        events.append(MisdealResolved(choice, card, intended, peon))
+        if choice is MisdealChoice.PEON:
+            replacement = self._rng.choice(c.cards_of(self.hands[peon]))
+            self.hands[peon] = c.remove(self.hands[peon], (replacement,))
+            self._give(intended, replacement)
+            self._give(peon, card)
+            events.append(MisdealReplacement(peon, intended, replacement))
+        else:
+            self._give(intended, card)
+        self._dealt += 1
+        self._continue_deal(events)
+
+    # ----------------------------------------------------------------- revolution, taxes
+
+    def _after_deal(self, events: list[Event]) -> None:
+        holder = next((p for p in self.order if self.hands[p][JESTER] == 2), None)
+        greater_possible = holder == self.order[-1]
+        if holder is not None and (self.taxes_this_hand or greater_possible):
+            self._revolution_holder = holder
+            self.phase = Phase.REVOLUTION
+            events.append(Waiting(self.phase, ()))
+            return
+        self._begin_taxes(events)
+
+    def _apply_revolution(self, player: int, action: Action, events: list[Event]) -> None:
+        if not isinstance(action, DeclareRevolution) or type(action.declare) is not bool:
+            raise IllegalAction(Refusal.WRONG_DECISION, "declare a revolution or not: yes or no")
+        self._revolution_holder = None
+        if not action.declare:
+            self._begin_taxes(events)
+            return
+        greater = player == self.order[-1]
+        events.append(RevolutionDeclared(player, greater))
+        if greater:
+            self.order = mirrored(self.order)
+            events.append(RolesMirrored(self.order))
+        self.taxes_this_hand = False
+        events.append(TaxesSkipped("revolution"))
+        self._begin_play(self.order[0], events)
+
+    def _begin_taxes(self, events: list[Event]) -> None:
+        if not self.taxes_this_hand:
+            events.append(TaxesSkipped("first_deal"))
+            self._begin_play(self.order[0], events)
+            return
+        self._tax_waiting = [self.order[0], self.order[1]]
+        if self._exchange_active():
+            self._tax_waiting.append(merchants_of(self.order)[0])
+        self.phase = Phase.TAXES
+        events.append(Waiting(self.phase, tuple(self._tax_waiting)))
+
+    def _exchange_active(self) -> bool:
+        """The merchant exchange needs two Merchants (RULES.md rule 17)."""
+        return self.rules.merchant_exchange and len(merchants_of(self.order)) >= 2
+
+    def _apply_tax(self, player: int, decision: TaxDecision | ExchangeDecision,
+                   action: Action, events: list[Event]) -> None:
+        if isinstance(decision, TaxDecision):
+            if not isinstance(action, GiveTax):
+                raise IllegalAction(Refusal.WRONG_DECISION, "choose the cards to give your Peon")
+            given = tuple(action.cards)
+            if not isinstance(action.cards, tuple | list) or len(given) != decision.count or any(
+                type(card) is not int or card not in c.CARDS for card in given
+            ):
+                raise IllegalAction(
+                    Refusal.BAD_CARDS, f"give exactly {decision.count} card(s) from your hand"
+                )
+            if not c.holds(self.hands[player], given):
+                raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
+            self._tax_given[player] = given
+        else:
+            if not isinstance(action, MerchantExchange):
+                raise IllegalAction(Refusal.WRONG_DECISION, "decide the merchant exchange")
+            if (action.other is None) != (action.card is None):
+                raise IllegalAction(
+                    Refusal.BAD_MERCHANT, "name both a Merchant and a card, or neither to decline"
+                )
+            if action.other is not None and action.card is not None:
+                if type(action.other) is not int or action.other not in decision.merchants:
+                    raise IllegalAction(
+                        Refusal.BAD_MERCHANT, "exchange with another Merchant of this hand"
+                    )
+                if type(action.card) is not int or action.card not in decision.cards:
+                    raise IllegalAction(Refusal.NOT_HELD, "you do not hold that card")
+                self._exchange = (action.other, action.card)
+        self._tax_waiting.remove(player)
+        if self._tax_waiting:
+            events.append(Waiting(self.phase, tuple(self._tax_waiting)))
+            return
+        self._settle_taxes(events)
+
+    def _settle_taxes(self, events: list[Event]) -> None:
+        """Every transfer at once, each giver choosing from the hand they were dealt."""
+        gd, ld, lp, gp = self.order[0], self.order[1], self.order[-2], self.order[-1]
+        transfers = [
+            (gp, gd, c.best_cards(self.hands[gp], GREATER_TAX)),
+            (gd, gp, self._tax_given[gd]),
+            (lp, ld, c.best_cards(self.hands[lp], LESSER_TAX)),
+            (ld, lp, self._tax_given[ld]),
+        ]
+        merchants = merchants_of(self.order)
+        exchange: tuple[int, int, int, int] | None = None
+        if self._exchange is not None:
+            top, (other, given) = merchants[0], self._exchange
+            received = self._rng.choice(c.cards_of(self.hands[other]))
+            exchange = (top, other, given, received)
+        elif self._exchange_active():
+            events.append(MerchantExchangeDeclined(merchants[0]))
+        for giver, _, cards in transfers:
+            self.hands[giver] = c.remove(self.hands[giver], cards)
+        if exchange is not None:
+            top, other, given, received = exchange
+            self.hands[top] = c.remove(self.hands[top], (given,))
+            self.hands[other] = c.remove(self.hands[other], (received,))
+        for giver, receiver, cards in transfers:
+            self.hands[receiver] = c.add(self.hands[receiver], cards)
+            events.append(TaxPaid(giver, receiver, len(cards)))
+            events.append(TaxCards(giver, receiver, cards))
+        if exchange is not None:
+            top, other, given, received = exchange
+            self._give(other, given)
+            self._give(top, received)
+            events.append(MerchantExchanged(top, other))
+            events.append(MerchantExchangeCards(top, other, given, received))
+        self._tax_given = {}
+        self._exchange = None
+        self._begin_play(self.order[0], events)
+
+    # ----------------------------------------------------------------- play
+
+    def _begin_play(self, leader: int, events: list[Event]) -> None:
+        self.phase = Phase.PLAY
+        self._new_trick(leader, events)
+
+    def _new_trick(self, leader: int, events: list[Event]) -> None:
+        self.top = self.top_player = None
+        self.passed = set()
+        self.turn = leader
+        events.append(Waiting(self.phase, (leader,)))
+
+    def _next_in_hand(self, player: int) -> int:
+        """The next player clockwise after ``player`` who still holds cards."""
+        seats = len(self.order)
+        start = self.order.index(player)
+        for step in range(1, seats + 1):
+            candidate = self.order[(start + step) % seats]
+            if self.hands[candidate] != c.EMPTY:
+                return candidate
+        raise AssertionError("nobody holds cards")
+
+    def _apply_play(self, player: int, action: Action, events: list[Event]) -> None:
+        if isinstance(action, Pass):
+            if self.top is None:
+                raise IllegalAction(Refusal.MUST_LEAD, "the leader must play a set")
+            self.passed.add(player)
+            events.append(Passed(player))
+            self._advance(player, events)
+            return
+        if not isinstance(action, Play):
+            raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
+        played = action.set
+        if not isinstance(played, CardSet) or not all(
+            type(v) is int for v in (played.rank, played.count, played.jesters)
+        ) or not played.is_well_formed():
+            raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
+        hand = self.hands[player]
+        if not c.holds(hand, played.cards()):
+            raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
+        if self.top is not None:
+            if played.count != self.top.count:
+                raise IllegalAction(
+                    Refusal.WRONG_SIZE, f"play exactly {self.top.count} card(s), or pass"
+                )
+            if not played.rank < self.top.rank:
+                raise IllegalAction(
+                    Refusal.NOT_BETTER, f"play a better rank than {self.top.rank}, or pass"
+                )
+        hand = c.remove(hand, played.cards())
+        self.hands[player] = hand
+        remaining = sum(hand)
+        self.top, self.top_player = played, player
+        self.passed = set()
+        events.append(Played(player, played, remaining))
+        if remaining == 0:
+            self.out.append(player)
+            events.append(WentOut(player, len(self.out)))
+            if len(self.in_hand) == 1:
+                self._end_hand(events)
+                return
+        self._advance(player, events)
+
+    def _advance(self, player: int, events: list[Event]) -> None:
+        assert self.top_player is not None
+        others = [p for p in self.in_hand if p != self.top_player]
+        if all(p in self.passed for p in others):
+            winner = self.top_player
+            leader = winner if self.hands[winner] != c.EMPTY else self._next_in_hand(winner)
+            events.append(TrickWon(winner, leader))
+            self._new_trick(leader, events)
+            return
+        self.turn = self._next_in_hand(player)
+        events.append(Waiting(self.phase, (self.turn,)))
+
+    def _end_hand(self, events: list[Event]) -> None:
+        finishing = (*self.out, *self.in_hand)
+        seats = len(finishing)
+        place = {p: i for i, p in enumerate(finishing)}
+        points = [seats - 1 - i if self.rules.scoring else 0 for i in range(seats)]
+        bonus = [0] * seats
+        if self.rules.philanthropic_scoring:
+            gd, ld, lp, gp = self.order[0], self.order[1], self.order[-2], self.order[-1]
+            if place[gp] < seats - 1:
+                bonus[place[gd]] += 1
+            if place[lp] < seats - 2:
+                bonus[place[ld]] += 1
+        for i, player in enumerate(finishing):
+            self.scores[player] += points[i] + bonus[i]
+        events.append(HandEnded(
+            hand=self.hand_number,
+            finishing=finishing,
+            points=tuple(points),
+            bonus=tuple(bonus),
+            scores=tuple(self.scores[p] for p in finishing),
+        ))
+        self.order = finishing
+        self.turn = self.top = self.top_player = None
+        self.phase = Phase.HAND_OVER
+        if self.rules.hand_limit is not None and self.hand_number >= self.rules.hand_limit:
+            self._end("hand_limit", events)
+
+    def _end(self, reason: str, events: list[Event]) -> None:
+        seat = {player: index for index, player in enumerate(self.order)}
+        ranked = sorted(self.scores.items(), key=lambda item: (-item[1], seat.get(item[0], 0)))
+        standings = []
+        for player, score in ranked:
+            place = 1 + sum(1 for _, other in ranked if other > score)
+            standings.append((player, score, place))
+        self.phase = Phase.ENDED
+        self.turn = None
+        self.ended_reason = reason
+        events.append(TableEnded(reason, tuple(standings)))
+
+    def _check_not_ended(self) -> None:
+        if self.phase is Phase.ENDED:
+            raise IllegalAction(Refusal.TABLE_ENDED, "the table has ended")
+
+    def _logged(self, events: list[Event]) -> list[Event]:
+        for event in events:
+            if isinstance(event, HandStarted):
+                self.log = []
+            self.log.append(event)
+        return events
+
+    # ----------------------------------------------------------------- saving
+
+    def to_dict(self) -> dict[str, Any]:
+        from .saving import game_to_dict
+
+        return game_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        from .saving import game_from_dict
+
+        return game_from_dict(data)

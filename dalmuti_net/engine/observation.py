@@ -1,0 +1,272 @@
+"""What one seat (or a spectator) knows, kept up to date from the events it may see.
+
+Bots, clients and reconnect snapshots all use this one fold, so a seat's knowledge is
+exactly the events it was shown and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import cards as c
+from .cards import CardSet, Counts
+from .events import (
+    CardsDealt,
+    DealFinished,
+    Event,
+    HandEnded,
+    HandStarted,
+    MerchantExchangeCards,
+    MerchantExchanged,
+    MisdealExposed,
+    MisdealReplacement,
+    MisdealResolved,
+    NewcomerPlaced,
+    Passed,
+    Played,
+    PlayerJoining,
+    PlayerLeaving,
+    PlayerRemoved,
+    RevolutionDeclared,
+    RolesMirrored,
+    SeatingSettled,
+    TableEnded,
+    TaxCards,
+    TaxesSkipped,
+    TaxPaid,
+    TrickWon,
+    Waiting,
+    WentOut,
+)
+from .roles import Role, roles_of
+
+
+@dataclass
+class Observation:
+    viewer: int | None
+    hand_number: int = 0
+    hand_limit: int | None = None
+    phase: str = "not_started"
+    order: tuple[int, ...] = ()
+    scores: dict[int, int] = field(default_factory=dict)
+    counts: dict[int, int] = field(default_factory=dict)
+    hand: Counts | None = None
+    taxes: bool = True
+    waiting: tuple[int, ...] = ()
+    to_beat: CardSet | None = None
+    top_player: int | None = None
+    passed: set[int] = field(default_factory=set)
+    trick: list[tuple[int, CardSet]] = field(default_factory=list)
+    played: Counts = c.EMPTY
+    out: list[int] = field(default_factory=list)
+    revolution: RevolutionDeclared | None = None
+    misdeal: MisdealExposed | None = None
+    misdeal_result: MisdealResolved | None = None
+    transfers: list[Event] = field(default_factory=list)
+    """Every card movement this seat saw the cards of: taxes, exchanges, misdeal draws."""
+    exchanges: int = 0
+    joining: list[int] = field(default_factory=list)
+    leaving: list[int] = field(default_factory=list)
+    last_hand: HandEnded | None = None
+    ended: TableEnded | None = None
+
+    @property
+    def roles(self) -> dict[int, Role]:
+        return roles_of(self.order)
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        return tuple(p for p in self.order if self.counts.get(p, 0) > 0)
+
+    def apply(self, event: Event) -> None:
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    def _take(self, cards: tuple[int, ...]) -> None:
+        if self.hand is not None:
+            self.hand = c.remove(self.hand, cards)
+
+    def _receive(self, cards: tuple[int, ...]) -> None:
+        if self.hand is not None:
+            self.hand = c.add(self.hand, cards)
+
+
+def _hand_started(o: Observation, e: HandStarted) -> None:
+    o.hand_number, o.hand_limit, o.taxes = e.hand, e.hand_limit, e.taxes
+    o.order = e.order
+    o.scores = dict(zip(e.order, e.scores, strict=True))
+    o.counts = {p: 0 for p in e.order}
+    o.hand = None
+    o.phase = "dealing"
+    o.waiting = ()
+    o.to_beat = o.top_player = None
+    o.passed = set()
+    o.trick = []
+    o.played = c.EMPTY
+    o.out = []
+    o.revolution = o.misdeal = o.misdeal_result = None
+    o.transfers = []
+    o.exchanges = 0
+    o.joining, o.leaving = [], []
+
+
+def _seating_settled(o: Observation, e: SeatingSettled) -> None:
+    o.order = e.order
+
+
+def _player_joining(o: Observation, e: PlayerJoining) -> None:
+    o.joining.append(e.player)
+
+
+def _player_leaving(o: Observation, e: PlayerLeaving) -> None:
+    if e.player in o.joining:
+        o.joining.remove(e.player)
+    else:
+        o.leaving.append(e.player)
+
+
+def _player_removed(o: Observation, e: PlayerRemoved) -> None:
+    o.order = tuple(p for p in o.order if p != e.player)
+    o.scores.pop(e.player, None)
+    if e.player in o.leaving:
+        o.leaving.remove(e.player)
+
+
+def _newcomer_placed(o: Observation, e: NewcomerPlaced) -> None:
+    o.order = (*o.order[: e.position], e.player, *o.order[e.position :])
+    o.scores[e.player] = 0
+    if e.player in o.joining:
+        o.joining.remove(e.player)
+
+
+def _misdeal_exposed(o: Observation, e: MisdealExposed) -> None:
+    o.misdeal = e
+
+
+def _misdeal_resolved(o: Observation, e: MisdealResolved) -> None:
+    o.misdeal_result = e
+
+
+def _misdeal_replacement(o: Observation, e: MisdealReplacement) -> None:
+    o.transfers.append(e)
+
+
+def _cards_dealt(o: Observation, e: CardsDealt) -> None:
+    if e.player == o.viewer:
+        o.hand = c.counts_of(e.cards)
+
+
+def _deal_finished(o: Observation, e: DealFinished) -> None:
+    o.counts = dict(zip(o.order, e.counts, strict=True))
+
+
+def _revolution_declared(o: Observation, e: RevolutionDeclared) -> None:
+    o.revolution = e
+
+
+def _roles_mirrored(o: Observation, e: RolesMirrored) -> None:
+    o.order = e.order
+
+
+def _taxes_skipped(o: Observation, e: TaxesSkipped) -> None:
+    o.taxes = False
+
+
+def _tax_paid(o: Observation, e: TaxPaid) -> None:
+    o.counts[e.giver] -= e.count
+    o.counts[e.receiver] += e.count
+
+
+def _tax_cards(o: Observation, e: TaxCards) -> None:
+    o.transfers.append(e)
+    if e.giver == o.viewer:
+        o._take(e.cards)
+    if e.receiver == o.viewer:
+        o._receive(e.cards)
+
+
+def _merchant_exchanged(o: Observation, e: MerchantExchanged) -> None:
+    o.exchanges += 1
+
+
+def _merchant_exchange_cards(o: Observation, e: MerchantExchangeCards) -> None:
+    o.transfers.append(e)
+    if o.viewer == e.giver:
+        o._take((e.given,))
+        o._receive((e.received,))
+    elif o.viewer == e.other:
+        o._take((e.received,))
+        o._receive((e.given,))
+
+
+def _waiting(o: Observation, e: Waiting) -> None:
+    o.phase, o.waiting = e.phase, e.players
+
+
+def _played(o: Observation, e: Played) -> None:
+    cards = e.set.cards()
+    o.counts[e.player] = e.remaining
+    o.played = c.add(o.played, cards)
+    o.to_beat, o.top_player = e.set, e.player
+    o.passed = set()
+    o.trick.append((e.player, e.set))
+    if e.player == o.viewer:
+        o._take(cards)
+
+
+def _passed(o: Observation, e: Passed) -> None:
+    o.passed.add(e.player)
+
+
+def _trick_won(o: Observation, e: TrickWon) -> None:
+    o.to_beat = o.top_player = None
+    o.passed = set()
+    o.trick = []
+
+
+def _went_out(o: Observation, e: WentOut) -> None:
+    o.out.append(e.player)
+
+
+def _hand_ended(o: Observation, e: HandEnded) -> None:
+    o.last_hand = e
+    o.scores = dict(zip(e.finishing, e.scores, strict=True))
+    o.order = e.finishing
+    o.phase = "hand_over"
+    o.waiting = ()
+
+
+def _table_ended(o: Observation, e: TableEnded) -> None:
+    o.ended = e
+    o.phase = "ended"
+    o.waiting = ()
+
+
+_HANDLERS = {
+    HandStarted: _hand_started,
+    SeatingSettled: _seating_settled,
+    PlayerJoining: _player_joining,
+    PlayerLeaving: _player_leaving,
+    PlayerRemoved: _player_removed,
+    NewcomerPlaced: _newcomer_placed,
+    MisdealExposed: _misdeal_exposed,
+    MisdealResolved: _misdeal_resolved,
+    MisdealReplacement: _misdeal_replacement,
+    CardsDealt: _cards_dealt,
+    DealFinished: _deal_finished,
+    RevolutionDeclared: _revolution_declared,
+    RolesMirrored: _roles_mirrored,
+    TaxesSkipped: _taxes_skipped,
+    TaxPaid: _tax_paid,
+    TaxCards: _tax_cards,
+    MerchantExchanged: _merchant_exchanged,
+    MerchantExchangeCards: _merchant_exchange_cards,
+    Waiting: _waiting,
+    Played: _played,
+    Passed: _passed,
+    TrickWon: _trick_won,
+    WentOut: _went_out,
+    HandEnded: _hand_ended,
+    TableEnded: _table_ended,
+}
