@@ -60,7 +60,9 @@ class PlaceNewcomer:
     position: int
 
 
-Action = Play | Pass | DeclareRevolution | GiveTax | MerchantExchange | DecideMisdeal | PlaceNewcomer
+Action = (
+    Play | Pass | DeclareRevolution | GiveTax | MerchantExchange | DecideMisdeal | PlaceNewcomer
+)
 
 
 # Decisions: what a player owes, with every legal answer.

@@ -16,17 +16,17 @@ from typing import Any
 from . import cards as c
 from .actions import (
     Action,
+    DecideMisdeal,
     Decision,
     DeclareRevolution,
-    DecideMisdeal,
     ExchangeDecision,
     GiveTax,
     MerchantExchange,
     MisdealChoice,
     MisdealDecision,
     Pass,
-    PlaceNewcomer,
     PlacementDecision,
+    PlaceNewcomer,
     Play,
     PlayDecision,
     RevolutionDecision,
@@ -41,8 +41,8 @@ from .events import (
     HandEnded,
     HandStarted,
     MerchantExchangeCards,
-    MerchantExchangeDeclined,
     MerchantExchanged,
+    MerchantExchangeDeclined,
     MisdealExposed,
     MisdealReplacement,
     MisdealResolved,
@@ -83,8 +83,9 @@ class Phase(StrEnum):
 
 
 class Game:
-    def __init__(self, players: list[int] | tuple[int, ...], rules: Rules | None = None,
-                 seed: int = 0) -> None:
+    def __init__(
+        self, players: list[int] | tuple[int, ...], rules: Rules | None = None, seed: int = 0
+    ) -> None:
         if len(set(players)) != len(players):
             raise ValueError("player ids must be distinct")
         if any(type(p) is not int or p < 0 for p in players):
@@ -139,15 +140,19 @@ class Game:
             return {holder: RevolutionDecision(greater=holder == self.order[-1])}
         if self.phase is Phase.MISDEAL:
             assert self._exposed_at is not None
-            return {self.order[0]: MisdealDecision(
-                card=self._deck[self._exposed_at],
-                intended=self._receiver(self._exposed_at),
-                peon=self.order[-1],
-            )}
+            return {
+                self.order[0]: MisdealDecision(
+                    card=self._deck[self._exposed_at],
+                    intended=self._receiver(self._exposed_at),
+                    peon=self.order[-1],
+                )
+            }
         if self.phase is Phase.PLACEMENT:
-            return {self.order[0]: PlacementDecision(
-                newcomer=self._placing[0], positions=self._positions_for_newcomer()
-            )}
+            return {
+                self.order[0]: PlacementDecision(
+                    newcomer=self._placing[0], positions=self._positions_for_newcomer()
+                )
+            }
         return {}
 
     def decision_for(self, player: int) -> Decision | None:
@@ -332,14 +337,16 @@ class Game:
         self._tax_waiting = []
         self._tax_given = {}
         self._exchange = None
-        events.append(HandStarted(
-            hand=self.hand_number,
-            order=self.order,
-            scores=tuple(self.scores[p] for p in self.order),
-            deck_size=len(self._deck),
-            taxes=self.taxes_this_hand,
-            hand_limit=self.rules.hand_limit,
-        ))
+        events.append(
+            HandStarted(
+                hand=self.hand_number,
+                order=self.order,
+                scores=tuple(self.scores[p] for p in self.order),
+                deck_size=len(self._deck),
+                taxes=self.taxes_this_hand,
+                hand_limit=self.rules.hand_limit,
+            )
+        )
         if self.rules.misdeal_chance and self._rng.random() < self.rules.misdeal_chance:
             self._exposed_at = self._rng.randrange(len(self._deck))
         self._continue_deal(events)
@@ -374,9 +381,7 @@ class Game:
 
     def _apply_misdeal(self, action: Action, events: list[Event]) -> None:
         if not isinstance(action, DecideMisdeal) or action.choice not in ("intended", "peon"):
-            raise IllegalAction(
-                Refusal.WRONG_DECISION, "decide the misdeal: 'intended' or 'peon'"
-            )
+            raise IllegalAction(Refusal.WRONG_DECISION, "decide the misdeal: 'intended' or 'peon'")
         choice = MisdealChoice(action.choice)
         assert self._exposed_at is not None
         index = self._exposed_at
@@ -436,14 +441,21 @@ class Game:
         """The merchant exchange needs two Merchants (RULES.md rule 17)."""
         return self.rules.merchant_exchange and len(merchants_of(self.order)) >= 2
 
-    def _apply_tax(self, player: int, decision: TaxDecision | ExchangeDecision,
-                   action: Action, events: list[Event]) -> None:
+    def _apply_tax(
+        self,
+        player: int,
+        decision: TaxDecision | ExchangeDecision,
+        action: Action,
+        events: list[Event],
+    ) -> None:
         if isinstance(decision, TaxDecision):
             if not isinstance(action, GiveTax):
                 raise IllegalAction(Refusal.WRONG_DECISION, "choose the cards to give your Peon")
             given = tuple(action.cards)
-            if not isinstance(action.cards, tuple | list) or len(given) != decision.count or any(
-                type(card) is not int or card not in c.CARDS for card in given
+            if (
+                not isinstance(action.cards, tuple | list)
+                or len(given) != decision.count
+                or any(type(card) is not int or card not in c.CARDS for card in given)
             ):
                 raise IllegalAction(
                     Refusal.BAD_CARDS, f"give exactly {decision.count} card(s) from your hand"
@@ -542,9 +554,11 @@ class Game:
         if not isinstance(action, Play):
             raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
         played = action.set
-        if not isinstance(played, CardSet) or not all(
-            type(v) is int for v in (played.rank, played.count, played.jesters)
-        ) or not played.is_well_formed():
+        if (
+            not isinstance(played, CardSet)
+            or not all(type(v) is int for v in (played.rank, played.count, played.jesters))
+            or not played.is_well_formed()
+        ):
             raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
         hand = self.hands[player]
         if not c.holds(hand, played.cards()):
@@ -598,13 +612,15 @@ class Game:
                 bonus[place[ld]] += 1
         for i, player in enumerate(finishing):
             self.scores[player] += points[i] + bonus[i]
-        events.append(HandEnded(
-            hand=self.hand_number,
-            finishing=finishing,
-            points=tuple(points),
-            bonus=tuple(bonus),
-            scores=tuple(self.scores[p] for p in finishing),
-        ))
+        events.append(
+            HandEnded(
+                hand=self.hand_number,
+                finishing=finishing,
+                points=tuple(points),
+                bonus=tuple(bonus),
+                scores=tuple(self.scores[p] for p in finishing),
+            )
+        )
         self.order = finishing
         self.turn = self.top = self.top_player = None
         self.phase = Phase.HAND_OVER

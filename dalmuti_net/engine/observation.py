@@ -6,7 +6,9 @@ exactly the events it was shown and nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import cards as c
 from .cards import CardSet, Counts
@@ -243,7 +245,7 @@ def _table_ended(o: Observation, e: TableEnded) -> None:
     o.waiting = ()
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[Event], Callable[[Observation, Any], None]] = {
     HandStarted: _hand_started,
     SeatingSettled: _seating_settled,
     PlayerJoining: _player_joining,

@@ -77,9 +77,7 @@ class Rules:
 
 def check_player_count(count: int) -> None:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise RulesError(
-            f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"
-        )
+        raise RulesError(f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
 
 
 def stripped_ranks(rules: Rules, players: int) -> tuple[int, ...]:

@@ -76,8 +76,9 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     game._revolution_holder = data["revolution_holder"]
     game._tax_waiting = list(data["tax_waiting"])
     game._tax_given = {p: tuple(cards) for p, cards in data["tax_given"]}
-    game._exchange = None if data["exchange"] is None else (data["exchange"][0],
-                                                            data["exchange"][1])
+    game._exchange = (
+        None if data["exchange"] is None else (data["exchange"][0], data["exchange"][1])
+    )
     game.turn = data["turn"]
     game.top = _set_from_list(data["top"])
     game.top_player = data["top_player"]
