@@ -1,0 +1,638 @@
+"""Every message of the protocol, with its fields, types, ranges and direction.
+
+This is the single source of truth: the codec validates against it, the JSON Schema in
+``protocol/schema.json`` and the field tables in PROTOCOL.md are generated from it, and
+tests hold the engine's events against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..engine.rules import MAX_HAND_LIMIT, MAX_PLAYERS
+from .errors import ErrorCode
+from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Str
+
+PROTOCOL_VERSION = 1
+
+MAX_FRAME_BYTES = 64 * 1024
+MAX_NAME_CHARS = 32
+MAX_CHAT_CHARS = 500
+MAX_TOKEN_CHARS = 64
+MAX_CODE_CHARS = 32
+MAX_TABLE_NAME_CHARS = 63
+
+
+class Direction(StrEnum):
+    TO_HOST = "client_to_host"
+    TO_CLIENT = "host_to_client"
+
+
+# --------------------------------------------------------------------- shared shapes
+
+PLAYER = Int(0, 9999)
+CARD = Int(1, 13)
+CARDS = List(CARD, 80)
+PLAYERS = List(PLAYER, MAX_PLAYERS)
+SCORE = Int(0, 1_000_000)
+SCORES = List(SCORE, MAX_PLAYERS)
+REQUEST_ID = Either((Int(0, 2**31 - 1), Str(64)))
+
+CARD_SET = Obj(
+    name="CardSet",
+    fields={
+        "rank": Field(
+            Int(1, 13), "The rank the set counts as: 1 best .. 12, 13 for Jesters alone."
+        ),
+        "count": Field(Int(1, 14), "How many cards."),
+        "jesters": Field(Int(0, 2), "How many of them are Jesters (wild)."),
+    },
+)
+
+RULES = Obj(
+    name="Rules",
+    fields={
+        "first_deal_revolution": Field(Bool(), "Rule 13: the first hand has no taxes.", False),
+        "stripped_decks": Field(Bool(), "Rule 14: fewer cards for 4 or 5 players.", False),
+        "scoring": Field(Bool(), "Rule 15: points per hand and a hand limit.", False),
+        "hand_limit": Field(
+            Nullable(Int(1, MAX_HAND_LIMIT)),
+            "Hands before the table ends; nil plays on (with scoring, nil means 20).",
+            False,
+        ),
+        "philanthropic_scoring": Field(Bool(), "Rule 16 (needs scoring).", False),
+        "merchant_exchange": Field(Bool(), "Rule 17 (needs 6+ players to matter).", False),
+        "misdeal_chance": Field(Float(0.0, 1.0), "Rule 18: chance per deal, 0 is off.", False),
+    },
+)
+
+SEAT = Obj(
+    name="Seat",
+    fields={
+        "player": Field(PLAYER, "The player's id, stable for the whole table."),
+        "name": Field(Str(MAX_NAME_CHARS, 1), "Display name, unique at the table."),
+        "kind": Field(Enum(("human", "bot")), "Who plays the seat."),
+        "connected": Field(Bool(), "Whether the seat's client is connected now."),
+        "ready": Field(Bool(), "Lobby: the player said they are ready."),
+        "host": Field(Bool(), "This seat is the host player's."),
+        "seated": Field(Bool(), "In the game now (false while waiting to join next hand)."),
+    },
+)
+
+LIMITS = Obj(
+    name="Limits",
+    fields={
+        "max_frame_bytes": Field(Int(1, 2**31), "Largest frame either side may send."),
+        "heartbeat_interval_ms": Field(Int(1, 2**31), "How often each side sends a heartbeat."),
+        "heartbeat_timeout_ms": Field(Int(1, 2**31), "Silence after which the host hangs up."),
+        "grace_period_ms": Field(
+            Int(0, 2**31), "How long a dropped seat is kept before a bot plays it."
+        ),
+        "turn_timer_ms": Field(Nullable(Int(1, 2**31)), "Time allowed per decision, nil = none."),
+        "max_messages_per_second": Field(Int(1, 10_000), "Sustained rate before rate_limited."),
+        "max_chat_chars": Field(Int(1, 10_000), "Longest chat text."),
+    },
+)
+
+TABLE = Obj(
+    name="Table",
+    fields={
+        "name": Field(Str(MAX_TABLE_NAME_CHARS), "The table's name."),
+        "phase": Field(Enum(("lobby", "playing", "ended")), "Where the table is."),
+        "players": Field(List(SEAT, 16), "Everyone with a seat, including newcomers."),
+        "spectators": Field(Int(0, 10_000), "How many spectators watch."),
+        "rules": Field(RULES, "The rules in force."),
+        "code_required": Field(Bool(), "Whether `hello` must carry the join code."),
+        "can_start": Field(Bool(), "Lobby: enough players are seated to start."),
+    },
+)
+
+
+def _event(doc: str, **fields: Field) -> tuple[str, dict[str, Field]]:
+    seq = Field(Int(1, 2**53), "This viewer's event number: 1, 2, 3... with no gaps.")
+    return doc, {"seq": seq, **fields}
+
+
+def _f(spec: Int | Str | Bool | Enum | List | Nullable | Obj | Either | Float, doc: str) -> Field:
+    return Field(spec, doc)
+
+
+EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
+    "seating_draw": _event(
+        "One round of the seating draw (rule 4); later rounds are tied players redrawing.",
+        round=_f(Int(1, 1000), "1 for the first draw."),
+        draws=_f(List(List(Int(0, 9999), 2, 2), MAX_PLAYERS), "[player, card] pairs."),
+    ),
+    "seating_settled": _event(
+        "The first seating: Greater Dalmuti first, clockwise.", order=_f(PLAYERS, "Seat order.")
+    ),
+    "player_joining": _event(
+        "A newcomer will be seated as a Merchant when the next hand starts (rule 12).",
+        player=_f(PLAYER, "The newcomer."),
+    ),
+    "player_leaving": _event(
+        "A player leaves: removed before the next hand.", player=_f(PLAYER, "Who.")
+    ),
+    "player_removed": _event("A leaver is removed from the seating.", player=_f(PLAYER, "Who.")),
+    "newcomer_placed": _event(
+        "A newcomer is seated; position counts seats clockwise from the GD (0).",
+        player=_f(PLAYER, "The newcomer."),
+        position=_f(Int(0, MAX_PLAYERS), "Their place in the order."),
+        chosen_by=_f(Nullable(PLAYER), "The GD who chose, or nil when there was no choice."),
+    ),
+    "hand_started": _event(
+        "A hand begins; everything public about the table. Clients may reset their state here.",
+        hand=_f(Int(1, 1_000_000), "Hand number, from 1."),
+        order=_f(PLAYERS, "Seat order, GD first; roles follow from it."),
+        scores=_f(SCORES, "Scores, aligned with order."),
+        deck_size=_f(Int(1, 80), "Cards in this hand's deck (80, or 68/57 stripped)."),
+        taxes=_f(Bool(), "False on a first-deal-revolution hand."),
+        hand_limit=_f(Nullable(Int(1, MAX_HAND_LIMIT)), "Hands the table plays, nil = no limit."),
+    ),
+    "misdeal_exposed": _event(
+        "A card was exposed while dealing (rule 18).",
+        card=_f(CARD, "The exposed card."),
+        intended=_f(PLAYER, "Who it was dealt to."),
+        index=_f(Int(0, 79), "Its place in the deal, 0 = first card."),
+        needs_decision=_f(Bool(), "Whether the GD now decides (false: it goes to `intended`)."),
+    ),
+    "misdeal_resolved": _event(
+        "Where the exposed card went.",
+        choice=_f(Enum(("intended", "peon")), "The GD's decision."),
+        card=_f(CARD, "The exposed card."),
+        intended=_f(PLAYER, "The intended receiver."),
+        peon=_f(PLAYER, "The Greater Peon (the dealer)."),
+    ),
+    "misdeal_replacement": _event(
+        "Secret, to the GP and the intended receiver: the card drawn from the GP's hand.",
+        peon=_f(PLAYER, "The Greater Peon."),
+        receiver=_f(PLAYER, "The intended receiver."),
+        card=_f(CARD, "The card that moved."),
+    ),
+    "cards_dealt": _event(
+        "Secret, to one player: their whole hand as dealt.",
+        player=_f(PLAYER, "You."),
+        cards=_f(CARDS, "Your cards, best first."),
+    ),
+    "deal_finished": _event(
+        "Everyone's card count after the deal.", counts=_f(SCORES, "Aligned with order.")
+    ),
+    "revolution_declared": _event(
+        "A holder of both Jesters declared a revolution: no taxes (rule 7).",
+        player=_f(PLAYER, "Who declared."),
+        greater=_f(Bool(), "A Greater Revolution (declared by the GP): roles mirror."),
+    ),
+    "roles_mirrored": _event(
+        "After a Greater Revolution: the new seating; the new GD leads.",
+        order=_f(PLAYERS, "New seat order, GD first."),
+    ),
+    "taxes_skipped": _event(
+        "No taxes (and no merchant exchange) this hand.",
+        reason=_f(Enum(("revolution", "first_deal")), "Why."),
+    ),
+    "tax_paid": _event(
+        "A tax transfer happened (rule 8): to everyone, without the cards.",
+        giver=_f(PLAYER, "Who gave."),
+        receiver=_f(PLAYER, "Who received."),
+        count=_f(Int(1, 2), "How many cards."),
+    ),
+    "tax_cards": _event(
+        "Secret, to the giver and receiver: the cards of a tax transfer.",
+        giver=_f(PLAYER, "Who gave."),
+        receiver=_f(PLAYER, "Who received."),
+        cards=_f(List(CARD, 2, 1), "The cards."),
+    ),
+    "merchant_exchange_declined": _event(
+        "The top Merchant declined the exchange (rule 17).", player=_f(PLAYER, "The top Merchant.")
+    ),
+    "merchant_exchanged": _event(
+        "The top Merchant gave `other` one card and drew one back: to everyone, no cards.",
+        giver=_f(PLAYER, "The top Merchant."),
+        other=_f(PLAYER, "The other Merchant."),
+    ),
+    "merchant_exchange_cards": _event(
+        "Secret, to the two Merchants: the cards exchanged.",
+        giver=_f(PLAYER, "The top Merchant."),
+        other=_f(PLAYER, "The other Merchant."),
+        given=_f(CARD, "The card the top Merchant gave."),
+        received=_f(CARD, "The card drawn at random from the other's hand."),
+    ),
+    "waiting": _event(
+        "Who owes a decision now. For a revolution the holder is secret: players is empty.",
+        phase=_f(Enum(("placement", "misdeal", "revolution", "taxes", "play")), "What is decided."),
+        players=_f(PLAYERS, "Who owes it."),
+    ),
+    "played": _event(
+        "A player played a set.",
+        player=_f(PLAYER, "Who."),
+        set=_f(CARD_SET, "What."),
+        remaining=_f(Int(0, 80), "Cards they hold now."),
+    ),
+    "passed": _event("A player passed.", player=_f(PLAYER, "Who.")),
+    "trick_won": _event(
+        "The trick is over (everyone else passed).",
+        winner=_f(PLAYER, "Who made the last play."),
+        leader=_f(PLAYER, "Who leads next (the winner, or the next player with cards)."),
+    ),
+    "went_out": _event(
+        "A player played their last card.",
+        player=_f(PLAYER, "Who."),
+        place=_f(Int(1, MAX_PLAYERS), "1 = first out, next hand's GD."),
+    ),
+    "hand_ended": _event(
+        "The hand is over; `finishing` is next hand's seating. Lists align with it.",
+        hand=_f(Int(1, 1_000_000), "Hand number."),
+        finishing=_f(PLAYERS, "Finishing order, first out first."),
+        points=_f(SCORES, "Points this hand (rule 15), 0 without scoring."),
+        bonus=_f(SCORES, "Philanthropic points this hand (rule 16)."),
+        scores=_f(SCORES, "Totals after the hand."),
+    ),
+    "table_ended": _event(
+        "The table is over.",
+        reason=_f(Enum(("hand_limit", "host_ended", "too_few_players")), "Why."),
+        standings=_f(
+            List(List(Int(0, 1_000_000), 3, 3), MAX_PLAYERS),
+            "[player, score, place] best first; equal scores share a place.",
+        ),
+    ),
+}
+
+DECISION_KINDS: dict[str, tuple[str, dict[str, Field]]] = {
+    "play": (
+        "Play a set or pass (rule 9).",
+        {
+            "sets": _f(List(CARD_SET, 1024), "Every set you may play."),
+            "may_pass": _f(Bool(), "False when you lead."),
+            "to_beat": _f(Nullable(CARD_SET), "The set on the table, nil on a lead."),
+        },
+    ),
+    "revolution": (
+        "You hold both Jesters: declare a revolution or not (rule 7).",
+        {
+            "greater": _f(Bool(), "You are the Greater Peon: it would be a Greater Revolution."),
+        },
+    ),
+    "tax": (
+        "Choose the cards you give your Peon (rule 8).",
+        {
+            "count": _f(Int(1, 2), "How many cards to give."),
+            "hand": _f(CARDS, "Your cards as dealt: choose from these."),
+            "receiver": _f(PLAYER, "Your Peon."),
+        },
+    ),
+    "exchange": (
+        "Top Merchant: decline, or give a Merchant one card (rule 17).",
+        {
+            "merchants": _f(PLAYERS, "Merchants you may name."),
+            "cards": _f(CARDS, "Cards you may give (one of each rank you hold)."),
+        },
+    ),
+    "misdeal": (
+        "Greater Dalmuti: where does the exposed card go (rule 18)?",
+        {
+            "card": _f(CARD, "The exposed card."),
+            "intended": _f(PLAYER, "Its intended receiver."),
+            "peon": _f(PLAYER, "The Greater Peon."),
+        },
+    ),
+    "placement": (
+        "Greater Dalmuti: seat the newcomer (rule 12).",
+        {
+            "newcomer": _f(PLAYER, "Who is joining."),
+            "positions": _f(List(Int(0, MAX_PLAYERS), MAX_PLAYERS, 1), "Where they may sit."),
+        },
+    ),
+}
+
+DECISION = Either(
+    tuple(
+        Obj(
+            name="Decision_" + kind,
+            fields={
+                "kind": Field(Enum((kind,)), doc),
+                **fields,
+                "deadline_ms": Field(
+                    Nullable(Int(0, 2**31)), "Time left with a turn timer.", False
+                ),
+            },
+        )
+        for kind, (doc, fields) in DECISION_KINDS.items()
+    )
+)
+
+OBSERVATION = Obj(
+    name="Observation",
+    fields={
+        "hand_number": _f(Int(0, 1_000_000), "The current hand, 0 before the first."),
+        "hand_limit": _f(Nullable(Int(1, MAX_HAND_LIMIT)), "Hands the table plays."),
+        "phase": _f(
+            Str(32), "dealing, placement, misdeal, revolution, taxes, play, hand_over, ended."
+        ),
+        "order": _f(PLAYERS, "Seat order, GD first."),
+        "scores": _f(SCORES, "Aligned with order."),
+        "counts": _f(SCORES, "Cards held, aligned with order."),
+        "hand": _f(Nullable(CARDS), "Your cards; nil for a spectator or before the deal."),
+        "taxes": _f(Bool(), "Whether taxes are paid this hand."),
+        "waiting": _f(PLAYERS, "Who owes a decision."),
+        "to_beat": _f(Nullable(CARD_SET), "The set on the table."),
+        "top_player": _f(Nullable(PLAYER), "Who played it."),
+        "passed": _f(PLAYERS, "Who passed since the last play."),
+        "trick": _f(List(List(Either((PLAYER, CARD_SET)), 2, 2), 1024), "[player, set] so far."),
+        "played": _f(CARDS, "Every card played this hand."),
+        "out": _f(PLAYERS, "Who went out, in order."),
+        "revolution": _f(
+            Nullable(
+                Obj(
+                    fields={
+                        "player": Field(PLAYER, "Who declared."),
+                        "greater": Field(Bool(), "Greater?"),
+                    }
+                )
+            ),
+            "The revolution this hand, if any.",
+        ),
+        "misdeal": _f(
+            Nullable(
+                Obj(
+                    fields={
+                        "card": Field(CARD, "Exposed card."),
+                        "intended": Field(PLAYER, "Intended receiver."),
+                        "choice": Field(
+                            Nullable(Enum(("intended", "peon"))), "nil while undecided."
+                        ),
+                    }
+                )
+            ),
+            "This hand's misdeal, if any.",
+        ),
+        "transfers": _f(
+            List(
+                Obj(
+                    fields={
+                        "kind": Field(
+                            Enum(("tax", "exchange", "misdeal")), "What moved the cards."
+                        ),
+                        "giver": Field(PLAYER, "Who gave (the top Merchant for an exchange)."),
+                        "receiver": Field(
+                            PLAYER, "Who received (the other Merchant for an exchange)."
+                        ),
+                        "cards": Field(
+                            List(CARD, 2, 1), "The cards; for an exchange [given, received]."
+                        ),
+                    }
+                ),
+                16,
+            ),
+            "Card movements this hand whose cards you saw.",
+        ),
+        "exchanges": _f(Int(0, 16), "Merchant exchanges this hand."),
+        "joining": _f(PLAYERS, "Newcomers waiting for the next hand."),
+        "leaving": _f(PLAYERS, "Players leaving after this hand."),
+    },
+)
+
+
+@dataclass(frozen=True)
+class Message:
+    name: str
+    direction: Direction
+    doc: str
+    body: Obj | Either
+    is_event: bool = False
+    is_request: bool = False
+
+
+def _message(
+    name: str, direction: Direction, doc: str, fields: dict[str, Field], *, is_event: bool = False
+) -> Message:
+    fields = dict(fields)
+    is_request = direction is Direction.TO_HOST
+    if is_request:
+        fields["id"] = Field(REQUEST_ID, "Optional request id, echoed as `re`.", False)
+    elif not is_event:
+        fields.setdefault("re", Field(REQUEST_ID, "The `id` of the request answered.", False))
+    return Message(name, direction, doc, Obj(fields=fields), is_event, is_request)
+
+
+TO_HOST = Direction.TO_HOST
+TO_CLIENT = Direction.TO_CLIENT
+
+_MESSAGES = [
+    # Session.
+    _message(
+        "hello",
+        TO_HOST,
+        "First message of every connection.",
+        {
+            "version": _f(Int(0, 65535), "The protocol version the client speaks."),
+            "name": _f(Str(MAX_NAME_CHARS, 1), "Display name; made unique by the host."),
+            "role": _f(Enum(("player", "spectator")), "Take a seat, or watch."),
+            "token": Field(
+                Str(MAX_TOKEN_CHARS, 1), "Resume token from an earlier `welcome`.", False
+            ),
+            "code": Field(Str(MAX_CODE_CHARS), "Join code, if the table has one.", False),
+            "software": Field(Str(64), "Client software and version, for logs.", False),
+        },
+    ),
+    _message(
+        "welcome",
+        TO_CLIENT,
+        "The host accepted `hello`; a `snapshot` follows.",
+        {
+            "version": _f(Int(0, 65535), "The host's protocol version."),
+            "player": _f(Nullable(PLAYER), "Your player id, nil for a spectator."),
+            "token": _f(Nullable(Str(MAX_TOKEN_CHARS, 1)), "Secret: resume with it after a drop."),
+            "host": _f(Bool(), "You are the host player (may start, set rules, add bots, kick)."),
+            "table": _f(Str(MAX_TABLE_NAME_CHARS), "The table's name."),
+            "software": _f(Str(64), "Host software and version."),
+            "rules": _f(RULES, "The rules in force."),
+            "limits": _f(LIMITS, "Sizes, rates and timeouts the host enforces."),
+        },
+    ),
+    _message(
+        "error",
+        TO_CLIENT,
+        "A refusal. If `fatal`, the host closes the connection.",
+        {
+            "code": _f(Enum(tuple(ErrorCode)), "One of the documented codes."),
+            "message": _f(Str(500), "A sentence for humans."),
+            "fatal": _f(Bool(), "Whether the connection is being closed."),
+            "host_version": Field(
+                Int(0, 65535), "With version_mismatch: the host's version.", False
+            ),
+            "client_version": Field(Int(0, 65535), "With version_mismatch: yours.", False),
+        },
+    ),
+    _message(
+        "ack",
+        TO_CLIENT,
+        "A request with an `id` was accepted.",
+        {
+            "re": _f(REQUEST_ID, "The request's id."),
+        },
+    ),
+    _message("heartbeat", TO_HOST, "I am alive (send at least every heartbeat interval).", {}),
+    _message("heartbeat", TO_CLIENT, "I am alive.", {}),
+    _message(
+        "goodbye",
+        TO_HOST,
+        "I am leaving this connection (the seat is kept).",
+        {
+            "reason": Field(Str(200), "Why, for logs.", False),
+        },
+    ),
+    _message(
+        "goodbye",
+        TO_CLIENT,
+        "The host is closing the connection.",
+        {
+            "reason": _f(Str(200), "Why."),
+        },
+    ),
+    _message("snapshot_request", TO_HOST, "Send me a fresh `snapshot`.", {}),
+    _message(
+        "snapshot",
+        TO_CLIENT,
+        "Everything this viewer may know, now.",
+        {
+            "seq": _f(Int(0, 2**53), "The last event number this snapshot includes."),
+            "you": _f(Nullable(PLAYER), "Your player id, nil for a spectator."),
+            "table": _f(TABLE, "Seats, rules, phase."),
+            "game": _f(Nullable(OBSERVATION), "The game as you may see it; nil in the lobby."),
+            "decision": _f(Nullable(DECISION), "The decision you owe, if any."),
+        },
+    ),
+    # Lobby and table management.
+    _message(
+        "table",
+        TO_CLIENT,
+        "The seats, rules and phase changed.",
+        {
+            "table": _f(TABLE, "The whole table state."),
+        },
+    ),
+    _message(
+        "ready",
+        TO_HOST,
+        "Lobby: say you are ready (or not).",
+        {
+            "ready": _f(Bool(), "Ready?"),
+        },
+    ),
+    _message("start", TO_HOST, "Host player: start the table (4 to 8 seated).", {}),
+    _message(
+        "add_bot",
+        TO_HOST,
+        "Host player: seat a bot (lobby, or joining next hand).",
+        {
+            "strategy": Field(Str(64, 1), "Strategy name, default the host's default.", False),
+            "name": Field(Str(MAX_NAME_CHARS, 1), "Its name.", False),
+        },
+    ),
+    _message(
+        "remove_bot",
+        TO_HOST,
+        "Host player: remove a bot's seat.",
+        {
+            "player": _f(PLAYER, "The bot's player id."),
+        },
+    ),
+    _message(
+        "set_rules",
+        TO_HOST,
+        "Host player, lobby only: change rule options.",
+        {
+            "rules": _f(RULES, "Options to change; others stay."),
+        },
+    ),
+    _message(
+        "kick",
+        TO_HOST,
+        "Host player: remove a player or spectator.",
+        {
+            "player": _f(PLAYER, "Who."),
+        },
+    ),
+    _message("end_table", TO_HOST, "Host player: end the table now.", {}),
+    _message("leave", TO_HOST, "Give up your seat (removed before the next hand).", {}),
+    _message(
+        "chat",
+        TO_HOST,
+        "Say something to the table.",
+        {
+            "text": _f(Str(MAX_CHAT_CHARS, 1), "The text."),
+        },
+    ),
+    _message(
+        "chat",
+        TO_CLIENT,
+        "Someone said something.",
+        {
+            "player": _f(Nullable(PLAYER), "Who, nil for a spectator or the host itself."),
+            "name": _f(Str(MAX_NAME_CHARS + 16), "Their name."),
+            "text": _f(Str(MAX_CHAT_CHARS, 1), "The text."),
+        },
+    ),
+    Message("decision", TO_CLIENT, "You owe a decision: `kind` says which; answer it.", DECISION),
+    # Answers to decisions.
+    _message(
+        "play",
+        TO_HOST,
+        "Play a set (decision `play`).",
+        {
+            "set": _f(CARD_SET, "One of the sets offered."),
+        },
+    ),
+    _message("pass", TO_HOST, "Pass (decision `play`, not on a lead).", {}),
+    _message(
+        "revolution",
+        TO_HOST,
+        "Answer decision `revolution`.",
+        {
+            "declare": _f(Bool(), "Declare it?"),
+        },
+    ),
+    _message(
+        "tax",
+        TO_HOST,
+        "Answer decision `tax`.",
+        {
+            "cards": _f(List(CARD, 2, 1), "Exactly `count` cards from your hand."),
+        },
+    ),
+    _message(
+        "exchange",
+        TO_HOST,
+        "Answer decision `exchange`; both nil declines.",
+        {
+            "merchant": _f(Nullable(PLAYER), "The Merchant to exchange with."),
+            "card": _f(Nullable(CARD), "The card you give."),
+        },
+    ),
+    _message(
+        "misdeal",
+        TO_HOST,
+        "Answer decision `misdeal`.",
+        {
+            "choice": _f(Enum(("intended", "peon")), "Where the exposed card goes."),
+        },
+    ),
+    _message(
+        "place",
+        TO_HOST,
+        "Answer decision `placement`.",
+        {
+            "position": _f(Int(0, MAX_PLAYERS), "One of the positions offered."),
+        },
+    ),
+]
+
+for _name, (_doc, _fields) in EVENT_MESSAGES.items():
+    _MESSAGES.append(_message(_name, TO_CLIENT, _doc, _fields, is_event=True))
+
+MESSAGES: dict[tuple[Direction, str], Message] = {(m.direction, m.name): m for m in _MESSAGES}
+
+
+def message_spec(direction: Direction, name: str) -> Message | None:
+    return MESSAGES.get((direction, name))

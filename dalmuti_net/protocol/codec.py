@@ -1,0 +1,81 @@
+"""Messages to bytes and bytes to validated messages.
+
+``decode`` is the one door for input from the network: msgpack with hard limits, a map
+with string keys, a known ``type`` for the direction, every field checked against the
+catalogue. Anything else becomes a ``ProtocolError`` with a documented code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from .catalogue import Direction, message_spec
+from .errors import ErrorCode, ProtocolError
+from .framing import frame
+
+Message = dict[str, Any]
+
+MAX_DEPTH = 8
+_LIMITS = {
+    "max_str_len": 8 * 1024,
+    "max_bin_len": 0,
+    "max_ext_len": 0,
+    "max_array_len": 1024,
+    "max_map_len": 64,
+}
+
+
+def encode_body(message: Message) -> bytes:
+    body: bytes = msgpack.packb(message, use_bin_type=True)
+    return body
+
+
+def encode(message: Message) -> bytes:
+    """One whole frame: length header and msgpack body."""
+    return frame(encode_body(message))
+
+
+def _check_shape(value: Any, depth: int) -> None:
+    """String keys only, bounded nesting; msgpack's own limits cap the sizes."""
+    if depth > MAX_DEPTH:
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"nesting deeper than {MAX_DEPTH} levels")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if type(key) is not str:
+                raise ProtocolError(ErrorCode.BAD_FRAME, "map keys must be strings")
+            _check_shape(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_shape(item, depth + 1)
+
+
+def unpack(body: bytes) -> Message:
+    """The msgpack map in a frame body, or ``bad_frame``."""
+    try:
+        value = msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True, **_LIMITS)
+    except (ValueError, msgpack.UnpackException) as error:
+        raise ProtocolError(ErrorCode.BAD_FRAME, "the frame is not valid msgpack") from error
+    if type(value) is not dict:
+        raise ProtocolError(ErrorCode.BAD_FRAME, "a frame must hold one msgpack map")
+    _check_shape(value, 1)
+    return value
+
+
+def validate(message: Message, direction: Direction) -> Message:
+    """Check a decoded map against the catalogue for messages travelling ``direction``."""
+    kind = message.get("type")
+    if type(kind) is not str:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "type: missing or not a string")
+    spec = message_spec(direction, kind)
+    if spec is None:
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE, f"no message type {kind[:40]!r} for {direction}"
+        )
+    spec.body.check(message, "")
+    return message
+
+
+def decode(body: bytes, direction: Direction) -> Message:
+    return validate(unpack(body), direction)

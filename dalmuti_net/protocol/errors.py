@@ -1,0 +1,128 @@
+"""The protocol's error codes: every refusal the host can send, and whether it closes."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from ..engine import Refusal
+
+
+class ErrorCode(StrEnum):
+    # Framing and decoding: the connection is closed.
+    BAD_FRAME = "bad_frame"
+    TOO_LARGE = "too_large"
+    UNKNOWN_TYPE = "unknown_type"
+    # Handshake refusals: the connection is closed.
+    NOT_HELLO = "not_hello"
+    VERSION_MISMATCH = "version_mismatch"
+    TABLE_FULL = "table_full"
+    BAD_TOKEN = "bad_token"
+    BAD_CODE = "bad_code"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    # Session: the connection is closed.
+    TIMEOUT = "timeout"
+    SLOW_CONSUMER = "slow_consumer"
+    KICKED = "kicked"
+    REPLACED = "replaced"
+    SHUTTING_DOWN = "shutting_down"
+    # Requests refused: the connection stays open and nothing changed.
+    BAD_MESSAGE = "bad_message"
+    RATE_LIMITED = "rate_limited"
+    ALREADY_HELLO = "already_hello"
+    NOT_HOST = "not_host"
+    SPECTATOR = "spectator"
+    WRONG_PHASE = "wrong_phase"
+    BAD_RULES = "bad_rules"
+    NOT_ENOUGH_PLAYERS = "not_enough_players"
+    UNKNOWN_PLAYER = "unknown_player"
+    NO_DECISION_OWED = "no_decision_owed"
+    WRONG_DECISION = "wrong_decision"
+    NOT_A_SET = "not_a_set"
+    NOT_HELD = "not_held"
+    WRONG_SIZE = "wrong_size"
+    NOT_BETTER = "not_better"
+    MUST_LEAD = "must_lead"
+    BAD_CARDS = "bad_cards"
+    BAD_MERCHANT = "bad_merchant"
+    BAD_POSITION = "bad_position"
+    ALREADY_SEATED = "already_seated"
+    TABLE_ENDED = "table_ended"
+
+
+FATAL_CODES = frozenset(
+    {
+        ErrorCode.BAD_FRAME,
+        ErrorCode.TOO_LARGE,
+        ErrorCode.UNKNOWN_TYPE,
+        ErrorCode.NOT_HELLO,
+        ErrorCode.VERSION_MISMATCH,
+        ErrorCode.TABLE_FULL,
+        ErrorCode.BAD_TOKEN,
+        ErrorCode.BAD_CODE,
+        ErrorCode.TOO_MANY_CONNECTIONS,
+        ErrorCode.TIMEOUT,
+        ErrorCode.SLOW_CONSUMER,
+        ErrorCode.KICKED,
+        ErrorCode.REPLACED,
+        ErrorCode.SHUTTING_DOWN,
+    }
+)
+
+DESCRIPTIONS: dict[ErrorCode, str] = {
+    ErrorCode.BAD_FRAME: "The bytes are not a frame holding one msgpack map with string keys.",
+    ErrorCode.TOO_LARGE: "A frame's declared length is over the 64 KiB limit.",
+    ErrorCode.UNKNOWN_TYPE: "The message type is not one a client may send.",
+    ErrorCode.NOT_HELLO: "The first message of a connection must be `hello`.",
+    ErrorCode.VERSION_MISMATCH: "The client's protocol version is not the host's.",
+    ErrorCode.TABLE_FULL: "No free seat (or no spectator place) is left.",
+    ErrorCode.BAD_TOKEN: "The resume token matches no seat at this table.",
+    ErrorCode.BAD_CODE: "The table needs a join code and it was missing or wrong.",
+    ErrorCode.TOO_MANY_CONNECTIONS: "The host has reached its connection limit.",
+    ErrorCode.TIMEOUT: "Nothing was heard from the client within the heartbeat timeout.",
+    ErrorCode.SLOW_CONSUMER: "The client did not read its messages and its queue filled up.",
+    ErrorCode.KICKED: "The host player removed this client from the table.",
+    ErrorCode.REPLACED: "Another connection resumed this seat with its token.",
+    ErrorCode.SHUTTING_DOWN: "The host is closing the table.",
+    ErrorCode.BAD_MESSAGE: "A field is missing, of the wrong type or out of range.",
+    ErrorCode.RATE_LIMITED: "Too many messages too fast; this one was dropped.",
+    ErrorCode.ALREADY_HELLO: "`hello` was already accepted on this connection.",
+    ErrorCode.NOT_HOST: "Only the host player may do this.",
+    ErrorCode.SPECTATOR: "Spectators may watch and chat, not act.",
+    ErrorCode.WRONG_PHASE: "Not possible in the table's current phase.",
+    ErrorCode.BAD_RULES: "The rule options are invalid or do not fit together.",
+    ErrorCode.NOT_ENOUGH_PLAYERS: "A table starts with 4 to 8 seated players.",
+    ErrorCode.UNKNOWN_PLAYER: "No such player at this table.",
+    ErrorCode.NO_DECISION_OWED: "You owe no decision right now (not your turn).",
+    ErrorCode.WRONG_DECISION: "That answers a different decision from the one you owe.",
+    ErrorCode.NOT_A_SET: "The cards do not form a set (rule 2).",
+    ErrorCode.NOT_HELD: "You do not hold those cards.",
+    ErrorCode.WRONG_SIZE: "A follow must have as many cards as the set to beat.",
+    ErrorCode.NOT_BETTER: "A follow must have a strictly better (lower) rank.",
+    ErrorCode.MUST_LEAD: "The leader must play; passing is not allowed on a lead.",
+    ErrorCode.BAD_CARDS: "The wrong number of cards for this tax.",
+    ErrorCode.BAD_MERCHANT: "Not a Merchant you may exchange with.",
+    ErrorCode.BAD_POSITION: "Not a position the newcomer may take.",
+    ErrorCode.ALREADY_SEATED: "That player is already at the table.",
+    ErrorCode.TABLE_ENDED: "The table has ended.",
+}
+
+
+class ProtocolError(Exception):
+    """A refusal to send back as an `error` message."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+
+    @property
+    def fatal(self) -> bool:
+        return self.code in FATAL_CODES
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+def from_refusal(refusal: Refusal) -> ErrorCode:
+    """The engine's refusal codes are protocol codes of the same name."""
+    return ErrorCode(refusal.value)

@@ -1,0 +1,47 @@
+"""Numbered event streams per viewer, and snapshots: what each connection is sent.
+
+Which events a viewer sees is decided by ``engine.views.can_see`` alone; this module only
+numbers them (1, 2, 3... per viewer, so a gap means a missed message) and packs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..engine import Decision, Event, Observation, Viewer, can_see
+from .messages import Message, decision_message, event_message, observation_dict
+
+
+class ViewerFeed:
+    """One viewer's event stream: a player's seat, or all spectators (viewer ``None``)."""
+
+    def __init__(self, viewer: Viewer, seq: int = 0) -> None:
+        self.viewer = viewer
+        self.seq = seq
+
+    def messages(self, events: Iterable[Event]) -> list[Message]:
+        out: list[Message] = []
+        for event in events:
+            if can_see(event, self.viewer):
+                self.seq += 1
+                out.append(event_message(event, self.seq))
+        return out
+
+
+def snapshot_message(
+    seq: int,
+    viewer: Viewer,
+    table: dict[str, Any],
+    observation: Observation | None,
+    decision: Decision | None,
+    deadline_ms: int | None = None,
+) -> Message:
+    return {
+        "type": "snapshot",
+        "seq": seq,
+        "you": viewer,
+        "table": table,
+        "game": None if observation is None else observation_dict(observation),
+        "decision": None if decision is None else decision_message(decision, deadline_ms),
+    }
