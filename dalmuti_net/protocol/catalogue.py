@@ -77,6 +77,7 @@ SEAT = Obj(
         "ready": Field(Bool(), "Lobby: the player said they are ready."),
         "host": Field(Bool(), "This seat is the host player's."),
         "seated": Field(Bool(), "In the game now (false while waiting to join next hand)."),
+        "stand_in": Field(Bool(), "A bot plays this seat until its player returns."),
     },
 )
 

@@ -1,0 +1,144 @@
+"""A client's side of the protocol, sans-I/O: what it sends first, and what it knows.
+
+Feed it each validated message from the host; it keeps the table, this seat's
+``Observation`` (from the snapshot, then from numbered events) and the decision owed, and
+notices a gap in the event numbers so that the caller can ask for a fresh snapshot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+from ..engine import Decision, Observation
+from ..engine.events import HandEnded, TableEnded, Waiting
+from ..protocol import PROTOCOL_VERSION
+from ..protocol.messages import (
+    Message,
+    decision_from_message,
+    event_from_message,
+    observation_from_dict,
+)
+
+SOFTWARE = f"dalmuti-net/{__version__}"
+
+
+@dataclass
+class HostError:
+    code: str
+    message: str
+    fatal: bool
+    host_version: int | None = None
+    client_version: int | None = None
+
+
+@dataclass
+class ClientSession:
+    name: str
+    spectator: bool = False
+    token: str | None = None
+    code: str | None = None
+    software: str = SOFTWARE
+    welcome: dict[str, Any] | None = None
+    player: int | None = None
+    is_host: bool = False
+    table: dict[str, Any] | None = None
+    observation: Observation | None = None
+    decision: Decision | None = None
+    deadline_ms: int | None = None
+    seq: int = 0
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[HostError] = field(default_factory=list)
+    needs_snapshot: bool = False
+    closed_reason: str | None = None
+
+    def hello(self) -> Message:
+        message: Message = {
+            "type": "hello",
+            "version": PROTOCOL_VERSION,
+            "name": self.name,
+            "role": "spectator" if self.spectator else "player",
+            "software": self.software,
+        }
+        if self.token is not None:
+            message["token"] = self.token
+        if self.code is not None:
+            message["code"] = self.code
+        return message
+
+    @property
+    def names(self) -> dict[int, str]:
+        if self.table is None:
+            return {}
+        return {seat["player"]: seat["name"] for seat in self.table["players"]}
+
+    def receive(self, message: Message) -> None:
+        """Take one validated host message into account."""
+        kind = message["type"]
+        if kind == "welcome":
+            self.welcome = message
+            self.player = message["player"]
+            self.is_host = message["host"]
+            if message["token"] is not None:
+                self.token = message["token"]
+        elif kind == "snapshot":
+            self._snapshot(message)
+        elif kind == "table":
+            self._table(message["table"])
+        elif kind == "decision":
+            self.decision = decision_from_message(message)
+            self.deadline_ms = message.get("deadline_ms")
+        elif kind == "chat":
+            self.chat.append(message)
+        elif kind == "error":
+            self.errors.append(
+                HostError(
+                    message["code"],
+                    message["message"],
+                    message["fatal"],
+                    message.get("host_version"),
+                    message.get("client_version"),
+                )
+            )
+            if message["fatal"]:
+                self.closed_reason = message["message"]
+        elif kind == "goodbye":
+            self.closed_reason = message["reason"]
+        elif "seq" in message:
+            self._event(message)
+
+    def _table(self, table: dict[str, Any]) -> None:
+        self.table = table
+        me = next((s for s in table["players"] if s["player"] == self.player), None)
+        if me is not None:
+            self.is_host = me["host"]
+
+    def _snapshot(self, message: Message) -> None:
+        self.seq = message["seq"]
+        self.player = message["you"]
+        self._table(message["table"])
+        game = message["game"]
+        self.observation = None if game is None else observation_from_dict(game, self.player)
+        decision = message["decision"]
+        self.decision = None if decision is None else decision_from_message(decision)
+        self.deadline_ms = None if decision is None else decision.get("deadline_ms")
+        self.needs_snapshot = False
+
+    def _event(self, message: Message) -> None:
+        if self.needs_snapshot:
+            return
+        if message["seq"] != self.seq + 1:
+            self.needs_snapshot = True
+            return
+        self.seq = message["seq"]
+        event = event_from_message(message)
+        if event is None:
+            return
+        if self.observation is None:
+            self.observation = Observation(self.player)
+        self.observation.apply(event)
+        if (isinstance(event, Waiting) and self.player not in event.players) or isinstance(
+            event, HandEnded | TableEnded
+        ):
+            self.decision = None

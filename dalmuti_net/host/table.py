@@ -1,0 +1,742 @@
+"""The table, sans-I/O: seats, lobby, the game, and what every connection is sent.
+
+The trio server feeds it validated messages per connection and drains each connection's
+outbox; it never touches a socket or a clock. Things only the server can do (start a bot
+client, close a connection) come out as ``effects``. Every input that changes the table is
+also appended to ``journal`` as plain data, so that a table can be rebuilt after a crash
+by replaying it (``replay``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+from ..engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Phase,
+    Rules,
+    RulesError,
+    observe,
+)
+from ..engine.events import HandEnded, NewcomerPlaced, PlayerRemoved, TableEnded, Waiting
+from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, ViewerFeed, snapshot_message
+from ..protocol.catalogue import MAX_NAME_CHARS, MAX_TABLE_NAME_CHARS
+from ..protocol.errors import from_refusal
+from ..protocol.messages import (
+    ACTION_TYPES,
+    Message,
+    action_from_message,
+    action_message,
+    decision_message,
+)
+from .default_moves import default_move
+
+SOFTWARE = f"dalmuti-net/{__version__}"
+HOST_ONLY = frozenset({"start", "add_bot", "remove_bot", "set_rules", "kick", "end_table"})
+
+
+@dataclass(frozen=True)
+class Limits:
+    heartbeat_interval_ms: int = 5_000
+    heartbeat_timeout_ms: int = 20_000
+    grace_period_ms: int = 60_000
+    turn_timer_ms: int | None = None
+    max_messages_per_second: int = 20
+    max_chat_chars: int = 500
+    max_spectators: int = 64
+    max_connections: int = 128
+
+    def message(self, max_frame_bytes: int) -> dict[str, Any]:
+        return {
+            "max_frame_bytes": max_frame_bytes,
+            "heartbeat_interval_ms": self.heartbeat_interval_ms,
+            "heartbeat_timeout_ms": self.heartbeat_timeout_ms,
+            "grace_period_ms": self.grace_period_ms,
+            "turn_timer_ms": self.turn_timer_ms,
+            "max_messages_per_second": self.max_messages_per_second,
+            "max_chat_chars": self.max_chat_chars,
+        }
+
+
+@dataclass
+class Seat:
+    player: int
+    name: str
+    kind: str
+    token: str
+    host: bool = False
+    ready: bool = False
+    strategy: str | None = None
+    connection: int | None = None
+    stand_in: int | None = None
+    """The connection of a bot playing this seat while its player is away."""
+    gone: bool = False
+    """Left or kicked: the token no longer resumes it; removed before the next hand."""
+
+
+@dataclass
+class Connection:
+    id: int
+    internal: bool
+    outbox: list[Message] = field(default_factory=list)
+    greeted: bool = False
+    player: int | None = None
+    spectator: bool = False
+    name: str = ""
+    closing: bool = False
+
+
+# Effects for the server.
+
+
+@dataclass(frozen=True)
+class StartBot:
+    """Connect a bot client to this table with ``token``, playing ``strategy``."""
+
+    token: str
+    strategy: str | None
+    name: str
+
+
+@dataclass(frozen=True)
+class Close:
+    connection: int
+
+
+Effect = StartBot | Close
+
+
+class Table:
+    def __init__(
+        self,
+        name: str = "Dalmuti table",
+        rules: Rules | None = None,
+        *,
+        code: str | None = None,
+        limits: Limits | None = None,
+        seed: int | None = None,
+        headless: bool = True,
+        max_frame_bytes: int = 64 * 1024,
+        known_strategies: tuple[str, ...] = ("heuristic", "random"),
+        token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(24),
+    ) -> None:
+        self.name = " ".join(name.split())[:MAX_TABLE_NAME_CHARS] or "Dalmuti table"
+        self.rules = rules if rules is not None else Rules()
+        self.code = code
+        self.limits = limits if limits is not None else Limits()
+        self.seed = seed if seed is not None else secrets.randbits(63)
+        self.headless = headless
+        """Headless: no local host player, so the first human to sit becomes the host player."""
+        self.max_frame_bytes = max_frame_bytes
+        self.known_strategies = known_strategies
+        self._new_token = token_factory
+        self.seats: dict[int, Seat] = {}
+        self.connections: dict[int, Connection] = {}
+        self.game: Game | None = None
+        self.ended = False
+        self.effects: list[Effect] = []
+        self.journal: list[dict[str, Any]] = []
+        self._next_player = 1
+        self._next_connection = 1
+        self._feeds: dict[int | None, ViewerFeed] = {None: ViewerFeed(None)}
+        self._owed: dict[int, type] = {}
+        self._awaiting_stand_in: set[int] = set()
+        self._replaying = False
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def phase(self) -> str:
+        if self.ended or (self.game is not None and self.game.phase is Phase.ENDED):
+            return "ended"
+        return "lobby" if self.game is None else "playing"
+
+    @property
+    def seated_players(self) -> list[int]:
+        """Players whose seats count towards the table's size (leavers excluded)."""
+        return [p for p, seat in self.seats.items() if not seat.gone]
+
+    def table_message(self) -> dict[str, Any]:
+        in_game = set(self.game.order) if self.game is not None else set()
+        seats = [
+            {
+                "player": seat.player,
+                "name": seat.name,
+                "kind": seat.kind,
+                "connected": seat.connection is not None,
+                "ready": seat.ready,
+                "host": seat.host,
+                "seated": self.game is None or seat.player in in_game,
+                "stand_in": seat.stand_in is not None,
+            }
+            for seat in self.seats.values()
+        ]
+        return {
+            "name": self.name,
+            "phase": self.phase,
+            "players": seats,
+            "spectators": sum(1 for c in self.connections.values() if c.spectator),
+            "rules": self.rules.to_dict(),
+            "code_required": self.code is not None,
+            "can_start": self.game is None and MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS,
+        }
+
+    def pending_players(self) -> list[int]:
+        """Players who owe a decision now (for the server's turn timer)."""
+        if self.game is None or self.game.phase is Phase.ENDED:
+            return []
+        return list(self.game.pending())
+
+    def hand_over(self) -> bool:
+        """Between hands: the server calls ``begin_next_hand`` after a pause."""
+        return self.game is not None and self.game.phase is Phase.HAND_OVER
+
+    def unplayed_seats(self) -> list[tuple[int, bool]]:
+        """Seats in the game that nobody plays now, each with whether a stand-in is due at
+        once (the player left or was kicked) rather than after the grace period."""
+        if self.phase != "playing":
+            return []
+        return [
+            (player, seat.gone)
+            for player, seat in self.seats.items()
+            if seat.connection is None
+            and seat.stand_in is None
+            and player not in self._awaiting_stand_in
+        ]
+
+    # ------------------------------------------------------------------ seats
+
+    def reserve_seat(
+        self, name: str, *, host: bool = False, kind: str = "human", strategy: str | None = None
+    ) -> Seat:
+        """A new seat; the server hands its token to a local client (host player, a bot)."""
+        if self.phase == "ended":
+            raise ProtocolError(ErrorCode.TABLE_ENDED, "this table has ended")
+        if len(self.seated_players) >= MAX_PLAYERS:
+            raise ProtocolError(ErrorCode.TABLE_FULL, f"all {MAX_PLAYERS} seats are taken")
+        player = self._next_player
+        self._commit(
+            {
+                "op": "seat",
+                "player": player,
+                "name": self._unique_name(name),
+                "kind": kind,
+                "token": self._new_token(),
+                "host": host,
+                "strategy": strategy,
+            }
+        )
+        return self.seats[player]
+
+    def _unique_name(self, wanted: str) -> str:
+        base = " ".join(wanted.split())[:MAX_NAME_CHARS] or "Player"
+        taken = {seat.name for seat in self.seats.values()}
+        taken |= {c.name for c in self.connections.values() if c.spectator}
+        if base not in taken:
+            return base
+        number = 2
+        while True:
+            suffix = f" ({number})"
+            candidate = base[: MAX_NAME_CHARS - len(suffix)] + suffix
+            if candidate not in taken:
+                return candidate
+            number += 1
+
+    def request_stand_in(self, player: int) -> None:
+        """Start a bot that plays ``player``'s seat until they come back."""
+        seat = self.seats.get(player)
+        if seat is None or self.phase != "playing" or seat.connection is not None:
+            return
+        if seat.stand_in is not None or player in self._awaiting_stand_in:
+            return
+        self._awaiting_stand_in.add(player)
+        self.effects.append(StartBot(seat.token, seat.strategy, seat.name))
+
+    def bot_seats(self) -> list[StartBot]:
+        """Bots to (re)start, e.g. after a table is rebuilt from its journal."""
+        return [
+            StartBot(seat.token, seat.strategy, seat.name)
+            for seat in self.seats.values()
+            if seat.kind == "bot" and seat.connection is None and not seat.gone
+        ]
+
+    # ------------------------------------------------------------------ connections
+
+    def connect(self, *, internal: bool = False) -> int | None:
+        """A new connection's id, or ``None`` when the host is at its connection limit."""
+        outside = sum(1 for c in self.connections.values() if not c.internal)
+        if not internal and outside >= self.limits.max_connections:
+            return None
+        connection = Connection(self._next_connection, internal)
+        self._next_connection += 1
+        self.connections[connection.id] = connection
+        return connection.id
+
+    def take_outbox(self, connection_id: int) -> list[Message]:
+        connection = self.connections.get(connection_id)
+        if connection is None:
+            return []
+        out, connection.outbox = connection.outbox, []
+        return out
+
+    def take_effects(self) -> list[Effect]:
+        out, self.effects = self.effects, []
+        return out
+
+    def take_journal(self) -> list[dict[str, Any]]:
+        out, self.journal = self.journal, []
+        return out
+
+    def disconnected(self, connection_id: int) -> None:
+        connection = self.connections.pop(connection_id, None)
+        if connection is None:
+            return
+        for seat in list(self.seats.values()):
+            if seat.stand_in == connection_id:
+                seat.stand_in = None
+            if seat.connection != connection_id:
+                continue
+            seat.connection = None
+            if self.game is None and not seat.host and seat.kind == "human":
+                # In the lobby a seat is only a place in the queue: free it.
+                self._commit({"op": "leave", "player": seat.player})
+        if connection.greeted:
+            self._broadcast_table()
+
+    def refuse(
+        self,
+        connection_id: int,
+        error: ProtocolError,
+        re: Any = None,
+        client_version: int | None = None,
+    ) -> None:
+        """Send ``error``; a fatal one closes the connection."""
+        connection = self.connections.get(connection_id)
+        if connection is None or connection.closing:
+            return
+        message: Message = {
+            "type": "error",
+            "code": str(error.code),
+            "message": error.message[:500],
+            "fatal": error.fatal,
+        }
+        if re is not None:
+            message["re"] = re
+        if error.code is ErrorCode.VERSION_MISMATCH:
+            message["host_version"] = PROTOCOL_VERSION
+            if client_version is not None:
+                message["client_version"] = client_version
+        connection.outbox.append(message)
+        if error.fatal:
+            self._close(connection)
+
+    def _close(self, connection: Connection) -> None:
+        if not connection.closing:
+            connection.closing = True
+            self.effects.append(Close(connection.id))
+
+    def receive(self, connection_id: int, message: Message) -> None:
+        """One validated message from a connection."""
+        connection = self.connections.get(connection_id)
+        if connection is None or connection.closing:
+            return
+        request_id = message.get("id")
+        first_reply = len(connection.outbox)
+        try:
+            self._handle(connection, message)
+        except ProtocolError as error:
+            version = message.get("version") if message["type"] == "hello" else None
+            self.refuse(connection_id, error, request_id, version)
+            return
+        if request_id is not None and not connection.closing:
+            connection.outbox.insert(first_reply, {"type": "ack", "re": request_id})
+
+    # ------------------------------------------------------------------ requests
+
+    def _handle(self, connection: Connection, message: Message) -> None:
+        kind = message["type"]
+        if not connection.greeted:
+            if kind != "hello":
+                raise ProtocolError(ErrorCode.NOT_HELLO, "send hello first")
+            self._hello(connection, message)
+            return
+        if kind == "hello":
+            raise ProtocolError(ErrorCode.ALREADY_HELLO, "this connection already said hello")
+        if kind == "heartbeat":
+            return
+        if kind == "goodbye":
+            self._close(connection)
+            return
+        if kind == "snapshot_request":
+            self._send_snapshot(connection)
+            return
+        if kind == "chat":
+            self._chat(connection, message["text"])
+            return
+        seat = None if connection.player is None else self.seats.get(connection.player)
+        if seat is None or connection.spectator:
+            raise ProtocolError(ErrorCode.SPECTATOR, "spectators may watch and chat, not act")
+        if kind in HOST_ONLY and not seat.host:
+            raise ProtocolError(ErrorCode.NOT_HOST, "only the host player may do that")
+        if kind in ACTION_TYPES:
+            self._act(seat.player, action_from_message(message))
+        elif kind == "ready":
+            self._ready(seat, message["ready"])
+        elif kind == "leave":
+            self._leave(seat)
+            self._close(connection)
+        elif kind == "start":
+            self.start()
+        elif kind == "add_bot":
+            self.add_bot(message.get("strategy"), message.get("name"))
+        elif kind == "remove_bot":
+            self.remove_bot(message["player"])
+        elif kind == "set_rules":
+            self.set_rules(message["rules"])
+        elif kind == "kick":
+            self.kick(message["player"])
+        elif kind == "end_table":
+            self.end_table()
+        else:  # pragma: no cover - the codec lets only catalogue types through
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"no request {kind!r}")
+
+    def _hello(self, connection: Connection, message: Message) -> None:
+        if message["version"] != PROTOCOL_VERSION:
+            raise ProtocolError(
+                ErrorCode.VERSION_MISMATCH,
+                f"this host speaks protocol version {PROTOCOL_VERSION}, "
+                f"the client version {message['version']}",
+            )
+        if self.code is not None and message.get("code") != self.code:
+            raise ProtocolError(ErrorCode.BAD_CODE, "this table needs the right join code")
+        token = message.get("token")
+        if token is not None:
+            seat = next((s for s in self.seats.values() if s.token == token and not s.gone), None)
+            if seat is None or (seat.kind == "bot" and not connection.internal):
+                raise ProtocolError(ErrorCode.BAD_TOKEN, "that resume token matches no seat here")
+            self._resume(connection, seat)
+        elif message["role"] == "spectator":
+            spectators = sum(1 for c in self.connections.values() if c.spectator)
+            if spectators >= self.limits.max_spectators:
+                raise ProtocolError(ErrorCode.TABLE_FULL, "no spectator place is left")
+            connection.spectator = True
+            connection.name = self._unique_name(message["name"])
+        else:
+            becomes_host = self.headless and not any(
+                s.host for s in self.seats.values() if not s.gone
+            )
+            seat = self.reserve_seat(message["name"], host=becomes_host)
+            self._attach(connection, seat)
+        connection.greeted = True
+        seat = None if connection.spectator else self.seats.get(connection.player or -1)
+        connection.outbox.append(
+            {
+                "type": "welcome",
+                "version": PROTOCOL_VERSION,
+                "player": None if seat is None else seat.player,
+                "token": None if seat is None else seat.token,
+                "host": seat is not None and seat.host,
+                "table": self.name,
+                "software": SOFTWARE,
+                "rules": self.rules.to_dict(),
+                "limits": self.limits.message(self.max_frame_bytes),
+            }
+        )
+        self._send_snapshot(connection)
+        self._broadcast_table()
+
+    def _resume(self, connection: Connection, seat: Seat) -> None:
+        if connection.internal and seat.player in self._awaiting_stand_in:
+            self._awaiting_stand_in.discard(seat.player)
+            seat.stand_in = connection.id
+            connection.player = seat.player
+            connection.name = seat.name
+            return
+        for previous, why in (
+            (seat.connection, "this seat was resumed by another connection"),
+            (seat.stand_in, "the seat's player is back"),
+        ):
+            if previous is not None and previous in self.connections:
+                self.refuse(previous, ProtocolError(ErrorCode.REPLACED, why))
+        seat.stand_in = None
+        self._attach(connection, seat)
+
+    def _attach(self, connection: Connection, seat: Seat) -> None:
+        seat.connection = connection.id
+        connection.player = seat.player
+        connection.name = seat.name
+
+    def _send_snapshot(self, connection: Connection) -> None:
+        viewer = None if connection.spectator else connection.player
+        feed = self._feeds[viewer]
+        observation = decision = None
+        if self.game is not None:
+            observation = observe(self.game, viewer)
+            if viewer is not None and self.game.phase is not Phase.ENDED:
+                decision = self.game.decision_for(viewer)
+        connection.outbox.append(
+            snapshot_message(
+                feed.seq,
+                viewer,
+                self.table_message(),
+                observation,
+                decision,
+                self.limits.turn_timer_ms if decision is not None else None,
+            )
+        )
+
+    def _chat(self, connection: Connection, text: str) -> None:
+        name = connection.name if not connection.spectator else f"{connection.name} (watching)"
+        self._broadcast(
+            {
+                "type": "chat",
+                "player": None if connection.spectator else connection.player,
+                "name": name,
+                "text": text[: self.limits.max_chat_chars],
+            }
+        )
+
+    def _ready(self, seat: Seat, ready: bool) -> None:
+        if self.game is not None:
+            raise ProtocolError(ErrorCode.WRONG_PHASE, "ready is for the lobby")
+        seat.ready = ready
+        self._broadcast_table()
+
+    # ------------------------------------------------------------------ the host player's
+
+    def start(self) -> None:
+        if self.game is not None or self.ended:
+            raise ProtocolError(ErrorCode.WRONG_PHASE, "the table has already started")
+        players = self.seated_players
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ProtocolError(
+                ErrorCode.NOT_ENOUGH_PLAYERS,
+                f"a table starts with {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                f"and {len(players)} are seated",
+            )
+        self._commit({"op": "start", "seed": self.seed, "players": players})
+
+    def add_bot(self, strategy: str | None = None, name: str | None = None) -> Seat:
+        if strategy is not None and strategy not in self.known_strategies:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"unknown bot strategy {strategy!r}; known: {', '.join(self.known_strategies)}",
+            )
+        label = name or f"{(strategy or self.known_strategies[0]).capitalize()} bot"
+        seat = self.reserve_seat(label, kind="bot", strategy=strategy)
+        seat.ready = True
+        self.effects.append(StartBot(seat.token, strategy, seat.name))
+        return seat
+
+    def remove_bot(self, player: int) -> None:
+        seat = self.seats.get(player)
+        if seat is None or seat.kind != "bot" or seat.gone:
+            raise ProtocolError(ErrorCode.UNKNOWN_PLAYER, "no such bot at this table")
+        self._leave(seat)
+
+    def kick(self, player: int) -> None:
+        seat = self.seats.get(player)
+        if seat is None or seat.gone:
+            raise ProtocolError(ErrorCode.UNKNOWN_PLAYER, "no such player at this table")
+        if seat.host:
+            raise ProtocolError(ErrorCode.NOT_HOST, "the host player cannot be kicked")
+        connection_id = seat.connection
+        self._leave(seat)
+        if connection_id is not None:
+            self.refuse(
+                connection_id, ProtocolError(ErrorCode.KICKED, "the host player removed you")
+            )
+
+    def set_rules(self, changes: dict[str, Any]) -> None:
+        if self.game is not None or self.ended:
+            raise ProtocolError(ErrorCode.WRONG_PHASE, "rules change only in the lobby")
+        merged = {**self.rules.to_dict(), **changes}
+        if changes.get("scoring") is False and "hand_limit" not in changes:
+            merged["hand_limit"] = None
+        try:
+            rules = Rules.from_dict(merged)
+        except RulesError as error:
+            raise ProtocolError(ErrorCode.BAD_RULES, str(error)) from None
+        self._commit({"op": "rules", "rules": rules.to_dict()})
+
+    def end_table(self) -> None:
+        if self.phase == "ended":
+            raise ProtocolError(ErrorCode.TABLE_ENDED, "the table has already ended")
+        self._commit({"op": "end"})
+
+    def _leave(self, seat: Seat) -> None:
+        connection_id = seat.connection
+        self._commit({"op": "leave", "player": seat.player})
+        if self.game is None and seat.kind == "bot" and connection_id in self.connections:
+            self._close(self.connections[connection_id])
+
+    # ------------------------------------------------------------------ the game
+
+    def _act(self, player: int, action: Action) -> None:
+        if self.game is None or self.game.phase is Phase.ENDED:
+            raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
+        self._commit({"op": "act", "player": player, "action": action_message(action)})
+
+    def play_default(self, player: int) -> None:
+        """The turn timer ran out: make the documented default move for ``player``."""
+        if self.game is None or self.game.phase is Phase.ENDED:
+            return
+        decision = self.game.decision_for(player)
+        if decision is not None:
+            self._act(player, default_move(decision))
+
+    def begin_next_hand(self) -> None:
+        if self.hand_over():
+            self._commit({"op": "next_hand"})
+
+    # ------------------------------------------------------------------ committing changes
+
+    def _commit(self, entry: dict[str, Any]) -> None:
+        """Apply one change to the table; journal it only if it was accepted."""
+        try:
+            self._apply(entry)
+        except IllegalAction as refusal:
+            raise ProtocolError(from_refusal(refusal.code), refusal.message) from None
+        if not self._replaying:
+            self.journal.append(entry)
+
+    def _apply(self, entry: dict[str, Any]) -> None:
+        op = entry["op"]
+        if op == "act":
+            assert self.game is not None
+            self._distribute(self.game.apply(entry["player"], action_from_message(entry["action"])))
+        elif op == "seat":
+            player = entry["player"]
+            if self.game is not None:
+                events = self.game.request_join(player)
+            self._next_player = max(self._next_player, player + 1)
+            self.seats[player] = Seat(
+                player,
+                entry["name"],
+                entry["kind"],
+                entry["token"],
+                host=entry["host"],
+                strategy=entry["strategy"],
+            )
+            self._feeds[player] = ViewerFeed(player)
+            if self.game is not None:
+                self._distribute(events)
+            self._broadcast_table()
+        elif op == "start":
+            self.seed = entry["seed"]
+            self.game = Game(entry["players"], self.rules, self.seed)
+            self._broadcast_table()
+            self._distribute(self.game.start())
+        elif op == "rules":
+            self.rules = Rules.from_dict(entry["rules"])
+            self._broadcast_table()
+        elif op == "leave":
+            self._apply_leave(self.seats[entry["player"]])
+        elif op == "next_hand":
+            assert self.game is not None
+            self._distribute(self.game.begin_next_hand())
+            self._drop_departed()
+        elif op == "end":
+            if self.game is None:
+                self.ended = True
+                self._broadcast_table()
+            else:
+                self._distribute(self.game.end_table())
+        else:
+            raise ValueError(f"unknown journal entry {op!r}")
+
+    def _apply_leave(self, seat: Seat) -> None:
+        if self.game is None:
+            del self.seats[seat.player]
+            self._feeds.pop(seat.player, None)
+            if seat.connection is not None and seat.connection in self.connections:
+                self.connections[seat.connection].player = None
+        else:
+            in_game = seat.player in self.game.order or seat.player in self.game.joining
+            if in_game and self.game.phase is not Phase.ENDED:
+                self._distribute(self.game.request_leave(seat.player))
+            seat.gone = True
+        if seat.host:
+            seat.host = False
+            heir = next((s for s in self.seats.values() if s.kind == "human" and not s.gone), None)
+            if heir is not None:
+                heir.host = True
+        self._broadcast_table()
+
+    def _drop_departed(self) -> None:
+        """After a new hand starts, seats that left are gone for good."""
+        assert self.game is not None
+        for player, seat in list(self.seats.items()):
+            if seat.gone and player not in self.game.order and player not in self.game.joining:
+                del self.seats[player]
+                for connection_id in (seat.connection, seat.stand_in):
+                    if connection_id is not None and connection_id in self.connections:
+                        self._close(self.connections[connection_id])
+        self._broadcast_table()
+
+    def _distribute(self, events: list[Event]) -> None:
+        """Each viewer's visible events, then each newly owed decision to whoever owes it."""
+        assert self.game is not None
+        by_viewer = {viewer: feed.messages(events) for viewer, feed in self._feeds.items()}
+        for connection in self.connections.values():
+            if connection.greeted and not connection.closing:
+                viewer = None if connection.spectator else connection.player
+                connection.outbox.extend(by_viewer.get(viewer, []))
+        pending = self.game.pending()
+        # A new turn, a new misdeal or a new placement asks again even if the same player
+        # owed the last decision; during taxes the same decisions simply stay owed.
+        asked_again = any(isinstance(e, Waiting) and e.phase != "taxes" for e in events)
+        for player, decision in pending.items():
+            if self._owed.get(player) is type(decision) and not asked_again:
+                continue
+            message = decision_message(decision, self.limits.turn_timer_ms)
+            for connection in self._connections_of(player):
+                connection.outbox.append(dict(message))
+        self._owed = {player: type(decision) for player, decision in pending.items()}
+        if any(
+            isinstance(e, (HandEnded, TableEnded, PlayerRemoved, NewcomerPlaced)) for e in events
+        ):
+            self._broadcast_table()
+
+    def _connections_of(self, player: int) -> list[Connection]:
+        seat = self.seats.get(player)
+        if seat is None:
+            return []
+        found = []
+        for connection_id in (seat.connection, seat.stand_in):
+            connection = self.connections.get(connection_id) if connection_id else None
+            if connection is not None and not connection.closing:
+                found.append(connection)
+        return found
+
+    def _broadcast(self, message: Message) -> None:
+        for connection in self.connections.values():
+            if connection.greeted and not connection.closing:
+                connection.outbox.append(dict(message))
+
+    def _broadcast_table(self) -> None:
+        if not self._replaying:
+            self._broadcast({"type": "table", "table": self.table_message()})
+
+    # ------------------------------------------------------------------ rebuilding
+
+    @classmethod
+    def replay(cls, journal: list[dict[str, Any]], **settings: Any) -> Table:
+        """The table as it was after ``journal`` (written by an earlier run), to resume."""
+        table = cls(**settings)
+        table._replaying = True
+        try:
+            for entry in journal:
+                table._apply(entry)
+        finally:
+            table._replaying = False
+        return table
