@@ -451,15 +451,16 @@ class Game:
         if isinstance(decision, TaxDecision):
             if not isinstance(action, GiveTax):
                 raise IllegalAction(Refusal.WRONG_DECISION, "choose the cards to give your Peon")
-            given = tuple(action.cards)
+            cards = action.cards
             if (
-                not isinstance(action.cards, tuple | list)
-                or len(given) != decision.count
-                or any(type(card) is not int or card not in c.CARDS for card in given)
+                not isinstance(cards, tuple | list)
+                or len(cards) != decision.count
+                or any(type(card) is not int or card not in c.CARDS for card in cards)
             ):
                 raise IllegalAction(
                     Refusal.BAD_CARDS, f"give exactly {decision.count} card(s) from your hand"
                 )
+            given = tuple(cards)
             if not c.holds(self.hands[player], given):
                 raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
             self._tax_given[player] = given
