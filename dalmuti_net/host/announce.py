@@ -1,0 +1,197 @@
+"""Announce a table on the LAN over mDNS/DNS-SD for as long as the host serves it.
+
+zeroconf runs its own thread and event loop and its calls block, so every call into it goes
+through ``trio.to_thread.run_sync``; nothing here depends on which loop trio runs on.
+Start serving TCP before announcing: a listing must never point at a closed port.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import re
+import secrets
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from functools import partial
+from typing import NoReturn
+
+import ifaddr
+import trio
+from zeroconf import Error as ZeroconfError
+from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
+
+from ..protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt, instance_name_for
+
+log = logging.getLogger(__name__)
+
+MIN_UPDATE_INTERVAL = 1.0
+"""Seconds between two published changes (RFC 6762 asks for at most one a second)."""
+RECORD_TTL = 120
+"""Seconds a listing lives in caches: a host that dies without a goodbye fades this fast."""
+
+Publish = Callable[[TableInfo], Awaitable[None]]
+
+
+class TableAnnouncer:
+    """Keeps the announced TXT record in step with the table.
+
+    ``update`` never waits for the network: it records the wanted state and returns, and
+    ``publish_changes`` (a task) publishes the latest wanted state at most once per
+    ``min_interval`` seconds, so a burst of seat changes becomes one announcement.
+    """
+
+    def __init__(
+        self,
+        info: TableInfo,
+        publish: Publish,
+        *,
+        instance_name: str,
+        min_interval: float = MIN_UPDATE_INTERVAL,
+    ) -> None:
+        self._wanted = info
+        self._published = info
+        self._publish = publish
+        self._min_interval = min_interval
+        self._changed = trio.Event()
+        self._last_publish_at = -math.inf
+        self.instance_name = instance_name
+        """The announced instance name; zeroconf may have added a suffix to keep it unique."""
+
+    @property
+    def info(self) -> TableInfo:
+        """The state most recently asked for."""
+        return self._wanted
+
+    @property
+    def published(self) -> TableInfo:
+        """The state the LAN was last told about."""
+        return self._published
+
+    async def update(self, info: TableInfo) -> None:
+        """Ask for ``info`` to be announced; returns at once."""
+        self._wanted = info
+        self._changed.set()
+        await trio.lowlevel.checkpoint()
+
+    def mark_published_now(self) -> None:
+        """Start the rate limit from now (the registration itself just announced)."""
+        self._last_publish_at = trio.current_time()
+
+    async def publish_changes(self) -> NoReturn:
+        while True:
+            await self._changed.wait()
+            self._changed = trio.Event()
+            await trio.sleep_until(self._last_publish_at + self._min_interval)
+            wanted = self._wanted
+            if wanted == self._published:
+                continue
+            try:
+                await self._publish(wanted)
+            except (ZeroconfError, OSError) as error:
+                # The table goes on without a fresh listing; try again after the interval.
+                log.warning("could not update the table's announcement: %s", error)
+                self._changed.set()
+            else:
+                self._published = wanted
+            self.mark_published_now()
+
+
+@asynccontextmanager
+async def announce_table(
+    info: TableInfo,
+    port: int,
+    *,
+    interfaces: Sequence[str] | None = None,
+    min_update_interval: float = MIN_UPDATE_INTERVAL,
+) -> AsyncIterator[TableAnnouncer]:
+    """Announce the table served on ``port`` while the block runs, then say goodbye.
+
+    ``interfaces`` are the IP addresses of the interfaces to announce on, and the listing
+    advertises exactly those addresses; ``None`` means every interface, advertising every
+    non-loopback IPv4 address of this machine. The goodbye is sent on any exit, including
+    cancellation. Registration probes the LAN for a name clash first (about 1.7 s); on a
+    clash the instance name gets a suffix (``announcer.instance_name``).
+    """
+    addresses = advertised_addresses(interfaces)
+    zc = await trio.to_thread.run_sync(open_zeroconf, interfaces)
+    try:
+        service = _service_info(instance_name_for(info.name), port, addresses, _server_name(), info)
+        await trio.to_thread.run_sync(partial(zc.register_service, service, allow_name_change=True))
+
+        async def publish(new_info: TableInfo) -> None:
+            changed = _service_info(service.name, port, addresses, service.server or "", new_info)
+            await trio.to_thread.run_sync(zc.update_service, changed)
+
+        announcer = TableAnnouncer(
+            info, publish, instance_name=service.name, min_interval=min_update_interval
+        )
+        announcer.mark_published_now()
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(announcer.publish_changes)
+                yield announcer
+                nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            # The nursery is an implementation detail: let a lone error out as itself.
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(_say_goodbye_and_close, zc)
+
+
+def open_zeroconf(interfaces: Sequence[str] | None) -> Zeroconf:
+    """A zeroconf instance on its own thread (never on a running asyncio loop: the client
+    runs trio as a guest of asyncio), IPv4 on every interface or on the given ones."""
+    if interfaces is None:
+        return Zeroconf(InterfaceChoice.All, ip_version=IPVersion.V4Only, use_asyncio=False)
+    return Zeroconf(list(interfaces), use_asyncio=False)
+
+
+def advertised_addresses(interfaces: Sequence[str] | None) -> list[str]:
+    """The addresses a listing gives: the chosen interfaces' own, or all but loopback."""
+    if interfaces is not None:
+        if not interfaces:
+            raise ValueError("interfaces must name at least one address, or be None for all")
+        return [str(ipaddress.ip_address(address)) for address in interfaces]
+    found = [
+        str(ip.ip)
+        for adapter in ifaddr.get_adapters()
+        for ip in adapter.ips
+        if ip.is_IPv4 and isinstance(ip.ip, str)
+    ]
+    outward = [address for address in found if not ipaddress.ip_address(address).is_loopback]
+    return outward or found or ["127.0.0.1"]
+
+
+def _service_info(
+    instance_name: str, port: int, addresses: list[str], server: str, info: TableInfo
+) -> ServiceInfo:
+    return ServiceInfo(
+        SERVICE_TYPE,
+        instance_name,
+        port=port,
+        properties=encode_txt(info),
+        server=server,
+        host_ttl=RECORD_TTL,
+        other_ttl=RECORD_TTL,
+        parsed_addresses=addresses,
+    )
+
+
+def _server_name() -> str:
+    # Unique per announcement: two tables on one machine (or in two network namespaces
+    # with the same host name) must not fight over one host name's address records.
+    host = re.sub(r"[^A-Za-z0-9-]+", "-", socket.gethostname().split(".")[0]).strip("-")
+    return f"{host[:40] or 'dalmuti'}-{secrets.token_hex(3)}.local."
+
+
+def _say_goodbye_and_close(zc: Zeroconf) -> None:
+    try:
+        zc.unregister_all_services()
+    finally:
+        zc.close()

@@ -1,0 +1,178 @@
+"""The announcer's rate limit and the browser's bookkeeping, without any network."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+from zeroconf import ServiceInfo, ServiceStateChange
+
+from dalmuti_net.client.discovery import MAX_KNOWN_NAMES, TableBrowser
+from dalmuti_net.host.announce import TableAnnouncer, advertised_addresses
+from dalmuti_net.protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt
+
+
+async def test_a_burst_of_updates_becomes_few_announcements(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    published: list[tuple[float, TableInfo]] = []
+
+    async def publish(info: TableInfo) -> None:
+        published.append((trio.current_time(), info))
+        await trio.sleep(0.45)  # zeroconf's update repeats the announcement for this long
+
+    first = TableInfo("t", seats_taken=0)
+    announcer = TableAnnouncer(first, publish, instance_name="t." + SERVICE_TYPE, min_interval=1)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(announcer.publish_changes)
+        announcer.mark_published_now()
+        for taken in range(1, 8):
+            await announcer.update(TableInfo("t", seats_taken=taken))
+            await trio.sleep(0.3)
+        await trio.sleep(5)
+        assert announcer.published == TableInfo("t", seats_taken=7)
+        await announcer.update(TableInfo("t", seats_taken=7))  # no change: nothing to send
+        await trio.sleep(5)
+        nursery.cancel_scope.cancel()
+
+    times = [at for at, _ in published]
+    assert [info.seats_taken for _, info in published] == [4, 7]
+    assert times[0] >= 1 and times[1] - times[0] >= 1
+
+
+async def test_a_failed_announcement_is_retried(autojump_clock: trio.testing.MockClock) -> None:
+    attempts: list[TableInfo] = []
+
+    async def flaky_publish(info: TableInfo) -> None:
+        attempts.append(info)
+        if len(attempts) == 1:
+            raise OSError("network unreachable")
+
+    announcer = TableAnnouncer(TableInfo("t"), flaky_publish, instance_name="t", min_interval=1)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(announcer.publish_changes)
+        await announcer.update(TableInfo("t", seats_taken=1))
+        await trio.sleep(3)
+        nursery.cancel_scope.cancel()
+    assert attempts == [TableInfo("t", seats_taken=1)] * 2
+    assert announcer.published == TableInfo("t", seats_taken=1)
+
+
+def test_advertised_addresses_are_the_chosen_interfaces() -> None:
+    assert advertised_addresses(["127.0.0.1"]) == ["127.0.0.1"]
+    with pytest.raises(ValueError):
+        advertised_addresses(["eth0"])
+    with pytest.raises(ValueError):
+        advertised_addresses([])
+    every = advertised_addresses(None)
+    assert every and (every == ["127.0.0.1"] or "127.0.0.1" not in every)
+
+
+class FakeZeroconf:
+    """Answers get_service_info from a dict; a name in ``held`` blocks until released."""
+
+    def __init__(self) -> None:
+        self.infos: dict[str, ServiceInfo | None] = {}
+        self.held: dict[str, threading.Event] = {}
+
+    def get_service_info(self, type_: str, name: str, **_: Any) -> ServiceInfo | None:
+        if name in self.held:
+            self.held[name].wait(5)
+        return self.infos.get(name)
+
+
+def service(label: str, seats_taken: int = 0) -> ServiceInfo:
+    return ServiceInfo(
+        SERVICE_TYPE,
+        f"{label}.{SERVICE_TYPE}",
+        port=4242,
+        server="h.local.",
+        properties=encode_txt(TableInfo(label, seats_taken=seats_taken)),
+        parsed_addresses=["127.0.0.1"],
+    )
+
+
+async def browse(zc: FakeZeroconf, nursery: trio.Nursery) -> TableBrowser:
+    browser = TableBrowser(zc, trio.lowlevel.current_trio_token())  # type: ignore[arg-type]
+    for _ in range(2):
+        nursery.start_soon(browser.resolve_pending)
+    return browser
+
+
+async def settle() -> None:
+    # Long enough for queued work to hop through a worker thread and back.
+    for _ in range(20):
+        await trio.sleep(0.01)
+
+
+async def test_changes_from_zeroconfs_thread_reach_the_listing() -> None:
+    zc = FakeZeroconf()
+    zc.infos["a." + SERVICE_TYPE] = service("a")
+    async with trio.open_nursery() as nursery:
+        browser = await browse(zc, nursery)
+        await trio.to_thread.run_sync(
+            browser.on_service_state_change,
+            zc,
+            SERVICE_TYPE,
+            "a." + SERVICE_TYPE,
+            ServiceStateChange.Added,
+        )
+        with trio.fail_after(2):
+            async for tables in browser:
+                if tables:
+                    break
+        assert [t.name for t in tables] == ["a"]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_removal_during_a_slow_resolution_wins() -> None:
+    zc = FakeZeroconf()
+    name = "slow." + SERVICE_TYPE
+    zc.infos[name] = service("slow")
+    zc.held[name] = threading.Event()
+    async with trio.open_nursery() as nursery:
+        browser = await browse(zc, nursery)
+        browser.note_change(name, removed=False)
+        await settle()
+        browser.note_change(name, removed=True)
+        await settle()
+        zc.held[name].set()
+        await settle()
+        assert browser.snapshot() == []
+        nursery.cancel_scope.cancel()
+
+
+async def test_updates_replace_and_unresolvable_names_are_skipped() -> None:
+    zc = FakeZeroconf()
+    name = "a." + SERVICE_TYPE
+    zc.infos[name] = service("a", seats_taken=1)
+    zc.infos["ghost." + SERVICE_TYPE] = None
+    async with trio.open_nursery() as nursery:
+        browser = await browse(zc, nursery)
+        browser.note_change(name, removed=False)
+        browser.note_change("ghost." + SERVICE_TYPE, removed=False)
+        await settle()
+        zc.infos[name] = service("a", seats_taken=2)
+        browser.note_change(name, removed=False)
+        await settle()
+        assert [(t.name, t.seats_taken) for t in browser.snapshot()] == [("a", 2)]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_flood_of_names_is_capped() -> None:
+    zc = FakeZeroconf()
+    async with trio.open_nursery() as nursery:
+        browser = await browse(zc, nursery)
+        for number in range(MAX_KNOWN_NAMES + 50):
+            name = f"t{number}.{SERVICE_TYPE}"
+            zc.infos[name] = service(f"t{number}")
+            browser.note_change(name, removed=False)
+        with trio.fail_after(10):
+            while len(browser.snapshot()) < MAX_KNOWN_NAMES:
+                await trio.sleep(0.01)
+        await settle()
+        assert len(browser.snapshot()) == MAX_KNOWN_NAMES
+        nursery.cancel_scope.cancel()
