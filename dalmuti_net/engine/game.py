@@ -120,8 +120,8 @@ class Game:
         self.out: list[int] = []
         # Between hands.
         self.joining: list[int] = []
+        """Newcomers waiting for a seat, first come first placed (RULES.md rule 12)."""
         self.leaving: list[int] = []
-        self._placing: list[int] = []
         self.ended_reason: str | None = None
         self.log: list[Event] = []
 
@@ -150,7 +150,7 @@ class Game:
         if self.phase is Phase.PLACEMENT:
             return {
                 self.order[0]: PlacementDecision(
-                    newcomer=self._placing[0], positions=self._positions_for_newcomer()
+                    newcomer=self.joining[0], positions=self._positions_for_newcomer()
                 )
             }
         return {}
@@ -197,23 +197,21 @@ class Game:
 
     def begin_next_hand(self) -> list[Event]:
         """After a hand: remove leavers, seat newcomers, deal the next hand."""
+        self._check_not_ended()
         if self.phase is not Phase.HAND_OVER:
             raise IllegalAction(Refusal.WRONG_PHASE, "a hand is still being played")
         events: list[Event] = []
         for player in self.leaving:
-            self.order = tuple(p for p in self.order if p != player)
-            self.scores.pop(player, None)
-            events.append(PlayerRemoved(player))
+            self._remove(player, events)
         self.leaving = []
-        if len(self.order) + len(self.joining) < MIN_PLAYERS:
-            self._end("too_few_players", events)
-            return self._logged(events)
-        self._placing, self.joining = self.joining, []
         self._place_newcomers(events)
         return self._logged(events)
 
     def request_join(self, player: int) -> list[Event]:
-        """A newcomer asks to join; they are seated at the start of the next hand."""
+        """A newcomer asks to join; they are seated at the start of the next hand.
+
+        While the GD is placing newcomers that hand has not begun, so they are placed too.
+        """
         self._check_not_ended()
         if type(player) is not int or player < 0:
             raise IllegalAction(Refusal.UNKNOWN_PLAYER, "player ids are whole numbers, 0 or more")
@@ -228,15 +226,30 @@ class Game:
         return self._logged([PlayerJoining(player)])
 
     def request_leave(self, player: int) -> list[Event]:
-        """A player leaves: removed before the next hand (a newcomer simply withdraws)."""
+        """A player leaves: removed before the next hand (a newcomer simply withdraws).
+
+        During a hand the leaver plays it out; while the GD is placing newcomers, before
+        the next hand, the leaver is removed at once and the placing goes on.
+        """
         self._check_not_ended()
+        if self.phase is Phase.NOT_STARTED:
+            raise IllegalAction(Refusal.WRONG_PHASE, "seat players before the table starts")
+        placing = self.phase is Phase.PLACEMENT
+        events: list[Event] = []
         if player in self.joining:
             self.joining.remove(player)
+            events.append(PlayerLeaving(player))
         elif player in self.order and player not in self.leaving:
-            self.leaving.append(player)
+            events.append(PlayerLeaving(player))
+            if placing:
+                self._remove(player, events)
+            else:
+                self.leaving.append(player)
         else:
             raise IllegalAction(Refusal.UNKNOWN_PLAYER, "that player is not at the table")
-        return self._logged([PlayerLeaving(player)])
+        if placing:
+            self._place_newcomers(events)
+        return self._logged(events)
 
     def end_table(self, reason: str = "host_ended") -> list[Event]:
         self._check_not_ended()
@@ -284,26 +297,37 @@ class Game:
 
         return tuple(settle(list(self.order)))
 
+    def _remove(self, player: int, events: list[Event]) -> None:
+        self.order = tuple(p for p in self.order if p != player)
+        self.scores.pop(player, None)
+        self.hands.pop(player, None)
+        events.append(PlayerRemoved(player))
+
     def _place_newcomers(self, events: list[Event]) -> None:
-        while self._placing:
+        """Seat the waiting newcomers (asking the GD where there is a choice), then deal."""
+        if len(self.order) + len(self.joining) < MIN_PLAYERS:
+            self._end("too_few_players", events)
+            return
+        while self.joining:
             positions = self._positions_for_newcomer()
             if len(positions) > 1:
                 self.phase = Phase.PLACEMENT
                 events.append(Waiting(self.phase, (self.order[0],)))
                 return
             self._seat_newcomer(positions[0], None, events)
-        if len(self.order) < MIN_PLAYERS:
-            self._end("too_few_players", events)
-            return
         self._start_hand(events)
 
     def _positions_for_newcomer(self) -> tuple[int, ...]:
-        """Between the Dalmutis and the Peons (RULES.md rule 12)."""
+        """Between the Dalmutis and the Peons (RULES.md rule 12).
+
+        With fewer than four seated there are no Merchant seats: the newcomer sits right
+        after the Dalmutis (position 2), never above them.
+        """
         last = max(2, len(self.order) - 2)
         return tuple(range(2, last + 1))
 
     def _seat_newcomer(self, position: int, chosen_by: int | None, events: list[Event]) -> None:
-        newcomer = self._placing.pop(0)
+        newcomer = self.joining.pop(0)
         self.order = (*self.order[:position], newcomer, *self.order[position:])
         self.scores[newcomer] = 0
         events.append(NewcomerPlaced(newcomer, position, chosen_by))

@@ -131,6 +131,7 @@ def _player_leaving(o: Observation, e: PlayerLeaving) -> None:
 def _player_removed(o: Observation, e: PlayerRemoved) -> None:
     o.order = tuple(p for p in o.order if p != e.player)
     o.scores.pop(e.player, None)
+    o.counts.pop(e.player, None)
     if e.player in o.leaving:
         o.leaving.remove(e.player)
 

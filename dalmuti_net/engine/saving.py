@@ -49,7 +49,6 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "out": list(game.out),
         "joining": list(game.joining),
         "leaving": list(game.leaving),
-        "placing": list(game._placing),
         "ended_reason": game.ended_reason,
         "log": [event_to_dict(event) for event in game.log],
     }
@@ -84,9 +83,9 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     game.top_player = data["top_player"]
     game.passed = set(data["passed"])
     game.out = list(data["out"])
-    game.joining = list(data["joining"])
+    # Older saves listed the newcomers being placed apart, under "placing".
+    game.joining = [*data.get("placing", ()), *data["joining"]]
     game.leaving = list(data["leaving"])
-    game._placing = list(data["placing"])
     game.ended_reason = data["ended_reason"]
     game.log = [event_from_dict(event) for event in data["log"]]
     return game
