@@ -1,0 +1,410 @@
+"""The generated parts of PROTOCOL.md: field tables, examples, error codes, limits.
+
+PROTOCOL.md is written by hand except for blocks between ``<!-- generated: NAME -->`` and
+``<!-- end generated -->``, which this module renders from the catalogue, the examples
+(bytes from the codec), the example bot and the recorded transcripts.
+``python -m dalmuti_net.protocol.docs`` rewrites them in place.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from . import codec
+from .catalogue import (
+    DECISION_KINDS,
+    MAX_CHAT_CHARS,
+    MAX_CODE_CHARS,
+    MAX_FRAME_BYTES,
+    MAX_NAME_CHARS,
+    MAX_TABLE_NAME_CHARS,
+    MAX_TOKEN_CHARS,
+    MESSAGES,
+    Direction,
+    Message,
+)
+from .errors import DESCRIPTIONS, FATAL_CODES, ErrorCode
+from .examples import DECISIONS, EXAMPLES, Example
+from .schema import REPO_ROOT
+from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Spec, Str
+
+PROTOCOL_PATH = REPO_ROOT / "PROTOCOL.md"
+EXAMPLE_BOT_PATH = REPO_ROOT / "protocol" / "example_bot.py"
+TRANSCRIPTS_DIR = REPO_ROOT / "protocol" / "transcripts"
+
+BLOCK = re.compile(
+    r"(<!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!-- end generated -->)",
+    re.DOTALL,
+)
+
+ARROW = {Direction.TO_HOST: "client → host", Direction.TO_CLIENT: "host → client"}
+
+GROUPS: dict[str, list[tuple[Direction, str]]] = {
+    "session": [
+        (Direction.TO_HOST, "hello"),
+        (Direction.TO_CLIENT, "welcome"),
+        (Direction.TO_CLIENT, "error"),
+        (Direction.TO_CLIENT, "ack"),
+        (Direction.TO_HOST, "heartbeat"),
+        (Direction.TO_CLIENT, "heartbeat"),
+        (Direction.TO_HOST, "goodbye"),
+        (Direction.TO_CLIENT, "goodbye"),
+        (Direction.TO_HOST, "snapshot_request"),
+        (Direction.TO_CLIENT, "snapshot"),
+    ],
+    "lobby": [
+        (Direction.TO_CLIENT, "table"),
+        (Direction.TO_HOST, "ready"),
+        (Direction.TO_HOST, "start"),
+        (Direction.TO_HOST, "add_bot"),
+        (Direction.TO_HOST, "remove_bot"),
+        (Direction.TO_HOST, "set_rules"),
+        (Direction.TO_HOST, "kick"),
+        (Direction.TO_HOST, "end_table"),
+        (Direction.TO_HOST, "leave"),
+        (Direction.TO_HOST, "chat"),
+        (Direction.TO_CLIENT, "chat"),
+    ],
+    "answers": [
+        (Direction.TO_CLIENT, "decision"),
+        (Direction.TO_HOST, "play"),
+        (Direction.TO_HOST, "pass"),
+        (Direction.TO_HOST, "revolution"),
+        (Direction.TO_HOST, "tax"),
+        (Direction.TO_HOST, "exchange"),
+        (Direction.TO_HOST, "misdeal"),
+        (Direction.TO_HOST, "place"),
+    ],
+    "events": [(m.direction, m.name) for m in MESSAGES.values() if m.is_event],
+}
+
+HEX_BYTES_SHOWN = 256
+"""Longer frames are shown up to here; the full bytes are in protocol/vectors."""
+
+
+# ---------------------------------------------------------------------- small pieces
+
+
+def anchor(title: str) -> str:
+    """The GitHub-style anchor of a markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", title.lower())
+    return text.replace(" ", "-")
+
+
+def describe(spec: Spec) -> str:
+    """A field's type in a table cell; named shapes link to their section."""
+    if isinstance(spec, Obj):
+        return f"[{spec.name}](#{anchor(spec.name)})" if spec.name else "map (rows below)"
+    if isinstance(spec, Nullable):
+        return f"{describe(spec.inner)} or nil"
+    if isinstance(spec, List):
+        if spec.min_items == spec.max_items:
+            size = f"exactly {spec.max_items}"
+        else:
+            size = f"{spec.min_items}..{spec.max_items}"
+        return f"list ({size}) of {describe(spec.item)}"
+    if isinstance(spec, Either):
+        if all(isinstance(o, Obj) and o.name.startswith("Decision_") for o in spec.options):
+            return "[Decision](#decisions)"
+        return " or ".join(describe(option) for option in spec.options)
+    if isinstance(spec, Enum):
+        return " \\| ".join(f'`"{value}"`' for value in spec.values)
+    if isinstance(spec, Int):
+        return f"int {spec.minimum}..{spec.maximum}"
+    if isinstance(spec, Float):
+        return f"float {spec.minimum}..{spec.maximum}"
+    if isinstance(spec, Str):
+        return f"str {spec.min_length}..{spec.max_length} chars"
+    if isinstance(spec, Bool):
+        return "bool"
+    raise TypeError(f"no description for {spec!r}")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _nested_object(spec: Spec) -> tuple[Obj, str] | None:
+    """An unnamed object inside ``spec`` (whose fields get rows of their own)."""
+    suffix = ""
+    while isinstance(spec, Nullable | List):
+        if isinstance(spec, List):
+            suffix += "[]"
+            spec = spec.item
+        else:
+            spec = spec.inner
+    if isinstance(spec, Obj) and not spec.name:
+        return spec, suffix
+    return None
+
+
+def field_rows(fields: dict[str, Field], prefix: str = "") -> list[str]:
+    rows = []
+    for key, field in fields.items():
+        required = "yes" if field.required else "no"
+        rows.append(
+            f"| `{prefix}{key}` | {describe(field.spec)} | {required} | {_cell(field.doc)} |"
+        )
+        nested = _nested_object(field.spec)
+        if nested is not None:
+            obj, suffix = nested
+            rows.extend(field_rows(obj.fields, f"{prefix}{key}{suffix}."))
+    return rows
+
+
+def field_table(fields: dict[str, Field], type_value: str | None = None) -> str:
+    lines = ["| Field | Type | Required | Meaning |", "| --- | --- | --- | --- |"]
+    if type_value is not None:
+        lines.append(f'| `type` | `"{type_value}"` | yes | The message type. |')
+    lines.extend(field_rows(fields))
+    return "\n".join(lines)
+
+
+def compact_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def pretty_json(value: Any, indent: int = 0, width: int = 88) -> str:
+    """JSON that keeps short lists and maps on one line."""
+    text = compact_json(value)
+    if len(text) + indent <= width or not isinstance(value, dict | list) or not value:
+        return text
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [
+            f"{inner}{json.dumps(key)}: {pretty_json(item, indent + 2, width)}"
+            for key, item in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [f"{inner}{pretty_json(item, indent + 2, width)}" for item in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def hex_dump(frame: bytes, limit: int = HEX_BYTES_SHOWN) -> str:
+    shown = frame[:limit]
+    lines = [shown[i : i + 16].hex(" ") for i in range(0, len(shown), 16)]
+    if len(frame) > limit:
+        lines.append(f"... ({len(frame)} bytes in all)")
+    return "\n".join(lines)
+
+
+def example_block(item: Example) -> str:
+    frame = codec.encode(item.message)
+    where = f"protocol/vectors/{item.direction.value}/{item.key}.json"
+    return (
+        f"Example ([golden frame]({where}), {len(frame)} bytes with the header):\n\n"
+        f"```json\n{pretty_json(item.message)}\n```\n\n"
+        f"```text\n{hex_dump(frame)}\n```"
+    )
+
+
+def _examples_for(direction: Direction, name: str) -> list[Example]:
+    return [e for e in EXAMPLES if e.direction is direction and e.message["type"] == name]
+
+
+# ---------------------------------------------------------------------- blocks
+
+
+def render_message(direction: Direction, name: str) -> str:
+    message: Message = MESSAGES[(direction, name)]
+    parts = [f"#### `{name}` ({ARROW[direction]})", "", message.doc, ""]
+    if isinstance(message.body, Obj):
+        parts.append(field_table(message.body.fields, name))
+    else:
+        kinds = describe(Enum(tuple(DECISION_KINDS)))
+        parts.append(
+            "\n".join(
+                [
+                    field_table({}, name),
+                    f"| `kind` | {kinds} | yes | Which decision; the other fields depend on it. |",
+                    "| (per kind) | | | See [Decisions](#decisions). |",
+                ]
+            )
+        )
+    for item in _examples_for(direction, name)[:1]:
+        parts += ["", example_block(item)]
+    return "\n".join(parts)
+
+
+def render_group(group: str) -> str:
+    return "\n\n".join(render_message(direction, name) for direction, name in GROUPS[group])
+
+
+def render_shapes() -> str:
+    from .spec import named_objects
+
+    shapes: dict[str, Obj] = {}
+    for message in MESSAGES.values():
+        named_objects(message.body, shapes)
+    parts = []
+    for name, obj in shapes.items():
+        if name.startswith("Decision_"):
+            continue
+        parts.append(f"#### {name}\n\n{field_table(obj.fields)}")
+    return "\n\n".join(parts)
+
+
+def render_decisions() -> str:
+    parts = []
+    for kind, (doc, fields) in DECISION_KINDS.items():
+        deadline = Field(Nullable(Int(0, 2**31)), "Time left with a turn timer.", False)
+        table = field_table(
+            {"kind": Field(Enum((kind,)), "This kind."), **fields, "deadline_ms": deadline},
+            "decision",
+        )
+        example = next(e for e in EXAMPLES if e.key == f"decision.{kind}")
+        assert example.message["kind"] == kind == DECISIONS[kind]["kind"]
+        parts.append(f"#### Decision `{kind}`\n\n{doc}\n\n{table}\n\n{example_block(example)}")
+    return "\n\n".join(parts)
+
+
+def render_error_codes() -> str:
+    lines = ["| Code | Closes the connection | Meaning |", "| --- | --- | --- |"]
+    for code in ErrorCode:
+        closes = "yes" if code in FATAL_CODES else "no"
+        lines.append(f"| `{code}` | {closes} | {_cell(DESCRIPTIONS[code])} |")
+    return "\n".join(lines)
+
+
+def render_limits() -> str:
+    limits = codec._LIMITS
+    rows = [
+        ("Frame body", f"at most {MAX_FRAME_BYTES} bytes (64 KiB), refused from the header"),
+        ("msgpack str", f"at most {limits['max_str_len']} bytes each"),
+        ("msgpack bin, ext", "not allowed (any bin or ext value is a `bad_frame`)"),
+        ("msgpack array", f"at most {limits['max_array_len']} items each"),
+        ("msgpack map", f"at most {limits['max_map_len']} entries each; keys are strings"),
+        (
+            "Nesting",
+            f"at most {codec.MAX_DEPTH} levels, counting the message map as level 1 "
+            "(every value, scalars too, sits at a level)",
+        ),
+        ("Player name", f"1..{MAX_NAME_CHARS} characters"),
+        ("Table name", f"0..{MAX_TABLE_NAME_CHARS} characters"),
+        ("Chat text", f"1..{MAX_CHAT_CHARS} characters"),
+        ("Resume token", f"1..{MAX_TOKEN_CHARS} characters"),
+        ("Join code", f"0..{MAX_CODE_CHARS} characters"),
+        ("Request `id`", "int 0..2147483647 or str of at most 64 characters"),
+    ]
+    lines = ["| Limit | Value |", "| --- | --- |"]
+    lines += [f"| {name} | {value} |" for name, value in rows]
+    return "\n".join(lines)
+
+
+def render_example_bot() -> str:
+    source = EXAMPLE_BOT_PATH.read_text(encoding="utf-8").rstrip("\n")
+    return f"```python\n{source}\n```"
+
+
+# ---------------------------------------------------------------------- a hand, from a transcript
+
+PLAY_SHOWN = 14
+SEQUENCE_LINE_CHARS = 150
+END_SHOWN = 10
+
+
+def _transcript_lines(name: str) -> list[dict[str, Any]]:
+    path = TRANSCRIPTS_DIR / f"{name}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _sequence_line(entry: dict[str, Any]) -> str:
+    message = dict(entry["message"])
+    arrow = "→" if entry["from"] == "client" else "←"
+    kind = message.pop("type")
+    seq = message.pop("seq", None)
+    label = f"{kind} #{seq}" if seq is not None else kind
+    body = compact_json(message)
+    if len(body) > SEQUENCE_LINE_CHARS:
+        body = "{" + ", ".join(f'"{key}": ...' for key in message) + "}"
+    return f"{arrow} {label} {body}"
+
+
+def render_hand_sequence() -> str:
+    """One seat's whole hand with a misdeal and a merchant exchange, from the transcript."""
+    game = json.loads((TRANSCRIPTS_DIR / "game.json").read_text(encoding="utf-8"))
+    hand = game["sequence_hand"]
+    entries = _transcript_lines(game["sequence_seat"])
+    start = next(
+        i
+        for i, e in enumerate(entries)
+        if e["message"].get("type") == "hand_started" and e["message"]["hand"] == hand
+    )
+    end = next(
+        i for i, e in enumerate(entries) if i > start and e["message"].get("type") == "hand_ended"
+    )
+    hand_entries = entries[start : end + 1]
+    first_play = next(i for i, e in enumerate(hand_entries) if e["message"].get("type") == "played")
+    head = hand_entries[: first_play + PLAY_SHOWN]
+    tail = hand_entries[-END_SHOWN:]
+    skipped = len(hand_entries) - len(head) - len(tail)
+    lines = [_sequence_line(e) for e in head]
+    if skipped > 0:
+        lines.append(f"   ... {skipped} more messages of play ...")
+        lines += [_sequence_line(e) for e in tail]
+    else:
+        lines = [_sequence_line(e) for e in hand_entries]
+    return f"```text\n{chr(10).join(lines)}\n```"
+
+
+RENDERERS: dict[str, Callable[[], str]] = {
+    "limits": render_limits,
+    "messages-session": lambda: render_group("session"),
+    "messages-lobby": lambda: render_group("lobby"),
+    "messages-answers": lambda: render_group("answers"),
+    "messages-events": lambda: render_group("events"),
+    "shapes": render_shapes,
+    "decisions": render_decisions,
+    "error-codes": render_error_codes,
+    "example-bot": render_example_bot,
+    "hand-sequence": render_hand_sequence,
+}
+
+
+def render_block(name: str) -> str:
+    renderer = RENDERERS.get(name)
+    if renderer is None:
+        raise KeyError(f"PROTOCOL.md has a generated block {name!r} that nothing renders")
+    return renderer()
+
+
+def blocks(text: str) -> dict[str, str]:
+    """The generated blocks in ``text``, by name (their bodies without the markers)."""
+    found: dict[str, str] = {}
+    for match in BLOCK.finditer(text):
+        name = match["name"]
+        if name in found:
+            raise ValueError(f"generated block {name!r} appears twice")
+        found[name] = match["body"]
+    return found
+
+
+def rewrite(text: str) -> str:
+    """``text`` with every generated block rendered afresh."""
+
+    def replace(match: re.Match[str]) -> str:
+        body = render_block(match["name"])
+        return f"{match[1]}{body}\n{match[4]}"
+
+    return BLOCK.sub(replace, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    path = Path(args[0]) if args else PROTOCOL_PATH
+    text = path.read_text(encoding="utf-8")
+    missing = set(RENDERERS) - set(blocks(text))
+    if missing:
+        print(f"note: {path.name} has no block for {', '.join(sorted(missing))}", file=sys.stderr)
+    path.write_text(rewrite(text), encoding="utf-8")
+    print(f"rewrote {len(blocks(text))} generated blocks in {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

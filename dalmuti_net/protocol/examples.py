@@ -1,0 +1,293 @@
+"""One example of every message, for PROTOCOL.md and the golden frames in ``protocol/vectors``.
+
+The examples tell one story: a six-player table ("Friday table"), hand 3, seen mostly by
+player 4 (Eli), the top Merchant. Seat order is GD 2, LD 0, Merchants 4 and 1, LP 5, GP 3.
+Every example is checked against the catalogue by the tests; the bytes shown anywhere are
+produced by the codec from these values, never written by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .catalogue import EVENT_MESSAGES, PROTOCOL_VERSION, Direction
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Example:
+    key: str
+    """File name of the golden frame: the type, or ``type.variant`` for a second example."""
+    direction: Direction
+    message: Message
+
+
+def card_set(rank: int, count: int, jesters: int = 0) -> dict[str, int]:
+    return {"rank": rank, "count": count, "jesters": jesters}
+
+
+RULES: Message = {
+    "first_deal_revolution": True,
+    "stripped_decks": True,
+    "scoring": True,
+    "hand_limit": 20,
+    "philanthropic_scoring": False,
+    "merchant_exchange": True,
+    "misdeal_chance": 0.1,
+}
+
+LIMITS: Message = {
+    "max_frame_bytes": 65536,
+    "heartbeat_interval_ms": 5000,
+    "heartbeat_timeout_ms": 20000,
+    "grace_period_ms": 60000,
+    "turn_timer_ms": None,
+    "max_messages_per_second": 20,
+    "max_chat_chars": 500,
+}
+
+
+def _seat(player: int, name: str, kind: str = "human", host: bool = False) -> Message:
+    return {
+        "player": player,
+        "name": name,
+        "kind": kind,
+        "connected": True,
+        "ready": True,
+        "host": host,
+        "seated": True,
+        "stand_in": False,
+    }
+
+
+TABLE: Message = {
+    "name": "Friday table",
+    "phase": "playing",
+    "players": [
+        _seat(0, "Ana", host=True),
+        _seat(1, "Bo"),
+        _seat(2, "Chen"),
+        _seat(3, "Dara"),
+        _seat(4, "Eli"),
+        _seat(5, "Rook", kind="bot"),
+    ],
+    "spectators": 1,
+    "rules": RULES,
+    "code_required": False,
+    "can_start": False,
+}
+
+ORDER = [2, 0, 4, 1, 5, 3]
+ELI_DEALT = [2, 4, 5, 6, 7, 8, 9, 9, 10, 10, 11, 12, 12]
+ELI_NOW = [2, 4, 5, 6, 6, 7, 8, 9, 10, 10, 11, 12, 12]
+
+DECISIONS: dict[str, Message] = {
+    "play": {
+        "kind": "play",
+        "sets": [card_set(6, 2), card_set(10, 2)],
+        "may_pass": True,
+        "to_beat": card_set(11, 2),
+        "deadline_ms": None,
+    },
+    "revolution": {"kind": "revolution", "greater": False, "deadline_ms": None},
+    "tax": {
+        "kind": "tax",
+        "count": 2,
+        "hand": [1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 8, 11, 12, 13],
+        "receiver": 3,
+        "deadline_ms": 30000,
+    },
+    "exchange": {
+        "kind": "exchange",
+        "merchants": [1],
+        "cards": [2, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        "deadline_ms": None,
+    },
+    "misdeal": {"kind": "misdeal", "card": 7, "intended": 1, "peon": 3, "deadline_ms": None},
+    "placement": {"kind": "placement", "newcomer": 6, "positions": [2, 3, 4], "deadline_ms": None},
+}
+
+OBSERVATION: Message = {
+    "hand_number": 3,
+    "hand_limit": 20,
+    "phase": "play",
+    "order": ORDER,
+    "scores": [9, 7, 5, 4, 3, 2],
+    "counts": [12, 14, 13, 13, 13, 13],
+    "hand": ELI_NOW,
+    "taxes": True,
+    "waiting": [4],
+    "to_beat": card_set(11, 2),
+    "top_player": 2,
+    "passed": [0],
+    "trick": [[2, card_set(11, 2)]],
+    "played": [11, 11],
+    "out": [],
+    "revolution": None,
+    "misdeal": {"card": 7, "intended": 1, "choice": "peon"},
+    "transfers": [{"kind": "exchange", "giver": 4, "receiver": 1, "cards": [9, 6]}],
+    "exchanges": 1,
+    "joining": [],
+    "leaving": [],
+}
+
+TO_HOST_BODIES: list[tuple[str, Message]] = [
+    (
+        "hello",
+        {"version": PROTOCOL_VERSION, "name": "Eli", "role": "player", "software": "minibot 1.0"},
+    ),
+    ("heartbeat", {}),
+    ("goodbye", {"reason": "closing the laptop"}),
+    ("snapshot_request", {"id": 12}),
+    ("ready", {"ready": True}),
+    ("start", {"id": 1}),
+    ("add_bot", {"strategy": "random", "name": "Rook", "id": 2}),
+    ("remove_bot", {"player": 5}),
+    ("set_rules", {"rules": {"merchant_exchange": True, "misdeal_chance": 0.1}, "id": "rules-1"}),
+    ("kick", {"player": 6}),
+    ("end_table", {}),
+    ("leave", {}),
+    ("chat", {"text": "good game"}),
+    ("play", {"set": card_set(6, 2), "id": 31}),
+    ("pass", {"id": 32}),
+    ("revolution", {"declare": True}),
+    ("tax", {"cards": [11, 12]}),
+    ("exchange", {"merchant": 1, "card": 9}),
+    ("misdeal", {"choice": "peon"}),
+    ("place", {"position": 3}),
+]
+
+TO_CLIENT_BODIES: list[tuple[str, Message]] = [
+    (
+        "welcome",
+        {
+            "version": PROTOCOL_VERSION,
+            "player": 4,
+            "token": "q7Vd2mXo9LkT4bR1sWc8Ze",
+            "host": False,
+            "table": "Friday table",
+            "software": "dalmuti-net/0.1.0",
+            "rules": RULES,
+            "limits": LIMITS,
+        },
+    ),
+    (
+        "error",
+        {
+            "code": "not_better",
+            "message": "play a better rank than 6, or pass",
+            "fatal": False,
+            "re": 31,
+        },
+    ),
+    (
+        "error.version_mismatch",
+        {
+            "code": "version_mismatch",
+            "message": "this host speaks protocol version 1, the client 2",
+            "fatal": True,
+            "host_version": 1,
+            "client_version": 2,
+        },
+    ),
+    ("ack", {"re": 31}),
+    ("heartbeat", {}),
+    ("goodbye", {"reason": "the table has ended"}),
+    (
+        "snapshot",
+        {
+            "seq": 57,
+            "you": 4,
+            "table": TABLE,
+            "game": OBSERVATION,
+            "decision": {"type": "decision", **DECISIONS["play"]},
+            "re": 12,
+        },
+    ),
+    ("table", {"table": TABLE}),
+    ("chat", {"player": 0, "name": "Ana", "text": "good game"}),
+    *((f"decision.{kind}", body) for kind, body in DECISIONS.items()),
+    ("seating_draw", {"round": 1, "draws": [[0, 7], [1, 3], [2, 1], [3, 12], [4, 7], [5, 13]]}),
+    ("seating_settled", {"order": [2, 1, 4, 0, 3, 5]}),
+    ("player_joining", {"player": 6}),
+    ("player_leaving", {"player": 5}),
+    ("player_removed", {"player": 5}),
+    ("newcomer_placed", {"player": 6, "position": 3, "chosen_by": 2}),
+    (
+        "hand_started",
+        {
+            "hand": 3,
+            "order": ORDER,
+            "scores": [9, 7, 5, 4, 3, 2],
+            "deck_size": 80,
+            "taxes": True,
+            "hand_limit": 20,
+        },
+    ),
+    ("misdeal_exposed", {"card": 7, "intended": 1, "index": 33, "needs_decision": True}),
+    ("misdeal_resolved", {"choice": "peon", "card": 7, "intended": 1, "peon": 3}),
+    ("misdeal_replacement", {"peon": 3, "receiver": 1, "card": 10}),
+    ("cards_dealt", {"player": 4, "cards": ELI_DEALT}),
+    ("deal_finished", {"counts": [14, 14, 13, 13, 13, 13]}),
+    ("revolution_declared", {"player": 3, "greater": True}),
+    ("roles_mirrored", {"order": [3, 5, 1, 4, 0, 2]}),
+    ("taxes_skipped", {"reason": "revolution"}),
+    ("tax_paid", {"giver": 3, "receiver": 2, "count": 2}),
+    ("tax_cards", {"giver": 3, "receiver": 2, "cards": [3, 5]}),
+    ("merchant_exchange_declined", {"player": 4}),
+    ("merchant_exchanged", {"giver": 4, "other": 1}),
+    ("merchant_exchange_cards", {"giver": 4, "other": 1, "given": 9, "received": 6}),
+    ("waiting", {"phase": "play", "players": [4]}),
+    ("played", {"player": 2, "set": card_set(11, 2), "remaining": 12}),
+    ("passed", {"player": 0}),
+    ("trick_won", {"winner": 2, "leader": 2}),
+    ("went_out", {"player": 2, "place": 1}),
+    (
+        "hand_ended",
+        {
+            "hand": 3,
+            "finishing": [2, 4, 0, 1, 3, 5],
+            "points": [5, 4, 3, 2, 1, 0],
+            "bonus": [0, 0, 0, 0, 0, 0],
+            "scores": [14, 9, 10, 6, 3, 3],
+        },
+    ),
+    (
+        "table_ended",
+        {
+            "reason": "hand_limit",
+            "standings": [[2, 61, 1], [0, 55, 2], [4, 55, 2], [1, 40, 4], [3, 31, 5], [5, 20, 6]],
+        },
+    ),
+]
+
+_EVENT_SEQ_START = 40
+
+
+def _examples() -> list[Example]:
+    examples = [
+        Example(key, Direction.TO_HOST, {"type": key.split(".")[0], **body})
+        for key, body in TO_HOST_BODIES
+    ]
+    seq = _EVENT_SEQ_START
+    for key, body in TO_CLIENT_BODIES:
+        name = key.split(".")[0]
+        message: Message = {"type": name}
+        if name in EVENT_MESSAGES:
+            seq += 1
+            message["seq"] = seq
+        message.update(body)
+        examples.append(Example(key, Direction.TO_CLIENT, message))
+    return examples
+
+
+EXAMPLES: list[Example] = _examples()
+
+
+def example(direction: Direction, key: str) -> Message:
+    for item in EXAMPLES:
+        if item.direction is direction and item.key == key:
+            return item.message
+    raise KeyError((direction, key))
