@@ -108,6 +108,11 @@ class ClientSession:
         elif "seq" in message:
             self._event(message)
 
+    def skip_event(self, seq: int) -> None:
+        """An event of a type this client does not know arrived: count it, ignore it."""
+        if not self.needs_snapshot and seq == self.seq + 1:
+            self.seq = seq
+
     def _table(self, table: dict[str, Any]) -> None:
         self.table = table
         me = next((s for s in table["players"] if s["player"] == self.player), None)

@@ -150,6 +150,8 @@ class Table:
         self._feeds: dict[int | None, ViewerFeed] = {None: ViewerFeed(None)}
         self._owed: dict[int, type] = {}
         self._awaiting_stand_in: set[int] = set()
+        self.decisions_asked: dict[int, int] = {}
+        """How many decisions each player has been asked for: a turn timer restarts on a new one."""
         self._replaying = False
 
     # ------------------------------------------------------------------ state
@@ -195,6 +197,13 @@ class Table:
         if self.game is None or self.game.phase is Phase.ENDED:
             return []
         return list(self.game.pending())
+
+    def owes_decision(self, connection_id: int) -> bool:
+        """Whether this connection's seat owes a decision: its answer is never rate limited."""
+        connection = self.connections.get(connection_id)
+        if connection is None or connection.player is None or connection.spectator:
+            return False
+        return connection.player in self.pending_players()
 
     def hand_over(self) -> bool:
         """Between hands: the server calls ``begin_next_hand`` after a pause."""
@@ -698,6 +707,7 @@ class Table:
         for player, decision in pending.items():
             if self._owed.get(player) is type(decision) and not asked_again:
                 continue
+            self.decisions_asked[player] = self.decisions_asked.get(player, 0) + 1
             message = decision_message(decision, self.limits.turn_timer_ms)
             for connection in self._connections_of(player):
                 connection.outbox.append(dict(message))

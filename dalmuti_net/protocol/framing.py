@@ -28,7 +28,7 @@ class FrameReader:
         self._max = max_frame_bytes
         self._expected: int | None = None
 
-    def feed(self, data: bytes) -> list[bytes]:
+    def feed(self, data: bytes | bytearray) -> list[bytes]:
         """Add received bytes; return every frame body now complete, in order."""
         self._buffer += data
         bodies: list[bytes] = []

@@ -1,0 +1,63 @@
+"""Bots as ordinary protocol clients: the bot SDK's core.
+
+``play(connect, strategy, name)`` keeps a bot connected and answers every decision with
+``strategy.choose(observation, decision)``; the strategy sees only what its seat may know.
+"""
+
+from __future__ import annotations
+
+import trio
+
+from ..bots.base import Strategy
+from ..protocol.messages import Message, action_message
+from .runner import ClientRunner, Connector
+from .session import ClientSession
+
+
+async def play(
+    connect: Connector,
+    strategy: Strategy,
+    name: str,
+    *,
+    token: str | None = None,
+    code: str | None = None,
+    reconnect: bool = True,
+) -> ClientSession:
+    """Play until the table ends or the host refuses us; returns the final session."""
+    session = ClientSession(
+        name, token=token, code=code, software=f"dalmuti-net bot/{strategy.name}"
+    )
+    runner: ClientRunner
+
+    async def answer(message: Message) -> None:
+        if message["type"] == "error" and not message["fatal"]:
+            # Our answer was refused: the snapshot brings the decision still owed.
+            await runner.send({"type": "snapshot_request"})
+            return
+        decision, observation = session.decision, session.observation
+        if message["type"] == "table" and message["table"]["phase"] == "ended":
+            runner.stop()
+            return
+        if decision is None or observation is None or session.needs_snapshot:
+            return
+        action = strategy.choose(observation, decision)
+        session.decision = None
+        await runner.send(action_message(action))
+
+    runner = ClientRunner(session, connect, on_message=answer, reconnect=reconnect)
+    await runner.run()
+    return session
+
+
+def stream_connector(stream: trio.abc.Stream) -> Connector:
+    """A connector for one already-open stream (an in-process bot): no reconnecting."""
+    used = False
+
+    async def connect() -> trio.abc.Stream:
+        nonlocal used
+        if used:
+            raise OSError("an in-process connection cannot be reopened")
+        used = True
+        return stream
+
+    return connect

@@ -1,0 +1,96 @@
+"""The client's trio side of a connection: frames over a stream, validated both ways.
+
+Messages of types this client does not know are skipped (a newer host may send them);
+an event of an unknown type still moves the event count on, so it is not taken as a gap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from ..protocol import Direction, FrameReader, ProtocolError, encode, unpack, validate
+from ..protocol.catalogue import MAX_FRAME_BYTES
+from ..protocol.errors import ErrorCode
+from ..protocol.messages import Message
+
+RECEIVE_CHUNK = 16 * 1024
+DEFAULT_PORT = 7341
+
+
+class ConnectionClosed(Exception):
+    """The host closed the connection (or it broke)."""
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``HOST``, ``HOST:PORT``, ``[v6]`` or ``[v6]:PORT`` -> (host, port); ValueError if bad."""
+    text = text.strip()
+    if not text:
+        raise ValueError("give a host name or address, e.g. 192.168.1.20 or ana-laptop:7341")
+    host, port_text = text, ""
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            raise ValueError(f"{text!r}: an IPv6 address in brackets needs its closing ]")
+        host, rest = text[1:end], text[end + 1 :]
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"{text!r}: expected :PORT after the ]")
+        port_text = rest[1:]
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    if not host:
+        raise ValueError(f"{text!r}: the host part is empty")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"{text!r}: the port must be a number from 1 to 65535")
+    return host, int(port_text)
+
+
+class Connection:
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self._frames = FrameReader(MAX_FRAME_BYTES)
+        self._ready: list[bytes] = []
+        self._send_lock = trio.Lock()
+        self.skipped_seq: int | None = None
+        """The ``seq`` of the last event of an unknown type that was skipped."""
+
+    @classmethod
+    async def open_tcp(cls, host: str, port: int) -> Connection:
+        return cls(await trio.open_tcp_stream(host, port))
+
+    async def send(self, message: Message) -> None:
+        async with self._send_lock:
+            try:
+                await self.stream.send_all(encode(message))
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+                raise ConnectionClosed("the connection to the host broke") from error
+
+    async def receive(self) -> Message:
+        """The next message from the host that this client understands."""
+        while True:
+            while not self._ready:
+                try:
+                    data = await self.stream.receive_some(RECEIVE_CHUNK)
+                except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+                    raise ConnectionClosed("the connection to the host broke") from error
+                if not data:
+                    raise ConnectionClosed("the host closed the connection")
+                self._ready.extend(self._frames.feed(data))
+            raw = unpack(self._ready.pop(0))
+            try:
+                return validate(raw, Direction.TO_CLIENT)
+            except ProtocolError as error:
+                if error.code is not ErrorCode.UNKNOWN_TYPE:
+                    raise
+                self._note_skipped(raw)
+
+    def _note_skipped(self, raw: dict[str, Any]) -> None:
+        seq = raw.get("seq")
+        if type(seq) is int:
+            self.skipped_seq = seq
+
+    async def aclose(self) -> None:
+        await trio.aclose_forcefully(self.stream)

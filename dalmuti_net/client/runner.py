@@ -1,0 +1,161 @@
+"""Keeps a client session connected: hello, heartbeats, the receive loop, and reconnecting
+with the resume token when the connection drops (not when the host refused us)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+
+import trio
+
+from ..protocol import ProtocolError
+from ..protocol.messages import Message
+from .connection import Connection, ConnectionClosed
+from .session import ClientSession
+
+log = logging.getLogger(__name__)
+
+Connector = Callable[[], Awaitable[trio.abc.Stream]]
+MessageHandler = Callable[[Message], Awaitable[None]]
+
+DEFAULT_HEARTBEAT_S = 5.0
+RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+class Status(StrEnum):
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    RECONNECTING = "reconnecting"
+    CLOSED = "closed"
+
+
+class CannotConnect(Exception):
+    """The first connection attempt failed: nothing to resume."""
+
+
+class ClientRunner:
+    def __init__(
+        self,
+        session: ClientSession,
+        connect: Connector,
+        *,
+        on_message: MessageHandler | None = None,
+        on_status: Callable[[Status], None] | None = None,
+        reconnect: bool = True,
+        max_reconnect_attempts: int | None = None,
+    ) -> None:
+        self.session = session
+        self._connect = connect
+        self._on_message = on_message
+        self._on_status = on_status
+        self._reconnect = reconnect
+        self._max_attempts = max_reconnect_attempts
+        self._connection: Connection | None = None
+        self.status = Status.CONNECTING
+        self._scope = trio.CancelScope()
+
+    def _set_status(self, status: Status) -> None:
+        self.status = status
+        if self._on_status is not None:
+            self._on_status(status)
+
+    async def send(self, message: Message) -> bool:
+        """Send if connected; False when there is no connection right now."""
+        connection = self._connection
+        if connection is None:
+            return False
+        try:
+            await connection.send(message)
+        except ConnectionClosed:
+            return False
+        return True
+
+    def stop(self) -> None:
+        """End ``run`` (from a message handler, say, when the table is over)."""
+        self._scope.cancel()
+
+    async def run(self) -> None:
+        """Until the host refuses or ends the session, ``stop`` or the caller cancels."""
+        with self._scope:
+            await self._run()
+
+    async def _run(self) -> None:
+        attempts = 0
+        ever_connected = False
+        try:
+            while True:
+                try:
+                    stream = await self._connect()
+                except OSError as error:
+                    if not ever_connected:
+                        raise CannotConnect(str(error) or type(error).__name__) from error
+                    attempts += 1
+                    if not await self._wait_before_retry(attempts):
+                        return
+                    continue
+                ever_connected = True
+                attempts = 0
+                finished = await self._session_on(Connection(stream))
+                if finished or not self._reconnect or self.session.token is None:
+                    return
+                self._set_status(Status.RECONNECTING)
+                attempts += 1
+                if not await self._wait_before_retry(attempts):
+                    return
+        finally:
+            self._connection = None
+            self._set_status(Status.CLOSED)
+
+    async def _wait_before_retry(self, attempts: int) -> bool:
+        if self._max_attempts is not None and attempts > self._max_attempts:
+            return False
+        self._set_status(Status.RECONNECTING)
+        await trio.sleep(RECONNECT_DELAYS[min(attempts, len(RECONNECT_DELAYS)) - 1])
+        return True
+
+    async def _session_on(self, connection: Connection) -> bool:
+        """Talk over one connection; True when the session is over for good."""
+        self._connection = connection
+        try:
+            await connection.send(self.session.hello())
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._heartbeats, connection)
+                finished = await self._receive_loop(connection)
+                nursery.cancel_scope.cancel()
+            return finished
+        except ConnectionClosed:
+            return False
+        except ProtocolError as error:
+            log.warning("the host sent something invalid: %s", error)
+            return False
+        finally:
+            self._connection = None
+            await connection.aclose()
+
+    async def _heartbeats(self, connection: Connection) -> None:
+        while True:
+            limits = (self.session.welcome or {}).get("limits") or {}
+            interval_ms = limits.get("heartbeat_interval_ms")
+            await trio.sleep(interval_ms / 1000 if interval_ms else DEFAULT_HEARTBEAT_S)
+            await connection.send({"type": "heartbeat"})
+
+    async def _receive_loop(self, connection: Connection) -> bool:
+        session = self.session
+        while True:
+            message = await connection.receive()
+            if connection.skipped_seq is not None:
+                session.skip_event(connection.skipped_seq)
+                connection.skipped_seq = None
+            was_waiting_snapshot = session.needs_snapshot
+            session.receive(message)
+            if message["type"] == "welcome":
+                self._set_status(Status.CONNECTED)
+            if session.needs_snapshot and not was_waiting_snapshot:
+                await connection.send({"type": "snapshot_request"})
+            if self._on_message is not None:
+                await self._on_message(message)
+            if message["type"] == "goodbye":
+                return True
+            if message["type"] == "error" and message["fatal"]:
+                return message["code"] not in ("timeout", "slow_consumer")

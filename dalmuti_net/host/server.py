@@ -1,0 +1,343 @@
+"""The trio server around the table core: connections, timers, the journal, bots.
+
+Every connection gets a reader (frames in, with a size limit before buffering, a rate
+limit and a silence timeout) and a writer fed by a bounded queue; a client that stops
+reading fills its queue and is dropped without slowing anyone else. After every change
+the table's journal entries are written and synced before any reply leaves.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+import trio.testing
+
+from ..protocol import Direction, ErrorCode, FrameReader, ProtocolError, encode, unpack, validate
+from ..protocol.messages import Message
+from .journal import Journal
+from .table import Close, StartBot, Table
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 7341
+RECEIVE_CHUNK = 16 * 1024
+OUTBOX_LIMIT = 2048
+"""Messages queued for one connection before it counts as not reading."""
+
+WRITER_GRACE = 2.0
+"""Seconds a closing connection's writer gets to send its last messages."""
+
+BotRunner = Callable[[trio.abc.Stream, StartBot], Awaitable[None]]
+"""Plays a bot seat over ``stream`` (a client of this host), given the seat's token."""
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = burst
+        self._last = trio.current_time()
+
+    def allow(self) -> bool:
+        now = trio.current_time()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+
+@dataclass
+class Link:
+    """The server's side of one connection."""
+
+    connection: int
+    outgoing: trio.MemorySendChannel[Message]
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+
+
+class TableServer:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        journal: Journal | None = None,
+        run_bot: BotRunner | None = None,
+        between_hands: float = 3.0,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.table = table
+        self.journal = journal
+        self.run_bot = run_bot
+        self.between_hands = between_hands
+        self.on_change = on_change
+        self.links: dict[int, Link] = {}
+        self._nursery: trio.Nursery | None = None
+        self._flush_lock = trio.Lock()
+        self._grace_waiting: set[int] = set()
+        self._next_hand_scheduled = False
+        self._deadlines: dict[int, tuple[float, int]] = {}
+        self._deadlines_changed = trio.Event()
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """The server's background work; connections are handed in by ``serve_tcp`` or
+        ``connect_local``. Runs until cancelled."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._turn_timer)
+            for bot in self.table.bot_seats():
+                self._start_bot(bot)
+            task_status.started()
+            await trio.sleep_forever()
+
+    async def serve_tcp(self, listeners: list[trio.SocketListener]) -> None:
+        await trio.serve_listeners(self.handle_tcp, listeners)
+
+    async def handle_tcp(self, stream: trio.SocketStream) -> None:
+        await self.handle_stream(stream, internal=False)
+
+    def connect_local(self) -> trio.abc.Stream:
+        """An in-process client connection (the host player's UI, a bot): our end is
+        served like any other, with the same protocol."""
+        assert self._nursery is not None, "run() first"
+        client_end, server_end = trio.testing.memory_stream_pair()
+        self._nursery.start_soon(self.handle_stream, server_end, True)
+        return client_end
+
+    async def shutdown(self, reason: str = "the host is closing the table") -> None:
+        """Tell every connection goodbye and give the writers a moment to send it."""
+        for link in list(self.links.values()):
+            try:
+                link.outgoing.send_nowait({"type": "goodbye", "reason": reason})
+            except (trio.WouldBlock, trio.ClosedResourceError):
+                continue
+            link.outgoing.close()
+        with trio.move_on_after(1.0):
+            while self.links:
+                await trio.sleep(0.01)
+
+    # ------------------------------------------------------------------ one connection
+
+    async def handle_stream(self, stream: trio.abc.Stream, internal: bool = False) -> None:
+        connection = self.table.connect(internal=internal)
+        if connection is None:
+            refusal = ProtocolError(ErrorCode.TOO_MANY_CONNECTIONS, "the host is full")
+            with trio.move_on_after(1):
+                await stream.send_all(encode(_error_message(refusal)))
+            await trio.aclose_forcefully(stream)
+            return
+        outgoing, queued = trio.open_memory_channel[Message](OUTBOX_LIMIT)
+        link = Link(connection, outgoing)
+        self.links[connection] = link
+        try:
+            with link.scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._write, stream, queued, nursery.cancel_scope)
+                    nursery.start_soon(self._heartbeat, link)
+                    await self._read(stream, link, internal)
+                    outgoing.close()
+                    # Let the writer send what is queued, but never wait on a stuck peer.
+                    nursery.cancel_scope.deadline = trio.current_time() + WRITER_GRACE
+        finally:
+            del self.links[connection]
+            self.table.disconnected(connection)
+            with trio.CancelScope(shield=True):
+                await trio.aclose_forcefully(stream)
+                await self.flush()
+
+    async def _read(self, stream: trio.abc.Stream, link: Link, internal: bool) -> None:
+        limits = self.table.limits
+        frames = FrameReader(self.table.max_frame_bytes)
+        rate = RateLimiter(limits.max_messages_per_second, limits.max_messages_per_second * 2)
+        timeout = limits.heartbeat_timeout_ms / 1000
+        while True:
+            with trio.move_on_after(timeout) as silence:
+                try:
+                    data = await stream.receive_some(RECEIVE_CHUNK)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return
+            if silence.cancelled_caught:
+                await self._refuse(link, ProtocolError(ErrorCode.TIMEOUT, "nothing heard"))
+                return
+            if not data:
+                return
+            try:
+                bodies = frames.feed(data)
+            except ProtocolError as error:
+                await self._refuse(link, error)
+                return
+            for body in bodies:
+                answering = self.table.owes_decision(link.connection)
+                if not internal and not answering and not rate.allow():
+                    await self._refuse(
+                        link, ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
+                    )
+                    continue
+                request_id = None
+                try:
+                    raw = unpack(body)
+                    request_id = _request_id(raw)
+                    message = validate(raw, Direction.TO_HOST)
+                except ProtocolError as error:
+                    await self._refuse(link, error, request_id)
+                    if error.fatal:
+                        return
+                    continue
+                self.table.receive(link.connection, message)
+                await self.flush()
+
+    async def _refuse(self, link: Link, error: ProtocolError, re: Any = None) -> None:
+        self.table.refuse(link.connection, error, re)
+        await self.flush()
+
+    async def _write(
+        self,
+        stream: trio.abc.Stream,
+        queued: trio.MemoryReceiveChannel[Message],
+        done: trio.CancelScope,
+    ) -> None:
+        try:
+            async for message in queued:
+                await stream.send_all(encode(message))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        done.cancel()
+
+    async def _heartbeat(self, link: Link) -> None:
+        interval = self.table.limits.heartbeat_interval_ms / 1000
+        while True:
+            await trio.sleep(interval)
+            self._send(link, {"type": "heartbeat"})
+
+    def _send(self, link: Link, message: Message) -> None:
+        try:
+            link.outgoing.send_nowait(message)
+        except trio.WouldBlock:
+            log.info("connection %s does not read its messages: dropping it", link.connection)
+            link.scope.cancel()
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+
+    # ------------------------------------------------------------------ after every change
+
+    async def flush(self) -> None:
+        """Journal first, then deliver: nothing is acknowledged before it is on disk."""
+        async with self._flush_lock:
+            entries = self.table.take_journal()
+            effects = self.table.take_effects()
+            outboxes = {c: self.table.take_outbox(c) for c in list(self.table.connections)}
+            if entries and self.journal is not None:
+                await trio.to_thread.run_sync(self.journal.append, entries)
+            for connection, messages in outboxes.items():
+                link = self.links.get(connection)
+                if link is None:
+                    continue
+                for message in messages:
+                    self._send(link, message)
+            for effect in effects:
+                if isinstance(effect, StartBot):
+                    self._start_bot(effect)
+                elif isinstance(effect, Close):
+                    link = self.links.get(effect.connection)
+                    if link is not None:
+                        link.outgoing.close()
+        self._schedule()
+        if self.on_change is not None:
+            self.on_change()
+
+    def _schedule(self) -> None:
+        """Start the timers the table's new state calls for."""
+        if self._nursery is None:
+            return
+        if self.table.hand_over() and not self._next_hand_scheduled:
+            self._next_hand_scheduled = True
+            self._nursery.start_soon(self._next_hand)
+        for player, immediately in self.table.unplayed_seats():
+            if immediately:
+                self.table.request_stand_in(player)
+                self._nursery.start_soon(self.flush)
+            elif player not in self._grace_waiting:
+                self._grace_waiting.add(player)
+                self._nursery.start_soon(self._grace, player)
+        self._update_deadlines()
+
+    def _start_bot(self, bot: StartBot) -> None:
+        if self.run_bot is None or self._nursery is None:
+            log.warning("no bot runner: seat %r stays empty", bot.name)
+            return
+        self._nursery.start_soon(self.run_bot, self.connect_local(), bot)
+
+    async def _next_hand(self) -> None:
+        await trio.sleep(self.between_hands)
+        self._next_hand_scheduled = False
+        self.table.begin_next_hand()
+        await self.flush()
+
+    async def _grace(self, player: int) -> None:
+        await trio.sleep(self.table.limits.grace_period_ms / 1000)
+        self._grace_waiting.discard(player)
+        self.table.request_stand_in(player)
+        await self.flush()
+
+    # ------------------------------------------------------------------ turn timer
+
+    def _update_deadlines(self) -> None:
+        allowed = self.table.limits.turn_timer_ms
+        if allowed is None:
+            return
+        now = trio.current_time()
+        pending = set(self.table.pending_players())
+        decided = self.table.decisions_asked
+        changed = False
+        for player in list(self._deadlines):
+            if player not in pending or self._deadlines[player][1] != decided.get(player, 0):
+                del self._deadlines[player]
+                changed = True
+        for player in pending:
+            if player not in self._deadlines:
+                self._deadlines[player] = (now + allowed / 1000, decided.get(player, 0))
+                changed = True
+        if changed:
+            self._deadlines_changed.set()
+
+    async def _turn_timer(self) -> None:
+        while True:
+            earliest = min((d for d, _ in self._deadlines.values()), default=math.inf)
+            with trio.move_on_at(earliest):
+                await self._deadlines_changed.wait()
+                self._deadlines_changed = trio.Event()
+                continue
+            now = trio.current_time()
+            for player, (deadline, _) in list(self._deadlines.items()):
+                if deadline <= now:
+                    del self._deadlines[player]
+                    self.table.play_default(player)
+            await self.flush()
+
+
+def _request_id(raw: Message) -> Any:
+    request_id = raw.get("id")
+    if type(request_id) is int and 0 <= request_id < 2**31:
+        return request_id
+    if type(request_id) is str and len(request_id) <= 64:
+        return request_id
+    return None
+
+
+def _error_message(error: ProtocolError) -> Message:
+    return {
+        "type": "error",
+        "code": str(error.code),
+        "message": error.message,
+        "fatal": error.fatal,
+    }
