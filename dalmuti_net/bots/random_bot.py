@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from ..engine import (
     Action,
+    DecideMisdeal,
     Decision,
     DeclareRevolution,
-    DecideMisdeal,
     ExchangeDecision,
     GiveTax,
     MerchantExchange,
@@ -14,14 +16,16 @@ from ..engine import (
     MisdealDecision,
     Observation,
     Pass,
-    PlaceNewcomer,
     PlacementDecision,
+    PlaceNewcomer,
     Play,
     PlayDecision,
     RevolutionDecision,
     TaxDecision,
 )
 from .base import SeededStrategy
+
+MISDEAL_CHOICES = tuple(MisdealChoice)
 
 
 class RandomBot(SeededStrategy):
@@ -31,16 +35,16 @@ class RandomBot(SeededStrategy):
         return random_answer(decision, self.rng)
 
 
-def random_answer(decision: Decision, rng: object) -> Action:
-    """Any legal answer to ``decision``, drawn with ``rng`` (a ``random.Random``)."""
-    import random as _random
+def random_answer(decision: Decision, rng: random.Random) -> Action:
+    """Any legal answer to ``decision``, drawn with ``rng``.
 
-    assert isinstance(rng, _random.Random)
+    A play is drawn uniformly among the legal sets and, when allowed, passing; only the
+    chosen answer is built, since this sits on the benchmark's hot path.
+    """
     if isinstance(decision, PlayDecision):
-        choices: list[Action] = [Play(s) for s in decision.sets]
-        if decision.may_pass:
-            choices.append(Pass())
-        return rng.choice(choices)
+        sets = decision.sets
+        index = rng.randrange(len(sets) + decision.may_pass)
+        return Play(sets[index]) if index < len(sets) else Pass()
     if isinstance(decision, TaxDecision):
         return GiveTax(tuple(rng.sample(decision.hand, decision.count)))
     if isinstance(decision, ExchangeDecision):
@@ -50,6 +54,6 @@ def random_answer(decision: Decision, rng: object) -> Action:
     if isinstance(decision, RevolutionDecision):
         return DeclareRevolution(rng.random() < 0.5)
     if isinstance(decision, MisdealDecision):
-        return DecideMisdeal(rng.choice(list(MisdealChoice)))
+        return DecideMisdeal(rng.choice(MISDEAL_CHOICES))
     assert isinstance(decision, PlacementDecision)
     return PlaceNewcomer(rng.choice(decision.positions))

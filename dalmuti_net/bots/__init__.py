@@ -1,0 +1,92 @@
+"""Strategies by name, for the simulator, the host's stand-in players and `dalmuti bot`.
+
+A strategy is made by a factory that takes a seed (``None`` for unseeded) and returns a
+``Strategy``; a ``Strategy`` subclass whose ``__init__`` takes the seed is such a factory.
+Besides the names in ``STRATEGIES``, ``make_strategy`` accepts ``"package.module:attr"``,
+so anyone can pit their own bot against these without touching this package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from .base import SeededStrategy, Strategy
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+
+StrategyFactory = Callable[[int | None], Strategy]
+
+STRATEGIES: dict[str, StrategyFactory] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+}
+
+
+class UnknownStrategy(ValueError):
+    """A strategy name that is neither registered nor an importable ``module:attr``."""
+
+
+def register_strategy(name: str, factory: StrategyFactory) -> None:
+    if not name or ":" in name or "," in name:
+        raise ValueError(f"a strategy name is a plain word, not {name!r}")
+    STRATEGIES[name] = factory
+
+
+def strategy_names() -> list[str]:
+    return sorted(STRATEGIES)
+
+
+def resolve_strategy(name: str) -> StrategyFactory:
+    """The factory for ``name``: a registered name or ``module:attr``."""
+    if ":" in name:
+        return _import_factory(name)
+    factory = STRATEGIES.get(name)
+    if factory is None:
+        raise UnknownStrategy(
+            f"unknown strategy {name!r}; known strategies: {', '.join(strategy_names())} "
+            "(or package.module:attr for your own)"
+        )
+    return factory
+
+
+def make_strategy(name: str, seed: int | None = None) -> Strategy:
+    strategy = resolve_strategy(name)(seed)
+    if not callable(getattr(strategy, "choose", None)):
+        raise UnknownStrategy(f"{name!r} made {strategy!r}, which has no choose() method")
+    return strategy
+
+
+def _import_factory(spec: str) -> StrategyFactory:
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise UnknownStrategy(f"write a strategy to import as package.module:attr, not {spec!r}")
+    try:
+        target: object = importlib.import_module(module_name)
+    except ImportError as error:
+        message = f"cannot import {module_name!r} for strategy {spec!r}: {error}"
+        raise UnknownStrategy(message) from error
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            message = f"{module_name!r} has no {attribute!r} (strategy {spec!r})"
+            raise UnknownStrategy(message) from None
+    if not callable(target):
+        raise UnknownStrategy(f"{spec!r} is not a strategy factory: it cannot be called")
+    return target
+
+
+__all__ = [
+    "STRATEGIES",
+    "HeuristicBot",
+    "RandomBot",
+    "SeededStrategy",
+    "Strategy",
+    "StrategyFactory",
+    "UnknownStrategy",
+    "make_strategy",
+    "register_strategy",
+    "resolve_strategy",
+    "strategy_names",
+]
