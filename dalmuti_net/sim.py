@@ -80,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .bots import UnknownStrategy, resolve_strategy
+    from .bots import UnknownStrategy, make_strategy
     from .engine import MAX_PLAYERS, MIN_PLAYERS, RulesError
 
     try:
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         if not all(names):
             raise ValueError(f"--bots needs comma-separated strategy names, not {args.bots!r}")
         for name in names:
-            resolve_strategy(name)
+            make_strategy(name, args.seed)
         players = args.players if args.players is not None else max(len(names), MIN_PLAYERS)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")

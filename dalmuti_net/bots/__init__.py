@@ -51,7 +51,11 @@ def resolve_strategy(name: str) -> StrategyFactory:
 
 
 def make_strategy(name: str, seed: int | None = None) -> Strategy:
-    strategy = resolve_strategy(name)(seed)
+    factory = resolve_strategy(name)
+    try:
+        strategy = factory(seed)
+    except Exception as error:
+        raise UnknownStrategy(f"could not make strategy {name!r} with a seed: {error}") from error
     if not callable(getattr(strategy, "choose", None)):
         raise UnknownStrategy(f"{name!r} made {strategy!r}, which has no choose() method")
     return strategy
