@@ -205,7 +205,11 @@ async def browse_tables(*, interfaces: Sequence[str] | None = None) -> AsyncIter
 async def find_tables(
     timeout: float = DEFAULT_FIND_TIMEOUT, *, interfaces: Sequence[str] | None = None
 ) -> list[TableListing]:
-    """The tables that answer within ``timeout`` seconds (for `dalmuti hosts`)."""
+    """The tables that answer within ``timeout`` seconds (for `dalmuti hosts`).
+
+    Most answer within a few tenths of a second; a table registered less than a second ago
+    answers only the browser's second query, about 1.1 s in, hence the default of 2 s.
+    """
     async with browse_tables(interfaces=interfaces) as browser:
         await trio.sleep(timeout)
         return browser.snapshot()

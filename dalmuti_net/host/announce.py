@@ -15,13 +15,19 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from functools import partial
 from typing import NoReturn
 
 import ifaddr
 import trio
+from zeroconf import (
+    DNSQuestionType,
+    InterfaceChoice,
+    IPVersion,
+    ServiceBrowser,
+    ServiceInfo,
+    Zeroconf,
+)
 from zeroconf import Error as ZeroconfError
-from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
 
 from ..protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt, instance_name_for
 
@@ -115,11 +121,13 @@ async def announce_table(
     cancellation. Registration probes the LAN for a name clash first (about 1.7 s); on a
     clash the instance name gets a suffix (``announcer.instance_name``).
     """
+    if not 0 < port < 65536:
+        raise ValueError(f"port must be 1 to 65535, not {port}")
     addresses = advertised_addresses(interfaces)
     zc = await trio.to_thread.run_sync(open_zeroconf, interfaces)
     try:
         service = _service_info(instance_name_for(info.name), port, addresses, _server_name(), info)
-        await trio.to_thread.run_sync(partial(zc.register_service, service, allow_name_change=True))
+        await trio.to_thread.run_sync(_register_unique, zc, service)
 
         async def publish(new_info: TableInfo) -> None:
             changed = _service_info(service.name, port, addresses, service.server or "", new_info)
@@ -181,6 +189,24 @@ def _service_info(
         other_ttl=RECORD_TTL,
         parsed_addresses=addresses,
     )
+
+
+def _register_unique(zc: Zeroconf, service: ServiceInfo) -> None:
+    """Register, renaming ``service`` (``name-2``, ...) if another table has its name."""
+    # zeroconf sees a clash only in its cache. The answer to its probe comes by unicast to
+    # port 5353, which several mDNS sockets on one machine may share, so it can land in
+    # another one; a QM browse meanwhile brings the other tables' records by multicast.
+    listening = ServiceBrowser(
+        zc, SERVICE_TYPE, handlers=[_ignore_state_change], question_type=DNSQuestionType.QM
+    )
+    try:
+        zc.register_service(service, allow_name_change=True)
+    finally:
+        listening.cancel()
+
+
+def _ignore_state_change(**_: object) -> None:
+    pass
 
 
 def _server_name() -> str:

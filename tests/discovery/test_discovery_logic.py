@@ -11,7 +11,7 @@ import trio.testing
 from zeroconf import ServiceInfo, ServiceStateChange
 
 from dalmuti_net.client.discovery import MAX_KNOWN_NAMES, TableBrowser
-from dalmuti_net.host.announce import TableAnnouncer, advertised_addresses
+from dalmuti_net.host.announce import TableAnnouncer, advertised_addresses, announce_table
 from dalmuti_net.protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt
 
 
@@ -59,6 +59,12 @@ async def test_a_failed_announcement_is_retried(autojump_clock: trio.testing.Moc
         nursery.cancel_scope.cancel()
     assert attempts == [TableInfo("t", seats_taken=1)] * 2
     assert announcer.published == TableInfo("t", seats_taken=1)
+
+
+async def test_a_port_outside_the_tcp_range_is_refused() -> None:
+    with pytest.raises(ValueError):
+        async with announce_table(TableInfo("t"), 0, interfaces=["127.0.0.1"]):
+            pass  # pragma: no cover
 
 
 def test_advertised_addresses_are_the_chosen_interfaces() -> None:
