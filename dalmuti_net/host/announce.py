@@ -219,5 +219,8 @@ def _server_name() -> str:
 def _say_goodbye_and_close(zc: Zeroconf) -> None:
     try:
         zc.unregister_all_services()
+    except (ZeroconfError, OSError) as error:
+        # Never mask the error that ended the block; the listing fades with its TTL.
+        log.warning("could not say goodbye on the LAN: %s", error)
     finally:
         zc.close()
