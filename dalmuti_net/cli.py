@@ -1,8 +1,8 @@
 """The `dalmuti` command: one subcommand per job, each defined in its own module.
 
 Each module listed in ``COMMANDS`` provides ``add_arguments(parser)`` and
-``run(args) -> int``; it is imported only when its subcommand runs (or for --help), so
-`dalmuti sim` never loads the network stack.
+``run(args) -> int``. Modules import only argparse-level things at the top and the heavy
+ones (trio, zeroconf, prompt_toolkit) inside ``run``, so building the parser stays cheap.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import sys
 from . import __version__
 
 COMMANDS: dict[str, tuple[str, str]] = {
+    "bot": ("dalmuti_net.commands.bot", "seat bots at a table, to play or to test your own"),
+    "host": ("dalmuti_net.commands.host", "host a table on this machine and announce it"),
     "sim": ("dalmuti_net.sim", "play bots against each other offline and compare them"),
 }
 

@@ -1,0 +1,1 @@
+"""The `dalmuti` subcommands (the cli layer: each may use host, client, bots)."""

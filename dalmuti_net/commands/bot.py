@@ -1,0 +1,78 @@
+"""`dalmuti bot`: seat one or more bots at a table, by address or found on the LAN."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "address", metavar="HOST[:PORT]", help="the host to join (port 7341 if none)"
+    )
+    parser.add_argument(
+        "--strategy",
+        default="heuristic",
+        metavar="NAME|MODULE:ATTR",
+        help="a built-in strategy (heuristic, random, ...) or an importable factory "
+        "package.module:attr taking a seed (default heuristic)",
+    )
+    parser.add_argument("--name", default=None, help="the bot's name (default: the strategy's)")
+    parser.add_argument(
+        "--count", type=int, default=1, metavar="N", help="how many bots to seat (default 1)"
+    )
+    parser.add_argument("--code", help="the table's join code, if it has one")
+    parser.add_argument("--seed", type=int, default=None, help="seed the strategies' randomness")
+
+
+def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from ..bots import UnknownStrategy, make_strategy
+    from ..client.bot import play
+    from ..client.connection import parse_address
+    from ..client.runner import CannotConnect
+
+    try:
+        host, port = parse_address(args.address)
+        strategies = [
+            make_strategy(args.strategy, None if args.seed is None else args.seed + i)
+            for i in range(args.count)
+        ]
+    except (ValueError, UnknownStrategy) as error:
+        print(f"dalmuti bot: {error}", file=sys.stderr)
+        return 2
+    if not 1 <= args.count <= 8:
+        print("dalmuti bot: --count must be from 1 to 8", file=sys.stderr)
+        return 2
+    base_name = args.name or f"{strategies[0].name.capitalize()} bot"
+    outcome: list[str] = []
+
+    async def connect() -> trio.abc.Stream:
+        return await trio.open_tcp_stream(host, port)
+
+    async def one(index: int) -> None:
+        name = base_name if args.count == 1 else f"{base_name} {index + 1}"
+        session = await play(connect, strategies[index], name, code=args.code)
+        if session.errors and session.errors[-1].fatal:
+            error = session.errors[-1]
+            outcome.append(f"{name}: the host refused: {error.message} ({error.code})")
+        elif session.closed_reason:
+            outcome.append(f"{name}: {session.closed_reason}")
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            for index in range(args.count):
+                nursery.start_soon(one, index)
+
+    unreachable: list[BaseException] = []
+    try:
+        trio.run(main)
+    except* CannotConnect as group:
+        unreachable.extend(group.exceptions)
+    if unreachable:
+        print(f"dalmuti bot: cannot reach {host}:{port}: {unreachable[0]}", file=sys.stderr)
+        return 1
+    for line in outcome:
+        print(line)
+    return 1 if any("refused" in line for line in outcome) else 0

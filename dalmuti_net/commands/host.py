@@ -1,0 +1,179 @@
+"""`dalmuti host`: run a table on this machine and announce it on the LAN."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .host_runtime import PreparedHost
+
+DEFAULT_PORT = 7341
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", help="the table's name (default: USER's table)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help=f"TCP port (default {DEFAULT_PORT}; if busy, a free one is chosen)",
+    )
+    parser.add_argument(
+        "--interface",
+        metavar="ADDRESS",
+        help="bind and announce on this address only (e.g. 192.168.1.20, or 127.0.0.1 to "
+        "stay on this machine); default: every interface",
+    )
+    parser.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the table on the LAN (players join by address)",
+    )
+    parser.add_argument(
+        "--rules",
+        metavar="FILE|PRESET",
+        help="a TOML rules file, or a preset: basic, scoring, party, all",
+    )
+    parser.add_argument(
+        "--bots", type=int, default=0, metavar="N", help="seat N bots before anyone joins"
+    )
+    parser.add_argument(
+        "--bot-strategy",
+        default="heuristic",
+        metavar="NAME",
+        help="strategy of the bots added with --bots (default heuristic)",
+    )
+    parser.add_argument("--code", help="a join code players must give")
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="no local player: the first player to join becomes the host player",
+    )
+    parser.add_argument(
+        "--player-name", metavar="NAME", help="your name at the table (default: your login name)"
+    )
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        type=Path,
+        help="write every accepted move to FILE, to --resume after a crash",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        type=Path,
+        help="continue the table saved in FILE (and keep saving to it)",
+    )
+    parser.add_argument(
+        "--autostart", type=int, metavar="N", help="start as soon as N seats (4 to 8) are taken"
+    )
+    parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--lang", help="language of the table: en, zh_TW, es")
+
+
+@dataclass
+class HostOptions:
+    name: str
+    port: int | None
+    interface: str | None
+    announce: bool
+    rules: str | None
+    bots: int
+    bot_strategy: str
+    code: str | None
+    headless: bool
+    player_name: str
+    save: Path | None
+    resume: Path | None
+    autostart: int | None
+    seed: int | None
+    lang: str | None
+
+
+def options_from(args: argparse.Namespace) -> HostOptions:
+    user = _login_name()
+    return HostOptions(
+        name=args.name or f"{user}'s table",
+        port=args.port,
+        interface=args.interface,
+        announce=not args.no_announce,
+        rules=args.rules,
+        bots=args.bots,
+        bot_strategy=args.bot_strategy,
+        code=args.code,
+        headless=args.headless,
+        player_name=args.player_name or user,
+        save=args.save,
+        resume=args.resume,
+        autostart=args.autostart,
+        seed=args.seed,
+        lang=args.lang,
+    )
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "Host"
+
+
+def check_options(options: HostOptions) -> str | None:
+    """A sentence saying what is wrong with the options, or None."""
+    if options.port is not None and not 0 <= options.port <= 65535:
+        return "--port must be from 0 to 65535"
+    if not 0 <= options.bots <= 7:
+        return "--bots must be from 0 to 7"
+    if options.autostart is not None and not 4 <= options.autostart <= 8:
+        return "--autostart must be from 4 to 8"
+    if options.save is not None and options.resume is not None:
+        return "give --save or --resume, not both (--resume keeps saving to its file)"
+    if options.save is not None and options.save.exists() and options.save.stat().st_size:
+        return f"{options.save} already holds a table; use --resume {options.save} to continue it"
+    if options.resume is not None and not options.resume.exists():
+        return f"{options.resume} does not exist"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    options = options_from(args)
+    problem = check_options(options)
+    if problem is not None:
+        print(f"dalmuti host: {problem}", file=sys.stderr)
+        return 2
+    import trio
+
+    from ..bots import UnknownStrategy, resolve_strategy
+    from ..host.journal import JournalError
+    from ..host.settings import SettingsError
+    from .host_runtime import HostStartError, PreparedHost
+
+    try:
+        resolve_strategy(options.bot_strategy)
+        host = PreparedHost.create(options)
+    except (SettingsError, JournalError, UnknownStrategy) as error:
+        print(f"dalmuti host: {error}", file=sys.stderr)
+        return 2
+    if not options.headless:
+        return run_with_local_player(host)
+    try:
+        trio.run(host.serve_until_signal)
+    except HostStartError as error:
+        print(f"dalmuti host: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_with_local_player(host: PreparedHost) -> int:
+    """The host player's table UI in this terminal, the host running beside it."""
+    print(
+        "dalmuti host: the table UI is not available yet; run with --headless "
+        "and join from another terminal with `dalmuti join`.",
+        file=sys.stderr,
+    )
+    return 2

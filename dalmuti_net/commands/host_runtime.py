@@ -1,0 +1,260 @@
+"""The running host: table, server, listeners, announcement, bots and signals together.
+
+Kept apart from the argument parsing so that the terminal UI can run the same host in its
+own trio guest run and connect the host player through ``server.connect_local()``.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import signal
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from ..bots import make_strategy
+from ..client.bot import play, stream_connector
+from ..host.journal import Journal, read_journal
+from ..host.server import DEFAULT_PORT, TableServer
+from ..host.settings import TableSettings, load_settings, settings_from_dict
+from ..host.table import Limits, StartBot, Table
+from ..protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from .host import HostOptions
+
+log = logging.getLogger(__name__)
+
+
+class HostStartError(Exception):
+    """The host could not start serving (port taken, address not on this machine...)."""
+
+
+@dataclass
+class PreparedHost:
+    options: HostOptions
+    settings: TableSettings
+    table: Table
+    journal: Journal | None
+    host_token: str | None = None
+    port: int | None = None
+    server: TableServer | None = None
+    say: Callable[[str], None] = field(default=lambda line: print(line, flush=True))
+
+    @classmethod
+    def create(cls, options: HostOptions) -> PreparedHost:
+        if options.resume is not None:
+            header, entries = read_journal(options.resume)
+            settings = settings_from_dict(
+                {"rules": header["rules"], "table": header["table"]}, str(options.resume)
+            )
+            table = Table.replay(entries, **_table_arguments(header, settings))
+            resumed = Journal(options.resume)
+            host_seat = next((s for s in table.seats.values() if s.host), None)
+            prepared = cls(options, settings, table, resumed)
+            prepared.host_token = (
+                None if header["headless"] or host_seat is None else (host_seat.token)
+            )
+            return prepared
+        settings = load_settings(options.rules)
+        header = {
+            "name": options.name,
+            "code": options.code,
+            "seed": options.seed,
+            "headless": options.headless,
+            "rules": settings.rules.to_dict(),
+            "table": {
+                "turn_timer": settings.turn_timer or 0,
+                "grace_period": settings.grace_period,
+                "between_hands": settings.between_hands,
+            },
+        }
+        table = Table(**_table_arguments(header, settings))
+        journal = Journal(options.save, header) if options.save is not None else None
+        prepared = cls(options, settings, table, journal)
+        if not options.headless:
+            prepared.host_token = table.reserve_seat(options.player_name, host=True).token
+        for _ in range(options.bots):
+            table.add_bot(options.bot_strategy)
+        return prepared
+
+    # ------------------------------------------------------------------ running
+
+    async def serve(
+        self, task_status: trio.TaskStatus[TableServer] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        """Serve until cancelled; ``task_status`` gets the running server."""
+        table = self.table
+        server = TableServer(
+            table,
+            journal=self.journal,
+            run_bot=self._run_bot,
+            between_hands=self.settings.between_hands,
+            on_change=self._on_change,
+        )
+        self.server = server
+        async with AsyncExitStack() as stack:
+            nursery = await stack.enter_async_context(trio.open_nursery())
+            await nursery.start(server.run)
+            listeners = await self._listen()
+            self.port = listeners[0].socket.getsockname()[1]
+            nursery.start_soon(server.serve_tcp, listeners)
+            await server.flush()  # start the bots seated before anyone connected
+            where = self.options.interface or "every interface"
+            self.say(f"Table {table.name!r} is open on port {self.port} ({where}).")
+            self.say(f"Players join with: dalmuti join {self._join_hint()}")
+            if self.options.announce:
+                from ..host.announce import announce_table
+
+                interfaces = [self.options.interface] if self.options.interface else None
+                self._announcer = await stack.enter_async_context(
+                    announce_table(self._table_info(), self.port, interfaces=interfaces)
+                )
+                self.say("Announced on the local network.")
+            self._nursery = nursery
+            task_status.started(server)
+            await trio.sleep_forever()
+
+    async def serve_until_signal(self) -> None:
+        """The headless host: serve until Ctrl-C or SIGTERM, then close cleanly."""
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(self.serve)
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for signum in signals:
+                    self.say(f"Closing the table ({signal.Signals(signum).name}).")
+                    break
+            await server.shutdown()
+            nursery.cancel_scope.cancel()
+        if self.journal is not None:
+            self.journal.close()
+
+    async def _listen(self) -> list[trio.SocketListener]:
+        wanted = self.options.port if self.options.port is not None else DEFAULT_PORT
+        host = self.options.interface
+        try:
+            return await trio.open_tcp_listeners(wanted, host=host)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE and self.options.port is None:
+                listeners = await trio.open_tcp_listeners(0, host=host)
+                port = listeners[0].socket.getsockname()[1]
+                self.say(f"Port {wanted} is busy; using port {port} instead.")
+                return listeners
+            if error.errno == errno.EADDRINUSE:
+                raise HostStartError(
+                    f"port {wanted} is already in use; try another --port"
+                ) from None
+            if error.errno == errno.EADDRNOTAVAIL:
+                raise HostStartError(f"{host} is not an address of this machine") from None
+            raise HostStartError(f"cannot listen on port {wanted}: {error.strerror}") from None
+
+    def _join_hint(self) -> str:
+        address = self.options.interface or _lan_address()
+        return f"{address}:{self.port}" if self.port != DEFAULT_PORT else address
+
+    async def _run_bot(self, stream: trio.abc.Stream, bot: StartBot) -> None:
+        strategy = make_strategy(bot.strategy or self.options.bot_strategy)
+        await play(
+            stream_connector(stream),
+            strategy,
+            bot.name,
+            token=bot.token,
+            code=self.options.code,
+            reconnect=False,
+        )
+
+    # ------------------------------------------------------------------ reacting to changes
+
+    _announcer: Any = None
+    _nursery: trio.Nursery | None = None
+    _last_report: tuple[Any, ...] = ()
+
+    def _table_info(self) -> Any:
+        from ..protocol.discovery import TableInfo, TablePhase
+
+        return TableInfo(
+            name=self.table.name,
+            phase=TablePhase(self.table.phase),
+            seats_taken=len(self.table.seated_players),
+            seats_total=8,
+            code_required=self.table.code is not None,
+        )
+
+    def _on_change(self) -> None:
+        table = self.table
+        if self._announcer is not None and self._nursery is not None:
+            self._nursery.start_soon(self._announcer.update, self._table_info())
+        autostart = self.options.autostart
+        if (
+            autostart is not None
+            and table.phase == "lobby"
+            and len(table.seated_players) >= autostart
+            and self._nursery is not None
+        ):
+            try:
+                table.start()
+            except ProtocolError as error:
+                self.say(f"Cannot start yet: {error.message}")
+            else:
+                assert self.server is not None
+                self._nursery.start_soon(self.server.flush)
+        self._report()
+
+    def _report(self) -> None:
+        """One line on the console whenever the seats, phase or hand change."""
+        table = self.table
+        names = tuple(seat.name for seat in table.seats.values())
+        hand = table.game.hand_number if table.game is not None else 0
+        report = (table.phase, names, hand)
+        if report == self._last_report:
+            return
+        previous, self._last_report = self._last_report, report
+        if previous and previous[1] != names and table.phase == "lobby":
+            self.say(f"Seated ({len(names)}): {', '.join(names)}")
+        if table.phase == "playing" and (not previous or previous[2] != hand):
+            self.say(f"Hand {hand} is being dealt.")
+        if table.phase == "ended" and (not previous or previous[0] != "ended"):
+            self.say("The table has ended.")
+            if table.game is not None:
+                for seat_line in _standings(table):
+                    self.say(seat_line)
+
+
+def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[str, Any]:
+    turn_timer = settings.turn_timer
+    return {
+        "name": header["name"],
+        "rules": settings.rules,
+        "code": header["code"],
+        "seed": header["seed"],
+        "headless": header["headless"],
+        "limits": Limits(
+            grace_period_ms=int(settings.grace_period * 1000),
+            turn_timer_ms=None if not turn_timer else int(turn_timer * 1000),
+        ),
+    }
+
+
+def _standings(table: Table) -> list[str]:
+    assert table.game is not None
+    names = {seat.player: seat.name for seat in table.seats.values()}
+    ranked = sorted(table.game.scores.items(), key=lambda item: -item[1])
+    return [f"  {names.get(p, p)}: {score}" for p, score in ranked]
+
+
+def _lan_address() -> str:
+    """This machine's address on the LAN, as far as the routing table tells (no traffic)."""
+    import socket
+
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP sends nothing
+        address: str = probe.getsockname()[0]
+        return address
+    except OSError:
+        return socket.gethostname()
+    finally:
+        probe.close()
