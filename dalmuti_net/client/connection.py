@@ -11,12 +11,11 @@ from typing import Any
 import trio
 
 from ..protocol import Direction, FrameReader, ProtocolError, encode, unpack, validate
-from ..protocol.catalogue import MAX_FRAME_BYTES
+from ..protocol.catalogue import DEFAULT_PORT, MAX_FRAME_BYTES
 from ..protocol.errors import ErrorCode
 from ..protocol.messages import Message
 
 RECEIVE_CHUNK = 16 * 1024
-DEFAULT_PORT = 7341
 
 
 class ConnectionClosed(Exception):

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..protocol.catalogue import DEFAULT_PORT
+from .host_options import HostOptions
+
 if TYPE_CHECKING:
     from .host_runtime import PreparedHost
-
-DEFAULT_PORT = 7341
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,25 +74,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--lang", help="language of the table: en, zh_TW, es")
-
-
-@dataclass
-class HostOptions:
-    name: str
-    port: int | None
-    interface: str | None
-    announce: bool
-    rules: str | None
-    bots: int
-    bot_strategy: str
-    code: str | None
-    headless: bool
-    player_name: str
-    save: Path | None
-    resume: Path | None
-    autostart: int | None
-    seed: int | None
-    lang: str | None
 
 
 def options_from(args: argparse.Namespace) -> HostOptions:

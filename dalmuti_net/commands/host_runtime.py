@@ -12,20 +12,19 @@ import signal
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import trio
 
 from ..bots import make_strategy
 from ..client.bot import play, stream_connector
 from ..host.journal import Journal, read_journal
-from ..host.server import DEFAULT_PORT, TableServer
+from ..host.server import TableServer
 from ..host.settings import TableSettings, load_settings, settings_from_dict
 from ..host.table import Limits, StartBot, Table
 from ..protocol import ProtocolError
-
-if TYPE_CHECKING:
-    from .host import HostOptions
+from ..protocol.catalogue import DEFAULT_PORT
+from .host_options import HostOptions
 
 log = logging.getLogger(__name__)
 

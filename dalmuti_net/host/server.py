@@ -24,7 +24,6 @@ from .table import Close, StartBot, Table
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = 7341
 RECEIVE_CHUNK = 16 * 1024
 OUTBOX_LIMIT = 2048
 """Messages queued for one connection before it counts as not reading."""

@@ -15,6 +15,8 @@ from .errors import ErrorCode
 from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Str
 
 PROTOCOL_VERSION = 1
+DEFAULT_PORT = 7341
+"""The TCP port a host listens on unless told otherwise (or that one is busy)."""
 
 MAX_FRAME_BYTES = 64 * 1024
 MAX_NAME_CHARS = 32

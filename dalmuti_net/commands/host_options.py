@@ -1,0 +1,25 @@
+"""What `dalmuti host` was asked to do, shared by the command and the running host."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class HostOptions:
+    name: str
+    port: int | None
+    interface: str | None
+    announce: bool
+    rules: str | None
+    bots: int
+    bot_strategy: str
+    code: str | None
+    headless: bool
+    player_name: str
+    save: Path | None
+    resume: Path | None
+    autostart: int | None
+    seed: int | None
+    lang: str | None
