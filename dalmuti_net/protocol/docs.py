@@ -226,7 +226,9 @@ def render_message(direction: Direction, name: str) -> str:
                 ]
             )
         )
-    for item in _examples_for(direction, name)[:1]:
+    # Every decision kind has its example under Decisions; show one here.
+    shown = _examples_for(direction, name)
+    for item in shown[:1] if name == "decision" else shown:
         parts += ["", example_block(item)]
     return "\n".join(parts)
 
@@ -396,6 +398,12 @@ def rewrite(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if len(args) > 1 or any(arg.startswith("-") for arg in args):
+        print(
+            f"usage: python -m {__spec__.name if __spec__ else __name__} [PROTOCOL_MD]",
+            file=sys.stderr,
+        )
+        return 2
     path = Path(args[0]) if args else PROTOCOL_PATH
     text = path.read_text(encoding="utf-8")
     missing = set(RENDERERS) - set(blocks(text))

@@ -108,6 +108,12 @@ def render_schema() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if len(args) > 1 or any(arg.startswith("-") for arg in args):
+        print(
+            f"usage: python -m {__spec__.name if __spec__ else __name__} [OUT_FILE]",
+            file=sys.stderr,
+        )
+        return 2
     path = Path(args[0]) if args else SCHEMA_PATH
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render_schema(), encoding="utf-8")

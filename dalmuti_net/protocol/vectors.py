@@ -56,6 +56,11 @@ def write_vectors(root: Path = VECTORS_DIR) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if len(args) > 1 or any(arg.startswith("-") for arg in args):
+        print(
+            f"usage: python -m {__spec__.name if __spec__ else __name__} [OUT_DIR]", file=sys.stderr
+        )
+        return 2
     root = Path(args[0]) if args else VECTORS_DIR
     written = write_vectors(root)
     print(f"wrote {len(written)} golden frames under {root}")
