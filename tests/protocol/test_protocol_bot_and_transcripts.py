@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
+import socket
+import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -166,3 +170,53 @@ def test_the_spectator_transcript_has_no_secrets() -> None:
     )
     events = [m["seq"] for m in received if "seq" in m and m["type"] != "snapshot"]
     assert events == list(range(1, len(events) + 1))
+
+
+LIVE_RULES = """
+[rules]
+scoring = true
+hand_limit = 1
+misdeal_chance = 0.5
+merchant_exchange = true
+
+[table]
+between_hands = 0
+"""
+
+
+async def test_two_example_bots_play_a_whole_table_at_a_real_host(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text(LIVE_RULES, encoding="utf-8")
+    with socket.socket() as probe:  # a port free now; the host picks another if it is taken
+        probe.bind(("127.0.0.1", 0))
+        wanted = probe.getsockname()[1]
+    command = [sys.executable, "-m", "dalmuti_net.cli", "host", "--headless", "--no-announce"]
+    command += ["--interface", "127.0.0.1", "--port", str(wanted), "--rules", str(rules)]
+    command += ["--bots", "4", "--autostart", "6", "--seed", "5"]
+    host = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE)
+    results: list[subprocess.CompletedProcess[bytes]] = []
+    try:
+        with trio.fail_after(60):
+            assert host.stdout is not None
+            said = b""
+            while (found := re.search(rb"open on port (\d+)", said)) is None:
+                chunk = await host.stdout.receive_some()
+                assert chunk, said.decode()
+                said += chunk
+            port = found.group(1).decode()
+
+            async def bot(name: str) -> None:
+                bot_command = [sys.executable, str(BOT), "127.0.0.1", port, name]
+                results.append(await trio.run_process(bot_command, capture_stdout=True))
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(bot, "alpha")
+                nursery.start_soon(bot, "beta")
+    finally:
+        host.terminate()
+        await host.wait()
+        if host.stdout is not None:
+            await host.stdout.aclose()
+    assert len(results) == 2
+    for result in results:
+        assert b"'table_ended'" in result.stdout and b"'hand_limit'" in result.stdout
