@@ -165,7 +165,11 @@ def advertised_addresses(interfaces: Sequence[str] | None) -> list[str]:
     if interfaces is not None:
         if not interfaces:
             raise ValueError("interfaces must name at least one address, or be None for all")
-        return [str(ipaddress.ip_address(address)) for address in interfaces]
+        chosen = [ipaddress.ip_address(address) for address in interfaces]
+        for address in chosen:
+            if address.is_unspecified or address.is_multicast:
+                raise ValueError(f"{address} is not one interface's address; use None for all")
+        return [str(address) for address in chosen]
     found = [
         str(ip.ip)
         for adapter in ifaddr.get_adapters()

@@ -73,6 +73,8 @@ def test_advertised_addresses_are_the_chosen_interfaces() -> None:
         advertised_addresses(["eth0"])
     with pytest.raises(ValueError):
         advertised_addresses([])
+    with pytest.raises(ValueError):
+        advertised_addresses(["0.0.0.0"])
     every = advertised_addresses(None)
     assert every and (every == ["127.0.0.1"] or "127.0.0.1" not in every)
 
