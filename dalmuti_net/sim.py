@@ -1,37 +1,27 @@
 """`dalmuti sim`: bots play each other offline, and a table of how each one did.
 
-The game is driven only through its public API, the way the host drives it, and each bot
-is shown only its own seat's view: one ``Observation`` per seat, folded event by event
-from what that seat may see. A table ends at its hand limit, so the simulator deals as
-many tables as it takes to play the hands asked for.
+The playing itself is ``bots.arena``; this module reads the command line, shows progress
+and prints the report.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
-    from .bots import Strategy
-    from .engine import Event, Rules
+    from .bots.arena import ArenaResult, Tally
+    from .engine import Rules
 
 DEFAULT_BOTS = "heuristic,random"
 DEFAULT_HANDS = 200
-SIM_TABLE_HANDS = 20
-"""How long a table lasts when the rules set no hand limit (scoring off)."""
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off"}
-
-
-class SimulationError(Exception):
-    """A strategy broke the rules: named, with the decision and its answer."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,6 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .bots import UnknownStrategy, make_strategy
+    from .bots.arena import StrategyError, simulate
     from .engine import MAX_PLAYERS, MIN_PLAYERS, RulesError
 
     try:
@@ -110,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             result = simulate_with_progress(entrants, rules, args.hands, args.seed, args.rotate)
         else:
             result = simulate(entrants, rules, args.hands, args.seed, args.rotate)
-    except SimulationError as error:
+    except StrategyError as error:
         print(f"dalmuti sim: {error}", file=sys.stderr)
         return 1
     print(format_report(result))
@@ -124,10 +115,12 @@ def simulate_with_progress(
     seed: int,
     rotate: bool = False,
     terminal: tuple[Output, Input] | None = None,
-) -> SimResult:
+) -> ArenaResult:
     """``simulate`` under a progress bar (on ``terminal``: the process's own by default)."""
     from prompt_toolkit.shortcuts import ProgressBar
     from prompt_toolkit.shortcuts.progress_bar import ProgressBarCounter
+
+    from .bots.arena import simulate
 
     output, terminal_input = terminal if terminal is not None else (None, None)
     with ProgressBar(title="dalmuti sim", output=output, input=terminal_input) as bar:
@@ -206,162 +199,10 @@ def describe_rules(rules: Rules) -> str:
     return ", ".join(on) or "basic"
 
 
-# ---------------------------------------------------------------------- playing
-
-
-@dataclass
-class Tally:
-    """One entrant's record over every hand it played."""
-
-    strategy: str
-    hands: int = 0
-    place_total: int = 0
-    points: int = 0
-    greater_dalmuti: int = 0
-    greater_peon: int = 0
-    revolutions: int = 0
-    exchanges: int = 0
-
-    def add(self, other: Tally) -> None:
-        for counter in fields(self)[1:]:
-            setattr(self, counter.name, getattr(self, counter.name) + getattr(other, counter.name))
-
-
-@dataclass
-class SimResult:
-    entrants: list[Tally]
-    scoring: bool
-    tables: int = 0
-    hands: int = 0
-    revolutions: int = 0
-    greater_revolutions: int = 0
-    misdeals: int = 0
-    exchanges: int = 0
-    exchanges_declined: int = 0
-    by_strategy: dict[str, Tally] = field(default_factory=dict)
-
-
-def simulate(
-    entrants: list[str],
-    rules: Rules,
-    hands: int,
-    seed: int,
-    rotate: bool = False,
-    on_hand: Callable[[], None] | None = None,
-) -> SimResult:
-    """Play ``hands`` hands with one strategy per entrant; deterministic given ``seed``."""
-    from dataclasses import replace
-
-    from .bots import make_strategy
-
-    if rules.hand_limit is None:
-        rules = replace(rules, hand_limit=SIM_TABLE_HANDS)
-    seats = len(entrants)
-    result = SimResult([Tally(name) for name in entrants], scoring=rules.scoring)
-    master = random.Random(seed)
-    game_seed = 0
-    while result.hands < hands:
-        table = result.tables
-        if not rotate or table % seats == 0:
-            game_seed = master.getrandbits(32)
-        shift = table % seats if rotate else 0
-        # Entrant i plays as player (i + shift) % seats.
-        entrant_of = {(i + shift) % seats: i for i in range(seats)}
-        bots = {
-            player: make_strategy(entrants[i], master.getrandbits(32))
-            for player, i in entrant_of.items()
-        }
-        _play_table(bots, entrant_of, rules, game_seed, hands, result, on_hand)
-        result.tables += 1
-    for tally in result.entrants:
-        result.by_strategy.setdefault(tally.strategy, Tally(tally.strategy)).add(tally)
-    return result
-
-
-def _play_table(
-    bots: dict[int, Strategy],
-    entrant_of: dict[int, int],
-    rules: Rules,
-    seed: int,
-    hands: int,
-    result: SimResult,
-    on_hand: Callable[[], None] | None,
-) -> None:
-    from .engine import Game, IllegalAction, Observation, Phase, can_see
-
-    players = sorted(bots)
-    game = Game(players, rules, seed)
-    observations = {player: Observation(player) for player in players}
-
-    def deliver(events: Iterable[Event]) -> None:
-        for event in events:
-            for player in players:
-                if can_see(event, player):
-                    observations[player].apply(event)
-            if _record(event, entrant_of, result) and on_hand is not None:
-                on_hand()
-
-    deliver(game.start())
-    while game.phase is not Phase.ENDED and result.hands < hands:
-        if game.phase is Phase.HAND_OVER:
-            deliver(game.begin_next_hand())
-            continue
-        player, decision = next(iter(game.pending().items()))
-        action = bots[player].choose(observations[player], decision)
-        try:
-            events = game.apply(player, action)
-        except IllegalAction as error:
-            name = bots[player].name
-            raise SimulationError(
-                f"strategy {name!r} (player {player}) answered {decision!r} with "
-                f"{action!r}, which the game refused: {error.message}"
-            ) from error
-        deliver(events)
-
-
-def _record(event: Event, entrant_of: dict[int, int], result: SimResult) -> bool:
-    """Count what ``event`` says; true when it ends a hand."""
-    from .engine.events import (
-        HandEnded,
-        MerchantExchangeCards,
-        MerchantExchangeDeclined,
-        MisdealExposed,
-        RevolutionDeclared,
-    )
-
-    tallies = result.entrants
-    if isinstance(event, HandEnded):
-        result.hands += 1
-        last = len(event.finishing)
-        for place, (player, points, bonus) in enumerate(
-            zip(event.finishing, event.points, event.bonus, strict=True), start=1
-        ):
-            tally = tallies[entrant_of[player]]
-            tally.hands += 1
-            tally.place_total += place
-            tally.points += points + bonus
-            tally.greater_dalmuti += place == 1
-            tally.greater_peon += place == last
-        return True
-    if isinstance(event, RevolutionDeclared):
-        result.revolutions += 1
-        result.greater_revolutions += event.greater
-        tallies[entrant_of[event.player]].revolutions += 1
-    elif isinstance(event, MisdealExposed):
-        result.misdeals += 1
-    elif isinstance(event, MerchantExchangeCards):
-        result.exchanges += 1
-        tallies[entrant_of[event.giver]].exchanges += 1
-        tallies[entrant_of[event.other]].exchanges += 1
-    elif isinstance(event, MerchantExchangeDeclined):
-        result.exchanges_declined += 1
-    return False
-
-
 # ---------------------------------------------------------------------- report
 
 
-def format_report(result: SimResult) -> str:
+def format_report(result: ArenaResult) -> str:
     lines = [
         f"{result.hands} hands over {result.tables} tables: "
         f"{result.revolutions} revolutions ({result.greater_revolutions} greater), "

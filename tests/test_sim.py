@@ -7,9 +7,10 @@ import re
 import pytest
 
 from dalmuti_net.bots import STRATEGIES
+from dalmuti_net.bots.arena import simulate
 from dalmuti_net.cli import main
 from dalmuti_net.engine import Action, Decision, Observation, Pass, Rules, RulesError
-from dalmuti_net.sim import parse_rules, simulate, simulate_with_progress
+from dalmuti_net.sim import parse_rules, simulate_with_progress
 
 
 def sim(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

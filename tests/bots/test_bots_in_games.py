@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dalmuti_net.bots import Strategy, make_strategy
+from dalmuti_net.bots.arena import simulate
 from dalmuti_net.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -24,7 +25,6 @@ from dalmuti_net.engine import (
     observe,
 )
 from dalmuti_net.engine.events import PlayerRemoved
-from dalmuti_net.sim import simulate
 
 ALL_RULES_OFTEN_MISDEALT = Rules.all_optional(misdeal_chance=0.5)
 

@@ -1,0 +1,165 @@
+"""Bots play each other offline: the core of `dalmuti sim` and of the bot tests.
+
+Each table is driven only through the game's public API, the way the host drives it, and
+each bot is shown only its own seat's view: one ``Observation`` per seat, folded event by
+event from what that seat may see (``can_see``). A table ends at its hand limit, so as
+many tables are dealt as it takes to play the hands asked for.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields, replace
+
+from ..engine import Event, Game, IllegalAction, Observation, Phase, Rules, can_see
+from ..engine.events import (
+    HandEnded,
+    MerchantExchangeCards,
+    MerchantExchangeDeclined,
+    MisdealExposed,
+    RevolutionDeclared,
+)
+from . import Strategy, make_strategy
+
+TABLE_HANDS_WITHOUT_LIMIT = 20
+"""How long a table lasts when the rules set no hand limit (scoring off)."""
+
+
+class StrategyError(Exception):
+    """A strategy answered a decision with something the game refused."""
+
+
+@dataclass
+class Tally:
+    """One entrant's record over every hand it played."""
+
+    strategy: str
+    hands: int = 0
+    place_total: int = 0
+    points: int = 0
+    greater_dalmuti: int = 0
+    greater_peon: int = 0
+    revolutions: int = 0
+    exchanges: int = 0
+
+    def add(self, other: Tally) -> None:
+        for counter in fields(self)[1:]:
+            setattr(self, counter.name, getattr(self, counter.name) + getattr(other, counter.name))
+
+
+@dataclass
+class ArenaResult:
+    entrants: list[Tally]
+    scoring: bool
+    tables: int = 0
+    hands: int = 0
+    revolutions: int = 0
+    greater_revolutions: int = 0
+    misdeals: int = 0
+    exchanges: int = 0
+    exchanges_declined: int = 0
+    by_strategy: dict[str, Tally] = field(default_factory=dict)
+
+
+def simulate(
+    entrants: list[str],
+    rules: Rules,
+    hands: int,
+    seed: int,
+    rotate: bool = False,
+    on_hand: Callable[[], None] | None = None,
+) -> ArenaResult:
+    """Play ``hands`` hands with one strategy per entrant; deterministic given ``seed``."""
+    if rules.hand_limit is None:
+        rules = replace(rules, hand_limit=TABLE_HANDS_WITHOUT_LIMIT)
+    seats = len(entrants)
+    result = ArenaResult([Tally(name) for name in entrants], scoring=rules.scoring)
+    master = random.Random(seed)
+    game_seed = 0
+    while result.hands < hands:
+        table = result.tables
+        if not rotate or table % seats == 0:
+            game_seed = master.getrandbits(32)
+        shift = table % seats if rotate else 0
+        # Entrant i plays as player (i + shift) % seats.
+        entrant_of = {(i + shift) % seats: i for i in range(seats)}
+        bots = {
+            player: make_strategy(entrants[i], master.getrandbits(32))
+            for player, i in entrant_of.items()
+        }
+        _play_table(bots, entrant_of, rules, game_seed, hands, result, on_hand)
+        result.tables += 1
+    for tally in result.entrants:
+        result.by_strategy.setdefault(tally.strategy, Tally(tally.strategy)).add(tally)
+    return result
+
+
+def _play_table(
+    bots: dict[int, Strategy],
+    entrant_of: dict[int, int],
+    rules: Rules,
+    seed: int,
+    hands: int,
+    result: ArenaResult,
+    on_hand: Callable[[], None] | None,
+) -> None:
+    players = sorted(bots)
+    game = Game(players, rules, seed)
+    observations = {player: Observation(player) for player in players}
+
+    def deliver(events: Iterable[Event]) -> None:
+        for event in events:
+            for player in players:
+                if can_see(event, player):
+                    observations[player].apply(event)
+            if _record(event, entrant_of, result) and on_hand is not None:
+                on_hand()
+
+    deliver(game.start())
+    while game.phase is not Phase.ENDED and result.hands < hands:
+        if game.phase is Phase.HAND_OVER:
+            deliver(game.begin_next_hand())
+            continue
+        player, decision = next(iter(game.pending().items()))
+        action = bots[player].choose(observations[player], decision)
+        try:
+            events = game.apply(player, action)
+        except IllegalAction as error:
+            name = bots[player].name
+            raise StrategyError(
+                f"strategy {name!r} (player {player}) answered {decision!r} with "
+                f"{action!r}, which the game refused: {error.message}"
+            ) from error
+        deliver(events)
+
+
+def _record(event: Event, entrant_of: dict[int, int], result: ArenaResult) -> bool:
+    """Count what ``event`` says; true when it ends a hand."""
+    tallies = result.entrants
+    if isinstance(event, HandEnded):
+        result.hands += 1
+        last = len(event.finishing)
+        for place, (player, points, bonus) in enumerate(
+            zip(event.finishing, event.points, event.bonus, strict=True), start=1
+        ):
+            tally = tallies[entrant_of[player]]
+            tally.hands += 1
+            tally.place_total += place
+            tally.points += points + bonus
+            tally.greater_dalmuti += place == 1
+            tally.greater_peon += place == last
+        return True
+    if isinstance(event, RevolutionDeclared):
+        result.revolutions += 1
+        result.greater_revolutions += event.greater
+        tallies[entrant_of[event.player]].revolutions += 1
+    elif isinstance(event, MisdealExposed):
+        result.misdeals += 1
+    elif isinstance(event, MerchantExchangeCards):
+        result.exchanges += 1
+        tallies[entrant_of[event.giver]].exchanges += 1
+        tallies[entrant_of[event.other]].exchanges += 1
+    elif isinstance(event, MerchantExchangeDeclined):
+        result.exchanges_declined += 1
+    return False
