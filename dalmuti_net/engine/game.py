@@ -124,6 +124,7 @@ class Game:
         self.leaving: list[int] = []
         self.ended_reason: str | None = None
         self.log: list[Event] = []
+        """This hand's events after the last hand's result: what ``observe`` folds."""
 
     # ----------------------------------------------------------------- what is owed
 
@@ -260,6 +261,8 @@ class Game:
     def apply(self, player: int, action: Action) -> list[Event]:
         """Apply one player's answer to the decision they owe."""
         self._check_not_ended()
+        if type(player) is not int:  # a bool would pass for seat 0 or 1
+            raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
         events: list[Event] = []
         if self.phase is Phase.PLAY and player == self.turn:
             self._apply_play(player, action, events)
@@ -669,9 +672,12 @@ class Game:
             raise IllegalAction(Refusal.TABLE_ENDED, "the table has ended")
 
     def _logged(self, events: list[Event]) -> list[Event]:
+        """Keep the log that observations are rebuilt from: the current hand's events,
+        after the previous hand's result (which an observation remembers)."""
         for event in events:
             if isinstance(event, HandStarted):
-                self.log = []
+                results: list[Event] = [e for e in self.log if isinstance(e, HandEnded)]
+                self.log = results[-1:]
             self.log.append(event)
         return events
 
