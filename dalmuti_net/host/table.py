@@ -540,6 +540,10 @@ class Table:
                 ErrorCode.BAD_MESSAGE,
                 f"unknown bot strategy {strategy!r}; known: {', '.join(self.known_strategies)}",
             )
+        if len(self.seated_players) >= MAX_PLAYERS:
+            raise ProtocolError(
+                ErrorCode.TABLE_FULL, f"all {MAX_PLAYERS} seats are taken", fatal=False
+            )
         label = name or f"{(strategy or self.known_strategies[0]).capitalize()} bot"
         seat = self.reserve_seat(label, kind="bot", strategy=strategy)
         seat.ready = True

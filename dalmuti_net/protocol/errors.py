@@ -110,14 +110,17 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
 class ProtocolError(Exception):
     """A refusal to send back as an `error` message."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, *, fatal: bool | None = None) -> None:
         super().__init__(code, message)
         self.code = code
         self.message = message
+        self._fatal = fatal
 
     @property
     def fatal(self) -> bool:
-        return self.code in FATAL_CODES
+        """Whether the connection closes: by the code, unless the refusal says otherwise
+        (``table_full`` closes a handshake, not the host player's ``add_bot``)."""
+        return self.code in FATAL_CODES if self._fatal is None else self._fatal
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
