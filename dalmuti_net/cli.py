@@ -16,6 +16,8 @@ from . import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("dalmuti_net.commands.bot", "seat bots at a table, to play or to test your own"),
     "host": ("dalmuti_net.commands.host", "host a table on this machine and announce it"),
+    "hosts": ("dalmuti_net.commands.hosts", "list the tables found on the local network"),
+    "join": ("dalmuti_net.commands.join", "find a table (or go to HOST[:PORT]) and play it"),
     "sim": ("dalmuti_net.sim", "play bots against each other offline and compare them"),
 }
 

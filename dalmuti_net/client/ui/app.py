@@ -1,0 +1,119 @@
+"""The prompt_toolkit side: one full-screen window drawn by ``screen.render``, keys to
+``ClientUi.press``. Colors are ANSI names plus bold/reverse, so they follow the terminal's
+palette, and NO_COLOR (honoured by prompt_toolkit) still leaves every mark visible."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout, UIContent, UIControl, Window
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+
+from .screen import render
+from .state import ClientUi, Effect
+
+STYLE = Style.from_dict(
+    {
+        "title": "bold",
+        "heading": "bold",
+        "rule": "ansibrightblack",
+        "dim": "ansibrightblack",
+        "turn": "bold ansiyellow",
+        "me": "bold ansicyan",
+        "marker": "bold",
+        "cursor": "reverse bold",
+        "picked": "bold ansigreen",
+        "trick": "bold ansimagenta",
+        "selection": "bold",
+        "warning": "ansiyellow",
+        "error": "bold ansired",
+        "good": "ansigreen",
+        "key": "bold underline",
+        "chat": "ansicyan",
+        "prompt": "bold",
+        "input": "underline",
+        "role": "",
+        "symbol": "",
+        "card": "",
+    }
+)
+
+NAMED_KEYS: dict[Keys, str] = {
+    Keys.Left: "left",
+    Keys.Right: "right",
+    Keys.Up: "up",
+    Keys.Down: "down",
+    Keys.Enter: "enter",
+    Keys.Escape: "escape",
+    Keys.Tab: "tab",
+    Keys.BackTab: "s-tab",
+    Keys.Backspace: "backspace",
+    Keys.PageUp: "pageup",
+    Keys.PageDown: "pagedown",
+    Keys.ControlC: "c-c",
+}
+
+
+class ScreenControl(UIControl):
+    """Draws the whole screen for the size prompt_toolkit gives it (so resizing redraws)."""
+
+    def __init__(self, ui: ClientUi) -> None:
+        self.ui = ui
+
+    def create_content(self, width: int, height: int | None) -> UIContent:
+        lines: list[StyleAndTextTuples] = [
+            list(line) for line in render(self.ui, width, height or 24)
+        ]
+        return UIContent(
+            get_line=lambda index: lines[index],
+            line_count=len(lines),
+            cursor_position=Point(0, 0),
+            show_cursor=False,
+        )
+
+    def is_focusable(self) -> bool:
+        return True
+
+
+def build_application(
+    ui: ClientUi,
+    on_effects: Callable[[list[Effect]], None],
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> Application[None]:
+    bindings = KeyBindings()
+
+    def handler(name: str) -> Callable[[KeyPressEvent], None]:
+        def press(event: KeyPressEvent) -> None:
+            on_effects(ui.press(name))
+
+        return press
+
+    for key, name in NAMED_KEYS.items():
+        bindings.add(key)(handler(name))
+
+    @bindings.add(Keys.Any)
+    def _typed(event: KeyPressEvent) -> None:
+        for char in event.data:
+            if char.isprintable():
+                on_effects(ui.press(char))
+
+    application: Application[None] = Application(
+        layout=Layout(Window(ScreenControl(ui), always_hide_cursor=True)),
+        key_bindings=bindings,
+        style=STYLE,
+        full_screen=True,
+        mouse_support=False,
+        input=input,
+        output=output,
+    )
+    application.ttimeoutlen = 0.05  # Esc alone should not wait half a second
+    return application

@@ -1,0 +1,70 @@
+"""The host's refusals and connection problems as sentences in the player's language."""
+
+from __future__ import annotations
+
+from ...protocol import PROTOCOL_VERSION
+from ..session import HostError
+from .i18n import N_, Translator
+
+ERROR_SENTENCES: dict[str, str] = {
+    "bad_frame": N_("The host could not read what this client sent."),
+    "too_large": N_("A message to the host was too large."),
+    "unknown_type": N_("The host did not understand a message from this client."),
+    "not_hello": N_("The host expected a greeting first."),
+    "table_full": N_("The table is full: no seat is left."),
+    "bad_token": N_("The host no longer knows this seat."),
+    "bad_code": N_("This table needs a join code, and the one given is missing or wrong."),
+    "too_many_connections": N_("The host has too many connections right now."),
+    "timeout": N_("The host heard nothing from this client for too long."),
+    "slow_consumer": N_("This client fell too far behind the host."),
+    "kicked": N_("The host player removed you from the table."),
+    "replaced": N_("Your seat was taken over by another connection with your token."),
+    "shutting_down": N_("The host is closing the table."),
+    "bad_message": N_("The host refused a malformed request."),
+    "rate_limited": N_("Too many requests too fast: slow down."),
+    "already_hello": N_("This connection has already greeted the host."),
+    "not_host": N_("Only the host player may do that."),
+    "spectator": N_("Spectators may watch and chat, but not play."),
+    "wrong_phase": N_("That is not possible at this point of the game."),
+    "bad_rules": N_("Those rule options do not fit together."),
+    "not_enough_players": N_("A table starts with 4 to 8 players."),
+    "unknown_player": N_("There is no such player at this table."),
+    "no_decision_owed": N_("It is not your turn."),
+    "wrong_decision": N_("That answers a different question from the one asked."),
+    "not_a_set": N_("Those cards do not form a set."),
+    "not_held": N_("You do not hold those cards."),
+    "wrong_size": N_("A set played on another must have as many cards."),
+    "not_better": N_("A set played on another must have a better (lower) rank."),
+    "must_lead": N_("You lead this trick: you must play a set, not pass."),
+    "bad_cards": N_("That is the wrong number of cards for the tax."),
+    "bad_merchant": N_("You cannot exchange with that Merchant."),
+    "bad_position": N_("The newcomer cannot sit there."),
+    "already_seated": N_("That player is already at the table."),
+    "table_ended": N_("The table has ended."),
+}
+
+TROUBLESHOOTING = N_(
+    "Check that both computers are on the same network, that no firewall blocks "
+    "UDP port 5353 (discovery) or the host's TCP port, and that no VPN is in the way. "
+    "You can always join by address: dalmuti join HOST[:PORT]."
+)
+
+
+def describe_error(t: Translator, error: HostError) -> str:
+    if error.code == "version_mismatch":
+        host = error.host_version if error.host_version is not None else "?"
+        client = error.client_version if error.client_version is not None else PROTOCOL_VERSION
+        return t._(
+            "The host speaks protocol version {host} and this client speaks version {client}: "
+            "they cannot play together. Install the same version of dalmuti-net on both."
+        ).format(host=host, client=client)
+    sentence = ERROR_SENTENCES.get(error.code)
+    if sentence is None:
+        return t._("The host refused: {message}").format(message=error.message)
+    return t._(sentence)
+
+
+def describe_unreachable(t: Translator, address: str, reason: str) -> str:
+    return t._("Could not reach the host at {address} ({reason}).").format(
+        address=address, reason=reason
+    )

@@ -1,0 +1,124 @@
+"""Languages: English, traditional Chinese and Spanish, through stdlib gettext catalogs.
+
+Every string the terminal client shows goes through a ``Translator``: ``t._(text)`` and
+``t.n_(singular, plural, n)``. Strings kept in tables are marked with ``N_`` and translated
+where they are shown. Card and role names follow RULES.md (rules 1 and 5).
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from ...engine import JESTER, Role
+
+DOMAIN = "dalmuti"
+LOCALE_DIR = Path(__file__).parent / "locale"
+DEFAULT_LANGUAGE = "en"
+LANGUAGES: dict[str, str] = {"en": "English", "zh_Hant": "繁體中文", "es": "Español"}
+"""Language codes (gettext folder names) and their names in their own language."""
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for translation where it is defined; translate where it is shown."""
+    return text
+
+
+CARD_NAMES: dict[int, str] = {
+    1: N_("Dalmuti"),
+    2: N_("Archbishop"),
+    3: N_("Earl Marshal"),
+    4: N_("Baroness"),
+    5: N_("Abbess"),
+    6: N_("Knight"),
+    7: N_("Seamstress"),
+    8: N_("Mason"),
+    9: N_("Cook"),
+    10: N_("Shepherdess"),
+    11: N_("Stonecutter"),
+    12: N_("Peasant"),
+    JESTER: N_("Jester"),
+}
+
+ROLE_NAMES: dict[Role, str] = {
+    Role.GREATER_DALMUTI: N_("Greater Dalmuti"),
+    Role.LESSER_DALMUTI: N_("Lesser Dalmuti"),
+    Role.MERCHANT: N_("Merchant"),
+    Role.LESSER_PEON: N_("Lesser Peon"),
+    Role.GREATER_PEON: N_("Greater Peon"),
+}
+
+
+def normalize_language(text: str | None) -> str | None:
+    """A supported language code for a ``--lang`` value or a locale name, else ``None``.
+
+    Any Chinese maps to traditional Chinese, the one Chinese this client has.
+    """
+    if not text:
+        return None
+    base = text.split(".")[0].split("@")[0].replace("-", "_").lower()
+    if base.startswith("zh"):
+        return "zh_Hant"
+    if base.startswith("es"):
+        return "es"
+    if base.startswith("en") or base in ("c", "posix"):
+        return "en"
+    return None
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language the locale asks for, in gettext's order of variables."""
+    env = os.environ if environ is None else environ
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(variable, "")
+        for part in value.split(":"):
+            found = normalize_language(part)
+            if found is not None and not (variable != "LANGUAGE" and part in ("C", "POSIX")):
+                return found
+    return DEFAULT_LANGUAGE
+
+
+class Translator:
+    def __init__(self, language: str = DEFAULT_LANGUAGE) -> None:
+        if language not in LANGUAGES:
+            raise ValueError(f"unknown language {language!r}")
+        self.language = language
+        self._catalog: gettext.NullTranslations
+        if language == DEFAULT_LANGUAGE:
+            self._catalog = gettext.NullTranslations()
+        else:
+            self._catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+
+    def _(self, text: str) -> str:
+        return self._catalog.gettext(text)
+
+    def n_(self, singular: str, plural: str, n: int) -> str:
+        return self._catalog.ngettext(singular, plural, n)
+
+    def card(self, card: int) -> str:
+        return self._(CARD_NAMES[card])
+
+    def role(self, role: Role) -> str:
+        return self._(ROLE_NAMES[role])
+
+    def ordinal(self, place: int) -> str:
+        """1st, 2nd...: English needs its suffixes; the catalogs say how others write it."""
+        if self.language != DEFAULT_LANGUAGE:
+            return self._("#{place}").format(place=place)
+        suffix = (
+            "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+        )
+        return f"{place}{suffix}"
+
+
+def translator_for(requested: str | None, environ: Mapping[str, str] | None = None) -> Translator:
+    """``--lang`` if given (ValueError if it is not one we have), else the locale's."""
+    if requested:
+        language = normalize_language(requested)
+        if language is None:
+            choices = ", ".join(code.replace("_", "-") for code in LANGUAGES)
+            raise ValueError(f"unknown language {requested!r}; choose one of {choices}")
+        return Translator(language)
+    return Translator(language_from_environment(environ))

@@ -1,0 +1,169 @@
+"""The lobby's keys: ready for everyone; rules, bots, kicking and starting for the host player."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine.rules import DEFAULT_HAND_LIMIT, MAX_HAND_LIMIT, MAX_PLAYERS, MIN_PLAYERS
+from .choosers import CHANGED, IGNORED, Hint, Problem, Result
+from .i18n import N_, Translator
+
+
+@dataclass(frozen=True)
+class RuleField:
+    key: str
+    label: str
+    """Marked with N_."""
+
+
+RULE_FIELDS = (
+    RuleField("first_deal_revolution", N_("First deal revolution: no taxes in hand 1 (rule 13)")),
+    RuleField("stripped_decks", N_("Stripped decks for 4 or 5 players (rule 14)")),
+    RuleField("scoring", N_("Scoring (rule 15)")),
+    RuleField("hand_limit", N_("Hands to play")),
+    RuleField("philanthropic_scoring", N_("Philanthropic scoring (rule 16)")),
+    RuleField("merchant_exchange", N_("Merchant exchange (rule 17)")),
+    RuleField("misdeal_chance", N_("Misdeal chance per deal (rule 18)")),
+)
+MISDEAL_STEP = 0.05
+
+
+def rule_value_text(t: Translator, key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return t._("on") if value else t._("off")
+    if key == "hand_limit":
+        return t._("no limit") if value is None else str(value)
+    if key == "misdeal_chance":
+        return t._("off") if not value else f"{round(value * 100)}%"
+    return str(value)
+
+
+class RulesEditor:
+    """The host player's rule options: one request per change, sent as the key is pressed."""
+
+    def __init__(self) -> None:
+        self.index = 0
+
+    @property
+    def field(self) -> RuleField:
+        return RULE_FIELDS[self.index]
+
+    def press(self, key: str, rules: dict[str, Any]) -> Result:
+        if key == "up":
+            self.index = (self.index - 1) % len(RULE_FIELDS)
+            return CHANGED
+        if key == "down":
+            self.index = (self.index + 1) % len(RULE_FIELDS)
+            return CHANGED
+        name = self.field.key
+        value = rules.get(name)
+        if key in ("space", "enter") and isinstance(value, bool):
+            return self._change(name, not value, rules)
+        if key in ("+", "right", "-", "left"):
+            up = key in ("+", "right")
+            if name == "hand_limit":
+                return self._hand_limit(value, up, rules)
+            if name == "misdeal_chance":
+                chance = round(float(value or 0.0) + (MISDEAL_STEP if up else -MISDEAL_STEP), 2)
+                return self._change(name, min(1.0, max(0.0, chance)), rules)
+            if isinstance(value, bool):
+                return self._change(name, up, rules)
+        return IGNORED
+
+    def _hand_limit(self, value: int | None, up: bool, rules: dict[str, Any]) -> Result:
+        if value is None:
+            if not up:
+                return CHANGED
+            return self._change("hand_limit", DEFAULT_HAND_LIMIT, rules)
+        if not up and value <= 1:
+            if rules.get("scoring"):
+                return Result(
+                    problem=Problem(N_("With scoring on, the table plays at least 1 hand."))
+                )
+            return self._change("hand_limit", None, rules)
+        return self._change("hand_limit", min(MAX_HAND_LIMIT, value + (1 if up else -1)), rules)
+
+    def _change(self, name: str, value: Any, rules: dict[str, Any]) -> Result:
+        if name == "philanthropic_scoring" and value and not rules.get("scoring"):
+            return Result(
+                problem=Problem(N_("Philanthropic scoring needs scoring: turn scoring on first."))
+            )
+        if rules.get(name) == value:
+            return CHANGED
+        changes: dict[str, Any] = {name: value}
+        if name == "scoring" and not value and rules.get("philanthropic_scoring"):
+            changes["philanthropic_scoring"] = False
+        return Result(request={"type": "set_rules", "rules": changes})
+
+    def hints(self) -> list[Hint]:
+        return [
+            Hint("↑↓", N_("option")),
+            Hint("Space", N_("switch")),
+            Hint("←→", N_("less/more")),
+            Hint("o/Esc", N_("close")),
+        ]
+
+
+class LobbyKeys:
+    """Seats cursor and the lobby requests."""
+
+    def __init__(self) -> None:
+        self.index = 0
+
+    def press(self, key: str, table: dict[str, Any], me: int | None, is_host: bool) -> Result:
+        players = table["players"]
+        if key == "up" and players:
+            self.index = (self.index - 1) % len(players)
+            return CHANGED
+        if key == "down" and players:
+            self.index = (self.index + 1) % len(players)
+            return CHANGED
+        if key == "r":
+            seat = next((s for s in players if s["player"] == me), None)
+            if seat is None:
+                return Result(problem=Problem(N_("Spectators have no seat to get ready in.")))
+            return Result(request={"type": "ready", "ready": not seat["ready"]})
+        if key not in ("s", "b", "B", "x", "k"):
+            return IGNORED
+        if not is_host:
+            return Result(problem=Problem(N_("Only the host player may do that.")))
+        if key == "s":
+            seated = len(players)
+            if not MIN_PLAYERS <= seated <= MAX_PLAYERS:
+                return Result(
+                    problem=Problem(
+                        N_("A table starts with {low} to {high} players; {n} are seated."),
+                        {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "n": seated},
+                    )
+                )
+            return Result(request={"type": "start"})
+        if key in ("b", "B"):
+            if len(players) >= MAX_PLAYERS:
+                return Result(
+                    problem=Problem(N_("All {high} seats are taken."), {"high": MAX_PLAYERS})
+                )
+            strategy = "heuristic" if key == "b" else "random"
+            return Result(request={"type": "add_bot", "strategy": strategy})
+        if not players:
+            return IGNORED
+        seat = players[min(self.index, len(players) - 1)]
+        if key == "x":
+            if seat["kind"] != "bot":
+                return Result(problem=Problem(N_("Choose a bot with ↑↓ to remove it.")))
+            return Result(request={"type": "remove_bot", "player": seat["player"]})
+        if seat["host"] or seat["player"] == me:
+            return Result(problem=Problem(N_("The host player cannot be removed.")))
+        return Result(request={"type": "kick", "player": seat["player"]})
+
+    def hints(self, is_host: bool) -> list[Hint]:
+        hints = [Hint("r", N_("ready"))]
+        if is_host:
+            hints += [
+                Hint("s", N_("start")),
+                Hint("b/B", N_("add bot (good/random)")),
+                Hint("↑↓ x", N_("remove bot")),
+                Hint("k", N_("kick")),
+                Hint("o", N_("rules")),
+            ]
+        return hints

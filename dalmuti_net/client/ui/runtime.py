@@ -1,0 +1,167 @@
+"""prompt_toolkit on asyncio, with trio as its guest (``trio.lowlevel.start_guest_run``).
+
+Both run on one thread: trio's tasks (the connection, discovery, and for `dalmuti host`
+the server itself) update ``ClientUi`` and ask for a redraw; key presses on the asyncio
+side hand their effects to trio through the run's ``TrioToken``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import trio
+from outcome import Outcome
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from ...protocol.messages import Message
+from ..discovery import browse_tables
+from ..runner import CannotConnect, ClientRunner, Connector, Status
+from ..session import ClientSession
+from .app import build_application
+from .state import ClientUi, Effect, Join, Quit, Send
+
+DISCOVERY_PATIENCE = 4.0
+"""Seconds without any table found before the client says what to check."""
+
+
+class TerminalClient:
+    """One terminal table: the application, and the trio tasks that feed it."""
+
+    def __init__(
+        self, ui: ClientUi, *, input: Input | None = None, output: Output | None = None
+    ) -> None:
+        self.ui = ui
+        self.app: Application[None] = build_application(
+            ui, self.carry_out, input=input, output=output
+        )
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._requests_in, self._requests = trio.open_memory_channel[Effect](math.inf)
+        self.runner: ClientRunner | None = None
+        self.on_join: Callable[[Join], None] | None = None
+        """Called when the player has picked a table and a name (to remember the name)."""
+
+    # ------------------------------------------------------------------ both sides
+
+    def carry_out(self, effects: list[Effect]) -> None:
+        """Effects of a key press (asyncio side) or of a message (trio side)."""
+        for effect in effects:
+            if isinstance(effect, Quit):
+                self.exit()
+            elif self._token is not None:
+                self._token.run_sync_soon(self._requests_in.send_nowait, effect)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.app.invalidate()
+
+    def exit(self) -> None:
+        future = self.app.future
+        if self.app.is_running and future is not None and not future.done():
+            self.app.exit()
+
+    # ------------------------------------------------------------------ trio side
+
+    def attach(self) -> None:
+        """Call first thing in the trio run."""
+        self._token = trio.lowlevel.current_trio_token()
+
+    async def play(self, session: ClientSession, connect: Connector) -> None:
+        """Keep ``session`` connected and on screen until the application ends."""
+        ui = self.ui
+
+        async def on_message(message: Message) -> None:
+            effects = ui.on_message(message)
+            self.refresh()
+            for effect in effects:
+                if isinstance(effect, Send):
+                    await runner.send(effect.message)
+
+        def on_status(status: Status) -> None:
+            ui.on_status(status)
+            self.refresh()
+
+        runner = ClientRunner(session, connect, on_message=on_message, on_status=on_status)
+        self.runner = runner
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._send_requests, runner)
+            try:
+                await runner.run()
+            except CannotConnect as error:
+                ui.cannot_connect(str(error))
+                self.refresh()
+            await trio.sleep_forever()  # the screen says what happened until the player quits
+
+    async def _send_requests(self, runner: ClientRunner) -> None:
+        async for effect in self._requests:
+            if isinstance(effect, Send) and not await runner.send(effect.message):
+                self.ui.say(self.ui.t._("Not connected: that was not sent."), "error")
+                self.refresh()
+
+    async def find_table(self, interfaces: Sequence[str] | None) -> Join:
+        """Show the tables on the LAN until the player picks one (and gives a name)."""
+        ui = self.ui
+        async with browse_tables(interfaces=interfaces) as browser, trio.open_nursery() as nursery:
+
+            async def show_listings() -> None:
+                async for listings in browser:
+                    ui.set_listings(listings)
+                    self.refresh()
+
+            async def say_when_slow() -> None:
+                await trio.sleep(DISCOVERY_PATIENCE)
+                ui.note_discovery_slow()
+                self.refresh()
+
+            nursery.start_soon(show_listings)
+            nursery.start_soon(say_when_slow)
+            async for effect in self._requests:
+                if isinstance(effect, Join):
+                    nursery.cancel_scope.cancel()
+                    return effect
+        raise AssertionError("the request channel never closes")  # pragma: no cover
+
+
+def run_with_trio(client: TerminalClient, trio_main: Callable[[], Awaitable[None]]) -> None:
+    """Run the application with ``trio_main`` as trio's guest; return when the player quits
+    (``trio_main`` is then cancelled) or when ``trio_main`` returns or fails."""
+    asyncio.run(_host_loop(client, trio_main))
+
+
+async def _host_loop(client: TerminalClient, trio_main: Callable[[], Awaitable[None]]) -> None:
+    loop = asyncio.get_running_loop()
+    finished: asyncio.Future[Outcome[Any]] = loop.create_future()
+    scope_box: list[trio.CancelScope] = []
+
+    async def trio_root() -> None:
+        client.attach()
+        with trio.CancelScope() as scope:
+            scope_box.append(scope)
+            await trio_main()
+        client.exit()
+
+    def done(outcome: Outcome[Any]) -> None:
+        if not finished.done():
+            finished.set_result(outcome)
+        client.exit()
+
+    trio.lowlevel.start_guest_run(
+        trio_root,
+        run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+        run_sync_soon_not_threadsafe=loop.call_soon,
+        done_callback=done,
+        host_uses_signal_set_wakeup_fd=True,
+    )
+    try:
+        if not finished.done():
+            await client.app.run_async()
+    finally:
+        token = client._token
+        if not finished.done() and token is not None:
+            token.run_sync_soon(lambda: [scope.cancel() for scope in scope_box])
+        outcome = await finished
+    outcome.unwrap()

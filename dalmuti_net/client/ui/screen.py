@@ -1,0 +1,655 @@
+"""The screen as styled text for a given width and height: a pure function of ``ClientUi``.
+
+It fits 80x24 and uses more room when there is more: with more columns the trick and the
+chat get panels of their own, with more rows the log grows. Widths are measured in
+terminal cells, so Chinese names and emoji symbols line up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...engine import JESTER, Observation
+from ...engine.cards import Counts
+from ...protocol import PROTOCOL_VERSION
+from ..runner import Status
+from .choosers import Hint, PlacementChooser
+from .errors import TROUBLESHOOTING
+from .i18n import N_, Translator
+from .lobby import RULE_FIELDS, rule_value_text
+from .state import ClientUi, Overlay, Screen
+from .text import fit, truncate, width, wrap
+from .words import card_label, describe_set, role_symbol
+
+Fragment = tuple[str, str]
+Line = list[Fragment]
+
+WIDE = 110
+"""From this many columns on, the trick and the chat get panels beside the seats and log."""
+
+
+def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+    """Exactly ``rows`` lines, none wider than ``cols`` cells."""
+    cols, rows = max(cols, 20), max(rows, 5)
+    if ui.overlay is Overlay.HELP:
+        body = _help(ui, cols)
+    elif ui.screen is Screen.DISCOVER:
+        body = _discover(ui, cols, rows)
+    elif ui.screen is Screen.FORM:
+        body = _form(ui, cols)
+    elif ui.screen is Screen.CONNECTING:
+        body = _connecting(ui, cols)
+    elif ui.screen is Screen.PROBLEM:
+        body = _problem(ui, cols)
+    else:
+        body = _table(ui, cols, rows)
+    footer = _footer(ui, cols)
+    body = body[: rows - len(footer)]
+    body += [[] for _ in range(rows - len(footer) - len(body))]
+    return [fit_line(line, cols) for line in body + footer]
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def line_width(line: Line) -> int:
+    return sum(width(text) for _, text in line)
+
+
+def fit_line(line: Line, cols: int) -> Line:
+    """Cut ``line`` to ``cols`` cells (with an ellipsis) and pad it to exactly that."""
+    out: Line = []
+    used = 0
+    for style, text in line:
+        room = cols - used
+        if room <= 0:
+            break
+        if width(text) > room:
+            cut = truncate(text, room)
+            out.append((style, cut))
+            used += width(cut)
+            break
+        out.append((style, text))
+        used += width(text)
+    if used < cols:
+        out.append(("", " " * (cols - used)))
+    return out
+
+
+def plain(text: str, style: str = "") -> Line:
+    return [(style, text)]
+
+
+def rule(title: str, cols: int, style: str = "class:rule") -> Line:
+    head = f"── {title} " if title else ""
+    return [(style, head + "─" * max(0, cols - width(head)))]
+
+
+def wrapped(text: str, cols: int, style: str = "") -> list[Line]:
+    return [plain(line, style) for line in wrap(text, cols)]
+
+
+def side_by_side(
+    left: list[Line], right: list[Line], left_cols: int, gap: str = " │ "
+) -> list[Line]:
+    rows = max(len(left), len(right))
+    out: list[Line] = []
+    for index in range(rows):
+        lhs = fit_line(left[index], left_cols) if index < len(left) else plain(" " * left_cols)
+        rhs = right[index] if index < len(right) else []
+        out.append([*lhs, ("class:rule", gap), *rhs])
+    return out
+
+
+def hint_line(t: Translator, hints: Iterable[Hint]) -> Line:
+    line: Line = []
+    for hint in hints:
+        if line:
+            line.append(("", "  "))
+        line.append(("class:key", hint.keys))
+        line.append(("", " " + t._(hint.label)))
+    return line
+
+
+def wrap_fragments(pieces: list[Line], cols: int, sep: str = "  ") -> list[Line]:
+    """Lay out pieces (each kept whole) over as many lines as they need."""
+    lines: list[Line] = [[]]
+    used = 0
+    for piece in pieces:
+        piece_width = line_width(piece)
+        extra = width(sep) if lines[-1] else 0
+        if lines[-1] and used + extra + piece_width > cols:
+            lines.append([])
+            used, extra = 0, 0
+        if extra:
+            lines[-1].append(("", sep))
+        lines[-1].extend(piece)
+        used += extra + piece_width
+    return lines
+
+
+def _footer(ui: ClientUi, cols: int) -> list[Line]:
+    lines: list[Line] = []
+    if ui.editor is not None:
+        label = ui.t._(ui.editor.label) + " "
+        lines.append(
+            [("class:prompt", label), ("class:input", ui.editor.text), ("class:cursor", " ")]
+        )
+    elif ui.overlay is Overlay.QUIT:
+        lines.append(plain(ui.quit_question(), "class:warning"))
+    hints = wrap_fragments([hint_line(ui.t, [h]) for h in ui.hints()], cols)
+    return lines + [[("class:hints", "")] + line for line in hints[:2]]
+
+
+# ----------------------------------------------------------------------------- help
+
+
+def _help(ui: ClientUi, cols: int) -> list[Line]:
+    t = ui.t
+    lines = [plain(t._("Help — press ? or Esc to close"), "class:title"), []]
+    sections = [
+        (
+            t._("Keys"),
+            t._(
+                "Play: ←→ choose a rank in your hand, ↑↓ how many cards, j adds Jesters, "
+                "Tab jumps to the next legal set, Enter plays, p passes. Taxes: ←→ a card, "
+                "↑ or Space picks it, ↓ puts it back, Enter gives. y/n answers a revolution, "
+                "i/p a misdeal, d declines a Merchant exchange. Lobby: r ready; the host "
+                "player has s start, b/B bots, x remove a bot, k kick, o rules. t chats, "
+                "PgUp/PgDn scroll the log, q quits."
+            ),
+        ),
+        (
+            t._("The game"),
+            t._(
+                "Get rid of your cards first. Lower numbers are better: the Dalmuti (1) is "
+                "best, the Peasant (12) worst. A Jester alone counts as 13; with other cards "
+                "it takes their rank. The leader plays any number of cards of one rank; each "
+                "next player plays as many cards of a better rank, or passes. When everyone "
+                "else has passed, whoever played last leads the next trick."
+            ),
+        ),
+        (
+            t._("Roles"),
+            t._(
+                "The first player out becomes the Greater Dalmuti, the second the Lesser "
+                "Dalmuti, the last the Greater Peon. Before play, the Greater Peon gives the "
+                "Greater Dalmuti their 2 best cards and gets 2 cards of the Dalmuti's choice; "
+                "the Lesser Peon and Lesser Dalmuti do the same with 1 card. Whoever holds "
+                "both Jesters may declare a revolution: no taxes; by the Greater Peon, all "
+                "roles are reversed."
+            ),
+        ),
+    ]
+    for title, text in sections:
+        lines.append(plain(title, "class:heading"))
+        lines += wrapped(text, cols)
+        lines.append([])
+    return lines
+
+
+# ----------------------------------------------------------------------------- finding
+
+
+def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+    t = ui.t
+    lines = [plain(t._("Tables on this network"), "class:title"), []]
+    if not ui.listings:
+        lines.append(plain(t._("Looking for tables…"), "class:dim"))
+        if ui.discovery_slow:
+            lines.append([])
+            lines.append(plain(t._("No table found yet. Still looking."), "class:warning"))
+            lines += wrapped(t._(TROUBLESHOOTING), cols)
+    else:
+        name_cols = max(12, cols - 58)
+        header = (
+            f"  {fit(t._('Table'), name_cols)} {fit(t._('Address'), 22)} "
+            f"{fit(t._('Seats'), 6)} {fit(t._('Phase'), 10)} {fit(t._('Code'), 5)}"
+        )
+        lines.append(plain(header, "class:heading"))
+        for index, listing in enumerate(ui.listings):
+            address = listing.addresses[0] if listing.addresses else "?"
+            seats = (
+                f"{listing.seats_taken}/{listing.seats_total}"
+                if listing.seats_taken is not None
+                else "?"
+            )
+            phase = {
+                "lobby": t._("lobby"),
+                "playing": t._("playing"),
+                "ended": t._("ended"),
+            }.get(str(listing.phase), "?")
+            code = t._("yes") if listing.code_required else t._("no")
+            row = (
+                f"{fit(listing.name, name_cols)} {fit(f'{address}:{listing.port}', 22)} "
+                f"{fit(seats, 6)} {fit(phase, 10)} {fit(code, 5)}"
+            )
+            chosen = index == ui.discovery_index
+            style = "class:cursor" if chosen else ""
+            line: Line = [("class:marker", "▶ " if chosen else "  "), (style, row)]
+            if not listing.compatible:
+                version = listing.protocol_version if listing.protocol_version is not None else "?"
+                line.append(
+                    (
+                        "class:warning",
+                        " "
+                        + t._("protocol {host}, ours {ours}").format(
+                            host=version, ours=PROTOCOL_VERSION
+                        ),
+                    )
+                )
+            lines.append(line)
+    if ui.notice is not None:
+        lines.append([])
+        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")
+    return lines
+
+
+def _form(ui: ClientUi, cols: int) -> list[Line]:
+    t = ui.t
+    lines = [plain(t._("Joining {address}").format(address=ui.address), "class:title"), []]
+    if ui.notice is not None:
+        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")
+    return lines
+
+
+def _connecting(ui: ClientUi, cols: int) -> list[Line]:
+    t = ui.t
+    return [
+        plain(t._("Connecting to {address}…").format(address=ui.address), "class:title"),
+    ]
+
+
+def _problem(ui: ClientUi, cols: int) -> list[Line]:
+    t = ui.t
+    lines = [plain(t._("Not connected"), "class:title"), []]
+    lines += wrapped(ui.problem or "", cols, "class:error")
+    if ui.problem_detail:
+        lines.append([])
+        lines += wrapped(
+            t._("The host said: {reason}").format(reason=ui.problem_detail), cols, "class:dim"
+        )
+    if not ui.ever_connected and ui.session is not None:
+        lines.append([])
+        lines += wrapped(t._(TROUBLESHOOTING), cols)
+    return lines
+
+
+# ----------------------------------------------------------------------------- the table
+
+
+def _header(ui: ClientUi, cols: int) -> Line:
+    t = ui.t
+    table = ui.table or {}
+    session = ui.session
+    observation = None if session is None else session.observation
+    parts = [table.get("name", "")]
+    if table.get("phase") == "lobby":
+        parts.append(t._("Lobby"))
+    elif observation is not None and observation.hand_number:
+        if observation.hand_limit:
+            parts.append(
+                t._("Hand {hand} of {limit}").format(
+                    hand=observation.hand_number, limit=observation.hand_limit
+                )
+            )
+        else:
+            parts.append(t._("Hand {hand}").format(hand=observation.hand_number))
+    left = " · ".join(p for p in parts if p)
+    status = {
+        Status.CONNECTING: (t._("connecting…"), "class:warning"),
+        Status.CONNECTED: (t._("connected"), "class:good"),
+        Status.RECONNECTING: (t._("connection lost, reconnecting…"), "class:error"),
+        Status.CLOSED: (t._("disconnected"), "class:error"),
+    }[ui.status]
+    right = "● " + status[0]
+    room = cols - width(right) - 1
+    return [("class:title", fit(left, room)), ("", " "), (status[1], right)]
+
+
+def _turn_line(ui: ClientUi) -> Line:
+    t = ui.t
+    session = ui.session
+    observation = None if session is None else session.observation
+    if observation is None or ui.table is None or ui.table["phase"] == "lobby":
+        return []
+    if observation.ended is not None:
+        return plain(t._("The table is over."), "class:heading")
+    if observation.phase == "hand_over":
+        return plain(t._("The hand is over; the next one starts in a moment."), "class:dim")
+    waiting = observation.waiting
+    if ui.chooser is not None:
+        return plain(t._("Your turn!"), "class:turn")
+    if observation.phase == "revolution" and not waiting:
+        return plain(t._("Waiting: does anyone declare a revolution?"), "class:dim")
+    if waiting:
+        names = ", ".join(ui.name_of(p) for p in waiting)
+        return plain(t._("Waiting for {names}").format(names=names), "class:dim")
+    return []
+
+
+def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+    session = ui.session
+    table = ui.table
+    lines: list[Line] = [_header(ui, cols)]
+    if session is None or table is None:
+        return lines
+    if table["phase"] == "lobby":
+        return lines + _lobby(ui, cols, rows - 1)
+    observation = session.observation
+    if observation is None or not observation.order:
+        lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
+        return lines + _log_block(ui, cols, rows - 4)
+    seats = _seats(ui, observation, cols)
+    if cols >= WIDE:
+        seat_cols = min(84, cols - 40)
+        trick = _trick_panel(ui, observation, cols - seat_cols - 3)
+        lines += side_by_side(seats, trick, seat_cols)
+    else:
+        lines += seats
+        lines.append(_trick_line(ui, observation))
+    hand = _hand(ui, observation, cols)
+    decision = _decision(ui, cols)
+    footer_rows = 1 + (1 if ui.editor is not None or ui.overlay is Overlay.QUIT else 0)
+    footer_rows += len(wrap_fragments([hint_line(ui.t, [h]) for h in ui.hints()], cols)[:2])
+    if ui.overlay is Overlay.RULES:
+        return lines + hand + decision
+    room = rows - len(lines) - len(hand) - len(decision) - footer_rows
+    return lines + hand + decision + _log_block(ui, cols, max(room, 1))
+
+
+def _seat_flags(
+    ui: ClientUi, observation: Observation, player: int, seat: dict[str, Any] | None
+) -> list[Fragment]:
+    t = ui.t
+    flags: list[Fragment] = []
+    if player in observation.out:
+        place = observation.out.index(player) + 1
+        flags.append(("class:good", t._("out {place}").format(place=t.ordinal(place))))
+    elif player in observation.passed:
+        flags.append(("class:dim", t._("passed")))
+    if player == observation.top_player and observation.to_beat is not None:
+        flags.append(("class:heading", t._("on top")))
+    if seat is not None:
+        if not seat["connected"] and seat["kind"] == "human":
+            flags.append(("class:error", t._("offline")))
+        if seat["stand_in"]:
+            flags.append(("class:warning", t._("bot stands in")))
+        elif seat["kind"] == "bot":
+            flags.append(("class:dim", t._("bot")))
+    if player in observation.leaving:
+        flags.append(("class:warning", t._("leaving")))
+    return flags
+
+
+def _seats(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+    t = ui.t
+    table = ui.table or {}
+    by_player = {s["player"]: s for s in table.get("players", [])}
+    scoring = bool(table.get("rules", {}).get("scoring"))
+    name_cols = 18 if cols >= 90 else 15
+    role_cols = 16
+    header = f"     {fit(t._('Player'), name_cols)} {fit(t._('Role'), role_cols)} {fit(t._('Cards'), 5, 'right')}"
+    if scoring:
+        header += f" {fit(t._('Score'), 5, 'right')}"
+    lines: list[Line] = [plain(header, "class:heading")]
+    roles = observation.roles
+    for player in observation.order:
+        role = roles[player]
+        turn = player in observation.waiting
+        marker = ("class:turn", "▶ ") if turn else ("", "  ")
+        symbol = fit(role_symbol(role, ui.ascii_symbols), 2)
+        name_style = "class:me" if player == ui.me else ""
+        count = observation.counts.get(player, 0)
+        row: Line = [
+            marker,
+            ("class:symbol", symbol),
+            ("", " "),
+            (name_style, fit(ui.name_of(player), name_cols)),
+            ("", " "),
+            ("class:role", fit(t.role(role), role_cols)),
+            ("", " "),
+            ("", fit(str(count), 5, "right")),
+        ]
+        if scoring:
+            row.append(("", " " + fit(str(observation.scores.get(player, 0)), 5, "right")))
+        for style, flag in _seat_flags(ui, observation, player, by_player.get(player)):
+            row += [("", "  "), (style, flag)]
+        lines.append(row)
+    joining = [p for p in observation.joining] + [
+        s["player"]
+        for s in table.get("players", [])
+        if not s["seated"]
+        and s["player"] not in observation.joining
+        and s["player"] not in observation.order
+    ]
+    if joining:
+        names = ", ".join(ui.name_of(p) for p in joining)
+        lines.append(
+            plain("  " + t._("Joining next hand: {names}").format(names=names), "class:dim")
+        )
+    return lines
+
+
+def _trick_line(ui: ClientUi, observation: Observation) -> Line:
+    t = ui.t
+    if observation.to_beat is None or observation.top_player is None:
+        text = t._("The table is empty.") if observation.phase == "play" else ""
+        return [("class:heading", t._("On the table:") + " "), ("class:dim", text)]
+    line: Line = [
+        ("class:heading", t._("On the table:") + " "),
+        ("class:trick", describe_set(t, observation.to_beat)),
+        ("", " " + t._("by {name}").format(name=ui.name_of(observation.top_player))),
+    ]
+    earlier = observation.trick[:-1]
+    if earlier:
+        history = ", ".join(describe_set(t, card_set) for _, card_set in earlier[-3:])
+        line.append(("class:dim", "  (" + t._("before: {sets}").format(sets=history) + ")"))
+    return line
+
+
+def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+    t = ui.t
+    lines: list[Line] = [plain(t._("This trick"), "class:heading")]
+    if not observation.trick:
+        lines.append(
+            plain(t._("The table is empty.") if observation.phase == "play" else "", "class:dim")
+        )
+    for player, card_set in observation.trick[-8:]:
+        style = "class:trick" if (player, card_set) == observation.trick[-1] else ""
+        lines.append(
+            plain(f"{truncate(ui.name_of(player), 14)}: {describe_set(t, card_set)}", style)
+        )
+    return lines
+
+
+def _hand_groups(ui: ClientUi, hand: Counts | None) -> list[tuple[int, int]]:
+    chooser = ui.chooser
+    if chooser is not None:
+        groups = chooser.groups()
+        if groups is not None:
+            return groups
+    if hand is None:
+        return []
+    return [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
+
+
+def _hand(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+    t = ui.t
+    if ui.me is None:
+        return [rule(t._("You are watching"), cols)]
+    hand = observation.hand
+    total = 0 if hand is None else sum(hand)
+    title = t.n_("Your hand: {n} card", "Your hand: {n} cards", total).format(n=total)
+    groups = _hand_groups(ui, hand)
+    chooser = ui.chooser
+    cursor = chooser.cursor_card if chooser is not None else None
+    picked = chooser.picked() if chooser is not None else {}
+    pieces: list[Line] = []
+    for card, held in groups:
+        text = f"{card_label(t, card)} ×{held}"
+        style = "class:cursor" if card == cursor else "class:card"
+        piece: Line = [(style, text)]
+        if picked.get(card):
+            piece.append(("class:picked", f" ✓{picked[card]}"))
+        pieces.append(piece)
+    lines = [rule(title, cols)]
+    if not pieces:
+        lines.append(plain(t._("(no cards)"), "class:dim"))
+    return lines + wrap_fragments(pieces, cols)
+
+
+def _decision(ui: ClientUi, cols: int) -> list[Line]:
+    t = ui.t
+    lines: list[Line] = []
+    if ui.overlay is Overlay.RULES:
+        return _rules_panel(ui, cols)
+    turn = _turn_line(ui)
+    if turn:
+        lines.append(turn)
+    chooser = ui.chooser
+    if chooser is not None and not ui._answered:
+        names = ui.namer()
+        lines += wrapped(chooser.prompt(t, names), cols)[:3]
+        selection = chooser.selection(t, names)
+        if selection:
+            lines += wrapped(selection, cols, "class:selection")[:2]
+        if isinstance(chooser, PlacementChooser):
+            pass
+    if ui.notice is not None:
+        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
+    ended = _standings(ui, cols)
+    return lines + ended
+
+
+def _standings(ui: ClientUi, cols: int) -> list[Line]:
+    t = ui.t
+    session = ui.session
+    if session is None or session.observation is None or session.observation.ended is None:
+        return []
+    lines = [rule(t._("Final standings"), cols)]
+    for player, score, place in session.observation.ended.standings:
+        lines.append(plain(f"{t.ordinal(place)}  {ui.name_of(player)}  {score}"))
+    return lines
+
+
+def _log_block(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+    t = ui.t
+    if rows <= 1:
+        return []
+    body_rows = rows - 1
+    if cols >= WIDE:
+        left_cols = cols - max(36, cols // 3) - 3
+        events = [line for line in ui.log if line.kind != "chat"]
+        chats = [line for line in ui.log if line.kind == "chat"]
+        left = _log_lines(events, left_cols, body_rows, ui.log_scroll)
+        right = _log_lines(chats, cols - left_cols - 3, body_rows, 0)
+        title = [
+            rule(t._("Log"), left_cols)[0],
+            ("class:rule", "─┼─"),
+            rule(t._("Chat"), cols - left_cols - 3)[0],
+        ]
+        return [title] + side_by_side(left, right, left_cols)
+    return [rule(t._("Log and chat"), cols)] + _log_lines(
+        list(ui.log), cols, body_rows, ui.log_scroll
+    )
+
+
+def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Line]:
+    styles = {"chat": "class:chat", "error": "class:error", "info": "class:dim", "event": ""}
+    out: list[Line] = []
+    end = len(entries) - scroll
+    for entry in reversed(entries[:end]):
+        block = wrapped(entry.text, cols, styles.get(entry.kind, ""))
+        out = block + out
+        if len(out) >= rows:
+            break
+    return out[-rows:] if rows > 0 else []
+
+
+# ----------------------------------------------------------------------------- lobby
+
+
+def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+    t = ui.t
+    table = ui.table or {}
+    session = ui.session
+    players = table.get("players", [])
+    lines: list[Line] = [rule(t._("Players ({n} of 4 to 8)").format(n=len(players)), cols)]
+    for index, seat in enumerate(players):
+        chosen = session is not None and session.is_host and index == ui.lobby.index
+        marks = []
+        if seat["host"]:
+            marks.append(("class:heading", t._("host")))
+        if seat["kind"] == "bot":
+            marks.append(("class:dim", t._("bot")))
+        if seat["ready"]:
+            marks.append(("class:good", t._("ready")))
+        elif seat["kind"] == "human":
+            marks.append(("class:dim", t._("not ready")))
+        if not seat["connected"]:
+            marks.append(("class:error", t._("offline")))
+        name_style = "class:cursor" if chosen else ("class:me" if seat["player"] == ui.me else "")
+        row: Line = [
+            ("class:marker", "▶ " if chosen else "  "),
+            (name_style, fit(ui.name_of(seat["player"]), 24)),
+        ]
+        for style, mark in marks:
+            row += [("", "  "), (style, mark)]
+        lines.append(row)
+    if table.get("spectators"):
+        lines.append(
+            plain("  " + t._("Spectators: {n}").format(n=table["spectators"]), "class:dim")
+        )
+    lines.append(rule(t._("Rules"), cols))
+    if ui.overlay is Overlay.RULES:
+        lines += _rules_panel(ui, cols)
+    else:
+        rules = table.get("rules", {})
+        on = [
+            t._(f.label)
+            for f in RULE_FIELDS
+            if f.key not in ("hand_limit", "misdeal_chance") and rules.get(f.key)
+        ]
+        if rules.get("misdeal_chance"):
+            on.append(
+                f"{t._(RULE_FIELDS[-1].label)}: {rule_value_text(t, 'misdeal_chance', rules['misdeal_chance'])}"
+            )
+        if rules.get("hand_limit"):
+            on.append(f"{t._('Hands to play')}: {rules['hand_limit']}")
+        text = "; ".join(on) if on else t._("The basic rules, no optional rule.")
+        lines += wrapped(text, cols)[:4]
+    if table.get("can_start") and session is not None and session.is_host:
+        lines.append(plain(t._("Enough players: press s to start."), "class:good"))
+    elif session is not None and not session.is_host:
+        lines.append(plain(t._("Waiting for the host player to start."), "class:dim"))
+    if ui.notice is not None:
+        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
+    footer_rows = 1 + len(wrap_fragments([hint_line(t, [h]) for h in ui.hints()], cols)[:2])
+    room = rows - len(lines) - footer_rows
+    return lines + _log_block(ui, cols, room)
+
+
+def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
+    t = ui.t
+    rules = (ui.table or {}).get("rules", {})
+    lines: list[Line] = [plain(t._("Rule options (the host player's)"), "class:heading")]
+    label_cols = min(56, cols - 14)
+    for index, option in enumerate(RULE_FIELDS):
+        chosen = index == ui.rules_editor.index
+        value = rule_value_text(t, option.key, rules.get(option.key))
+        lines.append(
+            [
+                ("class:marker", "▶ " if chosen else "  "),
+                ("class:cursor" if chosen else "", fit(t._(option.label), label_cols)),
+                ("", " "),
+                ("class:heading", value),
+            ]
+        )
+    if ui.notice is not None:
+        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
+    return lines
+
+
+__all__ = ["N_", "Line", "render"]

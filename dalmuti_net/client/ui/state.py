@@ -1,0 +1,554 @@
+"""Everything the terminal shows and every key's meaning, without a terminal.
+
+``ClientUi`` is fed the host's messages (``on_message``), the connection's status
+(``on_status``) and discovery listings (``set_listings``), and turns keys (``press``) into
+effects for the runtime: a message to send, a table to join, or quitting. The screen is
+drawn from it by ``screen.render``; nothing here imports prompt_toolkit or trio.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ...engine import Role
+from ...engine.events import HandStarted, TableEnded
+from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
+from ...protocol.discovery import TableListing
+from ...protocol.messages import Message, action_message, event_from_message
+from ..connection import parse_address
+from ..runner import Status
+from ..session import ClientSession, HostError
+from .choosers import Chooser, Hint, Names, Problem, Result, chooser_for
+from .errors import describe_error, describe_unreachable
+from .i18n import N_, Translator
+from .lobby import LobbyKeys, RulesEditor
+from .story import describe_event
+
+LOG_LINES = 500
+HAND_PHASES = ("dealing", "placement", "misdeal", "revolution", "taxes", "play")
+
+
+class Screen(StrEnum):
+    DISCOVER = "discover"
+    FORM = "form"
+    CONNECTING = "connecting"
+    TABLE = "table"
+    PROBLEM = "problem"
+
+
+class Overlay(StrEnum):
+    HELP = "help"
+    QUIT = "quit"
+    RULES = "rules"
+
+
+# Effects for the runtime.
+
+
+@dataclass(frozen=True)
+class Send:
+    message: Message
+
+
+@dataclass(frozen=True)
+class Join:
+    host: str
+    port: int
+    name: str
+    code: str | None
+
+
+@dataclass(frozen=True)
+class Quit:
+    pass
+
+
+Effect = Send | Join | Quit
+
+
+@dataclass(frozen=True)
+class LogLine:
+    kind: str
+    """event, chat, error or info: how the line is styled."""
+    text: str
+
+
+class LineEditor:
+    """A one-line text field: characters, Backspace, Enter to accept, Esc to cancel."""
+
+    def __init__(self, purpose: str, label: str, text: str = "", max_chars: int = 100) -> None:
+        self.purpose = purpose
+        self.label = label
+        """Marked with N_."""
+        self.text = text
+        self.max_chars = max_chars
+
+    def press(self, key: str) -> str | None:
+        """``"done"``, ``"cancel"`` or ``None`` (still editing)."""
+        if key == "enter":
+            return "done"
+        if key == "escape":
+            return "cancel"
+        if key == "backspace":
+            self.text = self.text[:-1]
+        elif key == "space":
+            self.text = (self.text + " ")[: self.max_chars]
+        elif len(key) == 1 and key.isprintable():
+            self.text = (self.text + key)[: self.max_chars]
+        return None
+
+
+@dataclass
+class Notice:
+    text: str
+    level: str = "info"
+    """info, warning or error."""
+
+
+class ClientUi:
+    def __init__(
+        self,
+        t: Translator,
+        session: ClientSession | None = None,
+        *,
+        address: str = "",
+        local_host: bool = False,
+        ascii_symbols: bool = False,
+        name: str = "",
+        name_given: bool = False,
+        code: str | None = None,
+    ) -> None:
+        self.t = t
+        self.session = session
+        self.address = address
+        self.local_host = local_host
+        """This terminal also runs the host: quitting closes the table for everyone."""
+        self.ascii_symbols = ascii_symbols
+        self.screen = Screen.CONNECTING if session is not None else Screen.DISCOVER
+        self.status = Status.CONNECTING
+        self.ever_connected = False
+        self.log: deque[LogLine] = deque(maxlen=LOG_LINES)
+        self.log_scroll = 0
+        self.notice: Notice | None = None
+        self.overlay: Overlay | None = None
+        self.editor: LineEditor | None = None
+        self.chooser: Chooser | None = None
+        self._decision_seen: object = None
+        self._answered = False
+        self.lobby = LobbyKeys()
+        self.rules_editor = RulesEditor()
+        self.problem: str | None = None
+        self.problem_detail: str | None = None
+        # Finding a table.
+        self.listings: list[TableListing] = []
+        self.discovery_index = 0
+        self.discovery_slow = False
+        self.name = name
+        self.name_given = name_given
+        self.code = code
+        self._target: tuple[str, int, bool] | None = None
+        """The table being joined from the list: host, port, whether it needs a code."""
+
+    # ------------------------------------------------------------------ what is known
+
+    @property
+    def me(self) -> int | None:
+        return None if self.session is None else self.session.player
+
+    @property
+    def table(self) -> dict[str, Any] | None:
+        return None if self.session is None else self.session.table
+
+    @property
+    def in_hand(self) -> bool:
+        session = self.session
+        if session is None or session.observation is None or self.table is None:
+            return False
+        return self.table["phase"] == "playing" and session.observation.phase in HAND_PHASES
+
+    @property
+    def ended(self) -> bool:
+        session = self.session
+        table_over = self.table is not None and self.table["phase"] == "ended"
+        return table_over or (
+            session is not None
+            and session.observation is not None
+            and session.observation.ended is not None
+        )
+
+    def name_of(self, player: int) -> str:
+        names = {} if self.session is None else self.session.names
+        name = names.get(player, f"#{player}")
+        return self.t._("{name} (you)").format(name=name) if player == self.me else name
+
+    def namer(self) -> Names:
+        names = {} if self.session is None else self.session.names
+        return Names({p: self.name_of(p) for p in names})
+
+    def say(self, text: str, level: str = "info") -> None:
+        self.notice = Notice(text, level)
+
+    def add_log(self, kind: str, text: str) -> None:
+        self.log.append(LogLine(kind, text))
+
+    # ------------------------------------------------------------------ finding a table
+
+    def set_listings(self, listings: list[TableListing]) -> None:
+        chosen = self.listings[self.discovery_index] if self.listings else None
+        self.listings = list(listings)
+        if chosen is not None and chosen in self.listings:
+            self.discovery_index = self.listings.index(chosen)
+        self.discovery_index = min(self.discovery_index, max(0, len(self.listings) - 1))
+
+    def note_discovery_slow(self) -> None:
+        """A few seconds went by: say what to check if nothing was found."""
+        self.discovery_slow = True
+
+    def _discover_press(self, key: str) -> list[Effect]:
+        if key == "up" and self.listings:
+            self.discovery_index = (self.discovery_index - 1) % len(self.listings)
+        elif key == "down" and self.listings:
+            self.discovery_index = (self.discovery_index + 1) % len(self.listings)
+        elif key == "a":
+            self.editor = LineEditor("address", N_("Host address (HOST or HOST:PORT):"))
+        elif key == "enter" and self.listings:
+            return self._pick(self.listings[self.discovery_index])
+        return []
+
+    def _pick(self, listing: TableListing) -> list[Effect]:
+        if not listing.compatible:
+            if listing.protocol_version is None:
+                self.say(self.t._("That host does not say which protocol it speaks."), "warning")
+            else:
+                self.say(
+                    self.t._(
+                        "That host speaks protocol version {host} and this client speaks "
+                        "version {client}: they cannot play together."
+                    ).format(host=listing.protocol_version, client=_protocol_version()),
+                    "warning",
+                )
+            return []
+        if not listing.usable:
+            self.say(
+                self.t._("That listing has no usable address; try joining by address."), "warning"
+            )
+            return []
+        self._target = (listing.addresses[0], listing.port, bool(listing.code_required))
+        self.address = _address_text(listing.addresses[0], listing.port)
+        return self._ask_name()
+
+    def _ask_name(self) -> list[Effect]:
+        if self.name_given and self.name:
+            return self._ask_code()
+        self.screen = Screen.FORM
+        self.editor = LineEditor("name", N_("Your name:"), self.name, MAX_NAME_CHARS)
+        return []
+
+    def _ask_code(self) -> list[Effect]:
+        assert self._target is not None
+        host, port, needs_code = self._target
+        if needs_code and not self.code:
+            self.screen = Screen.FORM
+            self.editor = LineEditor("code", N_("Join code:"), "", MAX_CODE_CHARS)
+            return []
+        self.screen = Screen.CONNECTING
+        return [Join(host, port, self.name, self.code)]
+
+    def _edited(self, editor: LineEditor) -> list[Effect]:
+        text = editor.text.strip()
+        if editor.purpose == "chat":
+            return [Send({"type": "chat", "text": text[:MAX_CHAT_CHARS]})] if text else []
+        if editor.purpose == "address":
+            try:
+                host, port = parse_address(text)
+            except ValueError as error:
+                self.say(str(error), "error")
+                self.editor = editor
+                return []
+            self._target = (host, port, False)
+            self.address = _address_text(host, port)
+            return self._ask_name()
+        if editor.purpose == "name":
+            if not text:
+                self.say(self.t._("Your name cannot be empty."), "error")
+                self.editor = editor
+                return []
+            self.name = text
+            return self._ask_code()
+        if editor.purpose == "code":
+            self.code = text or None
+            return self._ask_code() if self.code else self._cancel_form()
+        return []
+
+    def _cancel_form(self) -> list[Effect]:
+        if self.session is None:
+            self.screen = Screen.DISCOVER
+        return []
+
+    # ------------------------------------------------------------------ the connection
+
+    def connecting(self, session: ClientSession, address: str) -> None:
+        self.session = session
+        self.address = address
+        self.screen = Screen.CONNECTING
+        self.status = Status.CONNECTING
+
+    def cannot_connect(self, reason: str) -> None:
+        self.problem = describe_unreachable(self.t, self.address, reason)
+        self.problem_detail = None
+        self.screen = Screen.PROBLEM
+
+    def on_status(self, status: Status) -> None:
+        previous, self.status = self.status, status
+        if status is Status.CONNECTED:
+            if previous is Status.RECONNECTING:
+                self.add_log("info", self.t._("Reconnected."))
+                self.say(self.t._("Reconnected."))
+            self.ever_connected = True
+            if self.screen is Screen.CONNECTING:
+                self.screen = Screen.TABLE
+        elif status is Status.RECONNECTING and previous is not Status.RECONNECTING:
+            self.add_log("error", self.t._("Connection lost; reconnecting…"))
+        elif status is Status.CLOSED and self.screen is not Screen.PROBLEM:
+            session = self.session
+            if session is not None and session.closed_reason is not None:
+                self._show_closed(session)
+            elif not self.ended:
+                self.problem = self.t._("The connection to the host is closed.")
+                self.problem_detail = None
+                self.screen = Screen.PROBLEM
+
+    def _show_closed(self, session: ClientSession) -> None:
+        fatal = next((e for e in reversed(session.errors) if e.fatal), None)
+        if fatal is not None:
+            self.problem = describe_error(self.t, fatal)
+            self.problem_detail = fatal.message
+        else:
+            self.problem = self.t._("The host closed the connection.")
+            self.problem_detail = session.closed_reason
+        self.screen = Screen.PROBLEM
+
+    def on_message(self, message: Message) -> list[Effect]:
+        """A message the session has already taken in; effects to carry out (if any)."""
+        session = self.session
+        assert session is not None
+        kind = message["type"]
+        effects: list[Effect] = []
+        if kind == "welcome":
+            self.screen = Screen.TABLE
+        elif kind == "chat":
+            self.add_log("chat", f"{message['name']}: {message['text']}")
+        elif kind == "error":
+            error = session.errors[-1]
+            text = describe_error(self.t, error)
+            if error.fatal:
+                self._show_closed(session)
+            else:
+                self.add_log("error", text)
+                self.say(text, "error")
+                if self._answered:
+                    # Our answer was refused: a fresh snapshot brings back the decision owed.
+                    self._answered = False
+                    effects.append(Send({"type": "snapshot_request"}))
+        elif kind == "goodbye":
+            self._show_closed(session)
+        elif kind == "snapshot":
+            if self.ever_connected and self.log:
+                self.add_log("info", self.t._("Up to date with the table."))
+        elif "seq" in message:
+            self._log_event(message)
+        self._follow_decision()
+        return effects
+
+    def _log_event(self, message: Message) -> None:
+        event = event_from_message(message)
+        if event is None:
+            return
+        if isinstance(event, HandStarted):
+            self.notice = None
+        text = describe_event(self.t, event, self.name_of, self.me)
+        if text is not None:
+            self.add_log("event", text)
+        if isinstance(event, TableEnded):
+            self.overlay = None
+
+    def _follow_decision(self) -> None:
+        session = self.session
+        assert session is not None
+        decision = session.decision
+        if decision is self._decision_seen:
+            return
+        self._decision_seen = decision
+        if decision is None:
+            self.chooser = None
+            return
+        observation = session.observation
+        hand = None if observation is None else observation.hand
+        order = () if observation is None else observation.order
+        self.chooser = chooser_for(decision, hand, order)
+        self._answered = False
+
+    # ------------------------------------------------------------------ keys
+
+    def press(self, key: str) -> list[Effect]:
+        if key == "c-c":
+            return self._quit()
+        if self.editor is not None:
+            return self._edit(key)
+        if key == " ":
+            key = "space"
+        if self.overlay is Overlay.HELP:
+            if key in ("escape", "?", "q", "enter", "space"):
+                self.overlay = None
+            return []
+        if self.overlay is Overlay.QUIT:
+            if key == "y":
+                return self._quit(confirmed=True)
+            if key in ("n", "escape", "q"):
+                self.overlay = None
+            return []
+        if key == "?":
+            self.overlay = Overlay.HELP
+            return []
+        if self.screen is Screen.DISCOVER:
+            if key in ("q", "escape"):
+                return [Quit()]
+            return self._discover_press(key)
+        if self.screen in (Screen.PROBLEM, Screen.CONNECTING, Screen.FORM):
+            if key in ("q", "escape", "enter"):
+                return [Quit()]
+            return []
+        return self._table_press(key)
+
+    def _edit(self, key: str) -> list[Effect]:
+        editor = self.editor
+        assert editor is not None
+        outcome = editor.press(key)
+        if outcome is None:
+            return []
+        self.editor = None
+        if outcome == "cancel":
+            if editor.purpose in ("name", "code", "address"):
+                return self._cancel_form()
+            return []
+        return self._edited(editor)
+
+    def _table_press(self, key: str) -> list[Effect]:
+        if self.overlay is Overlay.RULES:
+            if key in ("escape", "o"):
+                self.overlay = None
+                return []
+            return self._result(self.rules_editor.press(key, self._rules()))
+        if key == "q":
+            return self._quit()
+        if key == "t":
+            self.editor = LineEditor("chat", N_("Say:"), "", MAX_CHAT_CHARS)
+            return []
+        if key == "pageup":
+            self.log_scroll = min(self.log_scroll + 5, max(0, len(self.log) - 1))
+            return []
+        if key == "pagedown":
+            self.log_scroll = max(0, self.log_scroll - 5)
+            return []
+        if self.chooser is not None and not self._answered:
+            result = self.chooser.press(key)
+            if result.handled:
+                return self._result(result)
+        table = self.table
+        if table is not None and table["phase"] == "lobby" and self.session is not None:
+            if key == "o":
+                if not self.session.is_host:
+                    self.say(self.t._("Only the host player may change the rules."), "warning")
+                    return []
+                self.overlay = Overlay.RULES
+                return []
+            return self._result(self.lobby.press(key, table, self.me, self.session.is_host))
+        return []
+
+    def _rules(self) -> dict[str, Any]:
+        table = self.table
+        return {} if table is None else dict(table["rules"])
+
+    def _result(self, result: Result) -> list[Effect]:
+        if result.problem is not None:
+            self.say(self._problem_text(result.problem), "warning")
+            return []
+        if result.action is not None:
+            self._answered = True
+            self.chooser = None
+            self.notice = None
+            return [Send(action_message(result.action))]
+        if result.request is not None:
+            self.notice = None
+            return [Send(result.request)]
+        return []
+
+    def _problem_text(self, problem: Problem) -> str:
+        return problem.show(self.t)
+
+    def _quit(self, confirmed: bool = False) -> list[Effect]:
+        session = self.session
+        playing = self.screen is Screen.TABLE and session is not None and not self.ended
+        needs_confirming = playing and (
+            self.local_host or (self.in_hand and session is not None and session.player is not None)
+        )
+        if needs_confirming and not confirmed:
+            self.overlay = Overlay.QUIT
+            return []
+        effects: list[Effect] = []
+        if playing and confirmed and not self.local_host and self.in_hand:
+            effects.append(Send({"type": "leave"}))
+        return [*effects, Quit()]
+
+    def quit_question(self) -> str:
+        if self.local_host:
+            return self.t._("Quit and close the table for everyone? (y/n)")
+        return self.t._("Leave the table? A bot will finish your hand. (y/n)")
+
+    # ------------------------------------------------------------------ hints
+
+    def hints(self) -> list[Hint]:
+        if self.editor is not None:
+            return [Hint("Enter", N_("accept")), Hint("Esc", N_("cancel"))]
+        if self.overlay is Overlay.RULES:
+            return self.rules_editor.hints()
+        if self.screen is Screen.DISCOVER:
+            return [
+                Hint("↑↓", N_("choose")),
+                Hint("Enter", N_("join")),
+                Hint("a", N_("join by address")),
+                Hint("?", N_("help")),
+                Hint("q", N_("quit")),
+            ]
+        if self.screen is not Screen.TABLE:
+            return [Hint("q", N_("quit"))]
+        hints: list[Hint] = []
+        if self.chooser is not None and not self._answered:
+            hints += self.chooser.hints()
+        elif self.table is not None and self.table["phase"] == "lobby" and self.session:
+            hints += self.lobby.hints(self.session.is_host)
+        hints += [Hint("t", N_("chat")), Hint("?", N_("help")), Hint("q", N_("quit"))]
+        return hints
+
+    def role_of(self, player: int) -> Role | None:
+        session = self.session
+        if session is None or session.observation is None:
+            return None
+        return session.observation.roles.get(player)
+
+
+def host_error_text(t: Translator, error: HostError) -> str:
+    return describe_error(t, error)
+
+
+def _address_text(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _protocol_version() -> int:
+    from ...protocol import PROTOCOL_VERSION
+
+    return PROTOCOL_VERSION

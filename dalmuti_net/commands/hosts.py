@@ -1,0 +1,93 @@
+"""`dalmuti hosts`: print the tables discovery sees on the LAN, then exit (for scripts)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..protocol.discovery import TableListing
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="how long to listen for answers (default 2)",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON array, for scripts")
+    parser.add_argument(
+        "--interface",
+        metavar="ADDRESS",
+        action="append",
+        help="listen on this interface address only (repeatable; default: all)",
+    )
+
+
+def listing_dict(listing: TableListing) -> dict[str, Any]:
+    return {
+        "name": listing.name,
+        "instance": listing.instance_name,
+        "server": listing.server,
+        "addresses": list(listing.addresses),
+        "port": listing.port,
+        "protocol_version": listing.protocol_version,
+        "compatible": listing.compatible,
+        "phase": None if listing.phase is None else str(listing.phase),
+        "seats_taken": listing.seats_taken,
+        "seats_total": listing.seats_total,
+        "code_required": listing.code_required,
+        "software": listing.software,
+        "issues": list(listing.issues),
+    }
+
+
+def listing_line(listing: TableListing) -> str:
+    """``NAME  ADDRESS:PORT  seats 3/8  lobby  code  [issues]`` in plain English."""
+    address = listing.addresses[0] if listing.addresses else "?"
+    if ":" in address:
+        address = f"[{address}]"
+    seats = (
+        f"{listing.seats_taken}/{listing.seats_total}" if listing.seats_taken is not None else "?"
+    )
+    parts = [
+        listing.name,
+        f"{address}:{listing.port}",
+        f"seats {seats}",
+        str(listing.phase) if listing.phase is not None else "phase ?",
+        "join code needed" if listing.code_required else "open",
+    ]
+    if not listing.compatible:
+        parts.append("incompatible")
+    line = "  ".join(parts)
+    if listing.issues:
+        line += "  (" + "; ".join(listing.issues) + ")"
+    return line
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.timeout <= 600:
+        print("dalmuti hosts: --timeout must be more than 0 and at most 600", file=sys.stderr)
+        return 2
+    import trio
+
+    from ..client.discovery import find_tables
+
+    listings = trio.run(lambda: find_tables(args.timeout, interfaces=args.interface))
+    if args.json:
+        print(json.dumps([listing_dict(listing) for listing in listings], ensure_ascii=False))
+        return 0
+    if not listings:
+        print(
+            f"No table answered within {args.timeout:g} s. Check that you are on the same "
+            "network as the host, that no firewall blocks UDP port 5353, and that no VPN is "
+            "in the way; `dalmuti join HOST[:PORT]` works without discovery.",
+            file=sys.stderr,
+        )
+        return 1
+    for listing in listings:
+        print(listing_line(listing))
+    return 0

@@ -1,0 +1,99 @@
+"""`dalmuti join`: find a table on the LAN (or go to HOST[:PORT]) and play it in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "address",
+        nargs="?",
+        metavar="HOST[:PORT]",
+        help="join this host directly (port 7341 if none); without it, pick a table found "
+        "on the local network",
+    )
+    parser.add_argument("--name", help="your name at the table (remembered for next time)")
+    parser.add_argument("--code", help="the table's join code, if it has one")
+    parser.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
+    parser.add_argument("--lang", help="en, zh-Hant or es (default: from the locale)")
+    parser.add_argument(
+        "--interface",
+        metavar="ADDRESS",
+        action="append",
+        help="look for tables on this interface address only (repeatable; default: all)",
+    )
+    parser.add_argument(
+        "--ascii", action="store_true", help="plain letters instead of the role symbols"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..client.connection import parse_address
+    from ..client.ui.i18n import translator_for
+
+    try:
+        t = translator_for(args.lang)
+        target = parse_address(args.address) if args.address else None
+    except ValueError as error:
+        print(f"dalmuti join: {error}", file=sys.stderr)
+        return 2
+    if args.name is not None and not args.name.strip():
+        print("dalmuti join: --name cannot be empty", file=sys.stderr)
+        return 2
+    import trio
+
+    from ..client.session import ClientSession
+    from ..client.ui.config import load_name, save_name
+    from ..client.ui.runtime import TerminalClient, run_with_trio
+    from ..client.ui.state import ClientUi
+
+    remembered = load_name()
+    name = (args.name or remembered or "").strip()
+    if args.name:
+        save_name(name)
+    ui = ClientUi(
+        t,
+        name=name,
+        name_given=bool(args.name) or (target is not None and bool(name)),
+        code=args.code,
+        ascii_symbols=args.ascii or not _utf8_terminal(),
+    )
+    client = TerminalClient(ui)
+
+    async def main() -> None:
+        if target is not None:
+            host, port = target
+            display = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+            player_name = name or _default_name()
+        else:
+            join = await client.find_table(args.interface)
+            host, port, display = join.host, join.port, ui.address
+            player_name = join.name
+            save_name(player_name)
+        session = ClientSession(player_name, spectator=args.spectate, code=ui.code)
+        ui.connecting(session, display)
+        client.refresh()
+
+        async def connect() -> trio.abc.Stream:
+            return await trio.open_tcp_stream(host, port)
+
+        await client.play(session, connect)
+
+    run_with_trio(client, main)
+    return 0
+
+
+def _utf8_terminal() -> bool:
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return encoding == "utf8"
+
+
+def _default_name() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "Player"
