@@ -429,8 +429,14 @@ class Table:
             raise ProtocolError(ErrorCode.BAD_CODE, "this table needs the right join code")
         token = message.get("token")
         if token is not None:
-            seat = next((s for s in self.seats.values() if s.token == token and not s.gone), None)
-            if seat is None or (seat.kind == "bot" and not connection.internal):
+            seat = next((s for s in self.seats.values() if s.token == token), None)
+            # A seat that left keeps being played until the hand ends: by its stand-in only.
+            stand_in = seat is not None and self._stand_in_due(connection, seat)
+            if (
+                seat is None
+                or (seat.gone and not stand_in)
+                or (seat.kind == "bot" and not connection.internal)
+            ):
                 raise ProtocolError(ErrorCode.BAD_TOKEN, "that resume token matches no seat here")
             self._resume(connection, seat)
         elif message["role"] == "spectator":
@@ -463,9 +469,15 @@ class Table:
         self._send_snapshot(connection)
         self._broadcast_table()
 
+    def _stand_in_due(self, connection: Connection, seat: Seat) -> bool:
+        return connection.internal and seat.player in self._awaiting_stand_in
+
     def _resume(self, connection: Connection, seat: Seat) -> None:
-        if connection.internal and seat.player in self._awaiting_stand_in:
+        if self._stand_in_due(connection, seat):
             self._awaiting_stand_in.discard(seat.player)
+            if seat.connection is not None:
+                # The player came back between the stand-in's start and its hello.
+                raise ProtocolError(ErrorCode.REPLACED, "the seat's player is back")
             seat.stand_in = connection.id
             connection.player = seat.player
             connection.name = seat.name
