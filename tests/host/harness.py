@@ -9,8 +9,9 @@ from typing import Any
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine import Action, Decision, Observation
+from dalmuti_net.host.server import _request_id
 from dalmuti_net.host.table import Close, StartBot, Table
-from dalmuti_net.protocol import Direction, decode, encode
+from dalmuti_net.protocol import Direction, ProtocolError, decode, encode, unpack, validate
 from dalmuti_net.protocol.messages import action_message
 
 Chooser = Callable[[Observation, Decision], Action]
@@ -24,6 +25,21 @@ class Client:
         self.session = session
         self.received: list[dict[str, Any]] = []
         self.closed = False
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [message for message in self.received if message["type"] == kind]
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        return self.of_type("error")
+
+    @property
+    def last(self) -> dict[str, Any]:
+        return self.received[-1]
+
+
+def random_chooser(rng: random.Random) -> Chooser:
+    return lambda observation, decision: random_answer(decision, rng)
 
 
 class Harness:
@@ -54,8 +70,19 @@ class Harness:
         return client
 
     def send(self, client: Client, message: dict[str, Any]) -> None:
-        frame = encode(message)
-        self.table.receive(client.connection, decode(frame[4:], Direction.TO_HOST))
+        """``message`` through the codec, refused as the server refuses it if it is invalid."""
+        self.send_body(client, encode(message)[4:])
+
+    def send_body(self, client: Client, body: bytes) -> None:
+        request_id = None
+        try:
+            raw = unpack(body)
+            request_id = _request_id(raw)
+            message = validate(raw, Direction.TO_HOST)
+        except ProtocolError as error:
+            self.table.refuse(client.connection, error, request_id)
+        else:
+            self.table.receive(client.connection, message)
         self.deliver()
 
     def deliver(self) -> None:
@@ -88,8 +115,9 @@ class Harness:
         self.table.disconnected(client.connection)
         self.deliver()
 
-    def step(self) -> bool:
-        """One decision answered by some bot client; False when nobody can act."""
+    def step(self, next_hand: bool = True) -> bool:
+        """One decision answered by some bot client (or, with ``next_hand``, the next hand
+        dealt when one is over); False when nothing moved."""
         for client in self.clients:
             chooser = self.choosers.get(client.connection)
             session = client.session
@@ -102,7 +130,7 @@ class Harness:
             session.decision = None
             self.send(client, action_message(action))
             return True
-        if self.table.hand_over():
+        if next_hand and self.table.hand_over():
             self.table.begin_next_hand()
             self.deliver()
             return True
@@ -113,3 +141,18 @@ class Harness:
         while steps < max_steps and self.step():
             steps += 1
         return steps
+
+    def run_until(self, done: Callable[[], bool], max_steps: int = 100_000) -> None:
+        """Step until ``done()`` holds (checked before every step)."""
+        for _ in range(max_steps):
+            if done():
+                return
+            if not self.step():
+                break
+        assert done(), "the table stopped before the condition was met"
+
+    def start_with_bots(self, host: Client, bots: int) -> None:
+        """``host`` (the host player) seats ``bots`` bots and starts the game."""
+        for _ in range(bots):
+            self.send(host, {"type": "add_bot", "strategy": "random"})
+        self.send(host, {"type": "start"})
