@@ -151,10 +151,58 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_with_local_player(host: PreparedHost) -> int:
-    """The host player's table UI in this terminal, the host running beside it."""
-    print(
-        "dalmuti host: the table UI is not available yet; run with --headless "
-        "and join from another terminal with `dalmuti join`.",
-        file=sys.stderr,
-    )
-    return 2
+    """The host player's table UI in this terminal, the host running beside it: one trio
+    guest run holds the server and the UI's client, connected through ``connect_local``."""
+    import trio
+
+    from ..client.session import ClientSession
+    from ..client.ui.i18n import translator_for
+    from ..client.ui.runtime import TerminalClient, run_with_trio
+    from ..client.ui.state import ClientUi
+    from ..client.ui.words import terminal_is_utf8
+    from .host_runtime import HostStartError
+
+    options = host.options
+    try:
+        t = translator_for(options.lang)
+    except ValueError as error:
+        print(f"dalmuti host: {error}", file=sys.stderr)
+        return 2
+    session = ClientSession(options.player_name, token=host.host_token, code=options.code)
+    ui = ClientUi(t, session, address="localhost", local_host=True)
+    ui.ascii_symbols = not terminal_is_utf8()
+    client = TerminalClient(ui)
+
+    def say(line: str) -> None:
+        ui.add_log("info", line)
+        client.refresh()
+
+    host.say = say
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(host.serve)
+
+            async def connect() -> trio.abc.Stream:
+                stream: trio.abc.Stream = server.connect_local()
+                return stream
+
+            try:
+                await client.play(session, connect)
+            finally:
+                with trio.CancelScope(shield=True):
+                    await server.shutdown()
+                nursery.cancel_scope.cancel()
+
+    failures: list[BaseException] = []
+    try:
+        run_with_trio(client, main)
+    except* HostStartError as group:
+        failures.extend(group.exceptions)
+    finally:
+        if host.journal is not None:
+            host.journal.close()
+    if failures:
+        print(f"dalmuti host: {failures[0]}", file=sys.stderr)
+        return 1
+    return 0
