@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..client.ui.config import load_name, save_name
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import ClientUi
+    from ..client.ui.words import terminal_is_utf8
 
     remembered = load_name()
     name = (args.name or remembered or "").strip()
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         name=name,
         name_given=bool(args.name) or (target is not None and bool(name)),
         code=args.code,
-        ascii_symbols=args.ascii or not _utf8_terminal(),
+        ascii_symbols=args.ascii or not terminal_is_utf8(),
     )
     client = TerminalClient(ui)
 
@@ -83,11 +84,6 @@ def run(args: argparse.Namespace) -> int:
 
     run_with_trio(client, main)
     return 0
-
-
-def _utf8_terminal() -> bool:
-    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
-    return encoding == "utf8"
 
 
 def _default_name() -> str:

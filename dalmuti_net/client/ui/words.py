@@ -51,3 +51,11 @@ def describe_cards(t: Translator, cards: tuple[int, ...] | list[int]) -> str:
     for card in sorted(cards):
         counts[card] = counts.get(card, 0) + 1
     return ", ".join(cards_count(t, card, n) for card, n in counts.items())
+
+
+def terminal_is_utf8() -> bool:
+    """Whether stdout takes UTF-8: if not, roles get letters instead of symbols."""
+    import sys
+
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return encoding == "utf8"
