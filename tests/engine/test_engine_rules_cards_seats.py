@@ -27,6 +27,7 @@ from dalmuti_net.engine import (
     MAX_PLAYERS,
     CardSet,
     Game,
+    IllegalAction,
     Phase,
     PlayDecision,
     Refusal,
@@ -176,9 +177,9 @@ def test_rule_03_four_and_eight_players_play_and_a_ninth_cannot_join() -> None:
     full = Game(list(range(MAX_PLAYERS)))
     full.start()
     before = full.to_dict()
-    with pytest.raises(Exception) as raised:
+    with pytest.raises(IllegalAction) as raised:
         full.request_join(99)
-    assert getattr(raised.value, "code", None) is Refusal.TABLE_FULL
+    assert raised.value.code is Refusal.TABLE_FULL
     assert full.to_dict() == before
     with pytest.raises(ValueError):
         Game([1, 1, 2, 3])

@@ -338,9 +338,9 @@ def test_rule_14_the_deck_follows_the_number_of_players_each_hand() -> None:
     finish_hand(game)
     game.request_join(10)
     game.request_join(11)
-    events = game.begin_next_hand()
-    if game.phase is Phase.PLACEMENT:
-        events = game.apply(game.order[0], PlaceNewcomer(2))
+    game.begin_next_hand()  # the first newcomer takes the one Merchant seat of four
+    assert game.phase is Phase.PLACEMENT  # the second has two to choose from
+    events = game.apply(game.order[0], PlaceNewcomer(2))
     assert next(e for e in events if isinstance(e, HandStarted)).deck_size == 80
 
 
@@ -424,6 +424,21 @@ def test_rule_16_only_the_lp_rising_gives_the_ld_a_point() -> None:
     ended = greedy_finish(game)[-1]
     assert isinstance(ended, HandEnded)
     assert ended.finishing == (LP, GD, LD, M, GP) and ended.bonus == (0, 0, 1, 0, 0)
+
+
+def test_rule_16_after_a_greater_revolution_the_mirrored_roles_count() -> None:
+    """**Decided** (rules 7 and 16): a Greater Revolution swaps the roles for this hand, so
+    "this hand's GP" is the old GD and the bonus goes to the new GD (the old GP)."""
+    rules = Rules(scoring=True, philanthropic_scoring=True)
+    game, _, _ = dealt_game(FIVE, complete_hands(FIVE, {GP: [JESTER, JESTER]}), rules)
+    game.apply(GP, DeclareRevolution(True))
+    new_gd, new_ld, _, new_lp, new_gp = game.order
+    assert (new_gd, new_ld, new_lp, new_gp) == (GP, LP, LD, GD)
+    ended = greedy_finish(game)[-1]
+    assert isinstance(ended, HandEnded)
+    place = {p: i for i, p in enumerate(ended.finishing)}
+    expected = {new_gd: int(place[new_gp] < 4), new_ld: int(place[new_lp] < 3)}
+    assert ended.bonus == tuple(expected.get(p, 0) for p in ended.finishing)
 
 
 def test_rule_16_needs_scoring() -> None:
