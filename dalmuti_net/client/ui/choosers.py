@@ -166,7 +166,8 @@ class PlayChooser(Chooser):
         return CardSet(card, self.natural + self.jesters, self.jesters)
 
     def _legal_without_jesters(self) -> list[CardSet]:
-        return [s for s in self.decision.sets if s.jesters == 0 or s.rank == JESTER]
+        """Legal sets that keep the Jesters in hand (the sensible default to offer)."""
+        return [s for s in self.decision.sets if s.jesters == 0]
 
     def _select_set(self, card_set: CardSet) -> None:
         for index, (card, _) in enumerate(self._groups):
@@ -209,7 +210,8 @@ class PlayChooser(Chooser):
                 return Result(
                     problem=Problem(
                         N_(
-                            "These are the Jesters themselves; pick another rank to add Jesters to it."
+                            "These are the Jesters themselves; pick another rank "
+                            "to add Jesters to it."
                         )
                     )
                 )

@@ -92,7 +92,8 @@ class Translator:
             self._catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
 
     def _(self, text: str) -> str:
-        return self._catalog.gettext(text)
+        # "" is the catalog's header entry in gettext, never a string to show.
+        return self._catalog.gettext(text) if text else text
 
     def n_(self, singular: str, plural: str, n: int) -> str:
         return self._catalog.ngettext(singular, plural, n)

@@ -25,6 +25,15 @@ from .words import card_label, describe_set, role_symbol
 Fragment = tuple[str, str]
 Line = list[Fragment]
 
+PHASE_TEXT = {
+    "dealing": N_("The cards are being dealt."),
+    "placement": N_("The Greater Dalmuti is seating a newcomer."),
+    "misdeal": N_("A misdeal: the Greater Dalmuti decides."),
+    "revolution": N_("The holder of both Jesters may declare a revolution."),
+    "taxes": N_("Taxes are being paid."),
+    "play": N_("The table is empty."),
+}
+
 WIDE = 110
 """From this many columns on, the trick and the chat get panels beside the seats and log."""
 
@@ -139,7 +148,7 @@ def _footer(ui: ClientUi, cols: int) -> list[Line]:
     elif ui.overlay is Overlay.QUIT:
         lines.append(plain(ui.quit_question(), "class:warning"))
     hints = wrap_fragments([hint_line(ui.t, [h]) for h in ui.hints()], cols)
-    return lines + [[("class:hints", "")] + line for line in hints[:2]]
+    return lines + [[("class:hints", ""), *line] for line in hints[:2]]
 
 
 # ----------------------------------------------------------------------------- help
@@ -388,11 +397,16 @@ def _seats(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     table = ui.table or {}
     by_player = {s["player"]: s for s in table.get("players", [])}
     scoring = bool(table.get("rules", {}).get("scoring"))
-    name_cols = 18 if cols >= 90 else 15
+    name_cols = 20 if cols >= 90 else 18
     role_cols = 16
-    header = f"     {fit(t._('Player'), name_cols)} {fit(t._('Role'), role_cols)} {fit(t._('Cards'), 5, 'right')}"
+    cards_cols = max(3, width(t._("Cards")))
+    score_cols = max(3, width(t._("Score")))
+    header = (
+        f"     {fit(t._('Player'), name_cols)} {fit(t._('Role'), role_cols)} "
+        f"{fit(t._('Cards'), cards_cols, 'right')}"
+    )
     if scoring:
-        header += f" {fit(t._('Score'), 5, 'right')}"
+        header += f" {fit(t._('Score'), score_cols, 'right')}"
     lines: list[Line] = [plain(header, "class:heading")]
     roles = observation.roles
     for player in observation.order:
@@ -410,10 +424,11 @@ def _seats(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
             ("", " "),
             ("class:role", fit(t.role(role), role_cols)),
             ("", " "),
-            ("", fit(str(count), 5, "right")),
+            ("", fit(str(count), cards_cols, "right")),
         ]
         if scoring:
-            row.append(("", " " + fit(str(observation.scores.get(player, 0)), 5, "right")))
+            score = str(observation.scores.get(player, 0))
+            row.append(("", " " + fit(score, score_cols, "right")))
         for style, flag in _seat_flags(ui, observation, player, by_player.get(player)):
             row += [("", "  "), (style, flag)]
         lines.append(row)
@@ -435,7 +450,7 @@ def _seats(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
 def _trick_line(ui: ClientUi, observation: Observation) -> Line:
     t = ui.t
     if observation.to_beat is None or observation.top_player is None:
-        text = t._("The table is empty.") if observation.phase == "play" else ""
+        text = t._(PHASE_TEXT.get(observation.phase, ""))
         return [("class:heading", t._("On the table:") + " "), ("class:dim", text)]
     line: Line = [
         ("class:heading", t._("On the table:") + " "),
@@ -453,9 +468,7 @@ def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line
     t = ui.t
     lines: list[Line] = [plain(t._("This trick"), "class:heading")]
     if not observation.trick:
-        lines.append(
-            plain(t._("The table is empty.") if observation.phase == "play" else "", "class:dim")
-        )
+        lines.append(plain(t._(PHASE_TEXT.get(observation.phase, "")), "class:dim"))
     for player, card_set in observation.trick[-8:]:
         style = "class:trick" if (player, card_set) == observation.trick[-1] else ""
         lines.append(
@@ -550,10 +563,9 @@ def _log_block(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             ("class:rule", "─┼─"),
             rule(t._("Chat"), cols - left_cols - 3)[0],
         ]
-        return [title] + side_by_side(left, right, left_cols)
-    return [rule(t._("Log and chat"), cols)] + _log_lines(
-        list(ui.log), cols, body_rows, ui.log_scroll
-    )
+        return [title, *side_by_side(left, right, left_cols)]
+    entries = _log_lines(list(ui.log), cols, body_rows, ui.log_scroll)
+    return [rule(t._("Log and chat"), cols), *entries]
 
 
 def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Line]:
@@ -613,9 +625,8 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             if f.key not in ("hand_limit", "misdeal_chance") and rules.get(f.key)
         ]
         if rules.get("misdeal_chance"):
-            on.append(
-                f"{t._(RULE_FIELDS[-1].label)}: {rule_value_text(t, 'misdeal_chance', rules['misdeal_chance'])}"
-            )
+            chance = rule_value_text(t, "misdeal_chance", rules["misdeal_chance"])
+            on.append(f"{t._(RULE_FIELDS[-1].label)}: {chance}")
         if rules.get("hand_limit"):
             on.append(f"{t._('Hands to play')}: {rules['hand_limit']}")
         text = "; ".join(on) if on else t._("The basic rules, no optional rule.")
@@ -652,4 +663,4 @@ def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
     return lines
 
 
-__all__ = ["N_", "Line", "render"]
+__all__ = ["Line", "render"]

@@ -15,12 +15,13 @@ from typing import Any
 
 from ...engine import Role
 from ...engine.events import HandStarted, TableEnded
+from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
 from ..connection import parse_address
 from ..runner import Status
-from ..session import ClientSession, HostError
+from ..session import ClientSession
 from .choosers import Chooser, Hint, Names, Problem, Result, chooser_for
 from .errors import describe_error, describe_unreachable
 from .i18n import N_, Translator
@@ -138,6 +139,7 @@ class ClientUi:
         self.chooser: Chooser | None = None
         self._decision_seen: object = None
         self._answered = False
+        self._resumed = False
         self.lobby = LobbyKeys()
         self.rules_editor = RulesEditor()
         self.problem: str | None = None
@@ -227,7 +229,7 @@ class ClientUi:
                     self.t._(
                         "That host speaks protocol version {host} and this client speaks "
                         "version {client}: they cannot play together."
-                    ).format(host=listing.protocol_version, client=_protocol_version()),
+                    ).format(host=listing.protocol_version, client=PROTOCOL_VERSION),
                     "warning",
                 )
             return []
@@ -305,6 +307,7 @@ class ClientUi:
         previous, self.status = self.status, status
         if status is Status.CONNECTED:
             if previous is Status.RECONNECTING:
+                self._resumed = True
                 self.add_log("info", self.t._("Reconnected."))
                 self.say(self.t._("Reconnected."))
             self.ever_connected = True
@@ -356,7 +359,8 @@ class ClientUi:
         elif kind == "goodbye":
             self._show_closed(session)
         elif kind == "snapshot":
-            if self.ever_connected and self.log:
+            if self._resumed:
+                self._resumed = False
                 self.add_log("info", self.t._("Up to date with the table."))
         elif "seq" in message:
             self._log_event(message)
@@ -540,15 +544,5 @@ class ClientUi:
         return session.observation.roles.get(player)
 
 
-def host_error_text(t: Translator, error: HostError) -> str:
-    return describe_error(t, error)
-
-
 def _address_text(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-def _protocol_version() -> int:
-    from ...protocol import PROTOCOL_VERSION
-
-    return PROTOCOL_VERSION
