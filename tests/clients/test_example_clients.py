@@ -1,0 +1,105 @@
+"""The third-party example clients in client/ each play a whole game at a real host.
+
+Each example is started as its own process, as a user would start it, and takes the
+fourth seat of a `dalmuti host --headless` on 127.0.0.1 with three heuristic bots. The
+game only finishes if the example answered every decision it was sent.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from host_process import REPO, assert_full_game, running_host
+
+PYTHON_CLIENT = REPO / "client" / "python" / "dalmuti_bot.py"
+NODE_CLIENT_DIR = REPO / "client" / "node"
+GAME_TIMEOUT_S = 60
+NPM_TIMEOUT_S = 300
+
+
+def check_client_output(output: str) -> None:
+    assert "table ended (hand_limit)" in output, output
+    decisions = re.search(r"after (\d+) decisions", output)
+    assert decisions is not None and int(decisions.group(1)) > 0, output
+    standings = re.findall(r"^\s+(\d)\. player \d+: \d+ points", output, re.MULTILINE)
+    assert len(standings) == 4, output
+    assert output.count("<- this bot") == 1, output
+
+
+def test_python_example_imports_only_the_standard_library_and_msgpack() -> None:
+    tree = ast.parse(PYTHON_CLIENT.read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    assert imported - set(sys.stdlib_module_names) == {"msgpack"}
+
+
+def test_python_example_plays_a_whole_game(rules_file: Path) -> None:
+    with running_host(rules_file, seed=3) as host:
+        finished = subprocess.run(
+            [sys.executable, str(PYTHON_CLIENT), host.address, "--name", "Py example"],
+            capture_output=True,
+            text=True,
+            timeout=GAME_TIMEOUT_S,
+        )
+        host_output = host.stop()
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert finished.stderr == ""
+    check_client_output(finished.stdout)
+    assert_full_game(host_output, "Py example")
+
+
+def node_modules_ready() -> None:
+    """Skip without Node.js; install the locked dependencies when they are missing."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed (no `node` on PATH): client/node is not tested")
+    if (NODE_CLIENT_DIR / "node_modules" / "@msgpack" / "msgpack").is_dir():
+        return
+    npm = shutil.which("npm")
+    assert npm is not None, "node is installed but npm is not: cannot install client/node"
+    installed = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund"],
+        cwd=NODE_CLIENT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=NPM_TIMEOUT_S,
+    )
+    assert installed.returncode == 0, f"npm ci failed:\n{installed.stdout}{installed.stderr}"
+
+
+def test_node_example_plays_a_whole_game(rules_file: Path) -> None:
+    node_modules_ready()
+    node = shutil.which("node")
+    assert node is not None
+    with running_host(rules_file, seed=4) as host:
+        finished = subprocess.run(
+            [node, "dalmuti_bot.js", host.address, "--name", "Node example"],
+            cwd=NODE_CLIENT_DIR,
+            capture_output=True,
+            text=True,
+            timeout=GAME_TIMEOUT_S,
+        )
+        host_output = host.stop()
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert finished.stderr == ""
+    check_client_output(finished.stdout)
+    assert_full_game(host_output, "Node example")
+
+
+def test_node_example_uses_only_the_locked_msgpack_package() -> None:
+    package = json.loads((NODE_CLIENT_DIR / "package.json").read_text(encoding="utf-8"))
+    lock = json.loads((NODE_CLIENT_DIR / "package-lock.json").read_text(encoding="utf-8"))
+    assert list(package["dependencies"]) == ["@msgpack/msgpack"]
+    assert set(lock["packages"]) == {"", "node_modules/@msgpack/msgpack"}
+    assert "dalmuti_net" not in (NODE_CLIENT_DIR / "dalmuti_bot.js").read_text(encoding="utf-8")
