@@ -1,0 +1,380 @@
+"""Write a bot in a few lines: a function from what your seat knows to your answer.
+
+    from dalmuti_net.client import Pass, Play, PlayDecision, legal_actions, run_bot
+
+    def worst_first(observation, decision):
+        if isinstance(decision, PlayDecision) and decision.sets:
+            return Play(max(decision.sets))        # the worst rank there is to play
+        return legal_actions(decision)[0]          # anything else: the first legal answer
+
+    result = run_bot("192.168.1.20", worst_first, name="Shedder")
+    print(result.place, result.standings)
+
+``run_bot`` connects (to an address, or to a table found on the LAN when the address is
+``None``), takes a seat, and calls the bot with the seat's ``Observation`` and the
+``Decision`` it owes, whose fields list every legal answer; the bot returns an ``Action``.
+Heartbeats, snapshots and reconnecting with the resume token are handled here. The bot is
+a plain function, an object with a ``choose(observation, decision)`` method (a
+``dalmuti_net.bots.Strategy``), or the name of a built-in strategy.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
+
+import trio
+
+from ..bots import Strategy, make_strategy
+from ..engine import (
+    Action,
+    CardSet,
+    DecideMisdeal,
+    Decision,
+    DeclareRevolution,
+    ExchangeDecision,
+    GiveTax,
+    MerchantExchange,
+    MisdealChoice,
+    MisdealDecision,
+    Observation,
+    Pass,
+    PlacementDecision,
+    PlaceNewcomer,
+    Play,
+    PlayDecision,
+    RevolutionDecision,
+    TaxDecision,
+)
+from ..engine.cards import counts_of, holds
+from .bot import play
+from .connection import parse_address
+from .runner import CannotConnect
+from .session import ClientSession, HostError
+
+if TYPE_CHECKING:
+    from ..protocol.discovery import TableListing
+
+BotFunction = Callable[[Observation, Decision], Action]
+"""A bot as a plain function: the seat's observation and the decision owed, to an answer."""
+Address = str | tuple[str, int]
+DEFAULT_FIND_TIMEOUT = 2.0
+
+
+class NoTableFound(Exception):
+    """Discovery saw no table this bot could join."""
+
+
+class IllegalAnswer(Exception):
+    """The bot answered a decision with something it does not allow; nothing was sent."""
+
+
+@dataclass(frozen=True)
+class BotResult:
+    """How a bot's session ended."""
+
+    name: str
+    player: int | None
+    """The bot's player id at the table (``None`` if it was never seated)."""
+    standings: tuple[tuple[int, int, int], ...] | None
+    """(player, score, place) best first, once the table has ended; else ``None``."""
+    names: dict[int, str] = field(default_factory=dict)
+    closed_reason: str | None = None
+    refusal: HostError | None = None
+    """The host's fatal error, if it refused or closed the connection with one."""
+
+    @property
+    def finished(self) -> bool:
+        """The table ended with this bot seated."""
+        return self.standings is not None
+
+    @property
+    def place(self) -> int | None:
+        return next((p for player, _, p in self.standings or () if player == self.player), None)
+
+    @property
+    def score(self) -> int | None:
+        return next((s for player, s, _ in self.standings or () if player == self.player), None)
+
+
+class FunctionStrategy:
+    """A plain function used as a ``Strategy``."""
+
+    def __init__(self, function: BotFunction, name: str | None = None) -> None:
+        self.function = function
+        self.name: str = name or str(getattr(function, "__name__", "function"))
+
+    def choose(self, observation: Observation, decision: Decision) -> Action:
+        return self.function(observation, decision)
+
+
+def as_strategy(bot: Strategy | BotFunction | str, seed: int | None = None) -> Strategy:
+    """A ``Strategy`` from a strategy, a plain function, or a strategy's name (or
+    ``package.module:attr``), made with ``seed``."""
+    if isinstance(bot, str):
+        return make_strategy(bot, seed)
+    choose = getattr(bot, "choose", None)
+    if callable(choose):
+        if isinstance(getattr(bot, "name", None), str):
+            return bot  # type: ignore[return-value]
+        return FunctionStrategy(choose, type(bot).__name__)
+    if callable(bot):
+        return FunctionStrategy(bot)
+    raise TypeError(f"a bot is a function (observation, decision) -> action, not {bot!r}")
+
+
+class _Checked:
+    """Refuses, locally and loudly, an answer the decision does not allow: a bot bug is
+    clearer as an exception here than as the host's refusal asked again and again."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self.name = strategy.name
+
+    def choose(self, observation: Observation, decision: Decision) -> Action:
+        action = self.strategy.choose(observation, decision)
+        if not is_legal(decision, action):
+            raise IllegalAnswer(f"bot {self.name!r} answered {decision!r} with {action!r}")
+        return action
+
+
+# ---------------------------------------------------------------------- legal answers
+
+
+def legal_actions(decision: Decision) -> list[Action]:
+    """Every legal answer to ``decision``: passing first where allowed, then the sets;
+    for a tax, every distinct choice of cards."""
+    if isinstance(decision, PlayDecision):
+        plays: list[Action] = [Play(option) for option in decision.sets]
+        return [Pass(), *plays] if decision.may_pass else plays
+    if isinstance(decision, RevolutionDecision):
+        return [DeclareRevolution(False), DeclareRevolution(True)]
+    if isinstance(decision, TaxDecision):
+        choices = sorted(set(itertools.combinations(sorted(decision.hand), decision.count)))
+        return [GiveTax(cards) for cards in choices]
+    if isinstance(decision, ExchangeDecision):
+        exchanges: list[Action] = [MerchantExchange(None, None)]
+        for other in decision.merchants:
+            exchanges.extend(MerchantExchange(other, card) for card in decision.cards)
+        return exchanges
+    if isinstance(decision, MisdealDecision):
+        return [DecideMisdeal(choice) for choice in MisdealChoice]
+    return [PlaceNewcomer(position) for position in decision.positions]
+
+
+def is_legal(decision: Decision, action: Action) -> bool:
+    """Whether the host would accept ``action`` as the answer to ``decision``."""
+    if isinstance(decision, PlayDecision):
+        if isinstance(action, Pass):
+            return decision.may_pass
+        return isinstance(action, Play) and action.set in decision.sets
+    if isinstance(decision, RevolutionDecision):
+        return isinstance(action, DeclareRevolution) and type(action.declare) is bool
+    if isinstance(decision, TaxDecision):
+        return (
+            isinstance(action, GiveTax)
+            and len(action.cards) == decision.count
+            and all(type(card) is int and 1 <= card <= 13 for card in action.cards)
+            and holds(counts_of(decision.hand), action.cards)
+        )
+    if isinstance(decision, ExchangeDecision):
+        if not isinstance(action, MerchantExchange):
+            return False
+        if action.other is None and action.card is None:
+            return True
+        return action.other in decision.merchants and action.card in decision.cards
+    if isinstance(decision, MisdealDecision):
+        return isinstance(action, DecideMisdeal) and action.choice in tuple(MisdealChoice)
+    return isinstance(action, PlaceNewcomer) and action.position in decision.positions
+
+
+# ---------------------------------------------------------------------- finding a table
+
+
+async def find_table(
+    name: str | None = None,
+    *,
+    timeout: float = DEFAULT_FIND_TIMEOUT,
+    interfaces: Sequence[str] | None = None,
+    code: str | None = None,
+) -> TableListing:
+    """A table on the LAN this bot can join: named ``name`` if given (any, else), with a
+    free seat, speaking our protocol, and asking for no join code unless ``code`` is given.
+    Tables still in their lobby come first. ``interfaces``: addresses to browse on."""
+    from .discovery import find_tables
+
+    listings = await find_tables(timeout, interfaces=interfaces)
+    wanted = [
+        listing
+        for listing in listings
+        if listing.usable
+        and (name is None or listing.name.casefold() == name.casefold())
+        and (code is not None or not listing.code_required)
+        and not (
+            listing.seats_taken is not None
+            and listing.seats_total is not None
+            and listing.seats_taken >= listing.seats_total
+        )
+        and listing.phase != "ended"
+    ]
+    if not wanted:
+        seen = ", ".join(repr(listing.name) for listing in listings) or "none"
+        which = f"named {name!r} " if name is not None else ""
+        raise NoTableFound(f"no table {which}to join was found (tables seen: {seen})")
+    wanted.sort(key=lambda listing: listing.phase != "lobby")
+    return wanted[0]
+
+
+async def _open(addresses: Sequence[str], port: int) -> trio.abc.Stream:
+    error: OSError | None = None
+    for address in addresses:
+        try:
+            return await trio.open_tcp_stream(address, port)
+        except OSError as failure:
+            error = failure
+    raise error or OSError("the table announced no address")
+
+
+# ---------------------------------------------------------------------- playing
+
+
+async def play_bot(
+    address: Address | None,
+    bot: Strategy | BotFunction | str,
+    *,
+    name: str = "Bot",
+    code: str | None = None,
+    token: str | None = None,
+    table: str | None = None,
+    seed: int | None = None,
+    find_timeout: float = DEFAULT_FIND_TIMEOUT,
+    interfaces: Sequence[str] | None = None,
+    reconnect: bool = True,
+) -> BotResult:
+    """Seat ``bot`` at a table and play until the table ends or the host refuses it.
+
+    ``address`` is ``"HOST[:PORT]"`` or ``(host, port)``; ``None`` finds a table on the
+    LAN (named ``table``, if given). ``token`` resumes a seat from an earlier session.
+    Raises ``CannotConnect`` if the first connection fails, ``NoTableFound`` if
+    discovery finds nothing to join, ``IllegalAnswer`` if the bot breaks the rules.
+    """
+    strategy = _Checked(as_strategy(bot, seed))
+    if address is None:
+        listing = await find_table(table, timeout=find_timeout, interfaces=interfaces, code=code)
+        addresses: Sequence[str] = listing.addresses
+        port = listing.port
+    elif isinstance(address, str):
+        host, port = parse_address(address)
+        addresses = (host,)
+    else:
+        host, port = address
+        addresses = (host,)
+    try:
+        session = await play(
+            partial(_open, addresses, port),
+            strategy,
+            name,
+            token=token,
+            code=code,
+            reconnect=reconnect,
+        )
+    except BaseExceptionGroup as group:
+        # The connection's tasks are an implementation detail: a lone error comes out as
+        # itself (a bot's own exception, IllegalAnswer, ...).
+        sole = _sole_exception(group)
+        if sole is None:
+            raise
+        raise sole from None
+    return _result(name, session)
+
+
+def _sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    while len(group.exceptions) == 1:
+        inner = group.exceptions[0]
+        if not isinstance(inner, BaseExceptionGroup):
+            return inner
+        group = inner
+    return None
+
+
+def run_bot(
+    address: Address | None,
+    bot: Strategy | BotFunction | str,
+    *,
+    name: str = "Bot",
+    code: str | None = None,
+    token: str | None = None,
+    table: str | None = None,
+    seed: int | None = None,
+    find_timeout: float = DEFAULT_FIND_TIMEOUT,
+    interfaces: Sequence[str] | None = None,
+    reconnect: bool = True,
+) -> BotResult:
+    """``play_bot`` for programs that do not run trio themselves: blocks until it is over."""
+    return trio.run(
+        partial(
+            play_bot,
+            address,
+            bot,
+            name=name,
+            code=code,
+            token=token,
+            table=table,
+            seed=seed,
+            find_timeout=find_timeout,
+            interfaces=interfaces,
+            reconnect=reconnect,
+        )
+    )
+
+
+def _result(name: str, session: ClientSession) -> BotResult:
+    ended = session.observation.ended if session.observation is not None else None
+    refusal = next((error for error in reversed(session.errors) if error.fatal), None)
+    return BotResult(
+        name=name,
+        player=session.player,
+        standings=None if ended is None else tuple(ended.standings),
+        names=session.names,
+        closed_reason=session.closed_reason,
+        refusal=refusal,
+    )
+
+
+__all__ = [
+    "Action",
+    "Address",
+    "BotFunction",
+    "BotResult",
+    "CannotConnect",
+    "CardSet",
+    "DecideMisdeal",
+    "Decision",
+    "DeclareRevolution",
+    "ExchangeDecision",
+    "FunctionStrategy",
+    "GiveTax",
+    "IllegalAnswer",
+    "MerchantExchange",
+    "MisdealChoice",
+    "MisdealDecision",
+    "NoTableFound",
+    "Observation",
+    "Pass",
+    "PlaceNewcomer",
+    "PlacementDecision",
+    "Play",
+    "PlayDecision",
+    "RevolutionDecision",
+    "Strategy",
+    "TaxDecision",
+    "as_strategy",
+    "find_table",
+    "is_legal",
+    "legal_actions",
+    "play_bot",
+    "run_bot",
+]
