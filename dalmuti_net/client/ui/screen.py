@@ -211,10 +211,11 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             lines.append(plain(t._("No table found yet. Still looking."), "class:warning"))
             lines += wrapped(t._(TROUBLESHOOTING), cols)
     else:
-        name_cols = max(12, cols - 58)
+        name_cols = max(12, cols - 64)
         header = (
             f"  {fit(t._('Table'), name_cols)} {fit(t._('Address'), 22)} "
-            f"{fit(t._('Seats'), 6)} {fit(t._('Phase'), 10)} {fit(t._('Code'), 5)}"
+            f"{fit(t._('Seats'), 6)} {fit(t._('Phase'), 10)} {fit(t._('Code'), 5)} "
+            f"{fit(t._('Protocol'), 6)}"
         )
         lines.append(plain(header, "class:heading"))
         for index, listing in enumerate(ui.listings):
@@ -230,25 +231,27 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
                 "ended": t._("ended"),
             }.get(str(listing.phase), "?")
             code = t._("yes") if listing.code_required else t._("no")
+            version = "?" if listing.protocol_version is None else str(listing.protocol_version)
             row = (
                 f"{fit(listing.name, name_cols)} {fit(f'{address}:{listing.port}', 22)} "
-                f"{fit(seats, 6)} {fit(phase, 10)} {fit(code, 5)}"
+                f"{fit(seats, 6)} {fit(phase, 10)} {fit(code, 5)} "
             )
             chosen = index == ui.discovery_index
             style = "class:cursor" if chosen else ""
-            line: Line = [("class:marker", "▶ " if chosen else "  "), (style, row)]
-            if not listing.compatible:
-                version = listing.protocol_version if listing.protocol_version is not None else "?"
-                line.append(
-                    (
-                        "class:warning",
-                        " "
-                        + t._("protocol {host}, ours {ours}").format(
-                            host=version, ours=PROTOCOL_VERSION
-                        ),
-                    )
-                )
-            lines.append(line)
+            mark = (
+                ("class:good", f"{version} ✓")
+                if listing.compatible
+                else ("class:error", f"{version} ✗")
+            )
+            lines.append([("class:marker", "▶ " if chosen else "  "), (style, row), mark])
+        chosen_listing = ui.listings[min(ui.discovery_index, len(ui.listings) - 1)]
+        if not chosen_listing.compatible:
+            lines.append([])
+            version = chosen_listing.protocol_version
+            note = t._("protocol {host}, ours {ours}").format(
+                host="?" if version is None else version, ours=PROTOCOL_VERSION
+            )
+            lines.append(plain(note, "class:warning"))
     if ui.notice is not None:
         lines.append([])
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")

@@ -1,0 +1,125 @@
+"""Languages: every string translated, catalogs compiled, names as RULES.md gives them."""
+
+from __future__ import annotations
+
+import gettext
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dalmuti_net.client.ui import catalogs
+from dalmuti_net.client.ui.i18n import (
+    LANGUAGES,
+    Translator,
+    language_from_environment,
+    normalize_language,
+    translator_for,
+)
+from dalmuti_net.client.ui.text import fit, truncate, width, wrap
+from dalmuti_net.engine import JESTER, Role
+
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+
+# RULES.md rule 1 (cards) and rule 5 (roles), en / zh-Hant / es.
+CARDS = {
+    "en": "Dalmuti Archbishop|Earl Marshal|Baroness|Abbess|Knight|Seamstress|Mason|Cook|"
+    "Shepherdess|Stonecutter|Peasant|Jester",
+    "zh_Hant": "達爾穆蒂 大主教|伯爵元帥|男爵夫人|女修道院院長|騎士|女裁縫|泥瓦匠|廚師|牧羊女|石匠|農民|小丑",
+    "es": "Dalmuti Arzobispo|Conde Mariscal|Baronesa|Abadesa|Caballero|Costurera|Albañil|"
+    "Cocinero|Pastora|Cantero|Campesino|Bufón",
+}
+ROLES = {
+    "en": ["Greater Dalmuti", "Lesser Dalmuti", "Merchant", "Lesser Peon", "Greater Peon"],
+    "zh_Hant": ["偉大的達爾穆蒂", "次要達爾穆蒂", "商人", "次要農民", "偉大的農民"],
+    "es": ["Gran Dalmuti", "Pequeño Dalmuti", "Mercader", "Pequeño Peón", "Gran Peón"],
+}
+ROLE_ORDER = [
+    Role.GREATER_DALMUTI,
+    Role.LESSER_DALMUTI,
+    Role.MERCHANT,
+    Role.LESSER_PEON,
+    Role.GREATER_PEON,
+]
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_card_and_role_names_follow_the_rules(language: str) -> None:
+    t = Translator(language)
+    first, rest = CARDS[language].split(" ", 1)
+    assert [t.card(card) for card in range(1, JESTER + 1)] == [first, *rest.split("|")]
+    assert [t.role(role) for role in ROLE_ORDER] == ROLES[language]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_string_is_translated_with_its_placeholders(language: str) -> None:
+    path = catalogs.po_path(language)
+    catalog = catalogs.read_po(path.read_text(encoding="utf-8"))
+    assert catalogs.problems(language, catalogs.extract(), catalog) == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_compiled_catalog_matches_its_source(language: str) -> None:
+    source = catalogs.read_po(catalogs.po_path(language).read_text(encoding="utf-8"))
+    entries = list(source.values())
+    assert catalogs.mo_path(language).read_bytes() == catalogs.compile_mo(language, entries)
+    with catalogs.mo_path(language).open("rb") as handle:
+        reread = gettext.GNUTranslations(handle)
+    for entry in entries[:20]:
+        if entry.plural is None:
+            assert reread.gettext(entry.msgid) == entry.translations[0]
+
+
+def test_plural_forms() -> None:
+    es = Translator("es")
+    assert es.n_("{n} Jester", "{n} Jesters", 1).format(n=1) == "1 Bufón"
+    assert es.n_("{n} Jester", "{n} Jesters", 2).format(n=2) == "2 Bufones"
+    assert Translator("zh_Hant").n_("{n} Jester", "{n} Jesters", 2).format(n=2) == "2 張小丑"
+    assert [Translator("en").ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21)] == [
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+    ]
+
+
+def test_the_empty_string_is_not_the_catalog_header() -> None:
+    assert Translator("es")._("") == ""
+
+
+def test_language_choice() -> None:
+    assert normalize_language("zh-Hant") == "zh_Hant"
+    assert normalize_language("zh_TW.UTF-8") == "zh_Hant"
+    assert normalize_language("es_MX") == "es"
+    assert normalize_language("fr_FR") is None
+    assert language_from_environment({"LANG": "es_ES.UTF-8"}) == "es"
+    assert language_from_environment({"LANGUAGE": "fr:zh_TW", "LANG": "es_ES"}) == "zh_Hant"
+    assert language_from_environment({"LC_ALL": "C", "LANG": "es_ES"}) == "es"
+    assert language_from_environment({}) == "en"
+    assert translator_for("es").language == "es"
+    assert translator_for(None, {"LANG": "zh_HK.UTF-8"}).language == "zh_Hant"
+    with pytest.raises(ValueError, match="unknown language"):
+        translator_for("klingon")
+
+
+def test_wide_characters_are_measured_in_cells() -> None:
+    assert width("女修道院院長") == 12
+    assert width("👑 Ana") == 6
+    assert fit("偉大的達爾穆蒂", 10) == "偉大的達… "
+    assert fit("Ana", 5, "right") == "  Ana"
+    assert truncate("Greater Dalmuti", 8) == "Greater…"
+    assert wrap("你的手牌有很多張", 6) == ["你的手", "牌有很", "多張"]
+
+
+@given(
+    st.text(st.characters(codec="utf-8", categories=("L", "N", "Zs")), max_size=40),
+    st.integers(1, 30),
+)
+def test_fit_is_always_exactly_the_width(text: str, cells: int) -> None:
+    assert width(fit(text, cells)) == cells
+    for line in wrap(text, cells):
+        assert width(line) <= max(cells, 2)  # one wide character always fits a line

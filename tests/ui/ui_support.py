@@ -1,0 +1,123 @@
+"""Helpers for the terminal UI tests: a real sans-I/O table with bots, and screen text."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from dalmuti_net.bots.random_bot import random_answer
+from dalmuti_net.client.runner import Status
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.client.ui.screen import Line, render
+from dalmuti_net.client.ui.state import ClientUi, Effect, Send
+from dalmuti_net.client.ui.text import width
+from dalmuti_net.engine import Rules
+from dalmuti_net.host.table import Close, StartBot, Table
+from dalmuti_net.protocol import Direction, decode, encode
+from dalmuti_net.protocol.messages import action_message
+
+
+def screen_text(lines: list[Line]) -> str:
+    return "\n".join("".join(text for _, text in line).rstrip() for line in lines)
+
+
+def draw(ui: ClientUi, cols: int = 80, rows: int = 24) -> str:
+    lines = render(ui, cols, rows)
+    assert len(lines) == rows
+    for line in lines:
+        assert width("".join(text for _, text in line)) == cols
+    return screen_text(lines)
+
+
+class LocalTable:
+    """A Table, one UI client and random bots, every message through the real codec."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int = 1,
+        language: str = "en",
+        name: str = "Ana",
+        bots: int = 3,
+        headless: bool = True,
+        spectator: bool = False,
+    ) -> None:
+        self.table = Table("Test table", rules or Rules(), seed=seed, headless=headless)
+        self.rng = random.Random(seed)
+        self.session = ClientSession(name, spectator=spectator)
+        self.ui = ClientUi(Translator(language), self.session, address="test")
+        self.bots: dict[int, ClientSession] = {}
+        self.sent: list[dict[str, Any]] = []
+        self.ui_connection = self._connect(self.session)
+        self.ui.on_status(Status.CONNECTED)
+        for _ in range(bots):
+            self.table.add_bot("random")
+        self.pump()
+
+    def _connect(self, session: ClientSession, internal: bool = False) -> int:
+        connection = self.table.connect(internal=internal)
+        assert connection is not None
+        self._send(connection, session.hello())
+        return connection
+
+    def _send(self, connection: int, message: dict[str, Any]) -> None:
+        self.table.receive(connection, decode(encode(message)[4:], Direction.TO_HOST))
+
+    def send(self, message: dict[str, Any]) -> None:
+        """A request from the UI client."""
+        self.sent.append(message)
+        self._send(self.ui_connection, message)
+        self.pump()
+
+    def press(self, *keys: str) -> list[Effect]:
+        """Keys to the UI; its messages go to the table."""
+        effects: list[Effect] = []
+        for key in keys:
+            for effect in self.ui.press(key):
+                effects.append(effect)
+                if isinstance(effect, Send):
+                    self.send(effect.message)
+        return effects
+
+    def pump(self) -> None:
+        """Deliver everything; bots answer their decisions; until nothing moves."""
+        while True:
+            moved = False
+            for effect in self.table.take_effects():
+                if isinstance(effect, StartBot):
+                    session = ClientSession(effect.name, token=effect.token)
+                    self.bots[self._connect(session, internal=True)] = session
+                    moved = True
+                elif isinstance(effect, Close):
+                    self.table.disconnected(effect.connection)
+            for message in self._take(self.ui_connection):
+                self.session.receive(message)
+                for effect in self.ui.on_message(message):
+                    if isinstance(effect, Send):
+                        self._send(self.ui_connection, effect.message)
+                moved = True
+            for connection, session in self.bots.items():
+                for message in self._take(connection):
+                    session.receive(message)
+                    moved = True
+                if session.decision is not None and not session.needs_snapshot:
+                    action = random_answer(session.decision, self.rng)
+                    session.decision = None
+                    self._send(connection, action_message(action))
+                    moved = True
+            if not moved:
+                return
+
+    def _take(self, connection: int) -> list[dict[str, Any]]:
+        return [
+            decode(encode(m)[4:], Direction.TO_CLIENT) for m in self.table.take_outbox(connection)
+        ]
+
+    def start(self) -> None:
+        self.send({"type": "start"})
+
+    def next_hand(self) -> None:
+        self.table.begin_next_hand()
+        self.pump()
