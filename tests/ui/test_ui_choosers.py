@@ -150,10 +150,8 @@ def test_any_keys_send_only_legal_plays_or_explain(
     for key in keys:
         result = chooser.press(key)
         if result.action is not None:
-            assert (
-                result.action == Pass()
-                and decision.may_pass
-                or (isinstance(result.action, Play) and result.action.set in decision.sets)
+            assert (result.action == Pass() and decision.may_pass) or (
+                isinstance(result.action, Play) and result.action.set in decision.sets
             )
         if result.problem is not None:
             assert result.problem.show(EN)

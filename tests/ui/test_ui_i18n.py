@@ -25,7 +25,8 @@ TRANSLATED = [language for language in LANGUAGES if language != "en"]
 CARDS = {
     "en": "Dalmuti Archbishop|Earl Marshal|Baroness|Abbess|Knight|Seamstress|Mason|Cook|"
     "Shepherdess|Stonecutter|Peasant|Jester",
-    "zh_Hant": "達爾穆蒂 大主教|伯爵元帥|男爵夫人|女修道院院長|騎士|女裁縫|泥瓦匠|廚師|牧羊女|石匠|農民|小丑",
+    "zh_Hant": "達爾穆蒂 大主教|伯爵元帥|男爵夫人|女修道院院長|騎士|女裁縫|"
+    "泥瓦匠|廚師|牧羊女|石匠|農民|小丑",
     "es": "Dalmuti Arzobispo|Conde Mariscal|Baronesa|Abadesa|Caballero|Costurera|Albañil|"
     "Cocinero|Pastora|Cantero|Campesino|Bufón",
 }

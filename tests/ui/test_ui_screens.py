@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from ui_support import LocalTable, draw
 
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.choosers import (
     ExchangeChooser,
     MisdealChooser,
-    PlacementChooser,
     PlayChooser,
     RevolutionChooser,
     TaxChooser,
@@ -26,7 +26,6 @@ from dalmuti_net.engine import (
 )
 from dalmuti_net.protocol.discovery import listing_from_record
 from dalmuti_net.protocol.messages import decision_message
-from ui_support import LocalTable, draw
 
 SIZES = [(80, 24), (120, 40), (100, 30), (60, 20)]
 
