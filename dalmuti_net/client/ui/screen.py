@@ -211,39 +211,45 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             lines.append(plain(t._("No table found yet. Still looking."), "class:warning"))
             lines += wrapped(t._(TROUBLESHOOTING), cols)
     else:
-        name_cols = max(12, cols - 64)
-        header = (
-            f"  {fit(t._('Table'), name_cols)} {fit(t._('Address'), 22)} "
-            f"{fit(t._('Seats'), 6)} {fit(t._('Phase'), 10)} {fit(t._('Code'), 5)} "
-            f"{fit(t._('Protocol'), 6)}"
-        )
-        lines.append(plain(header, "class:heading"))
-        for index, listing in enumerate(ui.listings):
+        phases = {"lobby": t._("lobby"), "playing": t._("playing"), "ended": t._("ended")}
+        rows_text = []
+        for listing in ui.listings:
             address = listing.addresses[0] if listing.addresses else "?"
-            seats = (
-                f"{listing.seats_taken}/{listing.seats_total}"
-                if listing.seats_taken is not None
-                else "?"
-            )
-            phase = {
-                "lobby": t._("lobby"),
-                "playing": t._("playing"),
-                "ended": t._("ended"),
-            }.get(str(listing.phase), "?")
-            code = t._("yes") if listing.code_required else t._("no")
+            taken, total = listing.seats_taken, listing.seats_total
             version = "?" if listing.protocol_version is None else str(listing.protocol_version)
-            row = (
-                f"{fit(listing.name, name_cols)} {fit(f'{address}:{listing.port}', 22)} "
-                f"{fit(seats, 6)} {fit(phase, 10)} {fit(code, 5)} "
+            rows_text.append(
+                [
+                    listing.name,
+                    f"{address}:{listing.port}",
+                    "?" if taken is None else f"{taken}/{total}",
+                    phases.get(str(listing.phase), "?"),
+                    t._("yes") if listing.code_required else t._("no"),
+                    f"{version} {'✓' if listing.compatible else '✗'}",
+                ]
             )
+        headers = [t._("Table"), t._("Address"), t._("Seats"), t._("Phase"), t._("Code")]
+        headers.append(t._("Protocol"))
+        widths = [max(width(row[c]) for row in [headers, *rows_text]) for c in range(6)]
+        widths[0] = max(10, min(widths[0], cols - 2 - sum(widths[1:]) - 5))
+        lines.append(
+            plain(
+                "  " + " ".join(fit(h, w) for h, w in zip(headers, widths, strict=True)),
+                "class:heading",
+            )
+        )
+        for index, (listing, row) in enumerate(zip(ui.listings, rows_text, strict=True)):
             chosen = index == ui.discovery_index
             style = "class:cursor" if chosen else ""
-            mark = (
-                ("class:good", f"{version} ✓")
-                if listing.compatible
-                else ("class:error", f"{version} ✗")
+            text = " ".join(fit(v, w) for v, w in zip(row[:5], widths, strict=False))
+            mark_style = "class:good" if listing.compatible else "class:error"
+            lines.append(
+                [
+                    ("class:marker", "▶ " if chosen else "  "),
+                    (style, text),
+                    ("", " "),
+                    (mark_style, row[5]),
+                ]
             )
-            lines.append([("class:marker", "▶ " if chosen else "  "), (style, row), mark])
         chosen_listing = ui.listings[min(ui.discovery_index, len(ui.listings) - 1)]
         if not chosen_listing.compatible:
             lines.append([])
