@@ -253,9 +253,9 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         chosen_listing = ui.listings[min(ui.discovery_index, len(ui.listings) - 1)]
         if not chosen_listing.compatible:
             lines.append([])
-            version = chosen_listing.protocol_version
+            theirs = chosen_listing.protocol_version
             note = t._("protocol {host}, ours {ours}").format(
-                host="?" if version is None else version, ours=PROTOCOL_VERSION
+                host="?" if theirs is None else theirs, ours=PROTOCOL_VERSION
             )
             lines.append(plain(note, "class:warning"))
     if ui.notice is not None:
