@@ -1,0 +1,126 @@
+"""End to end in a real terminal: `dalmuti host --bots 3` in tmux, the host player's UI
+plays a whole hand by keystrokes, and the test reads the screen with capture-pane."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 45.0
+
+
+class Tmux:
+    def __init__(self, command: list[str], cols: int = 80, rows: int = 24) -> None:
+        self.name = f"dalmuti-e2e-{uuid.uuid4().hex[:8]}"
+        env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+        env.pop("TMUX", None)
+        shell_command = " ".join(command) + "; echo EXITED $?; sleep 30"
+        subprocess.run(
+            [
+                "tmux",
+                "-u",
+                "new-session",
+                "-d",
+                "-s",
+                self.name,
+                "-x",
+                str(cols),
+                "-y",
+                str(rows),
+                shell_command,
+            ],
+            check=True,
+            env=env,
+            cwd=ROOT,
+        )
+
+    def screen(self) -> str:
+        return subprocess.run(
+            ["tmux", "capture-pane", "-p", "-t", self.name],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+
+    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], check=False)
+
+
+def changed(tmux: Tmux, before: str, timeout: float = 3.0) -> str:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        screen = tmux.screen()
+        if screen != before:
+            return screen
+        time.sleep(0.05)
+    return tmux.screen()
+
+
+def test_host_player_plays_a_hand_in_tmux() -> None:
+    command = [
+        sys.executable, "-m", "dalmuti_net.cli", "host", "--bots", "3", "--no-announce",
+        "--interface", "127.0.0.1", "--port", "0", "--player-name", "Ana", "--seed", "5",
+        "--lang", "en",
+    ]  # fmt: skip
+    tmux = Tmux(command)
+    try:
+        lobby = tmux.wait_for("Enough players: press s to start.")
+        assert "Ana (you)" in lobby and "Heuristic bot (3)" in lobby
+        tmux.keys("s")
+        screen = tmux.wait_for("Hand 1")
+        end = time.monotonic() + DEADLINE
+        turns = 0
+        while "The hand is over" not in screen and "Hand 2" not in screen:
+            assert time.monotonic() < end, f"the hand did not end; the screen:\n{screen}"
+            if "Your turn!" not in screen:
+                time.sleep(0.1)
+                screen = tmux.screen()
+                continue
+            turns += 1
+            assert len(screen.splitlines()) <= 24
+            taxes = re.search(r"\((\d) of (\d)\)", screen)
+            if taxes:
+                chosen, count = int(taxes[1]), int(taxes[2])
+                tmux.keys("Up" if chosen < count else "Enter")
+                screen = changed(tmux, screen)
+                if "no more of that card" in screen:
+                    tmux.keys("Right")
+            elif "declare a revolution" in screen:
+                tmux.keys("n")
+            elif "(legal)" in screen:
+                tmux.keys("Enter")
+            elif ", or pass." in screen or ": pass." in screen:
+                tmux.keys("p")
+            else:
+                tmux.keys("Tab")
+            screen = changed(tmux, screen)
+        assert turns >= 2
+        tmux.keys("q")
+        tmux.wait_for("close the table for everyone")
+        tmux.keys("y")
+        tmux.wait_for("EXITED 0")
+    finally:
+        tmux.close()
