@@ -13,6 +13,7 @@ import trio
 import trio.testing
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from ui_support import draw
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
@@ -33,7 +34,6 @@ from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
 from dalmuti_net.protocol import encode
 from dalmuti_net.protocol.discovery import TableInfo
-from ui_support import draw
 
 KEYS = {
     "enter": "\r",
@@ -96,21 +96,33 @@ def run_client(
         run_with_trio(client, main)
 
 
-def keys_for(ui: ClientUi) -> list[str]:
+async def answer_by_keys(pipe: PipeInput, ui: ClientUi) -> None:
+    """Answer the decision on screen by typing, as a player would, and wait until it left."""
     chooser = ui.chooser
-    if isinstance(chooser, PlayChooser):
-        if chooser.current() in chooser.decision.sets:
-            return ["enter"]
-        return ["p"] if chooser.decision.may_pass else ["tab", "enter"]
     if isinstance(chooser, TaxChooser):
-        return ["up", "right", "up", "enter"][: 0 if chooser.total else 4]
-    if isinstance(chooser, RevolutionChooser):
-        return ["n"]
-    if isinstance(chooser, MisdealChooser):
-        return ["i"]
-    if isinstance(chooser, ExchangeChooser):
-        return ["d"]
-    return ["enter"]
+        while chooser.total < chooser.decision.count:
+            before = chooser.total
+            ui.notice = None
+            pipe.send_text(KEYS["up"])
+            await wait_for(lambda b=before: chooser.total != b or ui.notice is not None)
+            if chooser.total == before:  # no more of that card: the next one
+                pipe.send_text(KEYS["right"])
+        keys = ["enter"]
+    elif isinstance(chooser, PlayChooser):
+        if chooser.current() in chooser.decision.sets:
+            keys = ["enter"]
+        else:
+            keys = ["p"] if chooser.decision.may_pass else ["tab", "enter"]
+    elif isinstance(chooser, RevolutionChooser):
+        keys = ["n"]
+    elif isinstance(chooser, MisdealChooser):
+        keys = ["i"]
+    elif isinstance(chooser, ExchangeChooser):
+        keys = ["d"]
+    else:
+        keys = ["enter"]
+    pipe.send_text("".join(KEYS.get(key, key) for key in keys))
+    await wait_for(lambda: ui.chooser is not chooser)
 
 
 def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
@@ -126,12 +138,7 @@ def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
         with trio.fail_after(STEP * 3):
             while session.observation is not None and session.observation.phase != "hand_over":
                 if ui.chooser is not None and not ui._answered:
-                    chooser = ui.chooser
-                    for key in keys_for(ui):
-                        pipe.send_text(KEYS.get(key, key))
-                    await wait_for(lambda: ui.chooser is not chooser or ui.notice is not None)
-                    if ui.chooser is chooser and isinstance(chooser, TaxChooser):
-                        pipe.send_text(KEYS["right"] + KEYS["up"] + KEYS["enter"])
+                    await answer_by_keys(pipe, ui)
                 await trio.sleep(0.01)
         assert session.observation is not None and len(session.observation.out) == 3
         assert "Hand 1 is over" in draw(ui)
@@ -287,21 +294,23 @@ def test_the_discovery_list_finds_a_table_and_joins_it() -> None:
 
         async def main() -> None:
             info = TableInfo("Loopback table UI test", seats_taken=2)
-            async with announce_table(info, 4111, interfaces=["127.0.0.1"]):
-                async with trio.open_nursery() as nursery:
+            async with (
+                announce_table(info, 4111, interfaces=["127.0.0.1"]),
+                trio.open_nursery() as nursery,
+            ):
 
-                    async def pick() -> None:
-                        await wait_for(lambda: any(t.name == info.name for t in ui.listings))
-                        assert "Loopback table UI test" in draw(ui)
-                        while ui.listings[ui.discovery_index].name != info.name:
-                            pipe.send_text(KEYS["down"])
-                            await trio.sleep(0.05)
-                        pipe.send_text(KEYS["enter"])
-                        await wait_for(lambda: ui.editor is not None)
-                        pipe.send_text(KEYS["backspace"] * 3 + "Bea" + KEYS["enter"])
+                async def pick() -> None:
+                    await wait_for(lambda: any(t.name == info.name for t in ui.listings))
+                    assert "Loopback table UI test" in draw(ui)
+                    while ui.listings[ui.discovery_index].name != info.name:
+                        pipe.send_text(KEYS["down"])
+                        await trio.sleep(0.05)
+                    pipe.send_text(KEYS["enter"])
+                    await wait_for(lambda: ui.editor is not None)
+                    pipe.send_text(KEYS["backspace"] * 3 + "Bea" + KEYS["enter"])
 
-                    nursery.start_soon(pick)
-                    joined.append(await client.find_table(["127.0.0.1"]))
+                nursery.start_soon(pick)
+                joined.append(await client.find_table(["127.0.0.1"]))
 
         run_with_trio(client, main)
     assert joined == [Join("127.0.0.1", 4111, "Bea", None)]
