@@ -1,0 +1,73 @@
+"""`dalmuti join` and `dalmuti hosts`: arguments, the remembered name, listings for scripts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dalmuti_net.cli import main
+from dalmuti_net.client.ui.config import config_dir, load_name, save_name
+from dalmuti_net.commands.hosts import listing_dict, listing_line
+from dalmuti_net.protocol.discovery import listing_from_record
+
+
+def test_the_name_is_remembered_in_the_config_dir(tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path)}
+    assert config_dir(env) == tmp_path / "dalmuti-net"
+    assert load_name(env) is None
+    save_name("小明", env)
+    assert load_name(env) == "小明"
+    (tmp_path / "dalmuti-net" / "client.json").write_text("not json")
+    assert load_name(env) is None
+    assert config_dir({"HOME": "/home/ana"}) == Path("/home/ana/.config/dalmuti-net")
+
+
+def test_join_refuses_bad_arguments_in_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["join", "--lang", "klingon", "127.0.0.1"]) == 2
+    assert "unknown language 'klingon'" in capsys.readouterr().err
+    assert main(["join", "127.0.0.1:99999"]) == 2
+    assert "port must be a number from 1 to 65535" in capsys.readouterr().err
+    assert main(["join", "--name", "  ", "127.0.0.1"]) == 2
+    assert "--name cannot be empty" in capsys.readouterr().err
+
+
+def listing(version: bytes = b"1", code: bytes = b"0") -> object:
+    return listing_from_record(
+        instance_name="Ana's table._dalmuti._tcp.local.",
+        server="ana.local.",
+        addresses=["192.168.1.20"],
+        port=7341,
+        txt={
+            b"pv": version,
+            b"name": b"Ana's table",
+            b"phase": b"playing",
+            b"seats": b"5/8",
+            b"code": code,
+        },
+    )
+
+
+def test_hosts_lines_and_json() -> None:
+    good = listing(code=b"1")
+    assert (
+        listing_line(good) == "Ana's table  192.168.1.20:7341  seats 5/8  playing  join code needed"
+    )  # type: ignore[arg-type]
+    old = listing(version=b"7")
+    assert listing_line(old).endswith("incompatible  (protocol version 7, ours is 1)")  # type: ignore[arg-type]
+    data = listing_dict(good)  # type: ignore[arg-type]
+    assert json.loads(json.dumps(data)) == data
+    assert data["seats_taken"] == 5 and data["compatible"] is True and data["phase"] == "playing"
+
+
+def test_hosts_says_what_to_check_when_nothing_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hosts", "--timeout", "0"]) == 2
+    capsys.readouterr()
+    found = main(["hosts", "--timeout", "0.3", "--interface", "127.0.0.1"])
+    if found == 0:  # someone else's table is announced on this machine right now
+        assert capsys.readouterr().out
+        return
+    assert found == 1
+    err = capsys.readouterr().err
+    assert "No table answered within 0.3 s" in err and "dalmuti join HOST[:PORT]" in err
