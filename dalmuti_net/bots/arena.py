@@ -60,6 +60,8 @@ class ArenaResult:
     exchanges: int = 0
     exchanges_declined: int = 0
     by_strategy: dict[str, Tally] = field(default_factory=dict)
+    per_table: list[dict[str, Tally]] = field(default_factory=list)
+    """Each table's own record by strategy, in order: the samples for confidence intervals."""
 
 
 def simulate(
@@ -88,11 +90,24 @@ def simulate(
             player: make_strategy(entrants[i], master.getrandbits(32))
             for player, i in entrant_of.items()
         }
+        before = [replace(tally) for tally in result.entrants]
         _play_table(bots, entrant_of, rules, game_seed, hands, result, on_hand)
         result.tables += 1
+        result.per_table.append(_table_record(before, result.entrants))
     for tally in result.entrants:
         result.by_strategy.setdefault(tally.strategy, Tally(tally.strategy)).add(tally)
     return result
+
+
+def _table_record(before: list[Tally], after: list[Tally]) -> dict[str, Tally]:
+    """What each strategy did at one table: its tallies after it, less those before."""
+    record: dict[str, Tally] = {}
+    for then, now in zip(before, after, strict=True):
+        table = record.setdefault(now.strategy, Tally(now.strategy))
+        for counter in fields(Tally)[1:]:
+            done = getattr(now, counter.name) - getattr(then, counter.name)
+            setattr(table, counter.name, getattr(table, counter.name) + done)
+    return record
 
 
 def _play_table(
