@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from .base import SeededStrategy, Strategy
 from .heuristic import HeuristicBot
+from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 
 StrategyFactory = Callable[[int | None], Strategy]
@@ -20,6 +21,7 @@ StrategyFactory = Callable[[int | None], Strategy]
 STRATEGIES: dict[str, StrategyFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "montecarlo": MonteCarloBot,
 }
 
 
