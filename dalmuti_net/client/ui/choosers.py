@@ -284,7 +284,11 @@ class PlayChooser(Chooser):
         beat = describe_set(t, to_beat)
         if not self.decision.sets:
             return t._("Nothing of yours beats {set}: pass.").format(set=beat)
-        return t._("Beat {set} with {n} better cards, or pass.").format(set=beat, n=to_beat.count)
+        return t.n_(
+            "Beat {set} with {n} better card, or pass.",
+            "Beat {set} with {n} better cards, or pass.",
+            to_beat.count,
+        ).format(set=beat, n=to_beat.count)
 
     def selection(self, t: Translator, name: Names) -> str:
         chosen = self.current()

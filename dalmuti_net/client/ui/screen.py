@@ -481,7 +481,7 @@ def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line
     for player, card_set in observation.trick[-8:]:
         style = "class:trick" if (player, card_set) == observation.trick[-1] else ""
         lines.append(
-            plain(f"{truncate(ui.name_of(player), 14)}: {describe_set(t, card_set)}", style)
+            plain(f"{truncate(ui.name_of(player), 20)}: {describe_set(t, card_set)}", style)
         )
     return lines
 
