@@ -60,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_BOTS,
         metavar="NAMES",
         help="comma list of strategies, repeated to fill the seats "
-        f"(default {DEFAULT_BOTS}; known: heuristic, random, or package.module:attr)",
+        f"(default {DEFAULT_BOTS}; a registered name such as heuristic or random, "
+        "or package.module:attr for your own)",
     )
     parser.add_argument(
         "--rotate",

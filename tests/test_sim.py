@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from dalmuti_net.bots import STRATEGIES
+from dalmuti_net.bots import STRATEGIES, strategy_names
 from dalmuti_net.bots.arena import simulate
 from dalmuti_net.cli import main
 from dalmuti_net.engine import Action, Decision, Observation, Pass, Rules, RulesError
@@ -103,7 +103,7 @@ def test_sim_accepts_a_strategy_given_as_module_and_attribute(
     [
         (
             ["--bots", "heuristic,clever"],
-            "unknown strategy 'clever'; known strategies: heuristic, random",
+            f"unknown strategy 'clever'; known strategies: {', '.join(strategy_names())} ",
         ),
         (["--bots", "heuristic,,random"], "comma-separated strategy names"),
         (["--bots", "no.such.module:Bot"], "cannot import 'no.such.module'"),
