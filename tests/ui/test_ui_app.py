@@ -4,6 +4,7 @@ table server over in-memory streams (or a fake host)."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import struct
 from collections.abc import Awaitable, Callable
@@ -314,3 +315,18 @@ def test_the_discovery_list_finds_a_table_and_joins_it() -> None:
 
         run_with_trio(client, main)
     assert joined == [Join("127.0.0.1", 4111, "Bea", None)]
+
+
+def test_warnings_go_to_the_log_not_over_the_screen(caplog: pytest.LogCaptureFixture) -> None:
+    ui = ClientUi(Translator("en"), ClientSession("Ana"), address="127.0.0.1:9")
+
+    async def refused() -> trio.abc.Stream:
+        raise ConnectionRefusedError("connection refused")
+
+    async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
+        logging.getLogger("dalmuti_net.client.discovery").warning("a garbled listing")
+        assert ui.log[-1].text == "a garbled listing"
+
+    run_client(ui, script, connect=refused)
+    assert "a garbled listing" not in caplog.text
+    assert logging.getLogger("dalmuti_net").propagate

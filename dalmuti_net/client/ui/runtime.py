@@ -8,6 +8,7 @@ side hand their effects to trio through the run's ``TrioToken``.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -126,10 +127,30 @@ class TerminalClient:
         raise AssertionError("the request channel never closes")  # pragma: no cover
 
 
+class _LogToScreen(logging.Handler):
+    """While the screen is ours, warnings go to the table's log, not over the drawing."""
+
+    def __init__(self, client: TerminalClient) -> None:
+        super().__init__(logging.WARNING)
+        self.client = client
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.client.ui.add_log("error", record.getMessage())
+        self.client.refresh()
+
+
 def run_with_trio(client: TerminalClient, trio_main: Callable[[], Awaitable[None]]) -> None:
     """Run the application with ``trio_main`` as trio's guest; return when the player quits
     (``trio_main`` is then cancelled) or when ``trio_main`` returns or fails."""
-    asyncio.run(_host_loop(client, trio_main))
+    logger = logging.getLogger("dalmuti_net")
+    handler = _LogToScreen(client)
+    logger.addHandler(handler)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        asyncio.run(_host_loop(client, trio_main))
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 async def _host_loop(client: TerminalClient, trio_main: Callable[[], Awaitable[None]]) -> None:
