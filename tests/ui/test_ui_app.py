@@ -138,7 +138,7 @@ def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
         await wait_for(lambda: session.observation is not None)
         with trio.fail_after(STEP * 3):
             while session.observation is not None and session.observation.phase != "hand_over":
-                if ui.chooser is not None and not ui._answered:
+                if ui.choosing is not None:
                     await answer_by_keys(pipe, ui)
                 await trio.sleep(0.01)
         assert session.observation is not None and len(session.observation.out) == 3

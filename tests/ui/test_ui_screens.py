@@ -153,11 +153,16 @@ def test_a_refused_answer_is_shown_and_the_decision_comes_back() -> None:
     table = playing_table()
     while not isinstance(table.ui.chooser, PlayChooser):
         answer(table)
-    table.ui._answered = True  # as if our answer had just gone out
+    chooser = table.ui.chooser
+    sent = table.ui.press("enter")  # the answer goes out, but the host refuses it
+    assert isinstance(sent[0], Send) and sent[0].message["type"] == "play"
+    assert table.ui.choosing is None
     error = {"type": "error", "code": "not_better", "message": "x", "fatal": False}
     table.session.receive(error)
     effects = table.ui.on_message(error)
     assert effects == [Send({"type": "snapshot_request"})]
+    table.send({"type": "snapshot_request"})
+    assert table.ui.choosing is not None and table.ui.choosing is not chooser
     assert "better (lower) rank" in draw(table.ui)
 
 

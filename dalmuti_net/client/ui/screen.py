@@ -14,7 +14,7 @@ from ...engine import JESTER, Observation
 from ...engine.cards import Counts
 from ...protocol import PROTOCOL_VERSION
 from ..runner import Status
-from .choosers import Hint, PlacementChooser
+from .choosers import Hint
 from .errors import TROUBLESHOOTING
 from .i18n import N_, Translator
 from .lobby import RULE_FIELDS, rule_value_text
@@ -530,15 +530,13 @@ def _decision(ui: ClientUi, cols: int) -> list[Line]:
     turn = _turn_line(ui)
     if turn:
         lines.append(turn)
-    chooser = ui.chooser
-    if chooser is not None and not ui._answered:
+    chooser = ui.choosing
+    if chooser is not None:
         names = ui.namer()
         lines += wrapped(chooser.prompt(t, names), cols)[:3]
         selection = chooser.selection(t, names)
         if selection:
             lines += wrapped(selection, cols, "class:selection")[:2]
-        if isinstance(chooser, PlacementChooser):
-            pass
     if ui.notice is not None:
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
     ended = _standings(ui, cols)

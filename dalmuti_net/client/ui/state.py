@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ...engine import Role
 from ...engine.events import HandStarted, TableEnded
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
@@ -22,7 +21,7 @@ from ...protocol.messages import Message, action_message, event_from_message
 from ..connection import parse_address
 from ..runner import Status
 from ..session import ClientSession
-from .choosers import Chooser, Hint, Names, Problem, Result, chooser_for
+from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .errors import describe_error, describe_unreachable
 from .i18n import N_, Translator
 from .lobby import LobbyKeys, RulesEditor
@@ -180,6 +179,11 @@ class ClientUi:
             and session.observation is not None
             and session.observation.ended is not None
         )
+
+    @property
+    def choosing(self) -> Chooser | None:
+        """The decision being chosen on screen (none once our answer is on its way)."""
+        return None if self._answered else self.chooser
 
     def name_of(self, player: int) -> str:
         names = {} if self.session is None else self.session.names
@@ -478,7 +482,7 @@ class ClientUi:
 
     def _result(self, result: Result) -> list[Effect]:
         if result.problem is not None:
-            self.say(self._problem_text(result.problem), "warning")
+            self.say(result.problem.show(self.t), "warning")
             return []
         if result.action is not None:
             self._answered = True
@@ -489,9 +493,6 @@ class ClientUi:
             self.notice = None
             return [Send(result.request)]
         return []
-
-    def _problem_text(self, problem: Problem) -> str:
-        return problem.show(self.t)
 
     def _quit(self, confirmed: bool = False) -> list[Effect]:
         session = self.session
@@ -536,12 +537,6 @@ class ClientUi:
             hints += self.lobby.hints(self.session.is_host)
         hints += [Hint("t", N_("chat")), Hint("?", N_("help")), Hint("q", N_("quit"))]
         return hints
-
-    def role_of(self, player: int) -> Role | None:
-        session = self.session
-        if session is None or session.observation is None:
-            return None
-        return session.observation.roles.get(player)
 
 
 def _address_text(host: str, port: int) -> str:
