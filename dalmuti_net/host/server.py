@@ -18,7 +18,7 @@ import trio
 import trio.testing
 
 from ..protocol import Direction, ErrorCode, FrameReader, ProtocolError, encode, unpack, validate
-from ..protocol.messages import Message
+from ..protocol.messages import ACTION_TYPES, Message
 from .journal import Journal
 from .table import Close, StartBot, Table
 
@@ -176,16 +176,17 @@ class TableServer:
                 await self._refuse(link, error)
                 return
             for body in bodies:
-                answering = self.table.owes_decision(link.connection)
-                if not internal and not answering and not rate.allow():
-                    await self._refuse(
-                        link, ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
-                    )
-                    continue
                 request_id = None
                 try:
                     raw = unpack(body)
                     request_id = _request_id(raw)
+                    if not internal and not self._answers_decision(link, raw) and not rate.allow():
+                        await self._refuse(
+                            link,
+                            ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down"),
+                            request_id,
+                        )
+                        continue
                     message = validate(raw, Direction.TO_HOST)
                 except ProtocolError as error:
                     await self._refuse(link, error, request_id)
@@ -194,6 +195,11 @@ class TableServer:
                     continue
                 self.table.receive(link.connection, message)
                 await self.flush()
+
+    def _answers_decision(self, link: Link, raw: Message) -> bool:
+        """An answer to a decision the seat owes: never rate limited (only answers are: a
+        seat that owes a decision may not flood the host with anything else)."""
+        return raw.get("type") in ACTION_TYPES and self.table.owes_decision(link.connection)
 
     async def _refuse(self, link: Link, error: ProtocolError, re: Any = None) -> None:
         self.table.refuse(link.connection, error, re)
