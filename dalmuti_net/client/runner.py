@@ -117,21 +117,23 @@ class ClientRunner:
     async def _session_on(self, connection: Connection) -> bool:
         """Talk over one connection; True when the session is over for good."""
         self._connection = connection
+        finished = False
+        # The nursery wraps what its tasks raise in an ExceptionGroup: hence except*.
         try:
             await connection.send(self.session.hello())
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._heartbeats, connection)
                 finished = await self._receive_loop(connection)
                 nursery.cancel_scope.cancel()
-            return finished
-        except ConnectionClosed:
-            return False
-        except ProtocolError as error:
-            log.warning("the host sent something invalid: %s", error)
-            return False
+        except* ConnectionClosed:
+            finished = False
+        except* ProtocolError as group:
+            log.warning("the host sent something invalid: %s", group.exceptions[0])
+            finished = False
         finally:
             self._connection = None
             await connection.aclose()
+        return finished
 
     async def _heartbeats(self, connection: Connection) -> None:
         while True:
