@@ -280,7 +280,18 @@ class TableServer:
         if self.run_bot is None or self._nursery is None:
             log.warning("no bot runner: seat %r stays empty", bot.name)
             return
-        self._nursery.start_soon(self.run_bot, self.connect_local(), bot)
+        self._nursery.start_soon(self._run_bot, self.connect_local(), bot)
+
+    async def _run_bot(self, stream: trio.abc.Stream, bot: StartBot) -> None:
+        """A bot that fails leaves its seat empty (a stand-in comes after the grace period);
+        it never takes the table down with it."""
+        assert self.run_bot is not None
+        try:
+            await self.run_bot(stream, bot)
+        except Exception:
+            log.exception("the bot playing %r stopped with an error", bot.name)
+        finally:
+            await trio.aclose_forcefully(stream)
 
     async def _next_hand(self) -> None:
         await trio.sleep(self.between_hands)
