@@ -1,0 +1,278 @@
+"""The server's clocks, on trio's autojump clock: grace period and stand-ins, the turn timer
+and its default moves, the heartbeat timeout, the pause between hands, the rate limit."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+from clients import JournalTap, RecordingClient, bot_runner, open_memory_client
+
+from dalmuti_net.bots import make_strategy
+from dalmuti_net.engine import (
+    Action,
+    CardSet,
+    DecideMisdeal,
+    Decision,
+    DeclareRevolution,
+    ExchangeDecision,
+    GiveTax,
+    MerchantExchange,
+    MisdealChoice,
+    MisdealDecision,
+    Pass,
+    PlacementDecision,
+    PlaceNewcomer,
+    Play,
+    PlayDecision,
+    RevolutionDecision,
+    Rules,
+    TaxDecision,
+)
+from dalmuti_net.host.default_moves import default_move
+from dalmuti_net.host.server import TableServer
+from dalmuti_net.host.table import Limits, StartBot, Table
+from dalmuti_net.protocol.messages import action_message, decision_from_message
+
+
+@asynccontextmanager
+async def serving(
+    table: Table, between_hands: float = 0.0
+) -> AsyncIterator[tuple[TableServer, trio.Nursery]]:
+    server = TableServer(table, run_bot=bot_runner(), between_hands=between_hands)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        yield server, nursery
+        nursery.cancel_scope.cancel()
+
+
+async def connect(
+    server: TableServer, nursery: trio.Nursery, client: RecordingClient
+) -> trio.abc.Stream:
+    stream = await open_memory_client(server, nursery)
+    nursery.start_soon(client.run, stream)
+    await client.wait_until(lambda: bool(client.of_type("snapshot")))
+    return stream
+
+
+async def seat_bots_and_start(host: RecordingClient, bots: int) -> None:
+    for _ in range(bots):
+        await host.send({"type": "add_bot", "strategy": "random"})
+    await host.send({"type": "start"})
+
+
+def player_of(client: RecordingClient) -> int:
+    assert client.session.player is not None
+    return client.session.player
+
+
+async def test_a_dropped_seat_waits_the_grace_period_then_a_stand_in_plays_it(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    table = Table("Grace", Rules(), seed=11)  # no hand limit: the host player ends it
+    async with serving(table, between_hands=1.0) as (server, nursery):
+        ana = RecordingClient("Ana", strategy=make_strategy("random", 1))
+        watcher = RecordingClient("Watcher", spectator=True)
+        stream = await connect(server, nursery, ana)
+        await connect(server, nursery, watcher)
+        me = player_of(ana)
+        ana.paused = True
+        await seat_bots_and_start(ana, 3)
+        await ana.wait_until(lambda: ana.session.decision is not None)
+        await stream.aclose()
+        await ana.closed.wait()
+        dropped_at = trio.current_time()
+        await trio.sleep(59.5)
+        seat = table.seats[me]
+        assert seat.connection is None and seat.stand_in is None
+        assert me in table.pending_players(), "the table waits for the dropped player"
+
+        def my_listing(message: dict[str, Any]) -> dict[str, Any]:
+            return next(p for p in message["table"]["players"] if p["player"] == me)
+
+        def stood_in() -> list[float]:
+            return [
+                time
+                for time, message in zip(watcher.times, watcher.received, strict=True)
+                if message["type"] == "table" and my_listing(message)["stand_in"]
+            ]
+
+        await watcher.wait_until(lambda: bool(stood_in()))
+        assert 60.0 <= stood_in()[0] - dropped_at < 60.5
+        hands = len(watcher.of_type("hand_started"))
+        await watcher.wait_until(lambda: len(watcher.of_type("hand_started")) >= hands + 2)
+
+        stand_in_connection = seat.stand_in
+        assert stand_in_connection is not None
+        back = RecordingClient("Ana", token=ana.session.token, strategy=make_strategy("random"))
+        await connect(server, nursery, back)
+        assert back.received[0]["player"] == me and back.received[1]["type"] == "snapshot"
+        assert seat.stand_in is None and seat.connection is not None
+        await trio.sleep(0.1)
+        assert stand_in_connection not in table.connections, "the stand-in was sent away"
+        assert my_listing(watcher.of_type("table")[-1])["stand_in"] is False
+        hands = len(watcher.of_type("hand_started"))
+        await watcher.wait_until(lambda: len(watcher.of_type("hand_started")) >= hands + 1)
+        await back.send({"type": "end_table"})
+        await back.wait_until(lambda: back.phase == "ended")
+        assert not back.errors
+        assert back.of_type("table_ended")[0]["reason"] == "host_ended"
+
+
+async def test_a_stand_in_plays_a_seat_that_left_during_the_hand(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    table = Table("Leaver", Rules(scoring=True, hand_limit=2), seed=12)
+    async with serving(table) as (server, nursery):
+        ana = RecordingClient("Ana", strategy=make_strategy("random", 2))
+        bo = RecordingClient("Bo", strategy=make_strategy("random", 3))
+        await connect(server, nursery, ana)
+        await connect(server, nursery, bo)
+        bo.paused = True
+        await seat_bots_and_start(ana, 3)
+        await bo.wait_until(lambda: bo.session.decision is not None)
+        await bo.send({"type": "leave"})
+        await bo.closed.wait()
+        left_at = trio.current_time()
+        await ana.wait_until(lambda: table.phase == "ended")
+        assert trio.current_time() - left_at < 5, "no grace period for a seat that left"
+        assert player_of(bo) not in table.seats
+        assert [e["player"] for e in ana.of_type("player_removed")] == [player_of(bo)]
+
+
+async def test_the_turn_timer_makes_the_documented_default_move(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    rules = Rules(**{**Rules.all_optional(misdeal_chance=0.5).to_dict(), "hand_limit": 2})
+    table = Table("Timer", rules, seed=13, limits=Limits(turn_timer_ms=30_000))
+    tap = JournalTap(table)
+    async with serving(table) as (server, nursery):
+        host = RecordingClient("Host", strategy=make_strategy("random", 4))
+        sleepy = RecordingClient("Sleepy")  # heartbeats, never answers
+        await connect(server, nursery, host)
+        await connect(server, nursery, sleepy)
+        await seat_bots_and_start(host, 3)
+        await host.wait_until(lambda: table.phase == "ended")
+    me = player_of(sleepy)
+    asked = [
+        (time, message)
+        for time, message in zip(sleepy.times, sleepy.received, strict=True)
+        if message["type"] == "decision"
+    ]
+    acts = [
+        (time, entry)
+        for time, entry in zip(tap.times, tap.entries, strict=True)
+        if entry["op"] == "act" and entry["player"] == me
+    ]
+    assert len(asked) == len(acts) > 5
+    for (asked_at, message), (acted_at, entry) in zip(asked, acts, strict=True):
+        assert message["deadline_ms"] == 30_000
+        expected = action_message(default_move(decision_from_message(message)))
+        assert entry["action"] == expected
+        assert 30.0 <= acted_at - asked_at < 30.5
+
+
+async def test_a_silent_connection_is_dropped_after_the_heartbeat_timeout(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    table = Table("Quiet")
+    async with serving(table) as (server, nursery):
+        talker = RecordingClient("Talker")
+        silent = RecordingClient("Silent", heartbeat_s=None)
+        await connect(server, nursery, talker)
+        await connect(server, nursery, silent)
+        began = trio.current_time()
+        await silent.closed.wait()
+        assert 20.0 <= trio.current_time() - began < 20.5
+        assert [e["code"] for e in silent.errors] == ["timeout"]
+        assert silent.errors[0]["fatal"] is True
+        await trio.sleep(60)
+        assert talker.closed.is_set() is False and not talker.errors
+
+
+async def test_the_host_pauses_between_hands(autojump_clock: trio.testing.MockClock) -> None:
+    table = Table("Pause", Rules(scoring=True, hand_limit=3), seed=14)
+    async with serving(table, between_hands=4.0) as (server, nursery):
+        host = RecordingClient("Host", strategy=make_strategy("random", 5))
+        await connect(server, nursery, host)
+        await seat_bots_and_start(host, 3)
+        await host.wait_until(lambda: host.phase == "ended")
+    moments = [
+        (time, message["type"])
+        for time, message in zip(host.times, host.received, strict=True)
+        if message["type"] in ("hand_ended", "hand_started")
+    ]
+    kinds = [kind for _, kind in moments]
+    assert kinds == ["hand_started", "hand_ended"] * 3
+    for (ended, _), (started, _) in zip(moments[1::2], moments[2::2], strict=False):
+        assert 4.0 <= started - ended < 4.5
+
+
+async def test_requests_over_the_rate_are_refused_but_answers_never_are(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    table = Table("Rate", Rules(scoring=True, hand_limit=1), seed=15)
+    async with serving(table) as (server, nursery):
+        chatty = RecordingClient("Chatty", strategy=make_strategy("random", 6))
+        await connect(server, nursery, chatty)
+        chatty.paused = True
+        await seat_bots_and_start(chatty, 3)
+        await chatty.wait_until(lambda: chatty.session.decision is not None)
+        for index in range(60):
+            await chatty.send({"type": "chat", "text": f"spam {index}"})
+        await trio.sleep(0.1)
+        chats = {i for i, m in chatty.sent.items() if m["type"] == "chat"}
+        limited = [e for e in chatty.errors if e["code"] == "rate_limited" and e.get("re") in chats]
+        assert limited and all(not e["fatal"] for e in limited)
+        assert len(chatty.of_type("chat")) + len(limited) == 60
+        await chatty.resume()
+        await chatty.wait_until(lambda: table.phase == "ended")
+        refused = {e["code"] for e in chatty.errors} - {"rate_limited"}
+        assert not refused, "the answers owed were never rate limited"
+
+
+@pytest.mark.parametrize(
+    ("decision", "expected"),
+    [
+        (PlayDecision((CardSet(3, 1), CardSet(9, 2), CardSet(9, 1)), True, CardSet(10, 1)), Pass()),
+        (
+            PlayDecision(
+                (CardSet(3, 1), CardSet(9, 2), CardSet(9, 1), CardSet(9, 1, 1)), False, None
+            ),
+            Play(CardSet(9, 1)),
+        ),
+        (TaxDecision(2, (1, 2, 5, 12, 12, 13), 4), GiveTax((12, 12))),
+        (TaxDecision(2, (3, 13, 13), 4), GiveTax((3, 13))),
+        (ExchangeDecision((2, 3), (4, 6)), MerchantExchange(None, None)),
+        (RevolutionDecision(greater=True), DeclareRevolution(False)),
+        (MisdealDecision(7, 2, 5), DecideMisdeal(MisdealChoice.INTENDED)),
+        (PlacementDecision(9, (3, 4, 5)), PlaceNewcomer(3)),
+    ],
+)
+def test_default_moves(decision: Decision, expected: Action) -> None:
+    assert default_move(decision) == expected
+
+
+async def test_a_bot_that_fails_leaves_its_seat_empty_and_the_host_serving(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    async def failing_bot(stream: trio.abc.Stream, bot: StartBot) -> None:
+        raise RuntimeError("this strategy is broken")
+
+    table = Table("Broken bot")
+    server = TableServer(table, run_bot=failing_bot)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        host = RecordingClient("Host")
+        await connect(server, nursery, host)
+        await host.send({"type": "add_bot"})
+        await trio.sleep(1)
+        bot_seat = next(s for s in table.seats.values() if s.kind == "bot")
+        assert bot_seat.connection is None
+        await host.send({"type": "chat", "text": "still here"})
+        await host.wait_until(lambda: bool(host.of_type("chat")))
+        nursery.cancel_scope.cancel()
