@@ -220,17 +220,21 @@ def candidate_moves(hand: Counts, decision: PlayDecision, preferred: Move) -> li
     """The moves worth weighing, the heuristic's first.
 
     On a lead: each rank's whole group, alone or stretched with Jesters, and the Jesters
-    alone (leading part of a group only adds a play). On a follow: every legal set, and
-    passing.
+    alone (leading part of a group only adds a play). On a follow: passing and every
+    legal set. Past ``MAX_CANDIDATES`` the least likely are left out: sets spending more
+    Jesters first, then the better ranks (good cards are rarely worth spending early).
     """
     moves: list[Move] = [preferred]
     if decision.to_beat is None:
-        for option in decision.sets:
-            if option.rank == JESTER or option.count - option.jesters == hand[option.rank]:
-                moves.append(option)
+        options = [
+            option
+            for option in decision.sets
+            if option.rank == JESTER or option.count - option.jesters == hand[option.rank]
+        ]
     else:
         moves.append(None)
-        moves.extend(decision.sets)
+        options = list(decision.sets)
+    moves.extend(sorted(options, key=lambda option: (option.jesters, -option.rank)))
     unique = list(dict.fromkeys(moves))
     return unique[:MAX_CANDIDATES]
 
