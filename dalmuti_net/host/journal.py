@@ -25,11 +25,12 @@ class Journal:
         """Open ``path`` for appending; a new file starts with ``header``."""
         self.path = path
         fresh = not path.exists() or path.stat().st_size == 0
+        if fresh and header is None:
+            raise JournalError(f"{path} is empty and no header was given")
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         self._file = os.fdopen(descriptor, "ab")
         if fresh:
-            if header is None:
-                raise JournalError(f"{path} is empty and no header was given")
+            assert header is not None
             self.append([{"op": "header", "format": FORMAT, **header}])
 
     def append(self, entries: list[dict[str, Any]]) -> None:
