@@ -4,7 +4,8 @@ strategy, send their answers with request ids, and remember which ones the host 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import trio
@@ -196,3 +197,35 @@ class JournalTap:
             return entries
 
         table.take_journal = take_and_keep  # type: ignore[method-assign]
+
+
+@asynccontextmanager
+async def loopback_server(
+    table: Table, *, between_hands: float = 0.0, strategy: str = "random"
+) -> AsyncIterator[tuple[TableServer, int, trio.Nursery]]:
+    """``table`` served over TCP on 127.0.0.1 (a free port); in-process bots for its bots."""
+    server = TableServer(table, run_bot=bot_runner(strategy), between_hands=between_hands)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+        nursery.start_soon(server.serve_tcp, listeners)
+        yield server, port, nursery
+        nursery.cancel_scope.cancel()
+
+
+def tcp_opener(port: int) -> Opener:
+    async def open_stream() -> trio.abc.Stream:
+        return await trio.open_tcp_stream("127.0.0.1", port)
+
+    return open_stream
+
+
+async def join_over_tcp(
+    port: int, client: RecordingClient, nursery: trio.Nursery
+) -> RecordingClient:
+    """Connect ``client`` and wait for its snapshot (or its refusal)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    nursery.start_soon(client.run, stream)
+    await client.wait_until(lambda: bool(client.of_type("snapshot")) or client.closed.is_set())
+    return client
