@@ -147,12 +147,6 @@ def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
     run_client(ui, script, table=Table("App table", Rules(), seed=11))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ClientRunner._session_on catches ConnectionClosed around a nursery, which trio "
-    "wraps in an ExceptionGroup, so a dropped connection ends the runner instead of "
-    "reconnecting (dalmuti_net/client/runner.py)",
-)
 def test_the_client_reconnects_by_itself_and_shows_it() -> None:
     session = ClientSession("Ana")
     ui = ClientUi(Translator("en"), session, address="memory")
