@@ -558,7 +558,6 @@ class Table:
             )
         label = name or f"{(strategy or self.known_strategies[0]).capitalize()} bot"
         seat = self.reserve_seat(label, kind="bot", strategy=strategy)
-        seat.ready = True
         self.effects.append(StartBot(seat.token, strategy, seat.name))
         return seat
 
@@ -650,6 +649,7 @@ class Table:
                 entry["kind"],
                 entry["token"],
                 host=entry["host"],
+                ready=entry["kind"] == "bot",  # a bot is ready as soon as it is seated
                 strategy=entry["strategy"],
             )
             self._feeds[player] = ViewerFeed(player)
