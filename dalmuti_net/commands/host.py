@@ -140,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
     except (SettingsError, JournalError, UnknownStrategy) as error:
         print(f"dalmuti host: {error}", file=sys.stderr)
         return 2
-    if not options.headless:
+    if host.host_token is not None:
+        # A local host player: asked for now, or the resumed table was saved with one.
         return run_with_local_player(host)
     try:
         trio.run(host.serve_until_signal)
