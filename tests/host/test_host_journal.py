@@ -32,6 +32,10 @@ def table_state(table: Table) -> dict[str, Any]:
         "game": None if table.game is None else table.game.to_dict(),
         "feeds": {viewer: feed.seq for viewer, feed in table._feeds.items()},
         "next_player": table._next_player,
+        "listing": [
+            {k: v for k, v in seat.items() if k not in ("connected", "stand_in")}
+            for seat in table.table_message()["players"]
+        ],
     }
 
 
