@@ -46,6 +46,8 @@ class RecordingClient:
         self.sent: dict[int, Message] = {}
         self.acked: list[Message] = []
         self.paused = False
+        self.resync_on_error = True
+        """Ask for a snapshot after a refused request, as the bot SDK does."""
         self.closed = trio.Event()
         self.welcomed = trio.Event()
         self.changed = trio.Event()
@@ -127,7 +129,7 @@ class RecordingClient:
             self._notify()
             if kind == "goodbye" or (kind == "error" and message["fatal"]):
                 return
-            if kind == "error" and "re" in message and self.strategy is not None:
+            if kind == "error" and "re" in message and self.resync_on_error and self.strategy:
                 await connection.send({"type": "snapshot_request"})
             await self._answer()
 
