@@ -213,7 +213,15 @@ class TableServer:
     ) -> None:
         try:
             async for message in queued:
-                await stream.send_all(encode(message))
+                # Everything queued goes out in one write: one system call (and one wake-up
+                # of the reader) per change at the table, not one per message.
+                frames = [encode(message)]
+                while True:
+                    try:
+                        frames.append(encode(queued.receive_nowait()))
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                await stream.send_all(b"".join(frames))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         done.cancel()
