@@ -1,0 +1,119 @@
+"""The dedicated host kit (the top-level host/ folder): its rules files load, and the
+systemd start script resumes a saved table or saves a new one, with arguments that
+`dalmuti host` accepts."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dalmuti_net.cli import build_parser
+from dalmuti_net.commands.host import check_options, options_from
+from dalmuti_net.host.settings import load_settings
+
+KIT = Path(__file__).resolve().parents[2] / "host"
+RULES_FILES = sorted((KIT / "rules").glob("*.toml"))
+START_SCRIPT = KIT / "systemd" / "dalmuti-host-start"
+
+
+def test_the_kit_has_the_four_rules_files() -> None:
+    assert [path.name for path in RULES_FILES] == [
+        "basic.toml",
+        "every-rule.toml",
+        "party-night.toml",
+        "tournament.toml",
+    ]
+
+
+@pytest.mark.parametrize("path", RULES_FILES, ids=lambda path: path.name)
+def test_each_rules_file_loads(path: Path) -> None:
+    settings = load_settings(str(path))
+    rules = settings.rules
+    if path.name == "basic.toml":
+        assert not rules.scoring and rules.hand_limit is None and settings.turn_timer is None
+        assert rules.misdeal_chance == 0 and not rules.merchant_exchange
+    elif path.name == "every-rule.toml":
+        assert rules.first_deal_revolution and rules.stripped_decks and rules.scoring
+        assert rules.philanthropic_scoring and rules.merchant_exchange
+        assert rules.misdeal_chance > 0 and rules.hand_limit == 20
+    elif path.name == "tournament.toml":
+        assert rules.scoring and rules.hand_limit == 20
+        assert settings.turn_timer is not None and settings.turn_timer > 0
+    else:
+        assert rules.scoring and rules.hand_limit == 10 and settings.turn_timer is None
+
+
+needs_sh = pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX shell")
+
+
+def run_start_script(tmp_path: Path, table_file: Path, **settings: str) -> list[str]:
+    """The arguments the start script gives `dalmuti` (a stub that prints them)."""
+    stub = tmp_path / "dalmuti-stub"
+    stub.write_text(f"#!{sys.executable}\nimport sys\nprint('\\n'.join(sys.argv[1:]))\n")
+    stub.chmod(0o755)
+    environment = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "DALMUTI": str(stub),
+        "DALMUTI_TABLE_FILE": str(table_file),
+        **settings,
+    }
+    done = subprocess.run(
+        ["sh", str(START_SCRIPT)], env=environment, capture_output=True, text=True, check=True
+    )
+    return done.stdout.splitlines()
+
+
+def accepted_by_dalmuti_host(arguments: list[str]) -> None:
+    parsed = build_parser().parse_args(arguments)
+    assert parsed.command == "host"
+    assert check_options(options_from(parsed)) is None
+
+
+@needs_sh
+def test_the_start_script_opens_a_new_table_when_nothing_is_saved(tmp_path: Path) -> None:
+    table_file = tmp_path / "table.dat"
+    arguments = run_start_script(
+        tmp_path,
+        table_file,
+        DALMUTI_TABLE_NAME="Office table",
+        DALMUTI_RULES=str(KIT / "rules" / "tournament.toml"),
+        DALMUTI_CODE="4521",
+        DALMUTI_BOTS="2",
+        DALMUTI_INTERFACE="127.0.0.1",
+        DALMUTI_NO_ANNOUNCE="1",
+    )
+    assert arguments[:4] == ["host", "--headless", "--port", "7341"]
+    assert "--save" in arguments and "--resume" not in arguments
+    assert arguments[arguments.index("--save") + 1] == str(table_file)
+    assert arguments[arguments.index("--name") + 1] == "Office table"
+    assert {"--code", "--bots", "--rules", "--no-announce", "--interface"} <= set(arguments)
+    accepted_by_dalmuti_host(arguments)
+    table_file.write_bytes(b"")  # an empty file holds no table yet
+    assert "--save" in run_start_script(tmp_path, table_file)
+
+
+@needs_sh
+def test_the_start_script_resumes_a_saved_table(tmp_path: Path) -> None:
+    table_file = tmp_path / "table.dat"
+    table_file.write_bytes(b"\x00\x00\x00\x01\x80")
+    arguments = run_start_script(
+        tmp_path, table_file, DALMUTI_TABLE_NAME="Ignored", DALMUTI_PORT="7400"
+    )
+    assert arguments == ["host", "--headless", "--port", "7400", "--resume", str(table_file)]
+    accepted_by_dalmuti_host(arguments)
+
+
+def test_the_systemd_unit_runs_the_start_script_as_its_own_user() -> None:
+    unit = (KIT / "systemd" / "dalmuti-host.service").read_text()
+    settings = dict(
+        line.split("=", 1) for line in unit.splitlines() if "=" in line and line[0].isalpha()
+    )
+    assert settings["ExecStart"].endswith("/dalmuti-host-start")
+    assert settings["User"] not in ("", "root") and settings["Restart"] == "on-failure"
+    assert settings["KillSignal"] == "SIGTERM" and settings["StateDirectory"] == "dalmuti"
+    assert os.access(START_SCRIPT, os.X_OK)
