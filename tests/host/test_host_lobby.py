@@ -316,10 +316,14 @@ def test_leave_in_a_game_is_announced_then_the_seat_is_removed_next_hand() -> No
     assert leaver.player not in harness.table.game.order  # type: ignore[union-attr]
 
 
-def test_a_newcomer_joins_as_a_merchant_placed_by_the_greater_dalmuti() -> None:
+@pytest.mark.parametrize("moment", ["mid-hand", "between hands"])
+def test_a_newcomer_joins_as_a_merchant_placed_by_the_greater_dalmuti(moment: str) -> None:
     harness, host = game(players=5)
     table = harness.table
-    harness.run_until(lambda: table.game is not None and table.game.phase.value == "play")
+    if moment == "mid-hand":
+        harness.run_until(lambda: table.game is not None and table.game.phase.value == "play")
+    else:
+        harness.run_until(table.hand_over)
     newcomer = harness.join("Newt", chooser=random_chooser(harness.rng))
     me = newcomer.session.player
     assert newcomer.received[0]["player"] == me
@@ -450,3 +454,22 @@ def test_the_first_message_must_be_hello_and_only_once() -> None:
     ana = harness.join("Ana")
     harness.send(ana, {**ana.session.hello(), "id": 1})
     assert ana.last["code"] == "already_hello" and not ana.closed
+
+
+def test_a_stand_in_that_arrives_after_its_player_came_back_is_sent_away() -> None:
+    harness, _host = game(players=4)
+    bo = harness.join("Bo", chooser=random_chooser(harness.rng))
+    seat_newcomer(harness, bo)
+    me = bo.session.player
+    assert me is not None
+    harness.drop(bo)
+    harness.table.request_stand_in(me)  # the grace period ran out...
+    (start_bot,) = harness.table.take_effects()  # ...and the server starts a bot
+    back = harness.join("Bo", token=bo.session.token, chooser=random_chooser(harness.rng))
+    late_bot = harness.join("Bo", token=start_bot.token, internal=True)  # type: ignore[union-attr]
+    assert late_bot.closed and late_bot.errors[-1]["code"] == "replaced"
+    seat = harness.table.seats[me]
+    assert seat.connection == back.connection and seat.stand_in is None
+    hand = harness.table.game.hand_number  # type: ignore[union-attr]
+    harness.run_until(lambda: harness.table.game.hand_number > hand)  # type: ignore[union-attr]
+    assert not back.closed and not back.errors
