@@ -225,6 +225,7 @@ def candidate_moves(hand: Counts, decision: PlayDecision, preferred: Move) -> li
     Jesters first, then the better ranks (good cards are rarely worth spending early).
     """
     moves: list[Move] = [preferred]
+    options: list[CardSet]
     if decision.to_beat is None:
         options = [
             option
@@ -234,7 +235,8 @@ def candidate_moves(hand: Counts, decision: PlayDecision, preferred: Move) -> li
     else:
         moves.append(None)
         options = list(decision.sets)
-    moves.extend(sorted(options, key=lambda option: (option.jesters, -option.rank)))
+    options.sort(key=lambda option: (option.jesters, -option.rank))
+    moves.extend(options)
     unique = list(dict.fromkeys(moves))
     return unique[:MAX_CANDIDATES]
 
