@@ -222,11 +222,15 @@ class MerchantExchangeCards(Event):
 
 @dataclass(frozen=True, slots=True)
 class Waiting(Event):
-    """Who owes a decision now. A revolution decision is secret, so ``players`` is empty."""
+    """Who owes a decision now. Whether anyone holds both Jesters is secret (rule 20), so
+    a revolution ``Waiting`` goes to the holder alone."""
 
     TYPE: ClassVar[str] = "waiting"
     phase: str
     players: tuple[int, ...]
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset(self.players) if self.phase == "revolution" else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -433,7 +433,7 @@ class Game:
         if holder is not None and (self.taxes_this_hand or greater_possible):
             self._revolution_holder = holder
             self.phase = Phase.REVOLUTION
-            events.append(Waiting(self.phase, ()))
+            events.append(Waiting(self.phase, (holder,)))
             return
         self._begin_taxes(events)
 

@@ -222,7 +222,7 @@ EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
         received=_f(CARD, "The card drawn at random from the other's hand."),
     ),
     "waiting": _event(
-        "Who owes a decision now. For a revolution the holder is secret: players is empty.",
+        "Who owes a decision now; a revolution `waiting` is sent to the holder alone.",
         phase=_f(Enum(("placement", "misdeal", "revolution", "taxes", "play")), "What is decided."),
         players=_f(PLAYERS, "Who owes it."),
     ),

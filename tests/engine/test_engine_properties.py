@@ -53,6 +53,7 @@ from dalmuti_net.engine.events import (
     MisdealReplacement,
     Played,
     TaxCards,
+    Waiting,
 )
 from dalmuti_net.engine.rules import stripped_ranks
 
@@ -232,7 +233,12 @@ class Table:
 
     def check_secrecy(self, event: Event) -> None:
         parties = PRIVATE_PARTIES.get(type(event))
-        if parties is None:
+        if isinstance(event, Waiting) and event.phase == Phase.REVOLUTION:
+            # Rule 20: only the holder of both Jesters learns that a revolution is asked.
+            holder = event.players
+            assert len(holder) == 1 and self.game.hands[holder[0]][JESTER] == 2
+            assert event.audience() == frozenset(holder)
+        elif parties is None:
             assert event.audience() is None, f"{event} is not public"
         else:
             assert event.audience() == frozenset(parties(event))

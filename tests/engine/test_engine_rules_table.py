@@ -669,12 +669,6 @@ def test_rule_20_each_seat_sees_only_its_own_cards_and_public_facts() -> None:
     assert spectator.counts == {p: len(hand_of(game, p)) for p in SIX}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap, needs a protocol decision: the public revolution `waiting` (PROTOCOL.md) "
-    "tells everyone that one seat holds both Jesters; on a first-deal hand only the GP can be "
-    "asked, so it tells everyone that the GP holds them",
-)
 def test_rule_20_nobody_learns_that_the_gp_holds_both_jesters_on_a_first_deal() -> None:
     rules = Rules(first_deal_revolution=True)
     game, events, _ = dealt_game(FIVE, complete_hands(FIVE, {GP: [JESTER, JESTER]}), rules)

@@ -339,8 +339,6 @@ def _turn_line(ui: ClientUi) -> Line:
     waiting = observation.waiting
     if ui.chooser is not None:
         return plain(t._("Your turn!"), "class:turn")
-    if observation.phase == "revolution" and not waiting:
-        return plain(t._("Waiting: does anyone declare a revolution?"), "class:dim")
     if waiting:
         names = ", ".join(ui.name_of(p) for p in waiting)
         return plain(t._("Waiting for {names}").format(names=names), "class:dim")
