@@ -207,6 +207,21 @@ class TimedServer(TableServer):
 TIMED_EVENTS_CAUSES = ("play", "pass")
 
 
+async def write_each_message(
+    self: TableServer,
+    stream: trio.abc.Stream,
+    queued: trio.MemoryReceiveChannel[dict[str, Any]],
+    done: trio.CancelScope,
+) -> None:
+    """The host's writer as it was before it batched its writes (for --compare-writes)."""
+    try:
+        async for message in queued:
+            await stream.send_all(encode(message))
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        pass
+    done.cancel()
+
+
 def peak_rss_mib() -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -350,10 +365,16 @@ def main_driver(args: argparse.Namespace) -> None:
                     command.append("--profile")
                 subprocess.run(command, check=True)
                 print(row(json.loads(result_file.read_text()), mode), flush=True)
+                if args.compare_writes:
+                    subprocess.run([*command, "--one-write-per-message"], check=True)
+                    result = json.loads(result_file.read_text())
+                    print(row(result, f"{mode}, unbatched"), flush=True)
     print(f"load average after: {os.getloadavg()}")
 
 
 def main_host(args: argparse.Namespace) -> None:
+    if args.one_write_per_message:
+        TableServer._write = write_each_message  # type: ignore[method-assign]
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     with tempfile.TemporaryDirectory() as workdir:
         if profiler is not None:
@@ -379,6 +400,11 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=20, help="a paced player's pause")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="cProfile the host (stderr)")
+    parser.add_argument(
+        "--compare-writes",
+        action="store_true",
+        help="each row also with the host's old writer (one write per message), back to back",
+    )
     sub = parser.add_subparsers(dest="role")
     host = sub.add_parser("host", help="(started by the driver) one table's host")
     host.add_argument("--spectators", type=int, required=True)
@@ -387,6 +413,7 @@ def main() -> None:
     host.add_argument("--seed", type=int, required=True)
     host.add_argument("--out", type=Path, required=True)
     host.add_argument("--profile", action="store_true")
+    host.add_argument("--one-write-per-message", action="store_true")
     client = sub.add_parser("client", help="(started by a host) clients of one process")
     client.add_argument("--port", type=int, required=True)
     client.add_argument("--players", type=int, default=0)
