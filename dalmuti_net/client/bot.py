@@ -40,7 +40,10 @@ async def play(
             return
         if decision is None or observation is None or session.needs_snapshot:
             return
-        action = strategy.choose(observation, decision)
+        # In a worker thread: a slow strategy (a Monte Carlo bot seated by the host, say)
+        # must not stall heartbeats or, in the host's process, the whole table. The receive
+        # loop awaits this answer, so the observation does not change meanwhile.
+        action = await trio.to_thread.run_sync(strategy.choose, observation, decision)
         session.decision = None
         await runner.send(action_message(action))
 
