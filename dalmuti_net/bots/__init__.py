@@ -9,6 +9,8 @@ so anyone can pit their own bot against these without touching this package.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Callable
 
 from .base import SeededStrategy, Strategy
@@ -63,12 +65,25 @@ def make_strategy(name: str, seed: int | None = None) -> Strategy:
     return strategy
 
 
+def _import_from_here(module_name: str) -> object:
+    """Import ``module_name``, also from the current folder: the `dalmuti` console script,
+    unlike `python -m`, does not put it on the path, and that is where a user's bot is."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        here = os.getcwd()
+        if error.name != module_name.partition(".")[0] or here in sys.path:
+            raise
+        sys.path.append(here)
+        return importlib.import_module(module_name)
+
+
 def _import_factory(spec: str) -> StrategyFactory:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise UnknownStrategy(f"write a strategy to import as package.module:attr, not {spec!r}")
     try:
-        target: object = importlib.import_module(module_name)
+        target: object = _import_from_here(module_name)
     except ImportError as error:
         message = f"cannot import {module_name!r} for strategy {spec!r}: {error}"
         raise UnknownStrategy(message) from error
