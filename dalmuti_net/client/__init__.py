@@ -4,24 +4,18 @@ The bot SDK is this package's public face: ``run_bot(address, bot)`` and friends
 ``sdk``), with the engine's action and decision types re-exported for bots to use.
 """
 
-from .sdk import (
+from ..bots.base import Strategy
+from ..engine import (
     Action,
-    Address,
-    BotFunction,
-    BotResult,
-    CannotConnect,
     CardSet,
     DecideMisdeal,
     Decision,
     DeclareRevolution,
     ExchangeDecision,
-    FunctionStrategy,
     GiveTax,
-    IllegalAnswer,
     MerchantExchange,
     MisdealChoice,
     MisdealDecision,
-    NoTableFound,
     Observation,
     Pass,
     PlacementDecision,
@@ -29,8 +23,16 @@ from .sdk import (
     Play,
     PlayDecision,
     RevolutionDecision,
-    Strategy,
     TaxDecision,
+)
+from .runner import CannotConnect
+from .sdk import (
+    Address,
+    BotFunction,
+    BotResult,
+    FunctionStrategy,
+    IllegalAnswer,
+    NoTableFound,
     as_strategy,
     find_table,
     is_legal,

@@ -31,7 +31,6 @@ import trio
 from ..bots import Strategy, make_strategy
 from ..engine import (
     Action,
-    CardSet,
     DecideMisdeal,
     Decision,
     DeclareRevolution,
@@ -42,7 +41,6 @@ from ..engine import (
     MisdealDecision,
     Observation,
     Pass,
-    PlacementDecision,
     PlaceNewcomer,
     Play,
     PlayDecision,
@@ -52,7 +50,6 @@ from ..engine import (
 from ..engine.cards import counts_of, holds
 from .bot import play
 from .connection import parse_address
-from .runner import CannotConnect
 from .session import ClientSession, HostError
 
 if TYPE_CHECKING:
@@ -343,38 +340,3 @@ def _result(name: str, session: ClientSession) -> BotResult:
         refusal=refusal,
     )
 
-
-__all__ = [
-    "Action",
-    "Address",
-    "BotFunction",
-    "BotResult",
-    "CannotConnect",
-    "CardSet",
-    "DecideMisdeal",
-    "Decision",
-    "DeclareRevolution",
-    "ExchangeDecision",
-    "FunctionStrategy",
-    "GiveTax",
-    "IllegalAnswer",
-    "MerchantExchange",
-    "MisdealChoice",
-    "MisdealDecision",
-    "NoTableFound",
-    "Observation",
-    "Pass",
-    "PlaceNewcomer",
-    "PlacementDecision",
-    "Play",
-    "PlayDecision",
-    "RevolutionDecision",
-    "Strategy",
-    "TaxDecision",
-    "as_strategy",
-    "find_table",
-    "is_legal",
-    "legal_actions",
-    "play_bot",
-    "run_bot",
-]
