@@ -339,4 +339,3 @@ def _result(name: str, session: ClientSession) -> BotResult:
         closed_reason=session.closed_reason,
         refusal=refusal,
     )
-
