@@ -150,19 +150,15 @@ class RecordingClient:
 
 
 def bot_runner(strategy: str = "random") -> Callable[[trio.abc.Stream, StartBot], Any]:
-    """A TableServer ``run_bot``: in-process bot clients of the given strategy."""
-    from dalmuti_net.client.bot import play, stream_connector
+    """A TableServer ``run_bot``: in-process bot clients of the given strategy.
 
+    They are recording clients, which choose in the trio thread: the bot SDK's ``play``
+    chooses in a worker thread, and while a thread runs, trio's autojump clock jumps."""
     seeds = iter(range(10_000))
 
     async def run_bot(stream: trio.abc.Stream, bot: StartBot) -> None:
-        await play(
-            stream_connector(stream),
-            make_strategy(bot.strategy or strategy, next(seeds)),
-            bot.name,
-            token=bot.token,
-            reconnect=False,
-        )
+        strategy_now = make_strategy(bot.strategy or strategy, next(seeds))
+        await RecordingClient(bot.name, token=bot.token, strategy=strategy_now).run(stream)
 
     return run_bot
 

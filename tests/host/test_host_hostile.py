@@ -109,8 +109,11 @@ async def test_a_client_that_never_reads_never_holds_the_game_up() -> None:
     async with loopback_server(table) as (server, port, nursery):
         deaf = await open_non_reader(port)
         nursery.start_soon(keep_sending_heartbeats, deaf)
+        with trio.fail_after(10):
+            while not any(c.greeted for c in table.connections.values()):
+                await trio.sleep(0.01)
+        (deaf_connection,) = table.connections
         host, watcher = await game_with_bystanders(port, nursery, table)
-        deaf_connection = max(server.links)
         await host.send({"type": "start"})
         with trio.fail_after(60):
             await watcher.wait_until(lambda: watcher.phase == "ended")
@@ -128,8 +131,11 @@ async def test_a_client_that_never_reads_is_dropped_when_its_queue_fills(
     async with loopback_server(table) as (server, port, nursery):
         deaf = await open_non_reader(port)
         nursery.start_soon(keep_sending_heartbeats, deaf)
+        with trio.fail_after(10):
+            while not any(c.greeted for c in table.connections.values()):
+                await trio.sleep(0.01)
+        (deaf_connection,) = table.connections
         host, watcher = await game_with_bystanders(port, nursery, table)
-        deaf_connection = max(server.links)
         await host.send({"type": "start"})
         with trio.fail_after(60):
             await watcher.wait_until(lambda: deaf_connection not in server.links)
