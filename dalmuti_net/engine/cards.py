@@ -112,30 +112,68 @@ class CardSet:
         return self.count == other.count and self.rank < other.rank
 
 
+MOST_OF_A_RANK = 12
+"""The most cards of one rank a deck holds (twelve Peasants)."""
+
+
+def _shared_sets() -> list[list[tuple[CardSet, ...]]]:
+    """``[rank][count]``: the sets of that rank and size, by Jesters used (0, 1, 2)."""
+    table: list[list[tuple[CardSet, ...]]] = [[] for _ in range(JESTER)]
+    for rank in RANKS:
+        table[rank] = [
+            tuple(CardSet(rank, count, used) for used in range(min(JESTERS_IN_DECK, count - 1) + 1))
+            for count in range(MOST_OF_A_RANK + JESTERS_IN_DECK + 1)
+        ]
+    return table
+
+
+def _lead_sets() -> list[list[list[tuple[CardSet, ...]]]]:
+    """``[rank][naturals][jesters]``: every set of that rank a hand may lead, in order."""
+    table: list[list[list[tuple[CardSet, ...]]]] = [[] for _ in range(JESTER)]
+    for rank in RANKS:
+        by_size = _SETS[rank]
+        table[rank] = [
+            [
+                tuple(
+                    by_size[count][used]
+                    for count in range(1, natural + jesters + 1)
+                    for used in range(max(0, count - natural), min(jesters, count - 1) + 1)
+                )
+                for jesters in range(JESTERS_IN_DECK + 1)
+            ]
+            for natural in range(MOST_OF_A_RANK + 1)
+        ]
+    return table
+
+
+# Sets are immutable values, so the engine hands out these shared instances instead of
+# building a new CardSet for every legal set of every decision (the engine's hot path).
+_SETS = _shared_sets()
+_LEADS = _lead_sets()
+_JESTERS_ALONE = tuple(CardSet(JESTER, count, count) for count in range(1, JESTERS_IN_DECK + 1))
+
+
 def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
     """Every distinct set this hand may play: any set on a lead, a better one on a follow.
 
     Ordered best rank first, then by size, then by Jesters used, so that the list is
-    stable for clients and bots.
+    stable for clients and bots. ``hand`` holds cards of one deck (at most twelve of a
+    rank, two Jesters).
     """
     jesters = hand[JESTER]
     options: list[CardSet] = []
     if to_beat is None:
         for rank in RANKS:
             natural = hand[rank]
-            for used in range(min(jesters, JESTERS_IN_DECK) + 1):
-                for count in range(used + 1, natural + used + 1):
-                    options.append(CardSet(rank, count, used))
-        for count in range(1, jesters + 1):
-            options.append(CardSet(JESTER, count, count))
-        options.sort(key=lambda s: (s.rank, s.count, s.jesters))
+            if natural:
+                options.extend(_LEADS[rank][natural][jesters])
+        options.extend(_JESTERS_ALONE[:jesters])
         return options
     size = to_beat.count
+    most_jesters = min(jesters, size - 1)  # a set holds at least one natural card
+    fewest_naturals = size - most_jesters
     for rank in range(1, min(to_beat.rank, JESTER)):
         natural = hand[rank]
-        if natural == 0:
-            continue
-        for used in range(min(jesters, size - 1) + 1):
-            if natural >= size - used:
-                options.append(CardSet(rank, size, used))
+        if natural >= fewest_naturals:
+            options.extend(_SETS[rank][size][max(0, size - natural) : most_jesters + 1])
     return options
