@@ -49,6 +49,7 @@ from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.connection import Connection, ConnectionClosed
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine import PlayDecision, Rules
+from dalmuti_net.host.journal import Journal
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import encode
@@ -236,7 +237,7 @@ def host_cpu_s() -> tuple[float, float]:
 
 
 async def host_one_table(
-    spectators: int, hands: int, think_ms: float, seed: int, workdir: Path
+    spectators: int, hands: int, think_ms: float, seed: int, workdir: Path, journal: bool
 ) -> dict[str, Any]:
     rules = Rules(**{**Rules.all_optional(misdeal_chance=0.1).to_dict(), "hand_limit": hands})
     limits = Limits(max_spectators=max(64, spectators), max_connections=spectators + 64)
@@ -248,7 +249,8 @@ async def host_one_table(
             ended.set()
 
     clock = HostClock()
-    server = TimedServer(table, clock, between_hands=0, on_change=on_change)
+    saving = Journal(workdir / "table.dat", {"name": "Bench"}) if journal else None
+    server = TimedServer(table, clock, journal=saving, between_hands=0, on_change=on_change)
     outputs: list[Path] = []
     processes: list[subprocess.Popen[bytes]] = []
     async with trio.open_nursery() as nursery:
@@ -363,6 +365,8 @@ def main_driver(args: argparse.Namespace) -> None:
                 command += ["--seed", str(args.seed), "--out", str(result_file)]
                 if args.profile:
                     command.append("--profile")
+                if args.journal:
+                    command.append("--journal")
                 subprocess.run(command, check=True)
                 print(row(json.loads(result_file.read_text()), mode), flush=True)
                 if args.compare_writes:
@@ -380,7 +384,13 @@ def main_host(args: argparse.Namespace) -> None:
         if profiler is not None:
             profiler.enable()
         result = trio.run(
-            host_one_table, args.spectators, args.hands, args.think_ms, args.seed, Path(workdir)
+            host_one_table,
+            args.spectators,
+            args.hands,
+            args.think_ms,
+            args.seed,
+            Path(workdir),
+            args.journal,
         )
         if profiler is not None:
             profiler.disable()
@@ -401,6 +411,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="cProfile the host (stderr)")
     parser.add_argument(
+        "--journal",
+        action="store_true",
+        help="the host saves every change to a journal file (fsync), as `--save` does",
+    )
+    parser.add_argument(
         "--compare-writes",
         action="store_true",
         help="each row also with the host's old writer (one write per message), back to back",
@@ -414,6 +429,7 @@ def main() -> None:
     host.add_argument("--out", type=Path, required=True)
     host.add_argument("--profile", action="store_true")
     host.add_argument("--one-write-per-message", action="store_true")
+    host.add_argument("--journal", action="store_true")
     client = sub.add_parser("client", help="(started by a host) clients of one process")
     client.add_argument("--port", type=int, required=True)
     client.add_argument("--players", type=int, default=0)
