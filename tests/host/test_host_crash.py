@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from clients import RecordingClient, join_over_tcp, loopback_server
+from recording_clients import RecordingClient, join_over_tcp, loopback_server
 from secrecy import check_capture
 
 from dalmuti_net.bots import make_strategy

@@ -13,7 +13,7 @@ from typing import Any
 import msgpack
 import pytest
 import trio
-from clients import RecordingClient, join_over_tcp, loopback_server
+from recording_clients import RecordingClient, join_over_tcp, loopback_server
 from secrecy import check_capture
 
 from dalmuti_net.bots import make_strategy

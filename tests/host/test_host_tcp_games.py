@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import trio
-from clients import RecordingClient, join_over_tcp, loopback_server, tcp_opener
+from recording_clients import RecordingClient, join_over_tcp, loopback_server, tcp_opener
 from secrecy import check_capture
 
 from dalmuti_net.bots import make_strategy

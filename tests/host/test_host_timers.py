@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from clients import JournalTap, RecordingClient, bot_runner, open_memory_client
+from recording_clients import JournalTap, RecordingClient, bot_runner, open_memory_client
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.engine import (
