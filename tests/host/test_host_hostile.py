@@ -19,7 +19,7 @@ from secrecy import check_capture
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.engine import Rules
 from dalmuti_net.host import server as server_module
-from dalmuti_net.host.table import Table
+from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
 
 
@@ -371,3 +371,17 @@ async def test_a_long_fuzzing_campaign() -> None:
     assert sent > 30
     check_bystander(host, table)
     check_bystander(watcher, table)
+
+
+async def test_connections_over_the_limit_are_refused_at_once() -> None:
+    table = Table("Small host", limits=Limits(max_connections=2))
+    async with loopback_server(table) as (_server, port, nursery):
+        first = await join_over_tcp(port, RecordingClient("One"), nursery)
+        await join_over_tcp(port, RecordingClient("Two", spectator=True), nursery)
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        async with stream:
+            refused = await read_until_closed(stream)
+        assert [m["code"] for m in refused] == ["too_many_connections"]
+        assert refused[0]["fatal"] is True
+        await first.send({"type": "chat", "text": "still fine"})
+        await first.wait_until(lambda: bool(first.of_type("chat")))
