@@ -118,6 +118,8 @@ class Game:
         self.top_player: int | None = None
         self.passed: set[int] = set()
         self.out: list[int] = []
+        self._holding = 0
+        """How many players still hold cards, counted during play so a turn need not."""
         # Between hands.
         self.joining: list[int] = []
         """Newcomers waiting for a seat, first come first placed (RULES.md rule 12)."""
@@ -553,6 +555,7 @@ class Game:
 
     def _begin_play(self, leader: int, events: list[Event]) -> None:
         self.phase = Phase.PLAY
+        self._holding = len(self.in_hand)
         self._new_trick(leader, events)
 
     def _new_trick(self, leader: int, events: list[Event]) -> None:
@@ -609,17 +612,21 @@ class Game:
         if remaining == 0:
             self.out.append(player)
             events.append(WentOut(player, len(self.out)))
-            if len(self.in_hand) == 1:
+            self._holding -= 1
+            if self._holding == 1:
                 self._end_hand(events)
                 return
         self._advance(player, events)
 
     def _advance(self, player: int, events: list[Event]) -> None:
-        assert self.top_player is not None
-        others = [p for p in self.in_hand if p != self.top_player]
-        if all(p in self.passed for p in others):
-            winner = self.top_player
-            leader = winner if self.hands[winner] != c.EMPTY else self._next_in_hand(winner)
+        winner = self.top_player
+        assert winner is not None
+        winner_holds = self.hands[winner] != c.EMPTY
+        # Only players holding cards pass and a play clears the passes, so the trick is
+        # over once everyone else still holding cards has passed: a count says so.
+        others_holding = self._holding - 1 if winner_holds else self._holding
+        if len(self.passed) == others_holding:
+            leader = winner if winner_holds else self._next_in_hand(winner)
             events.append(TrickWon(winner, leader))
             self._new_trick(leader, events)
             return

@@ -83,6 +83,7 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     game.top_player = data["top_player"]
     game.passed = set(data["passed"])
     game.out = list(data["out"])
+    game._holding = len(game.in_hand)
     # Older saves listed the newcomers being placed apart, under "placing".
     game.joining = [*data.get("placing", ()), *data["joining"]]
     game.leaving = list(data["leaving"])
