@@ -587,12 +587,16 @@ class Game:
         played = action.set
         if (
             not isinstance(played, CardSet)
-            or not all(type(v) is int for v in (played.rank, played.count, played.jesters))
+            or type(played.rank) is not int
+            or type(played.count) is not int
+            or type(played.jesters) is not int
             or not played.is_well_formed()
         ):
             raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
+        rank, jesters = played.rank, played.jesters
+        naturals = played.count - jesters  # 0 for Jesters alone
         hand = self.hands[player]
-        if not c.holds(hand, played.cards()):
+        if hand[rank] < naturals or hand[JESTER] < jesters:
             raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
         if self.top is not None:
             if played.count != self.top.count:
@@ -603,8 +607,10 @@ class Game:
                 raise IllegalAction(
                     Refusal.NOT_BETTER, f"play a better rank than {self.top.rank}, or pass"
                 )
-        hand = c.remove(hand, played.cards())
-        self.hands[player] = hand
+        left = list(hand)
+        left[rank] -= naturals
+        left[JESTER] -= jesters
+        hand = self.hands[player] = tuple(left)
         remaining = sum(hand)
         self.top, self.top_player = played, player
         self.passed = set()
