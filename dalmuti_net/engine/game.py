@@ -120,6 +120,10 @@ class Game:
         self.out: list[int] = []
         self._holding = 0
         """How many players still hold cards, counted during play so a turn need not."""
+        # Events are immutable values, so each player's turn and pass are built once per
+        # table and the same instance is emitted again on every turn (the hot path).
+        self._turns: dict[int, Waiting] = {}
+        self._passes: dict[int, Passed] = {}
         # Between hands.
         self.joining: list[int] = []
         """Newcomers waiting for a seat, first come first placed (RULES.md rule 12)."""
@@ -562,7 +566,7 @@ class Game:
         self.top = self.top_player = None
         self.passed = set()
         self.turn = leader
-        events.append(Waiting(self.phase, (leader,)))
+        events.append(self._turn_of(leader))
 
     def _next_in_hand(self, player: int) -> int:
         """The next player clockwise after ``player`` who still holds cards."""
@@ -579,7 +583,10 @@ class Game:
             if self.top is None:
                 raise IllegalAction(Refusal.MUST_LEAD, "the leader must play a set")
             self.passed.add(player)
-            events.append(Passed(player))
+            passed = self._passes.get(player)
+            if passed is None:
+                passed = self._passes[player] = Passed(player)
+            events.append(passed)
             self._advance(player, events)
             return
         if not isinstance(action, Play):
@@ -637,7 +644,14 @@ class Game:
             self._new_trick(leader, events)
             return
         self.turn = self._next_in_hand(player)
-        events.append(Waiting(self.phase, (self.turn,)))
+        events.append(self._turn_of(self.turn))
+
+    def _turn_of(self, player: int) -> Waiting:
+        """The event saying it is ``player``'s turn to play."""
+        waiting = self._turns.get(player)
+        if waiting is None:
+            waiting = self._turns[player] = Waiting(Phase.PLAY, (player,))
+        return waiting
 
     def _end_hand(self, events: list[Event]) -> None:
         finishing = (*self.out, *self.in_hand)
