@@ -272,7 +272,8 @@ class Game:
         events: list[Event] = []
         if self.phase is Phase.PLAY and player == self.turn:
             self._apply_play(player, action, events)
-            return self._logged(events)
+            self.log.extend(events)  # a play never starts a hand: nothing to forget
+            return events
         decision = None if self.phase is Phase.PLAY else self.pending().get(player)
         if decision is None:
             raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
