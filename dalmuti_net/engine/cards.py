@@ -114,42 +114,46 @@ class CardSet:
 
 MOST_OF_A_RANK = 12
 """The most cards of one rank a deck holds (twelve Peasants)."""
+LARGEST_SET = MOST_OF_A_RANK + JESTERS_IN_DECK
+
+# Sets are immutable values, so the engine hands out shared instances from tables built
+# once instead of building a CardSet for every legal set of every decision (its hot path).
+_SHARED: dict[tuple[int, int, int], CardSet] = {}
 
 
-def _shared_sets() -> list[list[tuple[CardSet, ...]]]:
-    """``[rank][count]``: the sets of that rank and size, by Jesters used (0, 1, 2)."""
-    table: list[list[tuple[CardSet, ...]]] = [[] for _ in range(JESTER)]
-    for rank in RANKS:
-        table[rank] = [
-            tuple(CardSet(rank, count, used) for used in range(min(JESTERS_IN_DECK, count - 1) + 1))
-            for count in range(MOST_OF_A_RANK + JESTERS_IN_DECK + 1)
+def _sets_made(rank: int, size: int, naturals: int, jesters: int) -> tuple[CardSet, ...]:
+    """The sets of ``rank`` and ``size`` a hand holding ``naturals`` of that rank and
+    ``jesters`` Jesters can make, fewest Jesters first."""
+    used = range(max(0, size - naturals), min(jesters, size - 1) + 1)
+    return tuple(_SHARED.setdefault((rank, size, j), CardSet(rank, size, j)) for j in used)
+
+
+_HELD = range(MOST_OF_A_RANK + 1)
+_JESTERS_HELD = range(JESTERS_IN_DECK + 1)
+
+_LEADS = [
+    [
+        [
+            tuple(s for size in range(1, n + j + 1) for s in _sets_made(rank, size, n, j))
+            if rank
+            else ()
+            for j in _JESTERS_HELD
         ]
-    return table
+        for n in _HELD
+    ]
+    for rank in range(JESTER)
+]
+"""``[rank][naturals held][Jesters held]``: every set of that rank a hand may lead, in order."""
 
+_FOLLOWS = [
+    [
+        [[_sets_made(rank, size, n, j) if rank else () for n in _HELD] for rank in range(JESTER)]
+        for j in _JESTERS_HELD
+    ]
+    for size in range(LARGEST_SET + 1)
+]
+"""``[size][Jesters held][rank][naturals held]``: the sets of that rank a follow may play."""
 
-def _lead_sets() -> list[list[list[tuple[CardSet, ...]]]]:
-    """``[rank][naturals][jesters]``: every set of that rank a hand may lead, in order."""
-    table: list[list[list[tuple[CardSet, ...]]]] = [[] for _ in range(JESTER)]
-    for rank in RANKS:
-        by_size = _SETS[rank]
-        table[rank] = [
-            [
-                tuple(
-                    by_size[count][used]
-                    for count in range(1, natural + jesters + 1)
-                    for used in range(max(0, count - natural), min(jesters, count - 1) + 1)
-                )
-                for jesters in range(JESTERS_IN_DECK + 1)
-            ]
-            for natural in range(MOST_OF_A_RANK + 1)
-        ]
-    return table
-
-
-# Sets are immutable values, so the engine hands out these shared instances instead of
-# building a new CardSet for every legal set of every decision (the engine's hot path).
-_SETS = _shared_sets()
-_LEADS = _lead_sets()
 _JESTERS_ALONE = tuple(CardSet(JESTER, count, count) for count in range(1, JESTERS_IN_DECK + 1))
 
 
@@ -164,16 +168,12 @@ def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
     options: list[CardSet] = []
     if to_beat is None:
         for rank in RANKS:
-            natural = hand[rank]
-            if natural:
-                options.extend(_LEADS[rank][natural][jesters])
-        options.extend(_JESTERS_ALONE[:jesters])
+            options += _LEADS[rank][hand[rank]][jesters]
+        options += _JESTERS_ALONE[:jesters]
         return options
-    size = to_beat.count
-    most_jesters = min(jesters, size - 1)  # a set holds at least one natural card
-    fewest_naturals = size - most_jesters
+    if to_beat.count > LARGEST_SET:  # no hand of one deck makes a set that large
+        return options
+    by_rank = _FOLLOWS[to_beat.count][jesters]
     for rank in range(1, min(to_beat.rank, JESTER)):
-        natural = hand[rank]
-        if natural >= fewest_naturals:
-            options.extend(_SETS[rank][size][max(0, size - natural) : most_jesters + 1])
+        options += by_rank[rank][hand[rank]]
     return options
