@@ -71,6 +71,8 @@ class Connection:
         """The next message from the host that this client understands."""
         while True:
             while not self._ready:
+                if self._frames.refusal is not None:
+                    raise self._frames.refusal
                 try:
                     data = await self.stream.receive_some(RECEIVE_CHUNK)
                 except (trio.BrokenResourceError, trio.ClosedResourceError) as error:

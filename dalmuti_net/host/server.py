@@ -195,6 +195,9 @@ class TableServer:
                     continue
                 self.table.receive(link.connection, message)
                 await self.flush()
+            if frames.refusal is not None:
+                await self._refuse(link, frames.refusal)
+                return
 
     def _answers_decision(self, link: Link, raw: Message) -> bool:
         """An answer to a decision the seat owes: never rate limited (only answers are: a

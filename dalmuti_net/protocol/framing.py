@@ -27,9 +27,12 @@ class FrameReader:
         self._buffer = bytearray()
         self._max = max_frame_bytes
         self._expected: int | None = None
+        self._refusal: ProtocolError | None = None
 
     def feed(self, data: bytes | bytearray) -> list[bytes]:
         """Add received bytes; return every frame body now complete, in order."""
+        if self._refusal is not None:
+            raise self._refusal
         self._buffer += data
         bodies: list[bytes] = []
         while True:
@@ -39,10 +42,14 @@ class FrameReader:
                 (length,) = HEADER.unpack_from(self._buffer)
                 if length > self._max:
                     self._buffer.clear()
-                    raise ProtocolError(
+                    self._refusal = ProtocolError(
                         ErrorCode.TOO_LARGE,
                         f"declared frame length {length} is over the {self._max} byte limit",
                     )
+                    if bodies:
+                        # The whole frames before it still count; the refusal comes next.
+                        return bodies
+                    raise self._refusal
                 del self._buffer[: HEADER.size]
                 self._expected = length
             if len(self._buffer) < self._expected:
@@ -50,6 +57,11 @@ class FrameReader:
             bodies.append(bytes(self._buffer[: self._expected]))
             del self._buffer[: self._expected]
             self._expected = None
+
+    @property
+    def refusal(self) -> ProtocolError | None:
+        """An oversize frame seen after whole frames that ``feed`` returned first."""
+        return self._refusal
 
     @property
     def buffered(self) -> int:
