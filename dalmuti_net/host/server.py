@@ -81,7 +81,7 @@ class TableServer:
         self.links: dict[int, Link] = {}
         self._nursery: trio.Nursery | None = None
         self._flush_lock = trio.Lock()
-        self._grace_waiting: set[int] = set()
+        self._grace_waiting: dict[int, trio.CancelScope] = {}
         self._next_hand_scheduled = False
         self._deadlines: dict[int, tuple[float, int]] = {}
         self._deadlines_changed = trio.Event()
@@ -278,13 +278,17 @@ class TableServer:
         if self.table.hand_over() and not self._next_hand_scheduled:
             self._next_hand_scheduled = True
             self._nursery.start_soon(self._next_hand)
-        for player, immediately in self.table.unplayed_seats():
+        unplayed = self.table.unplayed_seats()
+        for player in set(self._grace_waiting) - {p for p, _ in unplayed}:
+            # Back in time: a later drop starts a fresh grace period.
+            self._grace_waiting.pop(player).cancel()
+        for player, immediately in unplayed:
             if immediately:
                 self.table.request_stand_in(player)
                 self._nursery.start_soon(self.flush)
             elif player not in self._grace_waiting:
-                self._grace_waiting.add(player)
-                self._nursery.start_soon(self._grace, player)
+                self._grace_waiting[player] = trio.CancelScope()
+                self._nursery.start_soon(self._grace, player, self._grace_waiting[player])
         self._update_deadlines()
 
     def _start_bot(self, bot: StartBot) -> None:
@@ -310,11 +314,13 @@ class TableServer:
         self.table.begin_next_hand()
         await self.flush()
 
-    async def _grace(self, player: int) -> None:
-        await trio.sleep(self.table.limits.grace_period_ms / 1000)
-        self._grace_waiting.discard(player)
-        self.table.request_stand_in(player)
-        await self.flush()
+    async def _grace(self, player: int, scope: trio.CancelScope) -> None:
+        with scope:
+            await trio.sleep(self.table.limits.grace_period_ms / 1000)
+            del self._grace_waiting[player]
+            self.table.request_stand_in(player)
+        if not scope.cancelled_caught:
+            await self.flush()
 
     # ------------------------------------------------------------------ turn timer
 

@@ -276,3 +276,33 @@ async def test_a_bot_that_fails_leaves_its_seat_empty_and_the_host_serving(
         await host.send({"type": "chat", "text": "still here"})
         await host.wait_until(lambda: bool(host.of_type("chat")))
         nursery.cancel_scope.cancel()
+
+
+async def test_a_player_who_drops_again_gets_a_fresh_grace_period(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    table = Table("Regrace", Rules(), seed=12)
+    async with serving(table, between_hands=1.0) as (server, nursery):
+        ana = RecordingClient("Ana", strategy=make_strategy("random", 1))
+        stream = await connect(server, nursery, ana)
+        me = player_of(ana)
+        ana.paused = True
+        await seat_bots_and_start(ana, 3)
+        await ana.wait_until(lambda: ana.session.decision is not None)
+        await stream.aclose()
+        await ana.closed.wait()
+        await trio.sleep(40)
+        back = RecordingClient("Ana", token=ana.session.token)
+        back.paused = True
+        second = await connect(server, nursery, back)
+        await trio.sleep(1)
+        await second.aclose()
+        await back.closed.wait()
+        dropped_again_at = trio.current_time()
+        seat = table.seats[me]
+        # The first drop's 60 s run out 21 s from now: no stand-in may come then.
+        await trio.sleep(59.0)
+        assert seat.stand_in is None and me not in table._awaiting_stand_in
+        await trio.sleep(2.0)
+        assert seat.stand_in is not None or me in table._awaiting_stand_in
+        assert trio.current_time() - dropped_again_at < 61.5
