@@ -54,7 +54,10 @@ def counts_of(cards: Iterable[int]) -> Counts:
 
 def cards_of(counts: Counts) -> tuple[int, ...]:
     """The cards of a count tuple, best first, Jesters last."""
-    return tuple(card for card in CARDS for _ in range(counts[card]))
+    cards: list[int] = []
+    for card in CARDS:
+        cards += (card,) * counts[card]
+    return tuple(cards)
 
 
 def add(counts: Counts, cards: Iterable[int]) -> Counts:

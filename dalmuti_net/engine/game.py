@@ -165,6 +165,8 @@ class Game:
     def decision_for(self, player: int) -> Decision | None:
         if self.phase is Phase.PLAY:
             return self._play_decision(player) if player == self.turn else None
+        if self.phase is Phase.TAXES:  # the one phase owing several decisions at once
+            return self._tax_decision(player) if player in self._tax_waiting else None
         return self.pending().get(player)
 
     def _tax_decision(self, player: int) -> TaxDecision | ExchangeDecision:
@@ -274,7 +276,7 @@ class Game:
             self._apply_play(player, action, events)
             self.log.extend(events)  # a play never starts a hand: nothing to forget
             return events
-        decision = None if self.phase is Phase.PLAY else self.pending().get(player)
+        decision = None if self.phase is Phase.PLAY else self.decision_for(player)
         if decision is None:
             raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
         if isinstance(decision, TaxDecision | ExchangeDecision):
@@ -394,24 +396,37 @@ class Game:
         self.hands[player] = tuple(counts)
 
     def _continue_deal(self, events: list[Event]) -> None:
-        while self._dealt < len(self._deck):
+        # Cards are counted into lists, and the hands written back once, when the deal
+        # pauses for a misdeal or ends: not a new tuple per card.
+        dealing = {player: list(self.hands[player]) for player in self.order}
+        paused = self._deal_until_paused(dealing, events)
+        for player, counts in dealing.items():
+            self.hands[player] = tuple(counts)
+        if paused:
+            return
+        for player in self.order:
+            events.append(CardsDealt(player, c.cards_of(self.hands[player])))
+        events.append(DealFinished(tuple(sum(self.hands[p]) for p in self.order)))
+        self._after_deal(events)
+
+    def _deal_until_paused(self, dealing: dict[int, list[int]], events: list[Event]) -> bool:
+        """Deal the rest of the deck into ``dealing``; true if a misdeal needs deciding."""
+        deck, seats = self._deck, len(self.order)
+        while self._dealt < len(deck):
             index = self._dealt
             if index == self._exposed_at:
-                card, intended, peon = self._deck[index], self._receiver(index), self.order[-1]
+                card, intended, peon = deck[index], self._receiver(index), self.order[-1]
                 # Nothing to decide when the Peon holds no card yet or the card is theirs.
-                needs_decision = index >= len(self.order) - 1 and intended != peon
+                needs_decision = index >= seats - 1 and intended != peon
                 events.append(MisdealExposed(card, intended, index, needs_decision))
                 if needs_decision:
                     self.phase = Phase.MISDEAL
                     events.append(Waiting(self.phase, (self.order[0],)))
-                    return
+                    return True
                 events.append(MisdealResolved(MisdealChoice.INTENDED, card, intended, peon))
-            self._give(self._receiver(index), self._deck[index])
+            dealing[self.order[index % seats]][deck[index]] += 1
             self._dealt += 1
-        for player in self.order:
-            events.append(CardsDealt(player, c.cards_of(self.hands[player])))
-        events.append(DealFinished(tuple(len(c.cards_of(self.hands[p])) for p in self.order)))
-        self._after_deal(events)
+        return False
 
     def _apply_misdeal(self, action: Action, events: list[Event]) -> None:
         if not isinstance(action, DecideMisdeal) or action.choice not in ("intended", "peon"):
@@ -704,8 +719,9 @@ class Game:
         after the previous hand's result (which an observation remembers)."""
         for event in events:
             if isinstance(event, HandStarted):
-                results: list[Event] = [e for e in self.log if isinstance(e, HandEnded)]
-                self.log = results[-1:]
+                # The last result is near the end: search from there, not the whole hand.
+                result = next((e for e in reversed(self.log) if isinstance(e, HandEnded)), None)
+                self.log = [] if result is None else [result]
             self.log.append(event)
         return events
 
