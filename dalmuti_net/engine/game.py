@@ -124,6 +124,7 @@ class Game:
         # table and the same instance is emitted again on every turn (the hot path).
         self._turns: dict[int, Waiting] = {}
         self._passes: dict[int, Passed] = {}
+        self._nothing_beats: PlayDecision | None = None
         # Between hands.
         self.joining: list[int] = []
         """Newcomers waiting for a seat, first come first placed (RULES.md rule 12)."""
@@ -181,11 +182,15 @@ class Game:
         )
 
     def _play_decision(self, player: int) -> PlayDecision:
-        return PlayDecision(
-            sets=tuple(c.playable_sets(self.hands[player], self.top)),
-            may_pass=self.top is not None,
-            to_beat=self.top,
-        )
+        top = self.top
+        sets = c.playable_sets(self.hands[player], top)
+        if sets or top is None:
+            return PlayDecision(tuple(sets), top is not None, top)
+        # Most follows have nothing that beats the top: they share one decision per top.
+        nothing = self._nothing_beats
+        if nothing is None or nothing.to_beat is not top:
+            nothing = self._nothing_beats = PlayDecision((), True, top)
+        return nothing
 
     @property
     def in_hand(self) -> tuple[int, ...]:
