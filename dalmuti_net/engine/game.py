@@ -273,14 +273,15 @@ class Game:
 
     def apply(self, player: int, action: Action) -> list[Event]:
         """Apply one player's answer to the decision they owe."""
-        self._check_not_ended()
-        if type(player) is not int:  # a bool would pass for seat 0 or 1
-            raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
         events: list[Event] = []
-        if self.phase is Phase.PLAY and player == self.turn:
+        # A turn in play first, the common case (a bool would pass for seat 0 or 1).
+        if self.phase is Phase.PLAY and player == self.turn and type(player) is int:
             self._apply_play(player, action, events)
             self.log.extend(events)  # a play never starts a hand: nothing to forget
             return events
+        self._check_not_ended()
+        if type(player) is not int:
+            raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
         decision = None if self.phase is Phase.PLAY else self.decision_for(player)
         if decision is None:
             raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
