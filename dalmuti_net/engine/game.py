@@ -63,12 +63,18 @@ from .events import (
     TrickWon,
     Waiting,
     WentOut,
+    event_from_dict,
+    event_to_dict,
 )
 from .roles import merchants_of, mirrored
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count, stripped_ranks
 
 GREATER_TAX = 2
 LESSER_TAX = 1
+
+
+SAVE_FORMAT = 1
+"""The version of ``Game.to_dict``'s layout; ``from_dict`` refuses any other."""
 
 
 class Phase(StrEnum):
@@ -734,12 +740,79 @@ class Game:
     # ----------------------------------------------------------------- saving
 
     def to_dict(self) -> dict[str, Any]:
-        from .saving import game_to_dict
+        """The whole game as plain data (str keys, ints, lists), mid-hand included."""
 
-        return game_to_dict(self)
+        version, internal, gauss = self._rng.getstate()
+        return {
+            "format": SAVE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "rng": [version, list(internal), gauss],
+            "phase": str(self.phase),
+            "order": list(self.order),
+            "hand_number": self.hand_number,
+            "scores": [[p, s] for p, s in self.scores.items()],
+            "hands": [[p, list(counts)] for p, counts in self.hands.items()],
+            "taxes_this_hand": self.taxes_this_hand,
+            "deck": list(self._deck),
+            "dealt": self._dealt,
+            "exposed_at": self._exposed_at,
+            "revolution_holder": self._revolution_holder,
+            "tax_waiting": list(self._tax_waiting),
+            "tax_given": [[p, list(cards)] for p, cards in self._tax_given.items()],
+            "exchange": None if self._exchange is None else list(self._exchange),
+            "turn": self.turn,
+            "top": _set_as_list(self.top),
+            "top_player": self.top_player,
+            "passed": sorted(self.passed),
+            "out": list(self.out),
+            "joining": list(self.joining),
+            "leaving": list(self.leaving),
+            "ended_reason": self.ended_reason,
+            "log": [event_to_dict(event) for event in self.log],
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        from .saving import game_from_dict
+        """The game ``to_dict`` saved, identical: it continues exactly as it would have."""
+        if data.get("format") != SAVE_FORMAT:
+            raise ValueError(f"unsupported saved game format {data.get('format')!r}")
+        game = cls.__new__(cls)
+        game._init_state(tuple(data["order"]), Rules.from_dict(data["rules"]), data["seed"])
+        version, internal, gauss = data["rng"]
+        game._rng.setstate((version, tuple(internal), gauss))
+        game.phase = Phase(data["phase"])
+        game.order = tuple(data["order"])
+        game.hand_number = data["hand_number"]
+        game.scores = {p: s for p, s in data["scores"]}
+        game.hands = {p: tuple(counts) for p, counts in data["hands"]}
+        game.taxes_this_hand = data["taxes_this_hand"]
+        game._deck = list(data["deck"])
+        game._dealt = data["dealt"]
+        game._exposed_at = data["exposed_at"]
+        game._revolution_holder = data["revolution_holder"]
+        game._tax_waiting = list(data["tax_waiting"])
+        game._tax_given = {p: tuple(cards) for p, cards in data["tax_given"]}
+        game._exchange = (
+            None if data["exchange"] is None else (data["exchange"][0], data["exchange"][1])
+        )
+        game.turn = data["turn"]
+        game.top = _set_from(data["top"])
+        game.top_player = data["top_player"]
+        game.passed = set(data["passed"])
+        game.out = list(data["out"])
+        game._holding = len(game.in_hand)
+        # Older saves listed the newcomers being placed apart, under "placing".
+        game.joining = [*data.get("placing", ()), *data["joining"]]
+        game.leaving = list(data["leaving"])
+        game.ended_reason = data["ended_reason"]
+        game.log = [event_from_dict(event) for event in data["log"]]
+        return game
 
-        return game_from_dict(data)
+
+def _set_as_list(value: CardSet | None) -> list[int] | None:
+    return None if value is None else [value.rank, value.count, value.jesters]
+
+
+def _set_from(value: list[int] | None) -> CardSet | None:
+    return None if value is None else CardSet(*value)
