@@ -15,8 +15,6 @@ from contextlib import asynccontextmanager, suppress
 import trio
 from zeroconf import (
     DNSQuestionType,
-    InterfaceChoice,
-    IPVersion,
     ServiceBrowser,
     ServiceInfo,
     ServiceStateChange,
@@ -24,6 +22,7 @@ from zeroconf import (
 )
 from zeroconf import Error as ZeroconfError
 
+from ..lan import open_zeroconf
 from ..protocol.discovery import SERVICE_TYPE, TableListing, listing_from_record
 
 log = logging.getLogger(__name__)
@@ -179,7 +178,7 @@ async def browse_tables(*, interfaces: Sequence[str] | None = None) -> AsyncIter
 
     ``interfaces`` are the IP addresses of the interfaces to listen on; ``None`` means all.
     """
-    zc = await trio.to_thread.run_sync(_open_zeroconf, interfaces)
+    zc = await trio.to_thread.run_sync(open_zeroconf, interfaces)
     try:
         browser = TableBrowser(zc, trio.lowlevel.current_trio_token())
         service_browser = await trio.to_thread.run_sync(_start_browsing, zc, browser)
@@ -213,14 +212,6 @@ async def find_tables(
     async with browse_tables(interfaces=interfaces) as browser:
         await trio.sleep(timeout)
         return browser.snapshot()
-
-
-def _open_zeroconf(interfaces: Sequence[str] | None) -> Zeroconf:
-    # Own thread and loop (use_asyncio=False): under prompt_toolkit an asyncio loop is
-    # running, and zeroconf's blocking calls must never run on it.
-    if interfaces is None:
-        return Zeroconf(InterfaceChoice.All, ip_version=IPVersion.V4Only, use_asyncio=False)
-    return Zeroconf(list(interfaces), use_asyncio=False)
 
 
 def _start_browsing(zc: Zeroconf, browser: TableBrowser) -> ServiceBrowser:

@@ -21,14 +21,13 @@ import ifaddr
 import trio
 from zeroconf import (
     DNSQuestionType,
-    InterfaceChoice,
-    IPVersion,
     ServiceBrowser,
     ServiceInfo,
     Zeroconf,
 )
 from zeroconf import Error as ZeroconfError
 
+from ..lan import open_zeroconf
 from ..protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt, instance_name_for
 
 log = logging.getLogger(__name__)
@@ -150,14 +149,6 @@ async def announce_table(
     finally:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(_say_goodbye_and_close, zc)
-
-
-def open_zeroconf(interfaces: Sequence[str] | None) -> Zeroconf:
-    """A zeroconf instance on its own thread (never on a running asyncio loop: the client
-    runs trio as a guest of asyncio), IPv4 on every interface or on the given ones."""
-    if interfaces is None:
-        return Zeroconf(InterfaceChoice.All, ip_version=IPVersion.V4Only, use_asyncio=False)
-    return Zeroconf(list(interfaces), use_asyncio=False)
 
 
 def advertised_addresses(interfaces: Sequence[str] | None) -> list[str]:
