@@ -15,3 +15,7 @@ settings.register_profile(
     "long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# Messages follow the locale unless --lang is given: the tests read English, whatever the
+# locale of the machine running them (the host processes they start inherit this).
+os.environ["LANGUAGE"] = "en"

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 
 from ..protocol.catalogue import DEFAULT_PORT
 from .host_options import HostOptions
+from .language import add_lang_argument, messages
 
 if TYPE_CHECKING:
+    from ..client.ui.i18n import Translator
     from .host_runtime import PreparedHost
 
 
@@ -73,7 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--autostart", type=int, metavar="N", help="start as soon as N seats (4 to 8) are taken"
     )
     parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--lang", help="language of the table: en, zh_TW, es")
+    add_lang_argument(parser)
 
 
 def options_from(args: argparse.Namespace) -> HostOptions:
@@ -104,26 +106,36 @@ def _login_name() -> str:
         return "Host"
 
 
-def check_options(options: HostOptions) -> str | None:
-    """A sentence saying what is wrong with the options, or None."""
+def check_options(options: HostOptions, t: Translator | None = None) -> str | None:
+    """A sentence saying what is wrong with the options (in ``t``'s language), or None."""
+    _ = (t or messages(None))._
     if options.port is not None and not 0 <= options.port <= 65535:
-        return "--port must be from 0 to 65535"
+        return _("{option} must be from {low} to {high}").format(option="--port", low=0, high=65535)
     if not 0 <= options.bots <= 7:
-        return "--bots must be from 0 to 7"
+        return _("{option} must be from {low} to {high}").format(option="--bots", low=0, high=7)
     if options.autostart is not None and not 4 <= options.autostart <= 8:
-        return "--autostart must be from 4 to 8"
+        return _("{option} must be from {low} to {high}").format(
+            option="--autostart", low=4, high=8
+        )
     if options.save is not None and options.resume is not None:
-        return "give --save or --resume, not both (--resume keeps saving to its file)"
+        return _("give --save or --resume, not both (--resume keeps saving to its file)")
     if options.save is not None and options.save.exists() and options.save.stat().st_size:
-        return f"{options.save} already holds a table; use --resume {options.save} to continue it"
+        return _("{file} already holds a table; use --resume {file} to continue it").format(
+            file=options.save
+        )
     if options.resume is not None and not options.resume.exists():
-        return f"{options.resume} does not exist"
+        return _("{file} does not exist").format(file=options.resume)
     return None
 
 
 def run(args: argparse.Namespace) -> int:
     options = options_from(args)
-    problem = check_options(options)
+    try:
+        t = messages(options.lang)
+    except ValueError as error:
+        print(f"dalmuti host: {error}", file=sys.stderr)
+        return 2
+    problem = check_options(options, t)
     if problem is not None:
         print(f"dalmuti host: {problem}", file=sys.stderr)
         return 2
@@ -142,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if host.host_token is not None:
         # A local host player: asked for now, or the resumed table was saved with one.
-        return run_with_local_player(host)
+        return run_with_local_player(host, t)
     try:
         trio.run(host.serve_until_signal)
     except HostStartError as error:
@@ -151,24 +163,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_with_local_player(host: PreparedHost) -> int:
+def run_with_local_player(host: PreparedHost, t: Translator) -> int:
     """The host player's table UI in this terminal, the host running beside it: one trio
     guest run holds the server and the UI's client, connected through ``connect_local``."""
     import trio
 
     from ..client.session import ClientSession
-    from ..client.ui.i18n import translator_for
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import ClientUi
     from ..client.ui.words import terminal_is_utf8
     from .host_runtime import HostStartError
 
     options = host.options
-    try:
-        t = translator_for(options.lang)
-    except ValueError as error:
-        print(f"dalmuti host: {error}", file=sys.stderr)
-        return 2
     session = ClientSession(options.player_name, token=host.host_token, code=options.code)
     ui = ClientUi(t, session, address="localhost", local_host=True)
     ui.ascii_symbols = not terminal_is_utf8()

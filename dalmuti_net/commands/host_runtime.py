@@ -18,6 +18,8 @@ import trio
 
 from ..bots import make_strategy
 from ..client.bot import play, stream_connector
+from ..client.ui.i18n import Translator
+from ..client.ui.words import seat_name
 from ..host.journal import Journal, read_journal
 from ..host.server import TableServer
 from ..host.settings import TableSettings, load_settings, settings_from_dict
@@ -25,6 +27,7 @@ from ..host.table import Limits, StartBot, Table
 from ..protocol import ProtocolError
 from ..protocol.catalogue import DEFAULT_PORT
 from .host_options import HostOptions
+from .language import messages
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,8 @@ class PreparedHost:
     port: int | None = None
     server: TableServer | None = None
     say: Callable[[str], None] = field(default=lambda line: print(line, flush=True))
+    t: Translator = field(default_factory=Translator)
+    """The host console's language (``--lang``)."""
 
     @classmethod
     def create(cls, options: HostOptions) -> PreparedHost:
@@ -54,7 +59,7 @@ class PreparedHost:
             table = Table.replay(entries, **_table_arguments(header, settings))
             resumed = Journal(options.resume)
             host_seat = next((s for s in table.seats.values() if s.host), None)
-            prepared = cls(options, settings, table, resumed)
+            prepared = cls(options, settings, table, resumed, t=messages(options.lang))
             prepared.host_token = (
                 None if header["headless"] or host_seat is None else (host_seat.token)
             )
@@ -74,7 +79,7 @@ class PreparedHost:
         }
         table = Table(**_table_arguments(header, settings))
         journal = Journal(options.save, header) if options.save is not None else None
-        prepared = cls(options, settings, table, journal)
+        prepared = cls(options, settings, table, journal, t=messages(options.lang))
         if not options.headless:
             prepared.host_token = table.reserve_seat(options.player_name, host=True).token
         for _ in range(options.bots):
@@ -103,9 +108,18 @@ class PreparedHost:
             self.port = listeners[0].socket.getsockname()[1]
             nursery.start_soon(server.serve_tcp, listeners)
             await server.flush()  # start the bots seated before anyone connected
-            where = self.options.interface or "every interface"
-            self.say(f"Table {table.name!r} is open on port {self.port} ({where}).")
-            self.say(f"Players join with: dalmuti join {self._join_hint()}")
+            _ = self.t._
+            where = self.options.interface or _("every interface")
+            self.say(
+                _("Table “{name}” is open on port {port} ({where}).").format(
+                    name=table.name, port=self.port, where=where
+                )
+            )
+            self.say(
+                _("Players join with: {command}").format(
+                    command=f"dalmuti join {self._join_hint()}"
+                )
+            )
             if self.options.announce:
                 from ..host.announce import announce_table
 
@@ -113,7 +127,7 @@ class PreparedHost:
                 self._announcer = await stack.enter_async_context(
                     announce_table(self._table_info(), self.port, interfaces=interfaces)
                 )
-                self.say("Announced on the local network.")
+                self.say(_("Announced on the local network."))
             self._nursery = nursery
             task_status.started(server)
             await trio.sleep_forever()
@@ -124,7 +138,11 @@ class PreparedHost:
             server = await nursery.start(self.serve)
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 async for signum in signals:
-                    self.say(f"Closing the table ({signal.Signals(signum).name}).")
+                    self.say(
+                        self.t._("Closing the table ({signal}).").format(
+                            signal=signal.Signals(signum).name
+                        )
+                    )
                     break
             await server.shutdown()
             nursery.cancel_scope.cancel()
@@ -140,15 +158,26 @@ class PreparedHost:
             if error.errno == errno.EADDRINUSE and self.options.port is None:
                 listeners = await trio.open_tcp_listeners(0, host=host)
                 port = listeners[0].socket.getsockname()[1]
-                self.say(f"Port {wanted} is busy; using port {port} instead.")
+                self.say(
+                    self.t._("Port {wanted} is busy; using port {port} instead.").format(
+                        wanted=wanted, port=port
+                    )
+                )
                 return listeners
+            _ = self.t._
             if error.errno == errno.EADDRINUSE:
                 raise HostStartError(
-                    f"port {wanted} is already in use; try another --port"
+                    _("port {port} is already in use; try another --port").format(port=wanted)
                 ) from None
             if error.errno == errno.EADDRNOTAVAIL:
-                raise HostStartError(f"{host} is not an address of this machine") from None
-            raise HostStartError(f"cannot listen on port {wanted}: {error.strerror}") from None
+                raise HostStartError(
+                    _("{address} is not an address of this machine").format(address=host)
+                ) from None
+            raise HostStartError(
+                _("cannot listen on port {port}: {reason}").format(
+                    port=wanted, reason=error.strerror
+                )
+            ) from None
 
     def _join_hint(self) -> str:
         address = self.options.interface or _lan_address()
@@ -196,7 +225,7 @@ class PreparedHost:
             try:
                 table.start()
             except ProtocolError as error:
-                self.say(f"Cannot start yet: {error.message}")
+                self.say(self.t._("Cannot start yet: {reason}").format(reason=error.message))
             else:
                 assert self.server is not None
                 self._nursery.start_soon(self.server.flush)
@@ -205,20 +234,25 @@ class PreparedHost:
     def _report(self) -> None:
         """One line on the console whenever the seats, phase or hand change."""
         table = self.table
-        names = tuple(seat.name for seat in table.seats.values())
+        _ = self.t._
+        names = tuple(seat_name(self.t, s.name, s.kind) for s in table.seats.values())
         hand = table.game.hand_number if table.game is not None else 0
         report = (table.phase, names, hand)
         if report == self._last_report:
             return
         previous, self._last_report = self._last_report, report
         if previous and previous[1] != names and table.phase == "lobby":
-            self.say(f"Seated ({len(names)}): {', '.join(names)}")
+            self.say(
+                _("Seated ({n}): {names}").format(
+                    n=len(names), names=self.t.list_separator.join(names)
+                )
+            )
         if table.phase == "playing" and (not previous or previous[2] != hand):
-            self.say(f"Hand {hand} is being dealt.")
+            self.say(_("Hand {hand} is being dealt.").format(hand=hand))
         if table.phase == "ended" and (not previous or previous[0] != "ended"):
-            self.say("The table has ended.")
+            self.say(_("The table has ended."))
             if table.game is not None:
-                for seat_line in _standings(table):
+                for seat_line in _standings(table, self.t):
                     self.say(seat_line)
 
 
@@ -237,11 +271,20 @@ def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[st
     }
 
 
-def _standings(table: Table) -> list[str]:
+def _standings(table: Table, t: Translator) -> list[str]:
+    """The final scores in two columns, best first."""
+    from ..client.ui.text import fit, width
+
     assert table.game is not None
-    names = {seat.player: seat.name for seat in table.seats.values()}
+    names = {s.player: seat_name(t, s.name, s.kind) for s in table.seats.values()}
     ranked = sorted(table.game.scores.items(), key=lambda item: -item[1])
-    return [f"  {names.get(p, p)}: {score}" for p, score in ranked]
+    labels = [str(names.get(p, p)) for p, _ in ranked]
+    name_cols = max((width(label) for label in labels), default=0)
+    score_cols = max((len(str(score)) for _, score in ranked), default=0)
+    return [
+        f"  {fit(label, name_cols)}  {str(score).rjust(score_cols)}"
+        for label, (_, score) in zip(labels, ranked, strict=True)
+    ]
 
 
 def _lan_address() -> str:

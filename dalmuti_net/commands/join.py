@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .language import add_lang_argument, messages
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -17,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your name at the table (remembered for next time)")
     parser.add_argument("--code", help="the table's join code, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
-    parser.add_argument("--lang", help="en, zh-Hant or es (default: from the locale)")
+    add_lang_argument(parser)
     parser.add_argument(
         "--interface",
         metavar="ADDRESS",
@@ -31,16 +33,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..client.connection import parse_address
-    from ..client.ui.i18n import translator_for
 
     try:
-        t = translator_for(args.lang)
+        t = messages(args.lang)
         target = parse_address(args.address) if args.address else None
     except ValueError as error:
         print(f"dalmuti join: {error}", file=sys.stderr)
         return 2
     if args.name is not None and not args.name.strip():
-        print("dalmuti join: --name cannot be empty", file=sys.stderr)
+        print("dalmuti join: " + t._("--name cannot be empty"), file=sys.stderr)
         return 2
     import trio
 

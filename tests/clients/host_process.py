@@ -143,4 +143,4 @@ def assert_full_game(host_output: str, player_name: str) -> None:
     assert "Hand 3 is being dealt." in host_output, host_output
     assert "The table has ended." in host_output, host_output
     scores = host_output.split("The table has ended.", 1)[1]
-    assert re.search(rf"^\s+{re.escape(player_name)}: \d+$", scores, re.MULTILINE), host_output
+    assert re.search(rf"^\s+{re.escape(player_name)}\s+\d+$", scores, re.MULTILINE), host_output

@@ -1,5 +1,6 @@
-"""The message catalogs' tooling: find every translatable string in the UI's source,
-read and write .po files, compile .mo files (the stdlib reads only .mo).
+"""The message catalogs' tooling: find every translatable string in the project's source
+(the table UI, the commands' messages, the host's console lines: every module of
+``dalmuti_net``), read and write .po files, compile .mo files (the stdlib reads only .mo).
 
 ``python -m dalmuti_net.client.ui.catalogs`` rewrites each language's .po with every
 string in the source (keeping the translations it has) and compiles its .mo;
@@ -17,7 +18,8 @@ from pathlib import Path
 
 from .i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR
 
-SOURCE_DIR = Path(__file__).parent
+SOURCE_DIR = Path(__file__).parents[2]
+"""The ``dalmuti_net`` package: every module in it may mark strings."""
 PLURAL_FORMS = {
     "zh_Hant": "nplurals=1; plural=0;",
     "es": "nplurals=2; plural=(n != 1);",
@@ -32,9 +34,10 @@ class Entry:
 
 
 def extract(source_dir: Path = SOURCE_DIR) -> list[Entry]:
-    """Every literal passed to ``_``, ``n_`` (methods) or ``N_``, in source order."""
+    """Every literal passed to ``_``, ``n_`` (methods) or ``N_`` in the modules under
+    ``source_dir``, in source order."""
     found: dict[str, Entry] = {}
-    for path in sorted(source_dir.glob("*.py")):
+    for path in sorted(source_dir.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or not node.args:

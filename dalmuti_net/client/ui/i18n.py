@@ -19,6 +19,8 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT_LANGUAGE = "en"
 LANGUAGES: dict[str, str] = {"en": "English", "zh_Hant": "繁體中文", "es": "Español"}
 """Language codes (gettext folder names) and their names in their own language."""
+LANGUAGE_TAGS: dict[str, str] = {"en": "en", "zh_Hant": "zh-Hant", "es": "es"}
+"""How ``--lang`` spells each language (BCP 47); other spellings are aliases."""
 
 
 def N_(text: str) -> str:
@@ -98,6 +100,11 @@ class Translator:
     def n_(self, singular: str, plural: str, n: int) -> str:
         return self._catalog.ngettext(singular, plural, n)
 
+    @property
+    def list_separator(self) -> str:
+        """Between the items of a list of names: Chinese uses the enumeration comma."""
+        return "、" if self.language == "zh_Hant" else ", "
+
     def card(self, card: int) -> str:
         return self._(CARD_NAMES[card])
 
@@ -116,10 +123,14 @@ class Translator:
 
 def translator_for(requested: str | None, environ: Mapping[str, str] | None = None) -> Translator:
     """``--lang`` if given (ValueError if it is not one we have), else the locale's."""
+    local = Translator(language_from_environment(environ))
     if requested:
         language = normalize_language(requested)
         if language is None:
-            choices = ", ".join(code.replace("_", "-") for code in LANGUAGES)
-            raise ValueError(f"unknown language {requested!r}; choose one of {choices}")
+            raise ValueError(
+                local._("unknown language {lang}; choose one of {choices}").format(
+                    lang=repr(requested), choices=", ".join(LANGUAGE_TAGS.values())
+                )
+            )
         return Translator(language)
-    return Translator(language_from_environment(environ))
+    return local

@@ -26,6 +26,7 @@ from .errors import describe_error, describe_unreachable
 from .i18n import N_, Translator
 from .lobby import LobbyKeys, RulesEditor
 from .story import describe_event
+from .words import seat_name
 
 LOG_LINES = 500
 HAND_PHASES = ("dealing", "placement", "misdeal", "revolution", "taxes", "play")
@@ -186,9 +187,16 @@ class ClientUi:
         return None if self._answered else self.chooser
 
     def name_of(self, player: int) -> str:
-        names = {} if self.session is None else self.session.names
-        name = names.get(player, f"#{player}")
+        name = self.seat_name(player)
         return self.t._("{name} (you)").format(name=name) if player == self.me else name
+
+    def seat_name(self, player: int) -> str:
+        """The seat's name in the viewer's language (the host's bots are translated)."""
+        table = self.table
+        for seat in [] if table is None else table["players"]:
+            if seat["player"] == player:
+                return seat_name(self.t, seat["name"], seat["kind"])
+        return f"#{player}"
 
     def namer(self) -> Names:
         names = {} if self.session is None else self.session.names

@@ -1,0 +1,90 @@
+"""One `--lang` spelling for every command, the host's console lines in its language."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from dalmuti_net.cli import build_parser, main
+from dalmuti_net.client.ui.i18n import LANGUAGE_TAGS, Translator, normalize_language
+from dalmuti_net.client.ui.words import seat_name
+from dalmuti_net.commands.host import check_options, options_from
+from dalmuti_net.commands.host_runtime import PreparedHost
+from dalmuti_net.commands.language import messages
+
+ALIASES = {
+    "en": ["en", "EN", "en_US", "en-GB", "en_US.UTF-8", "C"],
+    "zh_Hant": ["zh-Hant", "zh_Hant", "zh_TW", "zh-TW", "zh_TW.UTF-8", "zh-hant", "zh_HK"],
+    "es": ["es", "es_ES", "es-ES", "es_MX.UTF-8", "ES"],
+}
+
+
+@pytest.mark.parametrize("language", list(ALIASES))
+def test_every_spelling_of_a_language_is_an_alias(language: str) -> None:
+    for spelling in ALIASES[language]:
+        assert normalize_language(spelling) == language, spelling
+        assert messages(spelling).language == language
+    assert normalize_language(LANGUAGE_TAGS[language]) == language
+
+
+@pytest.mark.parametrize("command", ["host", "join"])
+def test_host_and_join_take_the_same_spellings(command: str) -> None:
+    parser = build_parser()
+    for spelling in ("zh-Hant", "zh_TW", "es_ES", "en"):
+        args = parser.parse_args([command, "--lang", spelling])
+        assert messages(args.lang).language == normalize_language(spelling)
+    help_text = next(
+        action.help
+        for action in parser._subparsers._group_actions[0].choices[command]._actions  # type: ignore[union-attr]
+        if "--lang" in action.option_strings
+    )
+    assert help_text is not None and "en, zh-Hant, es" in help_text
+
+
+def test_an_unknown_language_is_refused_in_one_sentence(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["host", "--lang", "klingon", "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert err == "dalmuti host: unknown language 'klingon'; choose one of en, zh-Hant, es\n"
+
+
+def _host_args(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(["host", *argv])
+
+
+def test_option_problems_are_told_in_the_chosen_language() -> None:
+    options = options_from(_host_args("--bots", "9", "--lang", "es"))
+    assert check_options(options, messages("es")) == "--bots debe estar entre 0 y 7"
+    zh = check_options(options, messages("zh-Hant"))
+    assert zh == "--bots 必須介於 0 到 7"
+    assert check_options(options) == "--bots must be from 0 to 7"
+
+
+@pytest.mark.parametrize(
+    ("language", "dealt", "bot"),
+    [
+        ("en", "Hand 1 is being dealt.", "Heuristic bot (2)"),
+        ("zh-Hant", "正在發第 1 手牌。", "聰明機器人（2）"),
+        ("es", "Se reparte la mano 1.", "Bot listo (2)"),
+    ],
+)
+def test_the_host_console_speaks_the_hosts_language(language: str, dealt: str, bot: str) -> None:
+    options = options_from(_host_args("--headless", "--bots", "4", "--lang", language))
+    host = PreparedHost.create(options)
+    said: list[str] = []
+    host.say = said.append
+    host.table.start()
+    host._report()
+    assert said == [dealt]
+    names = [seat_name(host.t, seat.name, seat.kind) for seat in host.table.seats.values()]
+    assert names[1] == bot
+
+
+def test_bot_names_are_translated_but_a_human_keeps_their_name() -> None:
+    zh = Translator("zh_Hant")
+    assert seat_name(zh, "Heuristic bot", "bot") == "聰明機器人"
+    assert seat_name(zh, "Random bot (12)", "bot") == "隨機機器人（12）"
+    assert seat_name(zh, "Heuristic bot", "human") == "Heuristic bot"
+    assert seat_name(zh, "Robo (2)", "bot") == "Robo (2)"
