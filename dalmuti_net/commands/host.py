@@ -81,7 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def options_from(args: argparse.Namespace) -> HostOptions:
     user = _login_name()
     return HostOptions(
-        name=args.name or f"{user}'s table",
+        name=args.name
+        or messages(args.lang if _known(args.lang) else None)._("{user}'s table").format(user=user),
         port=args.port,
         interface=args.interface,
         announce=not args.no_announce,
@@ -97,6 +98,12 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         seed=args.seed,
         lang=args.lang,
     )
+
+
+def _known(lang: str | None) -> bool:
+    from ..client.ui.i18n import normalize_language
+
+    return normalize_language(lang) is not None
 
 
 def _login_name() -> str:
