@@ -166,7 +166,8 @@ def test_tax_picks_exactly_the_count() -> None:
     chooser = TaxChooser(TaxDecision(2, (1, 5, 5, 12), receiver=4))
     assert chooser.prompt(EN, NAMES) == "Taxes: give 2 cards of your choice to Di."
     assert problem_text(chooser, "enter") == ("Choose exactly 2 cards to give; you have chosen 0.")
-    chooser.press("right")
+    assert chooser.cursor_card == 12  # what a Dalmuti would likely give
+    chooser.press("left")
     chooser.press("up")
     chooser.press("space")
     assert chooser.picked() == {5: 2}
@@ -204,12 +205,24 @@ def test_misdeal_intended_or_peon_rule_18() -> None:
 
 
 def test_merchant_exchange_choose_or_decline_rule_17() -> None:
-    chooser = ExchangeChooser(ExchangeDecision(merchants=(4, 5), cards=(2, 7, 11)))
+    chooser = ExchangeChooser(ExchangeDecision(merchants=(4, 5), cards=(2, 7, 11)), None)
+    assert chooser.cursor_card == 11
     chooser.press("down")
-    chooser.press("right")
+    chooser.press("left")
     assert chooser.selection(EN, NAMES) == "Give 7 Seamstress to Ed"
     assert chooser.press("enter").action == MerchantExchange(5, 7)
     assert chooser.press("d").action == MerchantExchange(None, None)
+
+
+def test_merchant_exchange_shows_the_hand_as_held() -> None:
+    hand = counts_of((2, 7, 7, 7, 11, 11, 13))
+    chooser = ExchangeChooser(ExchangeDecision(merchants=(4,), cards=(2, 7, 11, 13)), hand)
+    assert chooser.groups() == [(2, 1), (7, 3), (11, 2), (13, 1)]
+    assert chooser.cursor_card == 11 and chooser.picked() == {11: 1}
+
+
+def test_tax_cursor_starts_on_the_jesters_when_nothing_else_is_held() -> None:
+    assert TaxChooser(TaxDecision(2, (13, 13), receiver=4)).cursor_card == 13
 
 
 def test_placement_previews_the_seating_rule_12() -> None:

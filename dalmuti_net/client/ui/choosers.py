@@ -111,6 +111,13 @@ def _groups_of(hand: Counts) -> list[tuple[int, int]]:
     return [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
 
 
+def _likely_gift(groups: list[tuple[int, int]]) -> int:
+    """Where a card-giving cursor starts: the worst card that is not a Jester (a Dalmuti
+    gives their Peon what they can spare), or the Jesters when nothing else is held."""
+    ranks = [index for index, (card, _) in enumerate(groups) if card != JESTER]
+    return ranks[-1] if ranks else 0
+
+
 # --------------------------------------------------------------------------- play
 
 
@@ -321,7 +328,7 @@ class TaxChooser(Chooser):
     def __init__(self, decision: TaxDecision) -> None:
         self.decision = decision
         self._groups = _groups_of(counts_of(decision.hand))
-        self.index = 0
+        self.index = _likely_gift(self._groups)
         self.chosen: dict[int, int] = {}
 
     @property
@@ -460,11 +467,13 @@ class MisdealChooser(Chooser):
 class ExchangeChooser(Chooser):
     """Top Merchant: decline, or give another Merchant one card for a random one (rule 17)."""
 
-    def __init__(self, decision: ExchangeDecision) -> None:
+    def __init__(self, decision: ExchangeDecision, hand: Counts | None) -> None:
         self.decision = decision
         self.merchant_index = 0
-        self.card_index = 0
-        self._groups = [(card, 1) for card in sorted(set(decision.cards))]
+        givable = set(decision.cards)
+        held = hand if hand is not None else counts_of(decision.cards)
+        self._groups = [(card, n) for card, n in _groups_of(held) if card in givable]
+        self.card_index = _likely_gift(self._groups)
 
     @property
     def merchant(self) -> int | None:
@@ -581,5 +590,5 @@ def chooser_for(decision: Decision, hand: Counts | None, order: tuple[int, ...])
     if isinstance(decision, MisdealDecision):
         return MisdealChooser(decision)
     if isinstance(decision, ExchangeDecision):
-        return ExchangeChooser(decision)
+        return ExchangeChooser(decision, hand)
     return PlacementChooser(decision, order)

@@ -485,13 +485,12 @@ def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line
 
 
 def _hand_groups(ui: ClientUi, hand: Counts | None) -> list[tuple[int, int]]:
-    chooser = ui.chooser
-    if chooser is not None:
-        groups = chooser.groups()
-        if groups is not None:
-            return groups
+    """(card, how many) of the viewer's hand as the game has it; a chooser only says
+    where its cursor is and what is picked, never how many cards are held."""
     if hand is None:
-        return []
+        chooser = ui.chooser
+        groups = None if chooser is None else chooser.groups()
+        return groups or []
     return [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
 
 
@@ -500,7 +499,9 @@ def _hand(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     if ui.me is None:
         return [rule(t._("You are watching"), cols)]
     hand = observation.hand
-    total = 0 if hand is None else sum(hand)
+    if hand is None:  # a misdeal stops the deal before anyone's cards are known
+        return [rule(t._("Your hand: not dealt yet"), cols)]
+    total = sum(hand)
     title = t.n_("Your hand: {n} card", "Your hand: {n} cards", total).format(n=total)
     groups = _hand_groups(ui, hand)
     chooser = ui.chooser
