@@ -218,6 +218,8 @@ def test_rule_04_only_tied_players_redraw_from_a_fresh_shuffle_until_settled() -
 
 
 def test_rule_04_separate_ties_are_settled_separately_in_their_own_places() -> None:
+    """**Decided** (rule 4): a redraw only orders the tied players among themselves. C and D
+    tie on 9s below E's 6; C's redrawn 1 (the best card) never lifts C past E."""
     game, draws = _seated([[3, 3, 9, 9, 6], [8, 2], [4, 4], [1, 12]], [A, B, C, D, E])
     assert [d.draws for d in draws] == [
         ((A, 3), (B, 3), (C, 9), (D, 9), (E, 6)),

@@ -676,3 +676,81 @@ def test_rule_20_nobody_learns_that_the_gp_holds_both_jesters_on_a_first_deal() 
     for viewer in (GD, LD, M, LP, None):
         seen = visible(events, viewer)
         assert not any(isinstance(e, Waiting) and e.phase == "revolution" for e in seen)
+
+
+# The decisions RULES.md added on rules 12, 18 and 20 (rule 4's are in the seats tests, rule
+# 16's is test_rule_16_after_a_greater_revolution_the_mirrored_roles_count).
+
+
+def test_rule_12_decided_the_coming_hands_gd_chooses_before_the_deal() -> None:
+    """**Decided** (rule 12): the GD who chooses is the last hand's first out, not the GD
+    who led it, and the choice comes before the coming hand is dealt."""
+    game = one_card_each(SIX, leader=4)  # finishing order 4, 5, 6, 1, 2, 3
+    game.request_join(9)
+    greedy_finish(game)
+    events = game.begin_next_hand()
+    assert game.pending() == {4: PlacementDecision(9, (2, 3, 4))}
+    assert not any(isinstance(e, HandStarted | CardsDealt) for e in events)
+    placed = game.apply(4, PlaceNewcomer(3))
+    assert NewcomerPlaced(9, 3, chosen_by=4) in placed
+    started = next(e for e in placed if isinstance(e, HandStarted))
+    assert started.order == (4, 5, 6, 9, 1, 2, 3)
+
+
+def test_rule_12_decided_below_four_each_newcomer_takes_the_third_seat_unasked() -> None:
+    """**Decided** (rule 12): with fewer than four seated there is no Merchant seat: each
+    newcomer, in order of arrival, sits directly after the Dalmutis without a question,
+    so the remaining Peons stay at the bottom."""
+    game = between_hands(FOUR)
+    game.request_leave(LD)
+    game.request_leave(LP)
+    game.request_join(8)
+    game.request_join(9)
+    events = game.begin_next_hand()
+    assert [e for e in events if isinstance(e, NewcomerPlaced)] == [
+        NewcomerPlaced(8, 2, None),
+        NewcomerPlaced(9, 2, None),
+    ]
+    assert game.order == (GD, GP, 9, 8)
+    assert not any(isinstance(e, Waiting) and e.phase == "placement" for e in events)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rule_18_decided_the_gp_as_intended_receiver_is_never_asked(seed: int) -> None:
+    """**Decided** (rule 18): a card whose intended receiver is the GP, or exposed before the
+    GP holds a card, goes to the intended receiver without a decision; any other exposed
+    card pauses the deal for the GD."""
+    game = Game(list(SIX), Rules(misdeal_chance=1.0), seed=seed)
+    events = game.start()
+    exposed = next(e for e in events if isinstance(e, MisdealExposed))
+    gp = game.order[-1]
+    expected = exposed.index >= len(SIX) - 1 and exposed.intended != gp
+    assert exposed.needs_decision is expected
+    assert (game.phase is Phase.MISDEAL) is expected
+    if not expected:
+        assert MisdealResolved(MisdealChoice.INTENDED, exposed.card, exposed.intended, gp) in events
+
+
+def _public_shape(events: list[Event], viewer: int | None) -> list[tuple[str, tuple[str, ...]]]:
+    return [(e.TYPE, tuple(e.__slots__)) for e in visible(events, viewer)]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("holder", [GD, LD, M, LP, GP])
+@pytest.mark.parametrize("first_deal", [True, False])
+def test_rule_20_decided_others_are_sent_the_same_whether_or_not_someone_holds_both_jesters(
+    holder: int, first_deal: bool
+) -> None:
+    """**Decided** (rule 20): what anyone but the holder sees, event types and fields in
+    their order, is the same whether or not somebody holds both Jesters (and declines)."""
+    rules = Rules(first_deal_revolution=first_deal)
+
+    def deal(fixed: dict[int, list[int]]) -> list[Event]:
+        game, events, _ = dealt_game(FIVE, complete_hands(FIVE, fixed), rules)
+        if game.phase is Phase.REVOLUTION:
+            events += game.apply(holder, DeclareRevolution(False))
+        return events
+
+    split = {GD: [JESTER], GP: [JESTER]} if holder not in (GD, GP) else {LD: [JESTER], M: [JESTER]}
+    with_pair, without = deal({holder: [JESTER, JESTER]}), deal(split)
+    for viewer in (*(p for p in FIVE if p != holder), None):
+        assert _public_shape(with_pair, viewer) == _public_shape(without, viewer)
