@@ -1,13 +1,28 @@
-"""Shared test settings: hypothesis profiles.
+"""Shared test settings: hypothesis profiles, and mDNS on a loopback the test may use.
 
 The default profile keeps the suite quick; `HYPOTHESIS_PROFILE=long pytest -m slow` (or
 with the whole suite) runs the long fuzzing campaign documented in README.md.
+
+Discovery tests need multicast on 127.0.0.1. Where the machine's own loopback already
+carries it, they use it as it is. Otherwise, as root, each such test is run again in a
+private network namespace (`unshare --net`) whose own `lo` gets multicast switched on; the
+namespace vanishes with that process. The machine's own interfaces are never changed.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -19,3 +34,109 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # Messages follow the locale unless --lang is given: the tests read English, whatever the
 # locale of the machine running them (the host processes they start inherit this).
 os.environ["LANGUAGE"] = "en"
+
+LOOPBACK = ["127.0.0.1"]
+MDNS_GROUP = "224.0.0.251"
+# Set, to the test's node id, in the pytest that runs that test inside its namespace.
+INSIDE_NAMESPACE = "DALMUTI_TEST_PRIVATE_NETWORK"
+NAMESPACE_RUN_TIMEOUT_S = 180
+RUN_IN_NAMESPACE = pytest.StashKey[bool]()
+
+
+def loopback_multicast_works() -> bool:
+    """Whether a multicast datagram sent out of 127.0.0.1 comes back to a group member."""
+    with (
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver,
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender,
+    ):
+        try:
+            receiver.bind(("", 0))
+            port = receiver.getsockname()[1]
+            membership = socket.inet_aton(MDNS_GROUP) + socket.inet_aton("127.0.0.1")
+            receiver.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+            sender.setsockopt(
+                socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1")
+            )
+            sender.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, struct.pack("B", 1))
+            sender.sendto(b"probe", (MDNS_GROUP, port))
+        except OSError:
+            return False
+        receiver.settimeout(1)
+        try:
+            return receiver.recv(16) == b"probe"
+        except (TimeoutError, OSError):
+            return False
+
+
+def why_no_private_namespace() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return "network namespaces are Linux only"
+    if os.geteuid() != 0:
+        return "creating a private network namespace needs root"
+    for tool, package in (("unshare", "util-linux"), ("ip", "iproute2")):
+        if shutil.which(tool) is None:
+            return f"the `{tool}` tool ({package}) is not installed"
+    return None
+
+
+@pytest.fixture
+def loopback(request: pytest.FixtureRequest) -> list[str]:
+    """The interfaces a discovery test binds zeroconf to: always 127.0.0.1.
+
+    Where multicast does not work on this machine's loopback, the test runs in a private
+    network namespace instead (see the module's docstring), or is skipped with the reason.
+    """
+    if os.environ.get(INSIDE_NAMESPACE) == request.node.nodeid:
+        if not loopback_multicast_works():
+            pytest.skip("multicast on lo does not work even in a private network namespace")
+        return LOOPBACK
+    if loopback_multicast_works():
+        return LOOPBACK
+    reason = why_no_private_namespace()
+    if reason is not None:
+        pytest.skip(f"multicast on 127.0.0.1 does not work here and {reason}")
+    request.node.stash[RUN_IN_NAMESPACE] = True
+    return LOOPBACK
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    if not pyfuncitem.stash.get(RUN_IN_NAMESPACE, False):
+        return None
+    run_in_private_namespace(pyfuncitem)
+    return True
+
+
+def run_in_private_namespace(item: pytest.Function) -> None:
+    """Run one test in a fresh pytest inside `unshare --net`; report its outcome here."""
+    with tempfile.TemporaryDirectory(prefix="dalmuti-netns-") as folder:
+        report_file = Path(folder) / "report.xml"
+        pytest_command = [
+            sys.executable,
+            *("-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", ""),
+            f"--junitxml={report_file}",
+            item.nodeid,
+        ]
+        script = "ip link set lo up && ip link set lo multicast on && exec " + shlex.join(
+            pytest_command
+        )
+        finished = subprocess.run(
+            ["unshare", "--net", "--", "sh", "-c", script],
+            cwd=item.config.rootpath,
+            env={**os.environ, INSIDE_NAMESPACE: item.nodeid},
+            capture_output=True,
+            text=True,
+            timeout=NAMESPACE_RUN_TIMEOUT_S,
+        )
+        try:
+            case = ElementTree.parse(report_file).find(".//testcase")
+        except (OSError, ElementTree.ParseError):
+            case = None
+    output = f"(run in a private network namespace)\n{finished.stdout}{finished.stderr}"
+    if case is None:
+        pytest.fail(f"the test did not run in its namespace:\n{output}", pytrace=False)
+    skipped = case.find("skipped")
+    if skipped is not None:
+        pytest.skip(skipped.get("message", "skipped in the private network namespace"))
+    if finished.returncode != 0 or case.find("failure") is not None:
+        pytest.fail(output, pytrace=False)

@@ -21,7 +21,7 @@ from host_process import REPO, assert_full_game, running_host
 PYTHON_CLIENT = REPO / "client" / "python" / "dalmuti_bot.py"
 NODE_CLIENT_DIR = REPO / "client" / "node"
 GAME_TIMEOUT_S = 60
-NPM_TIMEOUT_S = 300
+NPM_TIMEOUT_S = 120
 
 
 def check_client_output(output: str) -> None:
@@ -59,33 +59,48 @@ def test_python_example_plays_a_whole_game(rules_file: Path) -> None:
     assert_full_game(host_output, "Py example")
 
 
-def node_modules_ready() -> None:
-    """Skip without Node.js; install the locked dependencies when they are missing."""
-    node = shutil.which("node")
-    if node is None:
+NODE_FILES = ("dalmuti_bot.js", "package.json", "package-lock.json")
+
+
+@pytest.fixture(scope="session")
+def node_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder where client/node runs with its locked packages installed.
+
+    The checkout's own folder when someone ran `npm ci` there; otherwise a copy in a
+    temporary folder, installed there, so the test never writes node_modules into the
+    tree. Skips when Node.js is missing or the packages cannot be installed (offline).
+    """
+    if shutil.which("node") is None:
         pytest.skip("Node.js is not installed (no `node` on PATH): client/node is not tested")
     if (NODE_CLIENT_DIR / "node_modules" / "@msgpack" / "msgpack").is_dir():
-        return
+        return NODE_CLIENT_DIR
     npm = shutil.which("npm")
-    assert npm is not None, "node is installed but npm is not: cannot install client/node"
-    installed = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund"],
-        cwd=NODE_CLIENT_DIR,
-        capture_output=True,
-        text=True,
-        timeout=NPM_TIMEOUT_S,
-    )
-    assert installed.returncode == 0, f"npm ci failed:\n{installed.stdout}{installed.stderr}"
+    if npm is None:
+        pytest.skip("npm is not installed: client/node's packages cannot be installed")
+    folder = tmp_path_factory.mktemp("node-example")
+    for name in NODE_FILES:
+        shutil.copy2(NODE_CLIENT_DIR / name, folder / name)
+    command = [npm, "ci", "--no-audit", "--no-fund", "--prefer-offline", "--fetch-retries=1"]
+    try:
+        installed = subprocess.run(
+            command, cwd=folder, capture_output=True, text=True, timeout=NPM_TIMEOUT_S
+        )
+    except subprocess.TimeoutExpired:
+        pytest.skip(f"`npm ci` for client/node took over {NPM_TIMEOUT_S} s (offline?)")
+    if installed.returncode != 0:
+        lines = (installed.stderr or installed.stdout).strip().splitlines()
+        first = " / ".join(lines[:2]) or f"exit status {installed.returncode}"
+        pytest.skip(f"client/node's packages could not be installed ({first})")
+    return folder
 
 
-def test_node_example_plays_a_whole_game(rules_file: Path) -> None:
-    node_modules_ready()
+def test_node_example_plays_a_whole_game(rules_file: Path, node_example: Path) -> None:
     node = shutil.which("node")
     assert node is not None
     with running_host(rules_file, seed=4) as host:
         finished = subprocess.run(
             [node, "dalmuti_bot.js", host.address, "--name", "Node example"],
-            cwd=NODE_CLIENT_DIR,
+            cwd=node_example,
             capture_output=True,
             text=True,
             timeout=GAME_TIMEOUT_S,

@@ -5,8 +5,6 @@ table server over in-memory streams (or a fake host)."""
 from __future__ import annotations
 
 import logging
-import socket
-import struct
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -253,33 +251,7 @@ def test_unreachable_host_screen() -> None:
     run_client(ui, script, connect=refused)
 
 
-def loopback_multicast_works() -> bool:
-    with (
-        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver,
-        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender,
-    ):
-        receiver.bind(("", 0))
-        port = receiver.getsockname()[1]
-        group = socket.inet_aton("224.0.0.251") + socket.inet_aton("127.0.0.1")
-        try:
-            receiver.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, group)
-            sender.setsockopt(
-                socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1")
-            )
-            sender.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, struct.pack("B", 1))
-            sender.sendto(b"probe", ("224.0.0.251", port))
-        except OSError:
-            return False
-        receiver.settimeout(1)
-        try:
-            return receiver.recv(16) == b"probe"
-        except TimeoutError:
-            return False
-
-
-def test_the_discovery_list_finds_a_table_and_joins_it() -> None:
-    if not loopback_multicast_works():
-        pytest.skip("multicast on the loopback interface does not work here")
+def test_the_discovery_list_finds_a_table_and_joins_it(loopback: list[str]) -> None:
     from dalmuti_net.host.announce import announce_table
 
     ui = ClientUi(Translator("en"), name="Ana")
@@ -290,7 +262,7 @@ def test_the_discovery_list_finds_a_table_and_joins_it() -> None:
         async def main() -> None:
             info = TableInfo("Loopback table UI test", seats_taken=2)
             async with (
-                announce_table(info, 4111, interfaces=["127.0.0.1"]),
+                announce_table(info, 4111, interfaces=loopback),
                 trio.open_nursery() as nursery,
             ):
 
@@ -305,7 +277,7 @@ def test_the_discovery_list_finds_a_table_and_joins_it() -> None:
                     pipe.send_text(KEYS["backspace"] * 3 + "Bea" + KEYS["enter"])
 
                 nursery.start_soon(pick)
-                joined.append(await client.find_table(["127.0.0.1"]))
+                joined.append(await client.find_table(loopback))
 
         run_with_trio(client, main)
     assert joined == [Join("127.0.0.1", 4111, "Bea", None)]
