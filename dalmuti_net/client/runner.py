@@ -69,6 +69,8 @@ class ClientRunner:
             await connection.send(message)
         except ConnectionClosed:
             return False
+        if message["type"] == "leave":
+            self.session.forget_seat()
         return True
 
     def stop(self) -> None:
@@ -97,6 +99,8 @@ class ClientRunner:
                 ever_connected = True
                 attempts = 0
                 finished = await self._session_on(Connection(stream))
+                if self.session.seat_lost and not finished:
+                    continue  # the remembered seat is gone: take a new one at once
                 if finished or not self._reconnect or self.session.token is None:
                     return
                 self._set_status(Status.RECONNECTING)
@@ -120,7 +124,10 @@ class ClientRunner:
         finished = False
         # The nursery wraps what its tasks raise in an ExceptionGroup: hence except*.
         try:
-            await connection.send(self.session.hello())
+            if self.session.asks_about:
+                await connection.send({"type": "about"})
+            else:
+                await connection.send(self.session.hello())
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._heartbeats, connection)
                 finished = await self._receive_loop(connection)
@@ -151,6 +158,10 @@ class ClientRunner:
                 connection.skipped_seq = None
             was_waiting_snapshot = session.needs_snapshot
             session.receive(message)
+            if message["type"] == "about":
+                await connection.send(session.hello())
+            if session.seat_lost:
+                return False
             if message["type"] == "welcome":
                 self._set_status(Status.CONNECTED)
             if session.needs_snapshot and not was_waiting_snapshot:

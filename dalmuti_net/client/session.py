@@ -20,6 +20,7 @@ from ..protocol.messages import (
     event_from_message,
     observation_from_dict,
 )
+from .seats import SeatStore
 
 SOFTWARE = f"dalmuti-net/{__version__}"
 
@@ -52,6 +53,43 @@ class ClientSession:
     errors: list[HostError] = field(default_factory=list)
     needs_snapshot: bool = False
     closed_reason: str | None = None
+    goodbye_code: str | None = None
+    seats: SeatStore | None = None
+    """Where this user's seats are remembered: with one, the client asks the host which
+    table it runs (``about``) before ``hello``, and resumes the seat it holds there."""
+    table_id: str | None = None
+    token_from_store: bool = False
+    seat_lost: bool = False
+    seat_was_lost: bool = False
+    """The remembered seat is gone from the table (left, kicked, or removed): the next
+    connection takes a new seat."""
+
+    @property
+    def asks_about(self) -> bool:
+        """Whether to ask which table this is before ``hello``: with remembered seats, and
+        before offering a token again (the host at this address may run another table now)."""
+        return self.seats is not None or (self.token is not None and self.table_id is not None)
+
+    def about(self, message: Message) -> None:
+        """The host said which table it runs: pick this table's token, never another's."""
+        table_id = message["table_id"]
+        if self.table_id is not None and table_id != self.table_id:
+            # Another table answers at this address now: our seat is not there.
+            self.token = None
+            self.token_from_store = False
+        self.table_id = table_id
+        if self.token is None and self.seats is not None and not self.spectator:
+            remembered = self.seats.seat_for(table_id)
+            if remembered is not None:
+                self.token = remembered.token
+                self.token_from_store = True
+
+    def forget_seat(self) -> None:
+        """The seat is given up (or gone): do not offer its token again."""
+        if self.seats is not None and self.table_id is not None:
+            self.seats.forget(self.table_id)
+        self.token = None
+        self.token_from_store = False
 
     def hello(self) -> Message:
         message: Message = {
@@ -76,12 +114,18 @@ class ClientSession:
     def receive(self, message: Message) -> None:
         """Take one validated host message into account."""
         kind = message["type"]
-        if kind == "welcome":
+        if kind == "about":
+            self.about(message)
+        elif kind == "welcome":
             self.welcome = message
             self.player = message["player"]
             self.is_host = message["host"]
+            self.table_id = message["table_id"]
+            self.seat_was_lost, self.seat_lost = self.seat_lost, False
             if message["token"] is not None:
                 self.token = message["token"]
+                if self.seats is not None:
+                    self.seats.remember(self.table_id, self.token, self.name, message["table"])
         elif kind == "snapshot":
             self._snapshot(message)
         elif kind == "table":
@@ -92,6 +136,12 @@ class ClientSession:
         elif kind == "chat":
             self.chat.append(message)
         elif kind == "error":
+            if message["code"] == "bad_token" and self.token_from_store:
+                self.forget_seat()
+                self.seat_lost = True
+                return
+            if message["code"] == "kicked":
+                self.forget_seat()
             self.errors.append(
                 HostError(
                     message["code"],
@@ -105,6 +155,7 @@ class ClientSession:
                 self.closed_reason = message["message"]
         elif kind == "goodbye":
             self.closed_reason = message["reason"]
+            self.goodbye_code = message.get("code")
         elif "seq" in message:
             self._event(message)
 
@@ -143,6 +194,8 @@ class ClientSession:
         if self.observation is None:
             self.observation = Observation(self.player)
         self.observation.apply(event)
+        if isinstance(event, TableEnded) and self.seats is not None and self.table_id:
+            self.seats.forget(self.table_id)  # nothing left to resume there
         if (isinstance(event, Waiting) and self.player not in event.players) or isinstance(
             event, HandEnded | TableEnded
         ):

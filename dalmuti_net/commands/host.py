@@ -57,7 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="no local player: the first player to join becomes the host player",
     )
     parser.add_argument(
-        "--player-name", metavar="NAME", help="your name at the table (default: your login name)"
+        "--player-name",
+        metavar="NAME",
+        help="your name at the table (default: the name dalmuti join remembers, else your "
+        "login name)",
     )
     parser.add_argument(
         "--save",
@@ -91,7 +94,7 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         bot_strategy=args.bot_strategy,
         code=args.code,
         headless=args.headless,
-        player_name=args.player_name or user,
+        player_name=args.player_name or _remembered_name() or user,
         save=args.save,
         resume=args.resume,
         autostart=args.autostart,
@@ -104,6 +107,12 @@ def _known(lang: str | None) -> bool:
     from ..client.ui.i18n import normalize_language
 
     return normalize_language(lang) is not None
+
+
+def _remembered_name() -> str | None:
+    from ..client.ui.config import load_name
+
+    return load_name()
 
 
 def _login_name() -> str:
@@ -177,7 +186,7 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
 
     from ..client.session import ClientSession
     from ..client.ui.runtime import TerminalClient, run_with_trio
-    from ..client.ui.state import ClientUi
+    from ..client.ui.state import ClientUi, Quit
     from ..client.ui.words import terminal_is_utf8
     from .host_runtime import HostStartError
 
@@ -196,6 +205,16 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             server = await nursery.start(host.serve)
+
+            async def say_goodbye(quit: Quit) -> None:
+                if quit.end_table and host.table.phase != "ended":
+                    host.table.end_table()  # everyone sees the final standings first
+                    await server.flush()
+                    await server.shutdown("the host player ended the table", "table_ended")
+                else:
+                    await server.shutdown()
+
+            client.before_exit = say_goodbye
 
             async def connect() -> trio.abc.Stream:
                 stream: trio.abc.Stream = server.connect_local()

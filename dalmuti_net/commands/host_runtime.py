@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import secrets
 import signal
 from collections.abc import Callable
 from contextlib import AsyncExitStack
@@ -66,6 +67,7 @@ class PreparedHost:
             return prepared
         settings = load_settings(options.rules)
         header = {
+            "table_id": secrets.token_hex(8),
             "name": options.name,
             "code": options.code,
             "seed": options.seed,
@@ -259,6 +261,7 @@ class PreparedHost:
 def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[str, Any]:
     turn_timer = settings.turn_timer
     return {
+        "table_id": header.get("table_id"),  # saves from before table ids get a new one
         "name": header["name"],
         "rules": settings.rules,
         "code": header["code"],

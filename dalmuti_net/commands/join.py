@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import trio
 
+    from ..client.seats import SeatStore
     from ..client.session import ClientSession
     from ..client.ui.config import load_name, save_name
     from ..client.ui.runtime import TerminalClient, run_with_trio
@@ -74,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
             host, port, display = join.host, join.port, ui.address
             player_name = join.name
             save_name(player_name)
-        session = ClientSession(player_name, spectator=args.spectate, code=ui.code)
+        session = ClientSession(
+            player_name, spectator=args.spectate, code=ui.code, seats=SeatStore()
+        )
         ui.connecting(session, display)
         client.refresh()
 

@@ -113,11 +113,13 @@ class TableServer:
         self._nursery.start_soon(self.handle_stream, server_end, True)
         return client_end
 
-    async def shutdown(self, reason: str = "the host is closing the table") -> None:
+    async def shutdown(
+        self, reason: str = "the host is closing the table", code: str = "shutting_down"
+    ) -> None:
         """Tell every connection goodbye and give the writers a moment to send it."""
         for link in list(self.links.values()):
             try:
-                link.outgoing.send_nowait({"type": "goodbye", "reason": reason})
+                link.outgoing.send_nowait({"type": "goodbye", "reason": reason, "code": code})
             except (trio.WouldBlock, trio.ClosedResourceError):
                 continue
             link.outgoing.close()

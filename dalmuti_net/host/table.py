@@ -128,7 +128,11 @@ class Table:
         max_frame_bytes: int = 64 * 1024,
         known_strategies: tuple[str, ...] = ("heuristic", "random"),
         token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(24),
+        table_id: str | None = None,
     ) -> None:
+        self.table_id = table_id or secrets.token_hex(8)
+        """Names this table for its whole life (a resumed host keeps it): clients key the
+        resume tokens they remember by it, never by the host's address."""
         self.name = " ".join(name.split())[:MAX_TABLE_NAME_CHARS] or "Dalmuti table"
         self.rules = rules if rules is not None else Rules()
         self.code = code
@@ -190,6 +194,17 @@ class Table:
             "rules": self.rules.to_dict(),
             "code_required": self.code is not None,
             "can_start": self.game is None and MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS,
+        }
+
+    def about_message(self) -> Message:
+        return {
+            "type": "about",
+            "version": PROTOCOL_VERSION,
+            "table_id": self.table_id,
+            "table": self.name,
+            "phase": self.phase,
+            "code_required": self.code is not None,
+            "software": SOFTWARE,
         }
 
     def pending_players(self) -> list[int]:
@@ -373,6 +388,9 @@ class Table:
 
     def _handle(self, connection: Connection, message: Message) -> None:
         kind = message["type"]
+        if kind == "about":
+            connection.outbox.append(self.about_message())
+            return
         if not connection.greeted:
             if kind != "hello":
                 raise ProtocolError(ErrorCode.NOT_HELLO, "send hello first")
@@ -446,6 +464,8 @@ class Table:
             connection.spectator = True
             connection.name = self._unique_name(message["name"])
         else:
+            if self.phase == "ended":
+                raise ProtocolError(ErrorCode.TABLE_ENDED, "this table has ended", fatal=True)
             becomes_host = self.headless and not any(
                 s.host for s in self.seats.values() if not s.gone
             )
@@ -461,6 +481,7 @@ class Table:
                 "token": None if seat is None else seat.token,
                 "host": seat is not None and seat.host,
                 "table": self.name,
+                "table_id": self.table_id,
                 "software": SOFTWARE,
                 "rules": self.rules.to_dict(),
                 "limits": self.limits.message(self.max_frame_bytes),

@@ -24,6 +24,10 @@ MAX_CHAT_CHARS = 500
 MAX_TOKEN_CHARS = 64
 MAX_CODE_CHARS = 32
 MAX_TABLE_NAME_CHARS = 63
+MAX_TABLE_ID_CHARS = 64
+
+
+GOODBYE_CODES = ("shutting_down", "table_ended", "host_left")
 
 
 class Direction(StrEnum):
@@ -439,6 +443,28 @@ _MESSAGES = [
         },
     ),
     _message(
+        "about",
+        TO_HOST,
+        "Before or instead of `hello`: which table is this? (answered with `about`).",
+        {},
+    ),
+    _message(
+        "about",
+        TO_CLIENT,
+        "Which table this host runs; the connection stays open for a `hello`.",
+        {
+            "version": _f(Int(0, 65535), "The host's protocol version."),
+            "table_id": _f(
+                Str(MAX_TABLE_ID_CHARS, 1),
+                "The table's id: stable for its whole life, across host restarts.",
+            ),
+            "table": _f(Str(MAX_TABLE_NAME_CHARS), "The table's name."),
+            "phase": _f(Enum(("lobby", "playing", "ended")), "Where the table is."),
+            "code_required": _f(Bool(), "Whether `hello` must carry the join code."),
+            "software": _f(Str(64), "Host software and version."),
+        },
+    ),
+    _message(
         "welcome",
         TO_CLIENT,
         "The host accepted `hello`; a `snapshot` follows.",
@@ -448,6 +474,9 @@ _MESSAGES = [
             "token": _f(Nullable(Str(MAX_TOKEN_CHARS, 1)), "Secret: resume with it after a drop."),
             "host": _f(Bool(), "You are the host player (may start, set rules, add bots, kick)."),
             "table": _f(Str(MAX_TABLE_NAME_CHARS), "The table's name."),
+            "table_id": _f(
+                Str(MAX_TABLE_ID_CHARS, 1), "The table's id (as in `about`): key tokens by it."
+            ),
             "software": _f(Str(64), "Host software and version."),
             "rules": _f(RULES, "The rules in force."),
             "limits": _f(LIMITS, "Sizes, rates and timeouts the host enforces."),
@@ -490,7 +519,14 @@ _MESSAGES = [
         TO_CLIENT,
         "The host is closing the connection.",
         {
-            "reason": _f(Str(200), "Why."),
+            "reason": _f(Str(200), "Why, in English."),
+            "code": Field(
+                Enum(GOODBYE_CODES),
+                "Why, for clients to say in the user's language: `shutting_down` (the host "
+                "stops; a saved table may be resumed), `table_ended` (the table is over), "
+                "`host_left` (the host player left and nobody could take the role).",
+                False,
+            ),
         },
     ),
     _message("snapshot_request", TO_HOST, "Send me a fresh `snapshot`.", {}),

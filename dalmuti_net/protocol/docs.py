@@ -46,6 +46,8 @@ ARROW = {Direction.TO_HOST: "client → host", Direction.TO_CLIENT: "host → cl
 
 GROUPS: dict[str, list[tuple[Direction, str]]] = {
     "session": [
+        (Direction.TO_HOST, "about"),
+        (Direction.TO_CLIENT, "about"),
         (Direction.TO_HOST, "hello"),
         (Direction.TO_CLIENT, "welcome"),
         (Direction.TO_CLIENT, "error"),

@@ -138,6 +138,7 @@ TO_HOST_BODIES: list[tuple[str, Message]] = [
         "hello",
         {"version": PROTOCOL_VERSION, "name": "Eli", "role": "player", "software": "minibot 1.0"},
     ),
+    ("about", {}),
     ("heartbeat", {}),
     ("goodbye", {"reason": "closing the laptop"}),
     ("snapshot_request", {"id": 12}),
@@ -161,6 +162,17 @@ TO_HOST_BODIES: list[tuple[str, Message]] = [
 
 TO_CLIENT_BODIES: list[tuple[str, Message]] = [
     (
+        "about",
+        {
+            "version": PROTOCOL_VERSION,
+            "table_id": "3f9c2a7e51d04b68",
+            "table": "Friday table",
+            "phase": "playing",
+            "code_required": False,
+            "software": "dalmuti-net/0.1.0",
+        },
+    ),
+    (
         "welcome",
         {
             "version": PROTOCOL_VERSION,
@@ -168,6 +180,7 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
             "token": "q7Vd2mXo9LkT4bR1sWc8Ze",
             "host": False,
             "table": "Friday table",
+            "table_id": "3f9c2a7e51d04b68",
             "software": "dalmuti-net/0.1.0",
             "rules": RULES,
             "limits": LIMITS,
@@ -194,7 +207,7 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
     ),
     ("ack", {"re": 31}),
     ("heartbeat", {}),
-    ("goodbye", {"reason": "the table has ended"}),
+    ("goodbye", {"reason": "the host player ended the table", "code": "table_ended"}),
     (
         "snapshot",
         {

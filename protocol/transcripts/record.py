@@ -48,7 +48,13 @@ Entry = dict[str, Any]
 class Recorder:
     def __init__(self, seed: int) -> None:
         tokens = (f"token-{n}" for n in itertools.count(1))
-        self.table = Table("Transcript table", RULES, seed=seed, token_factory=lambda: next(tokens))
+        self.table = Table(
+            "Transcript table",
+            RULES,
+            seed=seed,
+            token_factory=lambda: next(tokens),
+            table_id="transcript-table",
+        )
         self.rng = random.Random(seed)
         self.connections: dict[str, int] = {}
         self.logs: dict[str, list[Entry]] = {}

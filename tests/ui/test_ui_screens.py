@@ -15,7 +15,7 @@ from dalmuti_net.client.ui.choosers import (
     TaxChooser,
 )
 from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
-from dalmuti_net.client.ui.state import ClientUi, Join, Overlay, Quit, Screen, Send
+from dalmuti_net.client.ui.state import ClientUi, Join, Quit, Screen, Send
 from dalmuti_net.client.ui.words import seat_name
 from dalmuti_net.engine import (
     ExchangeDecision,
@@ -204,6 +204,10 @@ def test_unreachable_host_and_goodbye() -> None:
     table.session.receive(goodbye)
     table.ui.on_message(goodbye)
     assert "The host closed the connection." in draw(table.ui)
+    stopped = {"type": "goodbye", "reason": "stopping", "code": "shutting_down"}
+    table.session.receive(stopped)
+    table.ui.on_message(stopped)
+    assert "The host stopped the table." in draw(table.ui)
 
 
 def test_reconnecting_is_shown_then_cleared() -> None:
@@ -215,22 +219,6 @@ def test_reconnecting_is_shown_then_cleared() -> None:
     table.ui.on_status(Status.CONNECTED)
     assert "● connected" in draw(table.ui)
     assert "Reconnected." in draw(table.ui)
-
-
-def test_quitting_during_a_hand_asks_first() -> None:
-    table = playing_table()
-    assert table.press("q") == []
-    assert table.ui.overlay is Overlay.QUIT
-    assert "Leave the table?" in draw(table.ui)
-    table.press("n")
-    assert table.ui.overlay is None
-    effects = table.ui.press("q") + table.ui.press("y")
-    assert effects == [Send({"type": "leave"}), Quit()]
-    lobby = LocalTable()
-    assert lobby.ui.press("q") == [Quit()]
-    host = LocalTable()
-    host.ui.local_host = True
-    assert host.ui.press("q") == [] and "close the table for everyone" in draw(host.ui)
 
 
 def test_chat_and_help() -> None:

@@ -68,3 +68,18 @@ def describe_unreachable(t: Translator, address: str, reason: str) -> str:
     return t._("Could not reach the host at {address} ({reason}).").format(
         address=address, reason=reason
     )
+
+
+GOODBYE_SENTENCES: dict[str, str] = {
+    "shutting_down": N_(
+        "The host stopped the table. If it was saved, the host can start it again where it "
+        "was; run dalmuti join then to take your seat back."
+    ),
+    "table_ended": N_("The host player ended the table."),
+    "host_left": N_("The host player left and nobody else could take over: the table is closed."),
+}
+
+
+def describe_goodbye(t: Translator, code: str | None) -> str:
+    sentence = GOODBYE_SENTENCES.get(code or "")
+    return t._(sentence) if sentence is not None else t._("The host closed the connection.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import signal
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -28,6 +29,8 @@ from .state import ClientUi, Effect, Join, Quit, Send
 
 DISCOVERY_PATIENCE = 4.0
 """Seconds without any table found before the client says what to check."""
+QUIT_PATIENCE = 3.0
+"""Seconds quitting may spend telling the others before the program ends anyway."""
 
 
 class TerminalClient:
@@ -45,15 +48,19 @@ class TerminalClient:
         self.runner: ClientRunner | None = None
         self.on_join: Callable[[Join], None] | None = None
         """Called when the player has picked a table and a name (to remember the name)."""
+        self.before_exit: Callable[[Quit], Awaitable[None]] | None = None
+        """Run on the trio side before the application exits (the host player's terminal
+        says goodbye to everyone with it)."""
 
     # ------------------------------------------------------------------ both sides
 
     def carry_out(self, effects: list[Effect]) -> None:
         """Effects of a key press (asyncio side) or of a message (trio side)."""
         for effect in effects:
-            if isinstance(effect, Quit):
+            if isinstance(effect, Quit) and (self.runner is None or self._token is None):
                 self.exit()
             elif self._token is not None:
+                # At a table, quitting waits in line behind what is being sent (a `leave`).
                 self._token.run_sync_soon(self._requests_in.send_nowait, effect)
         self.refresh()
 
@@ -97,9 +104,18 @@ class TerminalClient:
                 self.refresh()
             await trio.sleep_forever()  # the screen says what happened until the player quits
 
+    async def quit(self, quit: Quit) -> None:
+        """Quit from the trio side: what must be said first is said, then the app exits."""
+        if self.before_exit is not None:
+            with trio.move_on_after(QUIT_PATIENCE):
+                await self.before_exit(quit)
+        self.exit()
+
     async def _send_requests(self, runner: ClientRunner) -> None:
         async for effect in self._requests:
-            if isinstance(effect, Send) and not await runner.send(effect.message):
+            if isinstance(effect, Quit):
+                await self.quit(effect)
+            elif isinstance(effect, Send) and not await runner.send(effect.message):
                 self.ui.say(self.ui.t._("Not connected: that was not sent."), "error")
                 self.refresh()
 
@@ -177,10 +193,20 @@ async def _host_loop(client: TerminalClient, trio_main: Callable[[], Awaitable[N
         done_callback=done,
         host_uses_signal_set_wakeup_fd=True,
     )
+    # SIGTERM or a closed terminal quits as `q` would, after what must be said is said.
+    stop_signals = [signal.SIGTERM, signal.SIGHUP]
+
+    def stop() -> None:
+        client.carry_out([Quit()])
+
+    for signum in stop_signals:
+        loop.add_signal_handler(signum, stop)
     try:
         if not finished.done():
             await client.app.run_async()
     finally:
+        for signum in stop_signals:
+            loop.remove_signal_handler(signum)
         token = client._token
         if not finished.done() and token is not None:
             token.run_sync_soon(lambda: [scope.cancel() for scope in scope_box])

@@ -15,6 +15,7 @@ from ...engine.cards import Counts
 from ...protocol import PROTOCOL_VERSION
 from ..runner import Status
 from .choosers import Hint
+from .confirm import confirmation_lines
 from .errors import TROUBLESHOOTING
 from .i18n import N_, Translator
 from .lobby import RULE_FIELDS, rule_value_text
@@ -145,8 +146,8 @@ def _footer(ui: ClientUi, cols: int) -> list[Line]:
         lines.append(
             [("class:prompt", label), ("class:input", ui.editor.text), ("class:cursor", " ")]
         )
-    elif ui.overlay is Overlay.QUIT:
-        lines.append(plain(ui.quit_question(), "class:warning"))
+    elif ui.confirmation is not None:
+        lines += confirmation_lines(ui.confirmation, cols)
     hints = wrap_fragments([hint_line(ui.t, [h]) for h in ui.hints()], cols)
     return lines + [[("class:hints", ""), *line] for line in hints[:2]]
 
@@ -367,7 +368,7 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         lines.append(_trick_line(ui, observation))
     hand = _hand(ui, observation, cols)
     decision = _decision(ui, cols)
-    footer_rows = 1 + (1 if ui.editor is not None or ui.overlay is Overlay.QUIT else 0)
+    footer_rows = 1 + (1 if ui.editor is not None else 0)
     footer_rows += len(wrap_fragments([hint_line(ui.t, [h]) for h in ui.hints()], cols)[:2])
     if ui.overlay is Overlay.RULES:
         return lines + hand + decision

@@ -22,7 +22,8 @@ from ..connection import parse_address
 from ..runner import Status
 from ..session import ClientSession
 from .choosers import Chooser, Hint, Names, Result, chooser_for
-from .errors import describe_error, describe_unreachable
+from .confirm import BACK, Choice, Confirmation
+from .errors import describe_error, describe_goodbye, describe_unreachable
 from .i18n import N_, Translator
 from .lobby import LobbyKeys, RulesEditor
 from .story import describe_event
@@ -42,7 +43,6 @@ class Screen(StrEnum):
 
 class Overlay(StrEnum):
     HELP = "help"
-    QUIT = "quit"
     RULES = "rules"
 
 
@@ -64,7 +64,8 @@ class Join:
 
 @dataclass(frozen=True)
 class Quit:
-    pass
+    end_table: bool = False
+    """The host player's terminal: end the table for everyone before quitting."""
 
 
 Effect = Send | Join | Quit
@@ -135,6 +136,8 @@ class ClientUi:
         self.log_scroll = 0
         self.notice: Notice | None = None
         self.overlay: Overlay | None = None
+        self.confirmation: Confirmation | None = None
+        """A modal question: while it is open, it takes every key."""
         self.editor: LineEditor | None = None
         self.chooser: Chooser | None = None
         self._decision_seen: object = None
@@ -342,7 +345,7 @@ class ClientUi:
             self.problem = describe_error(self.t, fatal)
             self.problem_detail = fatal.message
         else:
-            self.problem = self.t._("The host closed the connection.")
+            self.problem = describe_goodbye(self.t, session.goodbye_code)
             self.problem_detail = session.closed_reason
         self.screen = Screen.PROBLEM
 
@@ -354,6 +357,13 @@ class ClientUi:
         effects: list[Effect] = []
         if kind == "welcome":
             self.screen = Screen.TABLE
+            if session.seat_was_lost:
+                self.add_log(
+                    "info",
+                    self.t._("Your earlier seat at this table is gone: you have a new one."),
+                )
+            elif session.token_from_store and not self.ever_connected:
+                self.add_log("info", self.t._("Welcome back: this is your seat, as you left it."))
         elif kind == "chat":
             self.add_log("chat", f"{message['name']}: {message['text']}")
         elif kind == "error":
@@ -410,6 +420,8 @@ class ClientUi:
     # ------------------------------------------------------------------ keys
 
     def press(self, key: str) -> list[Effect]:
+        if self.confirmation is not None:
+            return self._confirm(key)
         if key == "c-c":
             return self._quit()
         if self.editor is not None:
@@ -418,12 +430,6 @@ class ClientUi:
             key = "space"
         if self.overlay is Overlay.HELP:
             if key in ("escape", "?", "q", "enter", "space"):
-                self.overlay = None
-            return []
-        if self.overlay is Overlay.QUIT:
-            if key == "y":
-                return self._quit(confirmed=True)
-            if key in ("n", "escape", "q"):
                 self.overlay = None
             return []
         if key == "?":
@@ -502,28 +508,112 @@ class ClientUi:
             return [Send(result.request)]
         return []
 
-    def _quit(self, confirmed: bool = False) -> list[Effect]:
+    def _quit(self) -> list[Effect]:
+        """``q``: at a table that is being played, ask first what quitting should mean."""
         session = self.session
-        playing = self.screen is Screen.TABLE and session is not None and not self.ended
-        needs_confirming = playing and (
-            self.local_host or (self.in_hand and session is not None and session.player is not None)
+        table = self.table
+        playing = (
+            self.screen is Screen.TABLE
+            and session is not None
+            and table is not None
+            and not self.ended
         )
-        if needs_confirming and not confirmed:
-            self.overlay = Overlay.QUIT
-            return []
-        effects: list[Effect] = []
-        if playing and confirmed and not self.local_host and self.in_hand:
-            effects.append(Send({"type": "leave"}))
-        return [*effects, Quit()]
-
-    def quit_question(self) -> str:
+        if not playing or session is None or table is None:
+            return [Quit()]
         if self.local_host:
-            return self.t._("Quit and close the table for everyone? (y/n)")
-        return self.t._("Leave the table? A bot will finish your hand. (y/n)")
+            self.confirmation = self._end_question()
+        elif session.player is not None and table["phase"] == "playing":
+            self.confirmation = self._leave_question()
+        else:
+            return [Quit()]  # watching, or in the lobby (where a seat is only a place in line)
+        return []
+
+    def _leave_question(self) -> Confirmation:
+        t = self.t
+        grace = ((self.session.welcome or {}) if self.session else {}).get("limits", {})
+        seconds = round(grace.get("grace_period_ms", 60_000) / 1000)
+        heir = self._heir_name() if self.session is not None and self.session.is_host else None
+        leave = t._("Leave the table: give up your seat for good; a bot finishes this hand.")
+        if heir is not None:
+            leave += " " + t._("{name} becomes the host player.").format(name=heir)
+        return Confirmation(
+            t._("Quit?"),
+            (
+                Choice(
+                    "q",
+                    "quit",
+                    N_("quit this program"),
+                    t._(
+                        "Quit this program: your seat stays yours. Run dalmuti join again "
+                        "to take it back; a bot plays it if you are away over {n} s."
+                    ).format(n=seconds),
+                ),
+                Choice("l", "leave", N_("leave the table"), leave),
+            ),
+        )
+
+    def _end_question(self) -> Confirmation:
+        t = self.t
+        return Confirmation(
+            t._("Quit?"),
+            (
+                Choice(
+                    "e",
+                    "end",
+                    N_("end the table and quit"),
+                    t._(
+                        "This program runs the table: quitting ends it for everyone. "
+                        "Everyone sees the final standings and is told why."
+                    ),
+                ),
+            ),
+        )
+
+    def _heir_name(self) -> str | None:
+        """Who takes the host role when this host player leaves: the next connected human
+        in seat order (as the host decides)."""
+        table, session = self.table, self.session
+        if table is None or session is None:
+            return None
+        seats = table["players"]
+        order = list(session.observation.order) if session.observation else []
+        by_player = {s["player"]: s for s in seats}
+        players = order + [s["player"] for s in seats if s["player"] not in order]
+        if self.me in players:
+            at = players.index(self.me)
+            players = players[at + 1 :] + players[:at]
+        for player in players:
+            seat = by_player.get(player)
+            if seat and seat["kind"] == "human" and seat["connected"] and player != self.me:
+                return str(seat["name"])
+        return None
+
+    def _confirm(self, key: str) -> list[Effect]:
+        confirmation = self.confirmation
+        assert confirmation is not None
+        if key == "c-c":
+            # Ctrl-C again: the first choice, which never gives anything up by surprise
+            # (quit keeping the seat; for the host player, the announced end).
+            action: str | None = confirmation.choices[0].action
+        else:
+            action = confirmation.answer(key)
+        if action is None:
+            return []
+        self.confirmation = None
+        if action == "quit":
+            return [Quit()]
+        if action == "leave":
+            return [Send({"type": "leave"}), Quit()]
+        if action == "end":
+            return [Quit(end_table=True)]
+        assert action == BACK
+        return []
 
     # ------------------------------------------------------------------ hints
 
     def hints(self) -> list[Hint]:
+        if self.confirmation is not None:
+            return self.confirmation.hints()
         if self.editor is not None:
             return [Hint("Enter", N_("accept")), Hint("Esc", N_("cancel"))]
         if self.overlay is Overlay.RULES:

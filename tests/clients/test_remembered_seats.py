@@ -1,0 +1,200 @@
+"""A seat you never lose: `dalmuti join` remembers each table's resume token by the host's
+table id, privately, takes the seat back after a restart with its points, and never sends
+one table's token to another host."""
+
+from __future__ import annotations
+
+import random
+import stat
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from dalmuti_net.bots.random_bot import random_answer
+from dalmuti_net.client.bot import play, stream_connector
+from dalmuti_net.client.runner import ClientRunner, Status
+from dalmuti_net.client.seats import SeatStore, state_dir
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.engine import Rules
+from dalmuti_net.host.server import TableServer
+from dalmuti_net.host.table import StartBot, Table
+from dalmuti_net.protocol.messages import Message, action_message
+
+STEP = 10.0
+
+
+async def run_bot(stream: trio.abc.Stream, bot: StartBot) -> None:
+    from dalmuti_net.bots import make_strategy
+
+    strategy = make_strategy("random", 3)
+    await play(stream_connector(stream), strategy, bot.name, token=bot.token, reconnect=False)
+
+
+class RecordingTable(Table):
+    """A table that remembers every message it was sent, to check what clients said."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.heard: list[Message] = []
+
+    def receive(self, connection_id: int, message: Message) -> None:
+        self.heard.append(message)
+        super().receive(connection_id, message)
+
+
+@asynccontextmanager
+async def served(table: Table) -> AsyncIterator[tuple[int, trio.Nursery]]:
+    server = TableServer(table, run_bot=run_bot, between_hands=0.05)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+        nursery.start_soon(server.serve_tcp, listeners)
+        yield port, nursery
+        nursery.cancel_scope.cancel()
+
+
+def tcp(port: int) -> Callable[[], Awaitable[trio.abc.Stream]]:
+    async def connect() -> trio.abc.Stream:
+        return await trio.open_tcp_stream("127.0.0.1", port)
+
+    return connect
+
+
+class Player:
+    """One run of `dalmuti join`: a session with the user's seat store, answering its
+    decisions at random, until it is cancelled (the process is killed)."""
+
+    def __init__(self, store: SeatStore, name: str = "Bea", seed: int = 1) -> None:
+        self.session = ClientSession(name, seats=store)
+        self.rng = random.Random(seed)
+        self.scope = trio.CancelScope()
+        self.answering = True
+        self.runner: ClientRunner | None = None
+
+    async def run(self, connect: Callable[[], Awaitable[trio.abc.Stream]]) -> None:
+        async def on_message(message: Message) -> None:
+            decision = self.session.decision
+            if self.answering and decision is not None and message["type"] == "decision":
+                await runner.send(action_message(random_answer(decision, self.rng)))
+
+        runner = ClientRunner(self.session, connect, on_message=on_message)
+        self.runner = runner
+        with self.scope:
+            await runner.run()
+
+    async def until(self, condition: Callable[[], bool]) -> None:
+        with trio.fail_after(STEP):
+            while not condition():
+                await trio.sleep(0.01)
+
+
+def test_the_state_file_is_private(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path / "state" / "dalmuti-net")
+    store.remember("table-1", "secret-token", "Bea", "Friday table")
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(store.folder.stat().st_mode) == 0o700
+    store.path.chmod(0o644)  # a file made by hand, too open: the next write closes it
+    store.remember("table-2", "other", "Bea", "Saturday table")
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    assert store.seat_for("table-1") is not None and store.seat_for("table-1").token == (
+        "secret-token"
+    )
+    store.forget("table-1")
+    assert store.seat_for("table-1") is None and store.seat_for("table-2") is not None
+    store.path.write_text("not json", encoding="utf-8")
+    assert store.seat_for("table-2") is None  # a damaged file is no seat, not a crash
+
+
+def test_the_state_dir_follows_xdg() -> None:
+    assert state_dir({"XDG_STATE_HOME": "/x"}) == Path("/x/dalmuti-net")
+    assert state_dir({"HOME": "/home/bea"}) == Path("/home/bea/.local/state/dalmuti-net")
+
+
+async def test_a_restarted_client_takes_its_seat_back_with_its_points(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path)
+    rules = Rules(scoring=True, hand_limit=5)
+    table = RecordingTable("Resume table", rules, seed=8)
+    async with served(table) as (port, nursery):
+        first = Player(store)
+        nursery.start_soon(first.run, tcp(port))
+        await first.until(lambda: first.session.is_host)
+        assert first.runner is not None
+        for _ in range(3):
+            await first.runner.send({"type": "add_bot", "strategy": "random"})
+        await first.until(lambda: len(table.seats) == 4)
+        await first.runner.send({"type": "start"})
+        observation = lambda: first.session.observation  # noqa: E731
+        await first.until(lambda: (o := observation()) is not None and o.hand_number >= 2)
+        player = first.session.player
+        assert player is not None and table.table_id == first.session.table_id
+        assert store.seat_for(table.table_id) is not None
+        first.answering = False
+        first.scope.cancel()  # kill -9: no goodbye, no leave
+        await first.until(lambda: table.seats[player].connection is None)
+        score = table.game.scores[player] if table.game else None
+        seats = len(table.seats)
+
+        again = Player(store, name="Someone else", seed=2)  # a new process, a new name
+        nursery.start_soon(again.run, tcp(port))
+        await again.until(lambda: again.runner is not None)
+        await again.until(
+            lambda: again.runner is not None and again.runner.status is Status.CONNECTED
+        )
+        await again.until(lambda: again.session.observation is not None)
+        assert again.session.player == player
+        assert len(table.seats) == seats  # no newcomer "Bea (2)"
+        resumed = again.session.observation
+        assert resumed is not None and resumed.scores[player] == score
+        assert table.seats[player].connection is not None
+        hellos = [m for m in table.heard if m["type"] == "hello"]
+        assert "token" not in hellos[0] and hellos[-1]["token"] == table.seats[player].token
+        again.scope.cancel()
+
+
+async def test_a_token_for_one_table_is_never_sent_to_another(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path)
+    first_table = RecordingTable("First", seed=1)
+    other_table = RecordingTable("Other", seed=2)
+    async with served(first_table) as (first_port, nursery):
+        async with served(other_table) as (other_port, _):
+            bea = Player(store)
+            nursery.start_soon(bea.run, tcp(first_port))
+            await bea.until(lambda: bea.session.welcome is not None)
+            first_token = bea.session.token
+            assert first_token is not None
+            bea.scope.cancel()
+
+            # The same user at another table: a new seat there, the first token unsent.
+            elsewhere = Player(store)
+            nursery.start_soon(elsewhere.run, tcp(other_port))
+            await elsewhere.until(lambda: elsewhere.session.welcome is not None)
+            assert elsewhere.session.table_id == other_table.table_id
+            elsewhere.scope.cancel()
+
+            # A host that was at the first one's address now runs the other table: a
+            # reconnecting client asks first, and keeps its token to itself.
+            addresses = [first_port, other_port]
+
+            async def moved() -> trio.abc.Stream:
+                return await trio.open_tcp_stream("127.0.0.1", addresses.pop(0))
+
+            session = ClientSession("Bea", token=first_token)
+            session.table_id = first_table.table_id
+            runner = ClientRunner(session, moved, max_reconnect_attempts=1)
+            with trio.move_on_after(STEP):
+                nursery.start_soon(runner.run)
+                while session.table_id != other_table.table_id or session.welcome is None:
+                    await trio.sleep(0.01)
+                    if addresses and session.welcome is not None:
+                        await runner._connection.aclose()  # type: ignore[union-attr]
+                        session.welcome = None
+            runner.stop()
+            assert session.table_id == other_table.table_id
+    said = [m for m in other_table.heard if m["type"] == "hello"]
+    assert len(said) == 2 and all(m.get("token") != first_token for m in said)
+    assert all(first_token not in str(m) for m in other_table.heard)
+    assert any(m["type"] == "about" for m in other_table.heard)
