@@ -159,41 +159,43 @@ async def test_a_token_for_one_table_is_never_sent_to_another(tmp_path: Path) ->
     store = SeatStore(tmp_path)
     first_table = RecordingTable("First", seed=1)
     other_table = RecordingTable("Other", seed=2)
-    async with served(first_table) as (first_port, nursery):
-        async with served(other_table) as (other_port, _):
-            bea = Player(store)
-            nursery.start_soon(bea.run, tcp(first_port))
-            await bea.until(lambda: bea.session.welcome is not None)
-            first_token = bea.session.token
-            assert first_token is not None
-            bea.scope.cancel()
+    async with (
+        served(first_table) as (first_port, nursery),
+        served(other_table) as (other_port, _),
+    ):
+        bea = Player(store)
+        nursery.start_soon(bea.run, tcp(first_port))
+        await bea.until(lambda: bea.session.welcome is not None)
+        first_token = bea.session.token
+        assert first_token is not None
+        bea.scope.cancel()
 
-            # The same user at another table: a new seat there, the first token unsent.
-            elsewhere = Player(store)
-            nursery.start_soon(elsewhere.run, tcp(other_port))
-            await elsewhere.until(lambda: elsewhere.session.welcome is not None)
-            assert elsewhere.session.table_id == other_table.table_id
-            elsewhere.scope.cancel()
+        # The same user at another table: a new seat there, the first token unsent.
+        elsewhere = Player(store)
+        nursery.start_soon(elsewhere.run, tcp(other_port))
+        await elsewhere.until(lambda: elsewhere.session.welcome is not None)
+        assert elsewhere.session.table_id == other_table.table_id
+        elsewhere.scope.cancel()
 
-            # A host that was at the first one's address now runs the other table: a
-            # reconnecting client asks first, and keeps its token to itself.
-            addresses = [first_port, other_port]
+        # A host that was at the first one's address now runs the other table: a
+        # reconnecting client asks first, and keeps its token to itself.
+        addresses = [first_port, other_port]
 
-            async def moved() -> trio.abc.Stream:
-                return await trio.open_tcp_stream("127.0.0.1", addresses.pop(0))
+        async def moved() -> trio.abc.Stream:
+            return await trio.open_tcp_stream("127.0.0.1", addresses.pop(0))
 
-            session = ClientSession("Bea", token=first_token)
-            session.table_id = first_table.table_id
-            runner = ClientRunner(session, moved, max_reconnect_attempts=1)
-            with trio.move_on_after(STEP):
-                nursery.start_soon(runner.run)
-                while session.table_id != other_table.table_id or session.welcome is None:
-                    await trio.sleep(0.01)
-                    if addresses and session.welcome is not None:
-                        await runner._connection.aclose()  # type: ignore[union-attr]
-                        session.welcome = None
-            runner.stop()
-            assert session.table_id == other_table.table_id
+        session = ClientSession("Bea", token=first_token)
+        session.table_id = first_table.table_id
+        runner = ClientRunner(session, moved, max_reconnect_attempts=1)
+        with trio.move_on_after(STEP):
+            nursery.start_soon(runner.run)
+            while session.table_id != other_table.table_id or session.welcome is None:
+                await trio.sleep(0.01)
+                if addresses and session.welcome is not None:
+                    await runner._connection.aclose()  # type: ignore[union-attr]
+                    session.welcome = None
+        runner.stop()
+        assert session.table_id == other_table.table_id
     said = [m for m in other_table.heard if m["type"] == "hello"]
     assert len(said) == 2 and all(m.get("token") != first_token for m in said)
     assert all(first_token not in str(m) for m in other_table.heard)
