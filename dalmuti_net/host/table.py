@@ -157,6 +157,9 @@ class Table:
         self.decisions_asked: dict[int, int] = {}
         """How many decisions each player has been asked for: a turn timer restarts on a new one."""
         self._replaying = False
+        self.on_events: Callable[[list[Event]], None] | None = None
+        """Told every batch of engine events before it is shared out: the operator's view
+        (everything) of a hand history."""
 
     # ------------------------------------------------------------------ state
 
@@ -732,6 +735,8 @@ class Table:
     def _distribute(self, events: list[Event]) -> None:
         """Each viewer's visible events, then each newly owed decision to whoever owes it."""
         assert self.game is not None
+        if self.on_events is not None:
+            self.on_events(events)
         by_viewer = {viewer: feed.messages(events) for viewer, feed in self._feeds.items()}
         for connection in self.connections.values():
             if connection.greeted and not connection.closing:
@@ -775,6 +780,11 @@ class Table:
             self._broadcast({"type": "table", "table": self.table_message()})
 
     # ------------------------------------------------------------------ rebuilding
+
+    def apply_saved(self, entry: dict[str, Any]) -> None:
+        """Apply one entry of a save as it happened live: unlike ``replay``, its messages go
+        to the connections attached now (this is how hand histories listen to a table)."""
+        self._apply(entry)
 
     @classmethod
     def replay(cls, journal: list[dict[str, Any]], **settings: Any) -> Table:

@@ -1,0 +1,58 @@
+"""Opening a host's save read-only: per table, how to build it and its accepted changes.
+
+The rest of ``history`` sees only ``SavedTable``; this module is the one that knows the
+file's format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..host.journal import JournalError, read_journal
+from ..host.settings import SettingsError, settings_from_dict
+from ..host.table import Limits
+
+
+class SaveError(Exception):
+    """The file is not a save this version can read; the message says why in one sentence."""
+
+
+@dataclass(frozen=True)
+class SavedTable:
+    number: int
+    """1, 2...: the table's place in the file."""
+    name: str
+    settings: dict[str, Any]
+    """``Table(**settings)`` builds the table as it was before its first change."""
+    entries: tuple[dict[str, Any], ...]
+    """Every accepted change, in order, as ``Table.apply_saved`` takes them."""
+
+
+def open_save(path: Path) -> list[SavedTable]:
+    """The tables in the host's save at ``path``."""
+    try:
+        header, entries = read_journal(path)
+    except JournalError as error:
+        raise SaveError(str(error)) from None
+    try:
+        settings = settings_from_dict(
+            {"rules": header["rules"], "table": header["table"]}, str(path)
+        )
+        turn_timer = settings.turn_timer
+        arguments = {
+            "name": header["name"],
+            "rules": settings.rules,
+            "code": header["code"],
+            "seed": header["seed"],
+            "headless": header["headless"],
+            "limits": Limits(
+                grace_period_ms=int(settings.grace_period * 1000),
+                turn_timer_ms=None if not turn_timer else int(turn_timer * 1000),
+            ),
+        }
+    except (KeyError, TypeError, SettingsError) as error:
+        raise SaveError(f"{path} has a damaged header ({error})") from None
+    name = header["name"] if isinstance(header["name"], str) else "Dalmuti table"
+    return [SavedTable(1, name, arguments, tuple(entries))]

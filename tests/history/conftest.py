@@ -1,0 +1,8 @@
+"""The history tests play tables with the host tests' harness and recording clients."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "host"))
