@@ -47,6 +47,7 @@ def open_save(path: Path) -> list[SavedTable]:
             "code": header["code"],
             "seed": header["seed"],
             "headless": header["headless"],
+            "table_id": header.get("table_id"),
             "limits": Limits(
                 grace_period_ms=int(settings.grace_period * 1000),
                 turn_timer_ms=None if not turn_timer else int(turn_timer * 1000),

@@ -32,7 +32,12 @@ def recorded_game(seed: int) -> tuple[Harness, Rerun]:
     saved = SavedTable(
         1,
         "Secrets",
-        {"name": "Secrets", "rules": all_optional(hand_limit=3), "seed": seed},
+        {
+            "name": "Secrets",
+            "rules": all_optional(hand_limit=3),
+            "seed": seed,
+            "table_id": harness.table.table_id,
+        },
         tuple(harness.table.take_journal()),
     )
     return harness, rerun(saved)
