@@ -79,6 +79,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
     add_lang_argument(parser)
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="your table as lines of text (screen readers, braille, pipes), not a full screen",
+    )
 
 
 def options_from(args: argparse.Namespace) -> HostOptions:
@@ -170,6 +175,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if host.host_token is not None:
         # A local host player: asked for now, or the resumed table was saved with one.
+        if args.plain:
+            from ..client.plain.command import host_plain
+
+            return host_plain(host, t)
         return run_with_local_player(host, t)
     try:
         trio.run(host.serve_until_signal)

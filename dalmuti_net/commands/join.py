@@ -29,6 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ascii", action="store_true", help="plain letters instead of the role symbols"
     )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="the table as lines of text (screen readers, braille, pipes), not a full screen",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     if args.name is not None and not args.name.strip():
         print("dalmuti join: " + t._("--name cannot be empty"), file=sys.stderr)
         return 2
+    if args.plain:
+        from ..client.plain.command import join_plain
+
+        return join_plain(args, t, target, _default_name())
     import trio
 
     from ..client.seats import SeatStore

@@ -1,0 +1,117 @@
+"""`dalmuti join --plain` and `dalmuti host --plain`: the table as lines of text."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+import trio
+
+from ..seats import SeatStore
+from ..session import ClientSession
+from ..ui.config import load_name, save_name
+from ..ui.i18n import Translator
+from ..ui.state import Quit
+from .narrator import PlainTable
+from .runtime import PlainClient, prepare_stdout
+
+if TYPE_CHECKING:
+    from ...commands.host_runtime import PreparedHost
+
+
+def join_plain(
+    args: argparse.Namespace, t: Translator, target: tuple[str, int] | None, default_name: str
+) -> int:
+    """Join ``target`` (or a table found on the LAN) and play it in lines of text."""
+    prepare_stdout()
+    remembered = load_name()
+    name = (args.name or remembered or "").strip()
+    if args.name:
+        save_name(name)
+    table = PlainTable(
+        t,
+        name=name,
+        name_given=bool(args.name) or (target is not None and bool(name)),
+        code=args.code,
+    )
+    client = PlainClient(table)
+    client.seats = SeatStore()
+
+    async def main() -> int:
+        if target is None:
+            return await client.run(
+                None,
+                None,
+                interfaces=args.interface,
+                spectator=args.spectate,
+                on_join=lambda join: save_name(join.name),
+            )
+        host, port = target
+        display = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        session = ClientSession(
+            name or default_name, spectator=args.spectate, code=args.code, seats=client.seats
+        )
+        table.connecting(session, display)
+        client.flush()
+
+        async def connect() -> trio.abc.Stream:
+            return await trio.open_tcp_stream(host, port)
+
+        return await client.run(session, connect)
+
+    return trio.run(main)
+
+
+def host_plain(host: PreparedHost, t: Translator) -> int:
+    """The host player's table in lines of text, the host running beside it in one trio
+    run; the host's own messages are printed among the table's lines."""
+    from ...commands.host_runtime import HostStartError
+
+    prepare_stdout()
+    options = host.options
+    session = ClientSession(options.player_name, token=host.host_token, code=options.code)
+    table = PlainTable(t, session, address="localhost", local_host=True)
+    client = PlainClient(table)
+    host.say = client.print_line
+
+    async def main() -> int:
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(host.serve)
+
+            async def say_goodbye(quit: Quit) -> None:
+                if quit.end_table and host.table.phase != "ended":
+                    host.table.end_table()  # everyone sees the final standings first
+                    await server.flush()
+                    await server.shutdown("the host player ended the table", "table_ended")
+                else:
+                    await server.shutdown()
+
+            client.before_exit = say_goodbye
+
+            async def connect() -> trio.abc.Stream:
+                stream: trio.abc.Stream = server.connect_local()
+                return stream
+
+            table.connecting(session, "localhost")
+            client.flush()
+            try:
+                return await client.run(session, connect)
+            finally:
+                with trio.CancelScope(shield=True):
+                    await server.shutdown()
+                nursery.cancel_scope.cancel()
+
+    failures: list[BaseException] = []
+    status = 1
+    try:
+        status = trio.run(main)
+    except* HostStartError as group:
+        failures.extend(group.exceptions)
+    finally:
+        if host.journal is not None:
+            host.journal.close()
+    if failures:
+        print(f"dalmuti host: {failures[0]}", file=sys.stderr)
+        return 1
+    return status

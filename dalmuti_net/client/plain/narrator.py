@@ -1,0 +1,884 @@
+"""The table as lines of text: each event one sentence, each decision a numbered list.
+
+``PlainTable`` wraps the full-screen table's own state (``ClientUi``): the host's messages
+go through it, so every event, chat line, error and reconnection is worded exactly as the
+table's log words it; what the log gains is printed once, in order. Typed lines become
+answers (``answers.Question``), lobby requests (through the lobby's and rules editor's own
+checks) or commands (``hand``, ``table``, ``scores``, ``help``, ``say``, ``quit``). Nothing
+here does I/O: callers feed it and take ``lines()`` and the effects it returns.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from ...engine import JESTER
+from ...engine.cards import Counts
+from ...engine.events import CardsDealt, Played, TableEnded
+from ...engine.rules import MAX_HAND_LIMIT
+from ...protocol.discovery import TableListing
+from ...protocol.messages import Message, action_message, event_from_message
+from ..runner import Status
+from ..session import ClientSession
+from ..ui.choosers import Result
+from ..ui.errors import TROUBLESHOOTING
+from ..ui.i18n import N_, Translator
+from ..ui.lobby import RULE_FIELDS, RulesEditor, rule_value_text
+from ..ui.screen import PHASE_TEXT
+from ..ui.state import ClientUi, Effect, Quit, Screen, Send
+from ..ui.story import END_REASONS
+from ..ui.words import card_label, describe_set
+from .answers import BACK_WORDS, Question, words_for
+
+COMMANDS: dict[str, str] = {
+    "hand": N_("hand|cards"),
+    "table": N_("table|seats"),
+    "scores": N_("scores|score"),
+    "help": N_("help|h|?"),
+    "say": N_("say"),
+    "quit": N_("quit|q|exit"),
+    "again": N_("again|repeat"),
+    "ready": N_("ready|r"),
+    "start": N_("start"),
+    "bot": N_("bot"),
+    "remove": N_("remove"),
+    "kick": N_("kick"),
+    "rules": N_("rules"),
+    "rule": N_("rule|set"),
+}
+"""Command -> its words, ``|``-separated (the English words are always understood)."""
+
+TIMER_WARNINGS = (30, 10)
+"""Seconds left on a turn timer at which a warning is printed (when there was more)."""
+
+
+def clean(text: str) -> str:
+    """``text`` without control characters: no escape sequence ever reaches the output,
+    whatever a player put in a name or a chat line."""
+    return "".join(
+        " " if char in "\t\n\r" else char
+        for char in text
+        if char in "\t\n\r" or unicodedata.category(char) != "Cc"
+    )
+
+
+class _LoggedUi(ClientUi):
+    """The table screen's state, telling what its log gains as it gains it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.fresh: list[str] = []
+        super().__init__(*args, **kwargs)
+
+    def add_log(self, kind: str, text: str) -> None:
+        super().add_log(kind, text)
+        self.fresh.append(text)
+
+
+class PlainTable:
+    def __init__(
+        self,
+        t: Translator,
+        session: ClientSession | None = None,
+        *,
+        address: str = "",
+        local_host: bool = False,
+        name: str = "",
+        name_given: bool = False,
+        code: str | None = None,
+    ) -> None:
+        self.t = t
+        self.ui = _LoggedUi(
+            t,
+            session,
+            address=address,
+            local_host=local_host,
+            ascii_symbols=True,
+            name=name,
+            name_given=name_given,
+            code=code,
+        )
+        self._out: list[str] = []
+        self.question: Question | None = None
+        self.question_serial = 0
+        """Counts the questions asked, so that a timer knows whether its one is still open."""
+        self.deadline_ms: int | None = None
+        self._answered = False
+        self._decision_seen: object = None
+        self._hand_told: object = None
+        self._table_seen: dict[str, Any] | None = None
+        self._listed: dict[str, int] = {}
+        self._listings: list[TableListing] = []
+        self.quitting = False
+        """The player quit: the connection closing is no news."""
+        self.finished = False
+        """The connection is over for good: the caller may stop."""
+
+    # ------------------------------------------------------------------ output
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self._out += [clean(part) for part in line.split("\n")]
+
+    def lines(self) -> list[str]:
+        """What to print now, each line once."""
+        self.say(*self.ui.fresh)
+        self.ui.fresh.clear()
+        out, self._out = self._out, []
+        return out
+
+    @property
+    def session(self) -> ClientSession | None:
+        return self.ui.session
+
+    def _join(self, parts: list[str]) -> str:
+        """Parts of one description, with the language's comma."""
+        return self.t._(", ").join(parts)
+
+    def _pair(self, label: str, value: str) -> str:
+        """``label: value``, with the language's colon."""
+        return label + self.t._(": ") + value
+
+    def _name(self, player: int) -> str:
+        return self.ui.name_of(player)
+
+    # ------------------------------------------------------------------ finding a table
+
+    def looking(self) -> None:
+        self.say(self.t._("Looking for tables…"), self.t._("Type a table's number to join it."))
+
+    def looking_slow(self) -> None:
+        if not self._listings:
+            self.say(self.t._("No table found yet. Still looking."), self.t._(TROUBLESHOOTING))
+
+    def set_listings(self, listings: list[TableListing]) -> None:
+        t = self.t
+        keys = {listing.instance_name for listing in listings}
+        for old in self._listings:
+            if old.instance_name not in keys:
+                self.say(
+                    t._("Table {number} is gone: {name}.").format(
+                        number=self._listed[old.instance_name], name=old.name
+                    )
+                )
+        for listing in listings:
+            if listing.instance_name not in self._listed:
+                self._listed[listing.instance_name] = len(self._listed) + 1
+                self.say(f"{self._listed[listing.instance_name]}. {self._listing_text(listing)}")
+        self._listings = list(listings)
+        self.ui.set_listings(listings)
+
+    def _listing_text(self, listing: TableListing) -> str:
+        t = self.t
+        address = listing.addresses[0] if listing.addresses else "?"
+        phases = {"lobby": t._("lobby"), "playing": t._("playing"), "ended": t._("ended")}
+        parts = [listing.name, f"{address}:{listing.port}"]
+        if listing.seats_taken is not None:
+            parts.append(
+                t._("{taken} of {total} seats taken").format(
+                    taken=listing.seats_taken, total=listing.seats_total
+                )
+            )
+        parts.append(phases.get(str(listing.phase), "?"))
+        if listing.code_required:
+            parts.append(t._("needs a join code"))
+        return self._join(parts)
+
+    def _discover_line(self, text: str) -> list[Effect]:
+        ui = self.ui
+        if text.isdigit():
+            wanted = next(
+                (
+                    index
+                    for index, listing in enumerate(ui.listings)
+                    if self._listed.get(listing.instance_name) == int(text)
+                ),
+                None,
+            )
+            if wanted is None:
+                self.say(self.t._("There is no table {number} on the list.").format(number=text))
+                return []
+            ui.discovery_index = wanted
+            return self._pressed("enter")
+        if any(char in text for char in ".:") and " " not in text:
+            ui.press("a")
+            if ui.editor is not None:
+                ui.editor.text = text
+            return self._pressed("enter")
+        self.say(self.t._("Type a table's number to join it."))
+        return []
+
+    def _editor_line(self, text: str) -> list[Effect]:
+        editor = self.ui.editor
+        assert editor is not None
+        editor.text = text
+        return self._pressed("enter")
+
+    def _pressed(self, key: str) -> list[Effect]:
+        """A key to the table screen's state; its refusal or next question as lines."""
+        ui = self.ui
+        ui.notice = None
+        effects = ui.press(key)
+        if ui.notice is not None:
+            self.say(ui.notice.text)
+            ui.notice = None
+        if ui.editor is not None:
+            self.say(self.t._(ui.editor.label))
+        return effects
+
+    # ------------------------------------------------------------------ the connection
+
+    def connecting(self, session: ClientSession, address: str) -> None:
+        self.ui.connecting(session, address)
+        self.say(self.t._("Connecting to {address}…").format(address=address))
+
+    def cannot_connect(self, reason: str) -> None:
+        self.ui.cannot_connect(reason)
+        self._tell_problem()
+
+    def on_status(self, status: Status) -> None:
+        ui = self.ui
+        was_problem = ui.screen is Screen.PROBLEM
+        ui.on_status(status)
+        if status is Status.CLOSED:
+            if self.quitting:
+                ui.fresh.clear()
+            elif ui.screen is Screen.PROBLEM and not was_problem:
+                self._tell_problem()
+            self.finished = True
+
+    def _tell_problem(self) -> None:
+        ui, t = self.ui, self.t
+        self.say(*ui.fresh)
+        ui.fresh.clear()
+        self.say(ui.problem or t._("The connection to the host is closed."))
+        if ui.problem_detail:
+            self.say(t._("The host said: {reason}").format(reason=ui.problem_detail))
+        if not ui.ever_connected:
+            self.say(t._(TROUBLESHOOTING))
+        self.finished = True
+
+    def on_message(self, message: Message) -> list[Effect]:
+        """A message the session has already taken in; effects to carry out."""
+        ui = self.ui
+        was_problem = ui.screen is Screen.PROBLEM
+        effects = [e for e in ui.on_message(message) if not _is_snapshot_request(e)]
+        self.say(*ui.fresh)  # the log's lines first: what follows comments on them
+        ui.fresh.clear()
+        kind = message["type"]
+        if ui.screen is Screen.PROBLEM and not was_problem:
+            self._tell_problem()
+            return effects
+        if kind == "snapshot" and self._table_seen is None:
+            self.say(*ui.fresh)
+            ui.fresh.clear()
+            self._welcome()
+        elif kind in ("table", "snapshot"):
+            self._table_changes()
+        elif kind == "error" and self._answered and self.question is not None:
+            # Our answer was refused: the decision is still owed; ask it again.
+            self._answered = False
+            self.say(*self.question.lines())
+        elif "seq" in message:
+            self._after_event(message)
+        if kind == "snapshot" or kind == "table":
+            self._table_seen = _copy(ui.table)
+        self._follow_decision()
+        return effects
+
+    def _welcome(self) -> None:
+        t, ui = self.t, self.ui
+        table = ui.table or {}
+        self.say(t._("You are at {table}.").format(table=table.get("name", "")))
+        session = ui.session
+        if session is not None and session.player is None:
+            self.say(t._("You are watching"))
+        self._tell_table()
+        if table.get("phase") == "lobby":
+            self.say(t._("Type ready when you are ready, or help for the commands."))
+        self._tell_hand_if_new()
+
+    def _after_event(self, message: Message) -> None:
+        event = event_from_message(message)
+        session = self.session
+        if session is None or event is None:
+            return
+        me = session.player
+        if isinstance(event, Played) and event.player == me:
+            self._hand_told = self._hand()  # the play's own line says what left the hand
+            return
+        if isinstance(event, CardsDealt):
+            return  # told once the deal is over
+        observation = session.observation
+        if observation is not None and observation.phase == "dealing":
+            return
+        self._tell_hand_if_new()
+        if isinstance(event, TableEnded):
+            self._tell_standings(just_ended=True)
+
+    def _hand(self) -> Counts | None:
+        session = self.session
+        observation = None if session is None else session.observation
+        return None if observation is None else observation.hand
+
+    def _tell_hand_if_new(self) -> None:
+        hand = self._hand()
+        if hand is not None and hand != self._hand_told and sum(hand) > 0:
+            self._hand_told = hand
+            self._tell_hand()
+
+    # ------------------------------------------------------------------ table changes
+
+    def _table_changes(self) -> None:
+        before, after = self._table_seen, self.ui.table
+        if before is None or after is None:
+            return
+        t = self.t
+        old = {seat["player"]: seat for seat in before["players"]}
+        new = {seat["player"]: seat for seat in after["players"]}
+        for player, seat in new.items():
+            name = self._name(player)
+            was = old.get(player)
+            if was is None:
+                self.say(t._("{name} takes a seat.").format(name=name))
+                continue
+            if seat["ready"] != was["ready"] and after["phase"] == "lobby":
+                ready = t._("{name} is ready.") if seat["ready"] else t._("{name} is not ready.")
+                self.say(ready.format(name=name))
+            if seat["connected"] != was["connected"] and seat["kind"] == "human":
+                line = t._("{name} is back.") if seat["connected"] else t._("{name} is offline.")
+                self.say(line.format(name=name))
+            if seat["stand_in"] != was["stand_in"]:
+                line = (
+                    t._("A bot stands in for {name}.")
+                    if seat["stand_in"]
+                    else t._("{name} plays again; the bot stands aside.")
+                )
+                self.say(line.format(name=name))
+            if seat["host"] and not was["host"]:
+                self.say(t._("{name} is now the host player.").format(name=name))
+        for player in old:
+            if player not in new:
+                self.say(t._("{name} has left the table.").format(name=old[player]["name"]))
+        if before["rules"] != after["rules"]:
+            self.say(t._("The rules changed:") + " " + self._rules_text())
+        session = self.session
+        if (
+            after.get("can_start")
+            and not before.get("can_start")
+            and session is not None
+            and session.is_host
+        ):
+            self.say(t._("Enough players: type start to begin."))
+
+    # ------------------------------------------------------------------ decisions
+
+    def _follow_decision(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        decision = session.decision
+        if decision is self._decision_seen:
+            return
+        self._decision_seen = decision
+        self._answered = False
+        if decision is None:
+            self.question = None
+            self.deadline_ms = None
+            return
+        observation = session.observation
+        self.question = Question(
+            self.t,
+            decision,
+            self.ui.namer(),
+            hand=None if observation is None else observation.hand,
+            order=() if observation is None else observation.order,
+        )
+        self.question_serial += 1
+        self.deadline_ms = session.deadline_ms
+        self.say(self.t._("Your turn!"), *self.question.lines())
+        if self.deadline_ms:
+            seconds = max(1, round(self.deadline_ms / 1000))
+            self.say(
+                self.t.n_(
+                    "You have {n} second to answer.", "You have {n} seconds to answer.", seconds
+                ).format(n=seconds)
+            )
+
+    def timer_warning(self, serial: int, seconds_left: int) -> None:
+        """The turn timer of question ``serial`` has ``seconds_left``: say so if it is open."""
+        if serial != self.question_serial or self.question is None or self._answered:
+            return
+        self.say(
+            self.t.n_(
+                "{n} second left to answer!", "{n} seconds left to answer!", seconds_left
+            ).format(n=seconds_left)
+        )
+
+    # ------------------------------------------------------------------ typed lines
+
+    def on_line(self, text: str) -> list[Effect]:
+        """One line the player typed; effects to carry out."""
+        text = clean(text).strip()
+        ui = self.ui
+        if ui.confirmation is not None:
+            return self._confirm_line(text)
+        if ui.editor is not None:
+            return self._editor_line(text)
+        if not text:
+            return []
+        command, _, rest = text.partition(" ")
+        found = self._command(command.casefold())
+        if found == "help":
+            self._tell_help()
+            return []
+        if found == "quit":
+            effects = self._pressed("q")
+            self._tell_confirmation()
+            return self._quitting(effects)
+        if ui.screen is Screen.DISCOVER:
+            return self._discover_line(text)
+        if ui.screen is not Screen.TABLE:
+            self.say(self.t._("Not connected: that was not sent."))
+            return []
+        if self.question is not None and not self._answered and found is None:
+            return self._answer(text)
+        if found is None:
+            if self.question is not None and self._answered:
+                self.say(self.t._("Your answer is on its way."))
+            elif command.isdigit():
+                self.say(self.t._("Nothing to answer right now."))
+            else:
+                self.say(self.t._("Unknown command {command}: type help.").format(command=command))
+            return []
+        return self._run(found, rest.strip())
+
+    def _quitting(self, effects: list[Effect]) -> list[Effect]:
+        if any(isinstance(effect, Quit) for effect in effects):
+            self.quitting = True
+        return effects
+
+    def _tell_confirmation(self) -> None:
+        """The table's modal question (quit or leave...) as a numbered list."""
+        confirmation = self.ui.confirmation
+        if confirmation is None:
+            return
+        t = self.t
+        self.say(confirmation.title)
+        for number, choice in enumerate(confirmation.choices, 1):
+            self.say(f"{number}. " + (choice.sentence or t._(choice.label)))
+        back = words_for(t, BACK_WORDS)[0]
+        self.say(
+            t._("Type a number from 1 to {n}, or {back} to go back.").format(
+                n=len(confirmation.choices), back=back
+            )
+        )
+
+    def _confirm_line(self, text: str) -> list[Effect]:
+        """An answer to the modal question: its number, key or label; back closes it."""
+        confirmation = self.ui.confirmation
+        assert confirmation is not None
+        word = text.casefold()
+        choices = confirmation.choices
+        chosen = next(
+            (
+                choice
+                for number, choice in enumerate(choices, 1)
+                if word in (str(number), choice.key, self.t._(choice.label).casefold())
+            ),
+            None,
+        )
+        if chosen is not None:
+            return self._quitting(self._pressed(chosen.key))
+        if word in words_for(self.t, BACK_WORDS) or self._command(word) == "quit":
+            self._pressed("escape")
+            self.say(self.t._("You stay at the table."))
+            if self.question is not None and not self._answered:
+                self.say(*self.question.lines())
+            return []
+        self._tell_confirmation()
+        return []
+
+    def _command(self, word: str) -> str | None:
+        for name, marked in COMMANDS.items():
+            if word in words_for(self.t, marked):
+                return name
+        return None
+
+    def _answer(self, text: str) -> list[Effect]:
+        question = self.question
+        assert question is not None
+        outcome = question.answer(text)
+        if outcome.problem is not None:
+            self.say(outcome.problem)
+            return []
+        if outcome.action is not None:
+            self._answered = True
+            return [Send(action_message(outcome.action))]
+        self.say(*question.lines())
+        return []
+
+    def _run(self, command: str, rest: str) -> list[Effect]:
+        t = self.t
+        if command == "hand":
+            self._tell_hand()
+        elif command == "table":
+            self._tell_table()
+        elif command == "scores":
+            self._tell_scores()
+        elif command == "again":
+            if self.question is not None and not self._answered:
+                self.say(*self.question.lines())
+            else:
+                self.say(t._("Nothing to answer right now."))
+        elif command == "say":
+            if not rest:
+                self.say(t._("Type say and then what to say."))
+                return []
+            return [Send({"type": "chat", "text": rest[:500]})]
+        else:
+            return self._lobby(command, rest)
+        return []
+
+    # ------------------------------------------------------------------ the lobby
+
+    def _lobby(self, command: str, rest: str) -> list[Effect]:
+        t, ui = self.t, self.ui
+        table = ui.table
+        if table is None or table["phase"] != "lobby":
+            self.say(t._("That is not possible at this point of the game."))
+            return []
+        if command == "ready":
+            return self._pressed("r")
+        if command == "start":
+            return self._pressed("s")
+        if command == "bot":
+            return self._pressed("B" if rest.casefold() == "random" else "b")
+        if command in ("remove", "kick"):
+            players = table["players"]
+            if not rest.isdigit() or not 1 <= int(rest) <= len(players):
+                self.say(
+                    t._("Give the seat's number from the table list (1 to {n}).").format(
+                        n=len(players)
+                    )
+                )
+                return []
+            ui.lobby.index = int(rest) - 1
+            return self._pressed("x" if command == "remove" else "k")
+        if command == "rules":
+            self._tell_rules()
+            return []
+        return self._set_rule(rest)
+
+    def _tell_rules(self) -> None:
+        t = self.t
+        rules = (self.ui.table or {}).get("rules", {})
+        self.say(t._("Rule options (the host player's)"))
+        for number, option in enumerate(RULE_FIELDS, 1):
+            value = rule_value_text(t, option.key, rules.get(option.key))
+            self.say(f"{number}. " + self._pair(t._(option.label), value))
+        session = self.session
+        if session is not None and session.is_host:
+            self.say(
+                t._(
+                    "Type rule and a number to switch an option on or off, or rule, a number "
+                    "and a value: rule 4 10 plays 10 hands, rule 4 0 has no limit, "
+                    "rule 7 5 sets a 5% misdeal chance."
+                )
+            )
+
+    def _set_rule(self, rest: str) -> list[Effect]:
+        t = self.t
+        session = self.session
+        if session is None or not session.is_host:
+            self.say(t._("Only the host player may change the rules."))
+            return []
+        parts = rest.split()
+        if not parts or not parts[0].isdigit() or not 1 <= int(parts[0]) <= len(RULE_FIELDS):
+            self.say(
+                t._("Give the option's number from the rules list (1 to {n}).").format(
+                    n=len(RULE_FIELDS)
+                )
+            )
+            return []
+        editor = RulesEditor()
+        editor.index = int(parts[0]) - 1
+        rules = dict((self.ui.table or {}).get("rules", {}))
+        key = editor.field.key
+        if len(parts) == 1:
+            if not isinstance(rules.get(key), bool):
+                self.say(
+                    t._("That option needs a value, for example: rule {n} 10.").format(n=parts[0])
+                )
+                return []
+            return self._rule_result(editor.press("space", rules))
+        value = parts[1]
+        if not value.isdigit():
+            self.say(t._("The value must be a whole number."))
+            return []
+        number = int(value)
+        if key == "hand_limit":
+            if number > MAX_HAND_LIMIT:
+                self.say(t._("At most {n} hands.").format(n=MAX_HAND_LIMIT))
+                return []
+            return [Send({"type": "set_rules", "rules": {key: number or None}})]
+        if key == "misdeal_chance":
+            if number > 100:
+                self.say(t._("A chance is from 0 to 100 percent."))
+                return []
+            return [Send({"type": "set_rules", "rules": {key: number / 100}})]
+        wanted = number != 0
+        if rules.get(key) == wanted:
+            return []
+        return self._rule_result(editor.press("space", rules))
+
+    def _rule_result(self, result: Result) -> list[Effect]:
+        if result.problem is not None:
+            self.say(result.problem.show(self.t))
+            return []
+        if result.request is not None:
+            return [Send(result.request)]
+        return []
+
+    def _rules_text(self) -> str:
+        t = self.t
+        rules = (self.ui.table or {}).get("rules", {})
+        parts = [
+            self._pair(t._(option.label), rule_value_text(t, option.key, rules.get(option.key)))
+            for option in RULE_FIELDS
+        ]
+        return t._("; ").join(parts) + t._(".")
+
+    # ------------------------------------------------------------------ told on request
+
+    def _tell_hand(self) -> None:
+        t = self.t
+        session = self.session
+        if session is None or session.player is None:
+            self.say(t._("You are watching"))
+            return
+        hand = self._hand()
+        if hand is None or not sum(hand):
+            self.say(t._("(no cards)"))
+            return
+        total = sum(hand)
+        groups = self._join(
+            [f"{card_label(t, card)} ×{hand[card]}" for card in range(1, JESTER + 1) if hand[card]]
+        )
+        title = t.n_("Your hand: {n} card", "Your hand: {n} cards", total).format(n=total)
+        self.say(self._pair(title, groups))
+
+    def _tell_table(self) -> None:
+        t, ui = self.t, self.ui
+        table = ui.table
+        session = self.session
+        if table is None or session is None:
+            self.say(t._("Not connected"))
+            return
+        if table["phase"] == "lobby":
+            players = table["players"]
+            self.say(t._("Players ({n} of 4 to 8)").format(n=len(players)))
+            for number, seat in enumerate(players, 1):
+                marks = [ui.name_of(seat["player"])]
+                if seat["host"]:
+                    marks.append(t._("host"))
+                if seat["kind"] == "bot":
+                    marks.append(t._("bot"))
+                if seat["ready"]:
+                    marks.append(t._("ready"))
+                elif seat["kind"] == "human":
+                    marks.append(t._("not ready"))
+                if not seat["connected"]:
+                    marks.append(t._("offline"))
+                self.say(f"{number}. " + self._join(marks))
+            if table.get("spectators"):
+                self.say(t._("Spectators: {n}").format(n=table["spectators"]))
+            self.say(self._pair(t._("Rules"), self._rules_text()))
+            if session.is_host:
+                self.say(
+                    t._(
+                        "Lobby commands: ready, start, bot (bot random for a random one), "
+                        "remove N (a bot), kick N, rules, rule N."
+                    )
+                )
+            else:
+                self.say(t._("Waiting for the host player to start."))
+            return
+        observation = session.observation
+        if observation is None or not observation.order:
+            self.say(t._("Waiting for the first hand…"))
+            return
+        if observation.hand_limit:
+            self.say(
+                t._("Hand {hand} of {limit}").format(
+                    hand=observation.hand_number, limit=observation.hand_limit
+                )
+            )
+        elif observation.hand_number:
+            self.say(t._("Hand {hand}").format(hand=observation.hand_number))
+        by_player = {seat["player"]: seat for seat in table["players"]}
+        scoring = bool(table["rules"].get("scoring"))
+        roles = observation.roles
+        for player in observation.order:
+            count = observation.counts.get(player, 0)
+            parts = [
+                ui.name_of(player),
+                t.role(roles[player]),
+                t.n_("{n} card", "{n} cards", count).format(n=count),
+            ]
+            if scoring:
+                score = observation.scores.get(player, 0)
+                parts.append(t.n_("{n} point", "{n} points", score).format(n=score))
+            parts += self._seat_flags(player, by_player.get(player))
+            self.say(self._join(parts))
+        joining = [
+            s["player"]
+            for s in table["players"]
+            if not s["seated"] and s["player"] not in observation.order
+        ]
+        if joining:
+            names = self._join([ui.name_of(p) for p in joining])
+            self.say(t._("Joining next hand: {names}").format(names=names))
+        self._tell_trick()
+        if observation.ended is not None:
+            self._tell_standings()
+        elif observation.waiting:
+            if self.question is not None and not self._answered:
+                self.say(t._("Your turn!"))
+            else:
+                names = self._join([ui.name_of(p) for p in observation.waiting])
+                self.say(t._("Waiting for {names}").format(names=names))
+
+    def _seat_flags(self, player: int, seat: dict[str, Any] | None) -> list[str]:
+        t = self.t
+        session = self.session
+        assert session is not None and session.observation is not None
+        observation = session.observation
+        flags: list[str] = []
+        if player in observation.out:
+            place = observation.out.index(player) + 1
+            flags.append(t._("out {place}").format(place=t.ordinal(place)))
+        elif player in observation.passed:
+            flags.append(t._("passed"))
+        if player == observation.top_player and observation.to_beat is not None:
+            flags.append(t._("on top"))
+        if seat is not None:
+            if not seat["connected"] and seat["kind"] == "human":
+                flags.append(t._("offline"))
+            if seat["stand_in"]:
+                flags.append(t._("bot stands in"))
+            elif seat["kind"] == "bot":
+                flags.append(t._("bot"))
+        if player in observation.leaving:
+            flags.append(t._("leaving"))
+        return flags
+
+    def _tell_trick(self) -> None:
+        t, ui = self.t, self.ui
+        session = self.session
+        assert session is not None and session.observation is not None
+        observation = session.observation
+        if observation.to_beat is None or observation.top_player is None:
+            phase = PHASE_TEXT.get(observation.phase)
+            if phase is not None:
+                self.say(t._("On the table:") + " " + t._(phase))
+            return
+        self.say(
+            t._("On the table:")
+            + " "
+            + describe_set(t, observation.to_beat)
+            + " "
+            + t._("by {name}").format(name=ui.name_of(observation.top_player))
+        )
+
+    def _tell_scores(self) -> None:
+        t, ui = self.t, self.ui
+        session = self.session
+        observation = None if session is None else session.observation
+        if observation is None or not observation.order:
+            self.say(t._("No hand has been played yet."))
+            return
+        if observation.ended is not None:
+            self._tell_standings()
+            return
+        if not (ui.table or {}).get("rules", {}).get("scoring"):
+            self.say(t._("This table keeps no score."))
+        else:
+            ranked = sorted(observation.order, key=lambda p: -observation.scores.get(p, 0))
+            for player in ranked:
+                score = observation.scores.get(player, 0)
+                self.say(
+                    self._pair(
+                        ui.name_of(player), t.n_("{n} point", "{n} points", score).format(n=score)
+                    )
+                )
+        last = observation.last_hand
+        if last is not None:
+            order = self._join([ui.name_of(p) for p in last.finishing])
+            self.say(
+                t._("Hand {hand} is over. Next seating: {order}.").format(
+                    hand=last.hand, order=order
+                )
+            )
+
+    def _tell_standings(self, just_ended: bool = False) -> None:
+        """The final standings; ``just_ended`` right after the log said why it ended."""
+        t, ui = self.t, self.ui
+        session = self.session
+        if session is None or session.observation is None or session.observation.ended is None:
+            return
+        ended = session.observation.ended
+        self.say(t._("Final standings"))
+        for player, score, place in ended.standings:
+            points = t.n_("{n} point", "{n} points", score).format(n=score)
+            self.say(self._pair(t.ordinal(place), self._join([ui.name_of(player), points])))
+        if just_ended:
+            self.say(t._("Type quit to leave."))
+        else:
+            reason = t._(END_REASONS.get(ended.reason, ended.reason))
+            self.say(t._("The table is over: {reason}.").format(reason=reason))
+
+    def _tell_help(self) -> None:
+        t, ui = self.t, self.ui
+        if ui.screen is Screen.DISCOVER:
+            self.say(
+                t._(
+                    "Type a table's number to join it, or an address (HOST or HOST:PORT). "
+                    "quit leaves."
+                )
+            )
+            return
+        self.say(
+            t._(
+                "Commands: hand (your cards), table (seats, roles and the trick), scores, "
+                "again (repeat the question), say and a text (chat), quit, help."
+            )
+        )
+        if self.question is not None and not self._answered:
+            self.say(
+                t._(
+                    "To answer, type the number of an answer, or its short word "
+                    "(pass, yes, no, decline...)."
+                )
+            )
+        table = ui.table
+        if table is not None and table["phase"] == "lobby":
+            self.say(
+                t._(
+                    "Lobby: ready. The host player also has start, bot (bot random), "
+                    "remove N, kick N (N from the table list), rules, and rule N [VALUE]."
+                )
+            )
+
+
+def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
+    if table is None:
+        return None
+    return {**table, "players": [dict(seat) for seat in table["players"]]}
+
+
+def _is_snapshot_request(effect: Effect) -> bool:
+    return isinstance(effect, Send) and effect.message.get("type") == "snapshot_request"
+
+
+__all__ = ["PlainTable", "Quit", "clean"]

@@ -1,0 +1,246 @@
+"""The plain table's trio shell: lines from standard input, lines to standard output.
+
+Standard input is read a line at a time in a worker thread (``trio.to_thread``), so it
+works the same from a terminal, a pipe or a screen reader's console; nothing is ever
+drawn, moved or coloured. ``PlainTable`` decides every line; this module only carries
+them, runs the connection (``ClientRunner``: heartbeats, reconnecting with the seat's
+token) and the turn timer's warnings.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TextIO
+
+import trio
+
+from ...protocol.messages import Message
+from ..runner import CannotConnect, ClientRunner, Connector, Status
+from ..seats import SeatStore
+from ..session import ClientSession
+from ..ui.runtime import QUIT_PATIENCE
+from ..ui.state import Effect, Join, Quit, Send
+from .narrator import TIMER_WARNINGS, PlainTable
+
+DISCOVERY_PATIENCE = 4.0
+"""Seconds without any table found before the client says what to check."""
+
+
+class PlainClient:
+    """One plain-text table: lines in, lines out, the connection in between."""
+
+    def __init__(
+        self,
+        table: PlainTable,
+        *,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+    ) -> None:
+        self.table = table
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self._lines_in, self._lines = trio.open_memory_channel[str | None](math.inf)
+        self.runner: ClientRunner | None = None
+        self.seats: SeatStore | None = None
+        """Where the resume tokens of a table found on the LAN are remembered."""
+        self._scope = trio.CancelScope()
+        self._nursery: trio.Nursery | None = None
+        self._serial_timed = 0
+        self.before_exit: Callable[[Quit], Awaitable[None]] | None = None
+        """Run before quitting (the host player's terminal says goodbye to everyone)."""
+
+    # ------------------------------------------------------------------ output
+
+    def flush(self) -> None:
+        """Print what the table has to say, and start the timer of a new question."""
+        lines = self.table.lines()
+        for line in lines:
+            self.stdout.write(line + "\n")
+        if lines:
+            self.stdout.flush()
+        table = self.table
+        if (
+            self._nursery is not None
+            and table.question_serial != self._serial_timed
+            and table.deadline_ms
+        ):
+            self._serial_timed = table.question_serial
+            self._nursery.start_soon(self._warn, table.question_serial, table.deadline_ms)
+
+    def print_line(self, line: str) -> None:
+        """A line from elsewhere (the host's own messages, for the host player)."""
+        self.table.say(line)
+        self.flush()
+
+    async def _warn(self, serial: int, deadline_ms: int) -> None:
+        end = trio.current_time() + deadline_ms / 1000
+        for seconds in TIMER_WARNINGS:
+            if deadline_ms / 1000 > seconds + 1:
+                await trio.sleep_until(end - seconds)
+                self.table.timer_warning(serial, seconds)
+                self.flush()
+
+    # ------------------------------------------------------------------ input
+
+    async def _read_stdin(self) -> None:
+        while True:
+            line = await trio.to_thread.run_sync(self.stdin.readline, abandon_on_cancel=True)
+            if not line:
+                await self._lines_in.send(None)
+                return
+            await self._lines_in.send(line.rstrip("\r\n"))
+
+    async def _next_line(self) -> str | None:
+        return await self._lines.receive()
+
+    # ------------------------------------------------------------------ running
+
+    async def run(
+        self,
+        session: ClientSession | None,
+        connect: Connector | None,
+        *,
+        interfaces: Sequence[str] | None = None,
+        spectator: bool = False,
+        on_join: Callable[[Join], None] | None = None,
+    ) -> int:
+        """Play until the player quits, standard input ends, or the host closes for good.
+        Without a session, find a table on the LAN first (browsing on ``interfaces``)."""
+        with self._scope:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                nursery.start_soon(self._read_stdin)
+                if session is None:
+                    join = await self._find_table(interfaces)
+                    if join is None:
+                        nursery.cancel_scope.cancel()
+                        return 0
+                    if on_join is not None:
+                        on_join(join)
+                    session = ClientSession(
+                        join.name, spectator=spectator, code=join.code, seats=self.seats
+                    )
+                    host, port = join.host, join.port
+
+                    async def connect_to() -> trio.abc.Stream:
+                        return await trio.open_tcp_stream(host, port)
+
+                    connect = connect_to
+                    self.table.connecting(session, self.table.ui.address)
+                    self.flush()
+                assert connect is not None
+                status = await self._play(session, connect, nursery)
+                nursery.cancel_scope.cancel()
+                return status
+        return 0
+
+    async def _find_table(self, interfaces: Sequence[str] | None) -> Join | None:
+        from ..discovery import browse_tables
+
+        table = self.table
+        table.looking()
+        self.flush()
+        async with browse_tables(interfaces=interfaces) as browser, trio.open_nursery() as nursery:
+
+            async def show_listings() -> None:
+                async for listings in browser:
+                    table.set_listings(listings)
+                    self.flush()
+
+            async def say_when_slow() -> None:
+                await trio.sleep(DISCOVERY_PATIENCE)
+                table.looking_slow()
+                self.flush()
+
+            nursery.start_soon(show_listings)
+            nursery.start_soon(say_when_slow)
+            while True:
+                line = await self._next_line()
+                if line is None:
+                    nursery.cancel_scope.cancel()
+                    return None
+                effects = table.on_line(line)
+                self.flush()
+                for effect in effects:
+                    if isinstance(effect, Quit):
+                        nursery.cancel_scope.cancel()
+                        return None
+                    if isinstance(effect, Join):
+                        nursery.cancel_scope.cancel()
+                        return effect
+        return None  # pragma: no cover
+
+    async def _play(self, session: ClientSession, connect: Connector, nursery: trio.Nursery) -> int:
+        table = self.table
+
+        seated = trio.Event()
+        """Set once the table is shown (or the connection is over): lines typed before
+        (a script does not wait) are taken in then, not refused as unsent."""
+
+        async def on_message(message: Message) -> None:
+            effects = table.on_message(message)
+            self.flush()
+            if message["type"] == "snapshot":
+                seated.set()
+            await self._carry_out(effects, runner)
+
+        def on_status(status: Status) -> None:
+            table.on_status(status)
+            self.flush()
+            if status is Status.CLOSED:
+                seated.set()
+
+        runner = ClientRunner(session, connect, on_message=on_message, on_status=on_status)
+        self.runner = runner
+        finished = trio.Event()
+
+        async def connection() -> None:
+            try:
+                await runner.run()
+            except CannotConnect as error:
+                table.cannot_connect(str(error))
+                self.flush()
+            seated.set()
+            finished.set()
+
+        nursery.start_soon(connection)
+
+        async def typing() -> None:
+            await seated.wait()
+            while True:
+                line = await self._next_line()
+                if line is None:
+                    break
+                effects = table.on_line(line)
+                self.flush()
+                if await self._carry_out(effects, runner):
+                    break
+            finished.set()
+
+        nursery.start_soon(typing)
+        await finished.wait()
+        if table.finished and table.ui.problem is not None and not table.ui.ended:
+            return 1
+        return 0
+
+    async def _carry_out(self, effects: list[Effect], runner: ClientRunner) -> bool:
+        """Send what is to be sent; True when the player quits."""
+        for effect in effects:
+            if isinstance(effect, Quit):
+                if self.before_exit is not None:
+                    with trio.move_on_after(QUIT_PATIENCE):
+                        await self.before_exit(effect)
+                return True
+            if isinstance(effect, Send) and not await runner.send(effect.message):
+                self.table.say(self.table.t._("Not connected: that was not sent."))
+                self.flush()
+        return False
+
+
+def prepare_stdout() -> None:
+    """Never fail on a character the output cannot encode (an ASCII console, say)."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace", line_buffering=True)

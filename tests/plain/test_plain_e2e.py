@@ -1,0 +1,203 @@
+"""End to end through pipes: `dalmuti join --plain` against a real host on 127.0.0.1 plays a
+whole table (one hand) in each language, answering like a script would, and not one output
+line holds an escape sequence; `dalmuti host --plain` does the same as the host player."""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from host_process import REPO, running_host
+
+from dalmuti_net.client.ui.i18n import Translator
+
+ONE_HAND = """\
+[rules]
+scoring = true
+hand_limit = 1
+
+[table]
+between_hands = 0
+"""
+DEADLINE_S = 60.0
+ESCAPES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class PlainProcess:
+    """A plain client in a subprocess: lines written to its stdin, read from its stdout."""
+
+    def __init__(self, arguments: list[str], home: Path) -> None:
+        env = {
+            **os.environ,
+            "PYTHONIOENCODING": "utf-8",
+            "TERM": "dumb",
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_STATE_HOME": str(home / "state"),
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "dalmuti_net.cli", *arguments],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        self.raw = b""
+        self.lines: list[str] = []
+        self._pending = b""
+        self._selector = selectors.DefaultSelector()
+        assert self.process.stdout is not None
+        self._selector.register(self.process.stdout.fileno(), selectors.EVENT_READ)
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def read_line(self, timeout: float) -> str | None:
+        """The next whole line, or None if none came in time (or the output ended)."""
+        assert self.process.stdout is not None
+        end = time.monotonic() + timeout
+        while b"\n" not in self._pending:
+            left = end - time.monotonic()
+            if left <= 0 or not self._selector.select(timeout=left):
+                return None
+            data = os.read(self.process.stdout.fileno(), 65536)
+            if not data:
+                return None
+            self.raw += data
+            self._pending += data
+        raw, self._pending = self._pending.split(b"\n", 1)
+        line = raw.decode("utf-8")
+        self.lines.append(line)
+        return line
+
+    def finish(self) -> tuple[int, str]:
+        """Close its input and wait for it; its exit status and standard error."""
+        try:
+            rest, errors = self.process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            rest, errors = self.process.communicate()
+        self.raw += rest
+        self.lines += rest.decode("utf-8").splitlines()
+        return self.process.returncode, errors.decode("utf-8", "replace")
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def question_end(t: Translator) -> re.Pattern[str]:
+    """The line that closes every question: "Type a number from 1 to N...", translated."""
+    patterns = []
+    for template in (
+        "Type a number from 1 to {n}, or help.",
+        "Type a number from 1 to {n}, {back} to choose again, or help.",
+    ):
+        pattern = re.escape(t._(template))
+        pattern = pattern.replace(r"\{n\}", r"\d+").replace(r"\{back\}", r"\S+")
+        patterns.append(pattern)
+    return re.compile("^(" + "|".join(patterns) + ")$")
+
+
+def play_to_the_end(client: PlainProcess, t: Translator) -> None:
+    """Answer 1 to every question (and try the commands once) until the standings."""
+    end_of_question = question_end(t)
+    standings = t._("Final standings")
+    tried_commands = False
+    deadline = time.monotonic() + DEADLINE_S
+    while time.monotonic() < deadline:
+        line = client.read_line(deadline - time.monotonic())
+        if line is None:
+            break
+        if line == standings:
+            return
+        if end_of_question.match(line):
+            if not tried_commands:
+                tried_commands = True
+                for command in ("hand", "table", "scores", "help", "say hello table"):
+                    client.send(command)
+            client.send("1")
+    client.process.kill()
+    pytest.fail("the table did not end; the client printed:\n" + client.text())
+
+
+@pytest.mark.parametrize("language", ["en", "zh_Hant", "es"])
+def test_join_plain_plays_a_whole_hand_through_a_pipe(tmp_path: Path, language: str) -> None:
+    rules = tmp_path / "one_hand.toml"
+    rules.write_text(ONE_HAND, encoding="utf-8")
+    t = Translator(language)
+    with running_host(rules, name="Pipe table") as host:
+        client = PlainProcess(
+            ["join", "--plain", "--lang", language, "--name", "Ana", host.address], tmp_path
+        )
+        play_to_the_end(client, t)
+        client.send(t._("quit|q|exit").split("|")[0])
+        status, errors = client.finish()
+    text = client.text()
+    assert status == 0, errors
+    assert errors == ""
+    assert t._("You are at {table}.").format(table="Pipe table") in client.lines
+    assert t._("Your turn!") in client.lines
+    assert any(line.startswith("1. ") for line in client.lines)
+    assert (
+        t._("The table is over: {reason}.").format(reason=t._("every hand has been played")) in text
+    )
+    assert "Ana: hello table" in client.lines
+    help_opens = {"en": "Commands: ", "zh_Hant": "指令：", "es": "Órdenes: "}[language]
+    assert any(line.startswith(help_opens) for line in client.lines)
+    title = t.n_("Your hand: {n} card", "Your hand: {n} cards", 2).split("{n}")[0]
+    assert any(line.startswith(title) for line in client.lines)
+    # Never an escape sequence, a carriage return or any other control character.
+    assert not ESCAPES.search(client.raw.decode("utf-8"))
+    if language != "en":
+        assert "Your turn!" not in client.lines and "Final standings" not in client.lines
+
+
+def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Path) -> None:
+    rules = tmp_path / "one_hand.toml"
+    rules.write_text(ONE_HAND, encoding="utf-8")
+    t = Translator("en")
+    client = PlainProcess(
+        [
+            "host",
+            "--plain",
+            "--interface",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-announce",
+            "--name",
+            "Host pipe",
+            "--player-name",
+            "Hal",
+            "--rules",
+            str(rules),
+            "--seed",
+            "3",
+        ],
+        tmp_path,
+    )
+    lobby = "Type ready when you are ready, or help for the commands."
+    while (line := client.read_line(DEADLINE_S)) != lobby:
+        assert line is not None, client.text()
+    for command in ("bot", "bot random", "bot", "rules", "rule 1", "table", "start"):
+        client.send(command)
+    play_to_the_end(client, t)
+    client.send("quit")  # the table is over: no question asked
+    status, errors = client.finish()
+    text = client.text()
+    assert status == 0, errors
+    assert "Host pipe" in text and "is open on port" in text
+    assert "1. Hal (you), host, not ready" in text
+    assert text.count("takes a seat.") == 3
+    assert "The rules changed: First deal revolution: no taxes in hand 1 (rule 13): on" in text
+    assert "No taxes in the first hand." in text
+    assert "Final standings" in text
+    assert not ESCAPES.search(client.raw.decode("utf-8"))

@@ -1,0 +1,214 @@
+"""The plain table's lines, against the real sans-I/O table core (no sockets): the lobby,
+commands, decisions, and no control character ever printed."""
+
+from __future__ import annotations
+
+import re
+
+from ui_support import LocalTable
+
+from dalmuti_net.client.plain.narrator import PlainTable, clean
+from dalmuti_net.client.runner import Status
+from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.client.ui.state import Quit, Send
+from dalmuti_net.engine import CardSet, Play, PlayDecision, Rules
+from dalmuti_net.protocol.messages import action_message
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class PlainLocal:
+    """A LocalTable whose client is the plain table; every line printed is kept."""
+
+    def __init__(self, language: str = "en", *, host: bool = False, **options: object) -> None:
+        self.local = LocalTable(Rules(scoring=True, hand_limit=1), language=language, **options)  # type: ignore[arg-type]
+        self.plain = PlainTable(Translator(language), self.local.session)
+        self.plain.on_status(Status.CONNECTED)
+        self.local.ui = self.plain  # type: ignore[assignment]
+        self.printed: list[str] = []
+        self.local.send({"type": "snapshot_request"})
+        self.take()
+
+    def take(self) -> list[str]:
+        lines = self.plain.lines()
+        self.printed += lines
+        return lines
+
+    def type(self, text: str) -> list[str]:
+        for effect in self.plain.on_line(text):
+            if isinstance(effect, Send):
+                self.local.send(effect.message)
+        return self.take()
+
+    def play_out(self, limit: int = 400) -> None:
+        """Answer "1" to every question until the table ends."""
+        for _ in range(limit):
+            session = self.local.session
+            if session.observation is not None and session.observation.ended is not None:
+                return
+            if self.plain.question is None:
+                self.local.next_hand()
+                self.take()
+                continue
+            self.type("1")
+        raise AssertionError("the table did not end")
+
+
+def test_the_lobby_is_told_and_commands_reach_the_host() -> None:
+    table = PlainLocal()
+    text = "\n".join(table.printed)
+    assert "You are at Test table." in text
+    assert "Players (4 of 4 to 8)" in text
+    assert "1. Ana (you), host, not ready" in text
+    assert "Type ready when you are ready, or help for the commands." in text
+    lines = table.type("ready")
+    assert table.local.sent[-1] == {"type": "ready", "ready": True}
+    assert "Ana (you) is ready." in lines
+    lines = table.type("bot")
+    assert table.local.sent[-1] == {"type": "add_bot", "strategy": "heuristic"}
+    assert any(line.endswith("takes a seat.") for line in lines)
+    lines = table.type("remove 1")
+    assert lines == ["Choose a bot with ↑↓ to remove it."]
+    lines = table.type("remove 5")
+    assert table.local.sent[-1]["type"] == "remove_bot"
+    assert any(line.endswith("has left the table.") for line in lines)
+
+
+def test_rules_are_listed_and_set_by_number_with_the_editors_checks() -> None:
+    table = PlainLocal()
+    lines = table.type("rules")
+    assert lines[1] == "1. First deal revolution: no taxes in hand 1 (rule 13): off"
+    assert "4. Hands to play: 1" in lines
+    lines = table.type("rule 1")
+    assert table.local.sent[-1] == {"type": "set_rules", "rules": {"first_deal_revolution": True}}
+    assert lines[0].startswith("The rules changed: First deal revolution")
+    table.type("rule 4 12")
+    assert table.local.sent[-1] == {"type": "set_rules", "rules": {"hand_limit": 12}}
+    table.type("rule 7 10")
+    assert table.local.sent[-1] == {"type": "set_rules", "rules": {"misdeal_chance": 0.1}}
+    sent = len(table.local.sent)
+    assert table.type("rule 4") == ["That option needs a value, for example: rule 4 10."]
+    assert table.type("rule 9") == ["Give the option's number from the rules list (1 to 7)."]
+    table.type("rule 3")  # scoring off
+    assert table.type("rule 5") == ["Philanthropic scoring needs scoring: turn scoring on first."]
+    assert len(table.local.sent) == sent + 1
+
+
+def test_a_whole_hand_in_lines_then_the_standings() -> None:
+    table = PlainLocal()
+    table.type("start")
+    text = "\n".join(table.printed)
+    assert "Hand 1 of 1 begins." in text
+    assert re.search(r"^Your hand: \d+ cards: ", text, re.MULTILINE)
+    table.play_out()
+    text = "\n".join(table.printed)
+    assert "Your turn!" in text
+    assert re.search(r"^1\. ", text, re.MULTILINE)
+    assert "Final standings" in text
+    assert "The table is over: every hand has been played." in text
+    assert all(not CONTROL.search(line) for line in table.printed)
+
+
+def test_hand_table_and_scores_answer_at_any_prompt() -> None:
+    table = PlainLocal()
+    assert table.type("frobnicate") == ["Unknown command frobnicate: type help."]
+    table.type("start")
+    hand = table.type("hand")
+    assert len(hand) == 1 and hand[0].startswith("Your hand: ")
+    seats = table.type("table")
+    assert seats[0] == "Hand 1 of 1"
+    assert any(line.startswith("Ana (you), ") and "0 points" in line for line in seats)
+    assert table.type("scores")[0].endswith(": 0 points")
+    help_lines = table.type("help")
+    assert help_lines[0].startswith("Commands: hand (your cards)")
+
+
+def test_a_refused_answer_asks_the_question_again() -> None:
+    table = PlainLocal()
+    table.type("start")
+    for _ in range(50):
+        question = table.plain.question
+        if question is not None and isinstance(question.decision, PlayDecision):
+            break
+        if question is None:
+            table.local.next_hand()
+            table.take()
+        else:
+            table.type("1")
+    assert question is not None
+    hand = table.local.session.observation.hand  # type: ignore[union-attr]
+    assert hand is not None
+    missing = next(card for card in range(1, 13) if hand[card] == 0)
+    assert table.plain.on_line("1")  # answered; but what reaches the host is another play
+    table.local.send(action_message(Play(CardSet(missing, 1, 0))))
+    lines = table.take()
+    assert lines[-len(question.lines()) :] == question.lines()
+    assert table.plain.question is question
+
+
+def test_chat_and_quitting_mid_hand_asks_first() -> None:
+    table = PlainLocal()
+    lines = table.type("say hello there")
+    assert table.local.sent[-1] == {"type": "chat", "text": "hello there"}
+    assert "Ana: hello there" in lines
+    table.type("start")
+    assert table.plain.on_line("quit") == []
+    lines = table.take()
+    assert lines[0] == "Quit?"
+    assert lines[1].startswith("1. Quit this program: your seat stays yours.")
+    assert lines[2].startswith("2. Leave the table: give up your seat for good")
+    assert lines[3] == "Type a number from 1 to 2, or back to go back."
+    assert table.plain.on_line("back") == []
+    assert table.take()[0] == "You stay at the table."
+    table.plain.on_line("quit")
+    table.take()
+    effects = table.plain.on_line("2")
+    assert effects == [Send({"type": "leave"}), Quit()]
+    assert table.plain.quitting
+
+
+def test_quitting_keeps_the_seat_by_its_key_too() -> None:
+    table = PlainLocal()
+    table.type("start")
+    table.type("quit")
+    assert table.plain.on_line("q") == [Quit()]
+
+
+def test_every_line_is_in_the_chosen_language() -> None:
+    for language, ready in (("zh_Hant", "準備"), ("es", "listo")):
+        table = PlainLocal(language)
+        t = Translator(language)
+        assert t._("You are at {table}.").format(table="Test table") in table.printed
+        table.type(ready)
+        assert table.local.sent[-1] == {"type": "ready", "ready": True}
+        table.type("start")
+        table.play_out()
+        assert t._("Final standings") in table.printed
+        english = {"Your turn!", "Final standings", "Players (4 of 4 to 8)"}
+        assert not english & set(table.printed)
+
+
+def test_no_control_character_survives_a_hostile_name_or_chat() -> None:
+    table = PlainLocal(name="Eve\x1b[31m\x07")
+    lines = table.type("say \x1b]0;pwned\x07hi\x9b2J")
+    assert all(not CONTROL.search(line) for line in table.printed + lines)
+    assert clean("a\x1b[2Jb\tc\x9bd") == "a[2Jb cd"
+
+
+def test_a_reconnection_is_told_and_the_open_question_asked_again() -> None:
+    table = PlainLocal()
+    table.type("start")
+    for _ in range(50):
+        if table.plain.question is not None:
+            break
+        table.local.next_hand()
+        table.take()
+    question = table.plain.question
+    assert question is not None
+    table.plain.on_status(Status.RECONNECTING)
+    assert table.take() == ["Connection lost; reconnecting…"]
+    table.plain.on_status(Status.CONNECTED)
+    table.local.send({"type": "snapshot_request"})
+    lines = table.take()
+    assert lines[:2] == ["Reconnected.", "Up to date with the table."]
+    assert lines[-len(question.lines()) :] == question.lines()
