@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import trio
 
 from ..bots.base import Strategy
@@ -22,8 +24,12 @@ async def play(
     token: str | None = None,
     code: str | None = None,
     reconnect: bool = True,
+    pace: Callable[[], float] | None = None,
 ) -> ClientSession:
-    """Play until the table ends or the host refuses us; returns the final session."""
+    """Play until the table ends or the host refuses us; returns the final session.
+
+    ``pace`` (the host's own bots) says how many seconds an answer should take at least,
+    counted from the decision's arrival."""
     session = ClientSession(
         name, token=token, code=code, software=f"dalmuti-net bot/{strategy.name}"
     )
@@ -43,7 +49,10 @@ async def play(
         # In a worker thread: a slow strategy (a Monte Carlo bot seated by the host, say)
         # must not stall heartbeats or, in the host's process, the whole table. The receive
         # loop awaits this answer, so the observation does not change meanwhile.
+        arrived = trio.current_time()
         action = await trio.to_thread.run_sync(strategy.choose, observation, decision)
+        if pace is not None:
+            await trio.sleep_until(arrived + pace())
         session.decision = None
         await runner.send(action_message(action))
 

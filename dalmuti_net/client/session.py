@@ -23,6 +23,8 @@ from ..protocol.messages import (
 from .seats import SeatStore
 
 SOFTWARE = f"dalmuti-net/{__version__}"
+TABLE_UI_SOFTWARE = f"dalmuti-net table/{__version__}"
+"""The table UI's name in its hello: the host paces its bots for it (host/pacing.py)."""
 
 
 @dataclass

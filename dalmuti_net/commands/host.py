@@ -77,6 +77,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--autostart", type=int, metavar="N", help="start as soon as N seats (4 to 8) are taken"
     )
+    parser.add_argument(
+        "--bot-pace",
+        type=float,
+        metavar="SECONDS",
+        help="while someone plays from the table screen, each move of this host's bots "
+        "takes at least SECONDS (default 0.8, or bot_pace in the rules file; 0 is off)",
+    )
     parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
     add_lang_argument(parser)
     parser.add_argument(
@@ -105,6 +112,7 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         autostart=args.autostart,
         seed=args.seed,
         lang=args.lang,
+        bot_pace=args.bot_pace,
     )
 
 
@@ -137,6 +145,10 @@ def check_options(options: HostOptions, t: Translator | None = None) -> str | No
     if options.autostart is not None and not 4 <= options.autostart <= 8:
         return _("{option} must be from {low} to {high}").format(
             option="--autostart", low=4, high=8
+        )
+    if options.bot_pace is not None and not 0 <= options.bot_pace <= 60:
+        return _("{option} must be from {low} to {high}").format(
+            option="--bot-pace", low=0, high=60
         )
     if options.save is not None and options.resume is not None:
         return _("give --save or --resume, not both (--resume keeps saving to its file)")
@@ -193,14 +205,19 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
     guest run holds the server and the UI's client, connected through ``connect_local``."""
     import trio
 
-    from ..client.session import ClientSession
+    from ..client.session import TABLE_UI_SOFTWARE, ClientSession
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import ClientUi, Quit
     from ..client.ui.words import terminal_is_utf8
     from .host_runtime import HostStartError
 
     options = host.options
-    session = ClientSession(options.player_name, token=host.host_token, code=options.code)
+    session = ClientSession(
+        options.player_name,
+        token=host.host_token,
+        code=options.code,
+        software=TABLE_UI_SOFTWARE,
+    )
     ui = ClientUi(t, session, address="localhost", local_host=True)
     ui.ascii_symbols = not terminal_is_utf8()
     client = TerminalClient(ui)

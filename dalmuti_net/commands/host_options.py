@@ -23,3 +23,5 @@ class HostOptions:
     autostart: int | None
     seed: int | None
     lang: str | None
+    bot_pace: float | None = None
+    """Seconds per bot move while the table UI plays a seat; None: the rules file's."""

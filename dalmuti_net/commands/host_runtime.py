@@ -22,6 +22,7 @@ from ..client.bot import play, stream_connector
 from ..client.ui.i18n import Translator
 from ..client.ui.words import seat_name
 from ..host.journal import Journal, read_journal
+from ..host.pacing import BotPace
 from ..host.server import TableServer
 from ..host.settings import TableSettings, load_settings, settings_from_dict
 from ..host.table import Limits, StartBot, Table
@@ -77,6 +78,7 @@ class PreparedHost:
                 "turn_timer": settings.turn_timer or 0,
                 "grace_period": settings.grace_period,
                 "between_hands": settings.between_hands,
+                "bot_pace": settings.bot_pace,
             },
         }
         table = Table(**_table_arguments(header, settings))
@@ -103,6 +105,8 @@ class PreparedHost:
             on_change=self._on_change,
         )
         self.server = server
+        pace = self.options.bot_pace
+        self._pace = BotPace(self.settings.bot_pace if pace is None else pace, server)
         async with AsyncExitStack() as stack:
             nursery = await stack.enter_async_context(trio.open_nursery())
             await nursery.start(server.run)
@@ -194,10 +198,12 @@ class PreparedHost:
             token=bot.token,
             code=self.options.code,
             reconnect=False,
+            pace=None if self._pace is None else self._pace.seconds,
         )
 
     # ------------------------------------------------------------------ reacting to changes
 
+    _pace: BotPace | None = None
     _announcer: Any = None
     _nursery: trio.Nursery | None = None
     _last_report: tuple[Any, ...] = ()

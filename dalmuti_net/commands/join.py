@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from ..client.seats import SeatStore
-    from ..client.session import ClientSession
+    from ..client.session import TABLE_UI_SOFTWARE, ClientSession
     from ..client.ui.config import load_name, save_name
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import ClientUi
@@ -85,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
             player_name = join.name
             save_name(player_name)
         session = ClientSession(
-            player_name, spectator=args.spectate, code=ui.code, seats=SeatStore()
+            player_name,
+            spectator=args.spectate,
+            code=ui.code,
+            seats=SeatStore(),
+            software=TABLE_UI_SOFTWARE,
         )
         ui.connecting(session, display)
         client.refresh()

@@ -61,6 +61,8 @@ class Link:
     connection: int
     outgoing: trio.MemorySendChannel[Message]
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    software: str = ""
+    """What the client's ``hello`` said it is (bot pacing looks for the table UI)."""
 
 
 class TableServer:
@@ -195,6 +197,8 @@ class TableServer:
                     if error.fatal:
                         return
                     continue
+                if message["type"] == "hello":
+                    link.software = message.get("software", "")
                 self.table.receive(link.connection, message)
                 await self.flush()
             if frames.refusal is not None:

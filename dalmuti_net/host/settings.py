@@ -12,6 +12,8 @@ A rules file has a ``[rules]`` table (the options of ``engine.Rules``) and an op
     turn_timer = 60        # seconds per decision; absent or 0 = no timer
     grace_period = 60      # seconds a dropped player's seat waits before a bot plays it
     between_hands = 4      # seconds to look at the results before the next deal
+    bot_pace = 0.8         # seconds per move of the host's bots while a person plays
+                           # from the table screen; 0 = as fast as they think
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Rules, RulesError
+from .pacing import DEFAULT_BOT_PACE
 
 PRESETS: dict[str, Rules] = {
     "basic": Rules(),
@@ -47,9 +50,10 @@ class TableSettings:
     turn_timer: float | None = None
     grace_period: float = 60.0
     between_hands: float = 4.0
+    bot_pace: float = DEFAULT_BOT_PACE
 
 
-_TABLE_KEYS = {"turn_timer", "grace_period", "between_hands"}
+_TABLE_KEYS = {"turn_timer", "grace_period", "between_hands", "bot_pace"}
 
 
 def load_settings(choice: str | None) -> TableSettings:
@@ -103,4 +107,5 @@ def settings_from_dict(data: dict[str, Any], where: str = "rules file") -> Table
         turn_timer=turn_timer,
         grace_period=values.get("grace_period", 60.0) or 0.0,
         between_hands=values.get("between_hands", 4.0) or 0.0,
+        bot_pace=values.get("bot_pace", DEFAULT_BOT_PACE) or 0.0,
     )

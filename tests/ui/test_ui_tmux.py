@@ -17,7 +17,7 @@ import pytest
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
-DEADLINE = 45.0
+DEADLINE = 90.0
 
 
 class Tmux:
@@ -83,7 +83,7 @@ def test_host_player_plays_a_hand_in_tmux() -> None:
     command = [
         sys.executable, "-m", "dalmuti_net.cli", "host", "--bots", "3", "--no-announce",
         "--interface", "127.0.0.1", "--port", "0", "--player-name", "Ana", "--seed", "5",
-        "--lang", "en",
+        "--lang", "en", "--bot-pace", "0.3",
     ]  # fmt: skip
     tmux = Tmux(command)
     try:
