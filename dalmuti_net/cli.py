@@ -16,6 +16,10 @@ from . import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("dalmuti_net.commands.bot", "seat bots at a table, to play or to test your own"),
     "host": ("dalmuti_net.commands.host", "host a table on this machine and announce it"),
+    "history": (
+        "dalmuti_net.commands.history",
+        "the tables and hands in a host's save, each hand as one seat saw it",
+    ),
     "hosts": ("dalmuti_net.commands.hosts", "list the tables found on the local network"),
     "join": ("dalmuti_net.commands.join", "find a table (or go to HOST[:PORT]) and play it"),
     "sim": ("dalmuti_net.sim", "play bots against each other offline and compare them"),

@@ -19,7 +19,8 @@ from test_host_secrecy import all_optional, eventful_game
 
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine.views import can_see
-from dalmuti_net.history.frames import HOST, Rerun, event_frames, hand_spans, rerun
+from dalmuti_net.history.frames import HOST, Rerun, rerun
+from dalmuti_net.history.hands import event_frames, hand_spans
 from dalmuti_net.history.save import SavedTable
 from dalmuti_net.protocol.messages import event_from_message, observation_dict
 

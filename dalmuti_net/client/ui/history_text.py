@@ -1,0 +1,139 @@
+"""A table's history in words: the listing of its hands, and each hand told as the table's
+log told it to one viewer (``story.describe_event``), in the chosen language.
+
+Only the messages given are told: which ones a viewer gets is decided upstream, by the
+table core (``dalmuti_net.history.frames``).
+"""
+
+from __future__ import annotations
+
+from ...engine import Event
+from ...engine import events as ev
+from ...history.hands import HandSpan, hand_result, hand_spans
+from ...history.record import ViewerInfo
+from ...protocol.messages import Message, event_from_message
+from ..session import ClientSession
+from .i18n import Translator
+from .story import Namer, describe_event
+from .words import describe_cards
+
+
+def describe_for(
+    t: Translator, event: Event, name: Namer, me: int | None, operator: bool = False
+) -> str | None:
+    """The log's sentence for ``event``; a history also says what cards were dealt, and the
+    operator (who sees every card) is told transfers in the third person."""
+    if isinstance(event, ev.CardsDealt):
+        cards = describe_cards(t, event.cards)
+        if event.player == me:
+            return t._("You are dealt: {cards}.").format(cards=cards)
+        return t._("{name} is dealt: {cards}.").format(name=name(event.player), cards=cards)
+    if operator:
+        if isinstance(event, ev.TaxCards):
+            return t._("{giver} gave {receiver}: {cards}.").format(
+                giver=name(event.giver),
+                receiver=name(event.receiver),
+                cards=describe_cards(t, event.cards),
+            )
+        if isinstance(event, ev.TaxPaid | ev.MerchantExchanged):
+            return None  # the operator's card lines say it with the cards
+    return describe_event(t, event, name, me)
+
+
+def tell(
+    t: Translator, frames: list[Message], me: int | None = None, operator: bool = False
+) -> list[str | None]:
+    """For each message of the stream of ``me`` (a seat, or ``None``: a spectator, or with
+    ``operator`` the host), the log's line for it (or ``None``)."""
+    # A newcomer is named by a table message just after the event that announces it: a
+    # history, read afterwards, names each player by the name it was known by.
+    everyone = names_in(frames)
+    session = ClientSession("history", spectator=True)
+    lines: list[str | None] = []
+    for frame in frames:
+        session.receive(frame)
+        names = {**everyone, **session.names}
+
+        def name_of(player: int, me: int | None = me, names: dict[int, str] = names) -> str:
+            name = names.get(player, f"#{player}")
+            return t._("{name} (you)").format(name=name) if player == me else name
+
+        kind = frame["type"]
+        if kind == "chat":
+            lines.append(f"{frame['name']}: {frame['text']}")
+            continue
+        event = event_from_message(frame) if "seq" in frame and kind != "snapshot" else None
+        lines.append(None if event is None else describe_for(t, event, name_of, me, operator))
+    return lines
+
+
+def names_in(frames: list[Message]) -> dict[int, str]:
+    session = ClientSession("history", spectator=True)
+    names: dict[int, str] = {}
+    for frame in frames:
+        session.receive(frame)
+        names.update(session.names)
+    return names
+
+
+def hand_summary(
+    t: Translator, frames: list[Message], span: HandSpan, names: dict[int, str]
+) -> str:
+    """``Hand 3: Ana, Bo, Cy, Di (a revolution)``: the finishing order, or that it was not
+    finished."""
+    result = hand_result(frames, span)
+    if result is None:
+        text = t._("Hand {hand}: not finished.").format(hand=span.number)
+    else:
+        order = ", ".join(names.get(p, f"#{p}") for p in result["finishing"])
+        text = t._("Hand {hand}: {order}").format(hand=span.number, order=order)
+    if any(f["type"] == "revolution_declared" for f in frames[span.start : span.end]):
+        text += " " + t._("(a revolution)")
+    return text
+
+
+def standings_text(t: Translator, frames: list[Message], names: dict[int, str]) -> str | None:
+    ended = next((f for f in reversed(frames) if f["type"] == "table_ended"), None)
+    if ended is None:
+        return None
+    ranked = ", ".join(
+        t._("{place}. {name} {score}").format(place=place, name=names.get(p, f"#{p}"), score=score)
+        for p, score, place in ended["standings"]
+    )
+    return t._("Final standings: {ranked}").format(ranked=ranked)
+
+
+def table_listing(
+    t: Translator, number: int, name: str, frames: list[Message], seat_names: list[str]
+) -> list[str]:
+    """The lines ``dalmuti history FILE`` prints for one table (from public messages)."""
+    names = names_in(frames)
+    lines = [t._("Table {number}: {name}").format(number=number, name=name)]
+    lines.append(
+        t.n_("{n} player: {names}", "{n} players: {names}", len(seat_names)).format(
+            n=len(seat_names), names=", ".join(seat_names)
+        )
+    )
+    spans = [span for span in hand_spans(frames) if span.number > 0]
+    if not spans:
+        lines.append(t._("No hand was dealt."))
+    lines += ["  " + hand_summary(t, frames, span, names) for span in spans]
+    standings = standings_text(t, frames, names)
+    if standings is not None:
+        lines.append(standings)
+    return lines
+
+
+def history_title(t: Translator, table_name: str, info: ViewerInfo, hand: int | None) -> str:
+    """The line above a told hand: whose view it is."""
+    if info.kind == "host":
+        who = t._("the host (everything)")
+    elif info.kind == "spectator":
+        who = t._("a spectator")
+    else:
+        who = info.name or "?"
+    if hand is None:
+        return t._("{table}, as {who} saw it:").format(table=table_name, who=who)
+    return t._("{table}, hand {hand}, as {who} saw it:").format(
+        table=table_name, hand=hand, who=who
+    )

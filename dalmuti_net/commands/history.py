@@ -1,0 +1,152 @@
+"""`dalmuti history FILE`: the tables and hands in a host's save (or a history file), and
+any hand told as one seat, a spectator or the host saw it, in words or as JSON Lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..client.ui.i18n import Translator
+    from ..history.frames import Viewer
+    from ..history.record import ViewerInfo
+    from ..history.sources import TableHistory
+    from ..protocol.messages import Message
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a host's save (dalmuti host --save) or a history file (dalmuti join --record, "
+        "dalmuti history --json)",
+    )
+    parser.add_argument("--hand", type=int, metavar="N", help="tell hand N (default: list)")
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument(
+        "--as",
+        dest="as_name",
+        metavar="NAME",
+        help="as the seat NAME saw it; 'host' for everything (only from the host's save)",
+    )
+    who.add_argument("--spectator", action="store_true", help="as a spectator saw it")
+    parser.add_argument("--table", type=int, metavar="N", help="the file's Nth table")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON Lines, one message a line (format: protocol/HISTORY.md)",
+    )
+    parser.add_argument("--lang", help="en, zh-Hant or es (default: from the locale)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # The reader (``| head``) has gone: stop quietly, as other tools do.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..client.ui.i18n import translator_for
+    from ..history.sources import HistoryError, open_history
+
+    try:
+        t = translator_for(args.lang)
+    except ValueError as error:
+        return _fail(str(error), 2)
+    try:
+        tables = open_history(Path(args.file))
+        if args.table is not None and not 1 <= args.table <= len(tables):
+            raise HistoryError(f"there is no table {args.table} in {args.file}")
+        wanted = [tables[args.table - 1]] if args.table is not None else tables
+        chose = args.as_name is not None or args.spectator
+        if args.hand is None and not args.json and not chose:
+            _list(t, wanted)
+            return 0
+        table = wanted[-1]
+        viewer, info = table.choose(args.as_name, spectator=args.spectator)
+        frames = table.frames(viewer)
+    except HistoryError as error:
+        return _fail(str(error), 1)
+    return _tell(t, args, table, viewer, info, frames)
+
+
+def _list(t: Translator, tables: list[TableHistory]) -> None:
+    from ..client.ui.history_text import table_listing
+
+    for index, table in enumerate(tables):
+        viewer, _ = table.choose(None)
+        names = [seat.name for seat in table.seats.values() if seat.played]
+        if index:
+            print()
+        print("\n".join(table_listing(t, table.number, table.name, table.frames(viewer), names)))
+
+
+def _tell(
+    t: Translator,
+    args: argparse.Namespace,
+    table: TableHistory,
+    viewer: Viewer,
+    info: ViewerInfo,
+    frames: list[Message],
+) -> int:
+    from ..client.ui.history_text import history_title, tell
+    from ..history.frames import HOST
+    from ..history.hands import hand_spans
+    from ..history.record import HandCounter, header_line, message_line
+
+    operator = viewer == HOST
+    lines = tell(t, frames, info.player if info.kind == "seat" else None, operator)
+    spans = hand_spans(frames)
+    if args.hand is not None:
+        dealt = [span for span in spans if span.number > 0]
+        chosen = [span for span in spans if span.number == args.hand]
+        if not chosen or args.hand < 1:
+            if not dealt:
+                return _fail("no hand was dealt in this history", 1)
+            return _fail(
+                f"there is no hand {args.hand} in this history "
+                f"(hands {dealt[0].number} to {dealt[-1].number})",
+                1,
+            )
+        # The first hand is told with what came before it (the seating draw).
+        keep = [s for s in spans if s.number == args.hand or (args.hand == 1 and s.number == 0)]
+    else:
+        keep = spans
+    indices = [i for span in keep for i in range(span.start, span.end)]
+    if args.json and indices and indices[0] > 0:
+        indices = _context(frames, indices[0]) + indices
+    out = sys.stdout
+    if args.json:
+        source = "save" if table.from_save else "client"
+        out.write(header_line(table.name, table.table_id, info, source))
+        counter = HandCounter()
+        hands = [counter.of(frame) for frame in frames]
+        for i in indices:
+            out.write(message_line(hands[i], frames[i], lines[i]))
+        return 0
+    print(history_title(t, table.name, info, args.hand))
+    for i in indices:
+        if lines[i] is not None:
+            print(lines[i])
+    return 0
+
+
+def _context(frames: list[Message], start: int) -> list[int]:
+    """A hand written on its own still says whose view it is (the first welcome) and who
+    sits where (the last table message before it)."""
+    welcome = next((i for i in range(start) if frames[i]["type"] == "welcome"), None)
+    table = next((i for i in range(start - 1, -1, -1) if frames[i]["type"] == "table"), None)
+    return sorted(i for i in {welcome, table} if i is not None)
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"dalmuti history: {message}", file=sys.stderr)
+    return code

@@ -1,0 +1,155 @@
+"""The history file format: JSON Lines, one viewer's messages (protocol/HISTORY.md).
+
+The first line is a header naming the table and the viewer; every other line holds one
+message that viewer was sent, as the protocol defines it, with the hand it belongs to and,
+optionally, the sentence the table's log said for it. `dalmuti history --json` writes it
+from a host's save; `dalmuti join --record` writes it as messages arrive; `dalmuti replay`
+and `dalmuti history` read it back. A record is hostile input like any frame: every line
+is size-limited and every message validated as the client validates what the host sends.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from ..protocol import Direction, ProtocolError, validate
+from ..protocol.messages import Message
+
+FORMAT = "dalmuti-history"
+VERSION = 1
+MAX_LINE_BYTES = 256 * 1024
+"""A message is at most 64 KiB of msgpack; its JSON with a sentence fits well within this."""
+VIEWER_KINDS = ("seat", "spectator", "host")
+
+
+class RecordError(Exception):
+    """The file is not a history this version can read; the message says why."""
+
+
+@dataclass(frozen=True)
+class ViewerInfo:
+    kind: str
+    """seat, spectator or host (the operator's view, everything)."""
+    player: int | None = None
+    name: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "player": self.player, "name": self.name}
+
+
+def header_line(table: str, table_id: str | None, viewer: ViewerInfo, source: str) -> str:
+    """``source``: ``save`` (rebuilt from a host's save) or ``client`` (recorded live)."""
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "table": table,
+        "table_id": table_id,
+        "viewer": viewer.to_dict(),
+        "source": source,
+    }
+    return json.dumps(header, ensure_ascii=False) + "\n"
+
+
+def message_line(hand: int, message: Message, text: str | None = None) -> str:
+    line: dict[str, Any] = {"hand": hand, "message": message}
+    if text is not None:
+        line["text"] = text
+    return json.dumps(line, ensure_ascii=False) + "\n"
+
+
+class HandCounter:
+    """Which hand each message of a stream belongs to: 0 before the first hand starts."""
+
+    def __init__(self) -> None:
+        self.hand = 0
+
+    def of(self, message: Message) -> int:
+        if message["type"] == "hand_started":
+            self.hand = int(message["hand"])
+        return self.hand
+
+
+def write_lines(out: IO[str], lines: Iterable[str]) -> None:
+    for line in lines:
+        out.write(line)
+
+
+@dataclass(frozen=True)
+class Record:
+    header: dict[str, Any]
+    viewer: ViewerInfo
+    frames: list[Message]
+    texts: list[str | None]
+
+
+def read_record(path: Path) -> Record:
+    """A history file, every message validated; a torn last line (a crash) is dropped."""
+    try:
+        with path.open("rb") as file:
+            raw_lines = file.read().split(b"\n")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()
+    elif raw_lines:
+        raw_lines.pop()  # no newline at the end: cut short while it was written
+    if not raw_lines:
+        raise RecordError(f"{path} is empty")
+    header = _json(raw_lines[0], path, 1)
+    if header.get("format") != FORMAT:
+        raise RecordError(f"{path} is not a dalmuti-net history")
+    if header.get("version") != VERSION:
+        raise RecordError(f"{path} has history version {header.get('version')}, not {VERSION}")
+    viewer = _viewer(header.get("viewer"), path)
+    frames: list[Message] = []
+    texts: list[str | None] = []
+    for number, raw in enumerate(raw_lines[1:], start=2):
+        line = _json(raw, path, number)
+        message = line.get("message")
+        text = line.get("text")
+        if not isinstance(message, dict) or not isinstance(line.get("hand"), int):
+            raise RecordError(f"{path}, line {number}: not a history line")
+        if text is not None and not isinstance(text, str):
+            raise RecordError(f"{path}, line {number}: the text is not a string")
+        try:
+            frames.append(validate(message, Direction.TO_CLIENT))
+        except ProtocolError as error:
+            raise RecordError(f"{path}, line {number}: {error.message}") from None
+        texts.append(text)
+    return Record(header, viewer, frames, texts)
+
+
+def _json(raw: bytes, path: Path, number: int) -> dict[str, Any]:
+    if len(raw) > MAX_LINE_BYTES:
+        raise RecordError(f"{path}, line {number}: longer than {MAX_LINE_BYTES} bytes")
+    try:
+        value = json.loads(raw)
+    except (UnicodeDecodeError, ValueError):
+        raise RecordError(f"{path}, line {number}: not JSON") from None
+    if not isinstance(value, dict):
+        raise RecordError(f"{path}, line {number}: not a JSON object")
+    return value
+
+
+def _viewer(value: Any, path: Path) -> ViewerInfo:
+    if not isinstance(value, dict) or value.get("kind") not in VIEWER_KINDS:
+        raise RecordError(f"{path} does not say whose view it holds")
+    player, name = value.get("player"), value.get("name")
+    if (player is not None and type(player) is not int) or (
+        name is not None and not isinstance(name, str)
+    ):
+        raise RecordError(f"{path} has a damaged viewer")
+    return ViewerInfo(value["kind"], player, name)
+
+
+def is_record(path: Path) -> bool:
+    """Whether ``path`` looks like a history file (JSON Lines) rather than a host's save."""
+    try:
+        with path.open("rb") as file:
+            return file.read(1) == b"{"
+    except OSError:
+        return False

@@ -1,0 +1,131 @@
+"""One way in for both kinds of file: a host's save (every viewer, rebuilt through the
+table core) and a history file (one viewer's messages, from `join --record` or
+`history --json`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..protocol.messages import Message
+from .frames import HOST, Rerun, SeatRecord, Viewer, rerun
+from .record import Record, RecordError, ViewerInfo, is_record, read_record
+from .save import SavedTable, SaveError, open_save
+
+
+class HistoryError(Exception):
+    """What cannot be shown, in one sentence."""
+
+
+@dataclass
+class TableHistory:
+    number: int
+    name: str
+    table_id: str | None
+    saved: SavedTable | None = None
+    record: Record | None = None
+    _rerun: Rerun | None = field(default=None, repr=False)
+
+    @property
+    def from_save(self) -> bool:
+        return self.saved is not None
+
+    def _played(self) -> Rerun:
+        if self._rerun is None:
+            assert self.saved is not None
+            self._rerun = rerun(self.saved)
+        return self._rerun
+
+    @property
+    def seats(self) -> dict[int, SeatRecord]:
+        if self.record is not None:
+            return _seats_of(self.record.frames)
+        return self._played().seats
+
+    def choose(self, name: str | None, *, spectator: bool = False) -> tuple[Viewer, ViewerInfo]:
+        """The viewer ``--as NAME`` / ``--spectator`` asks for (``host`` is the operator).
+
+        A history file holds one viewer: with no choice, that one."""
+        if self.record is not None:
+            recorded = self.record.viewer
+            if name is None and not spectator:
+                return _key(recorded), recorded
+            if name == "host" and recorded.kind != "host":
+                raise HistoryError(
+                    "the host's view (everything) is only in the host's own save; "
+                    "this file holds one viewer's messages"
+                )
+            wanted_spectator = spectator or (name is not None and recorded.kind == "spectator")
+            if (spectator and recorded.kind == "spectator") or (
+                name is not None and name.casefold() == (recorded.name or "").casefold()
+            ):
+                return _key(recorded), recorded
+            who = "a spectator" if wanted_spectator else repr(name)
+            raise HistoryError(
+                f"this file holds only what {_describe(recorded)} was sent, not {who}"
+            )
+        if name == "host":
+            return HOST, ViewerInfo("host")
+        if name is None:
+            return None, ViewerInfo("spectator")
+        played = self._played()
+        player = played.viewer_named(name)
+        if player is None:
+            names = ", ".join(seat.name for seat in played.seats.values()) or "nobody"
+            raise HistoryError(f"nobody called {name!r} sat at this table (seated: {names})")
+        return player, ViewerInfo("seat", player, played.seats[player].name)
+
+    def frames(self, viewer: Viewer) -> list[Message]:
+        if self.record is not None:
+            return self.record.frames
+        return self._played().frames[viewer]
+
+
+def open_history(path: Path) -> list[TableHistory]:
+    """The tables in ``path``: a host's save or a history file."""
+    if not path.exists():
+        raise HistoryError(f"there is no file {path}")
+    if is_record(path):
+        try:
+            record = read_record(path)
+        except RecordError as error:
+            raise HistoryError(str(error)) from None
+        header = record.header
+        name = header.get("table") if isinstance(header.get("table"), str) else None
+        table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else None
+        return [TableHistory(1, name or "Dalmuti table", table_id, record=record)]
+    try:
+        saved = open_save(path)
+    except SaveError as error:
+        raise HistoryError(str(error)) from None
+    return [
+        TableHistory(table.number, table.name, table.settings.get("table_id"), saved=table)
+        for table in saved
+    ]
+
+
+def _key(viewer: ViewerInfo) -> Viewer:
+    if viewer.kind == "host":
+        return HOST
+    return viewer.player if viewer.kind == "seat" else None
+
+
+def _describe(viewer: ViewerInfo) -> str:
+    if viewer.kind == "spectator":
+        return "a spectator"
+    return repr(viewer.name) if viewer.name else "one seat"
+
+
+def _seats_of(frames: list[Message]) -> dict[int, SeatRecord]:
+    """The seats a viewer was told about in its table messages, the latest name kept."""
+    seats: dict[int, SeatRecord] = {}
+    for frame in frames:
+        table = frame.get("table") if frame["type"] in ("table", "snapshot") else None
+        if not isinstance(table, dict):
+            continue
+        for seat in table["players"]:
+            played = seat["player"] in seats and seats[seat["player"]].played
+            seats[seat["player"]] = SeatRecord(
+                seat["player"], seat["name"], seat["kind"], played or table["phase"] != "lobby"
+            )
+    return seats
