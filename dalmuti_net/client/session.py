@@ -34,6 +34,8 @@ class HostError:
     fatal: bool
     host_version: int | None = None
     client_version: int | None = None
+    standings: list[tuple[str, int, int]] = field(default_factory=list)
+    """With table_ended: (name, score, place) best first, when the host still has them."""
 
 
 @dataclass
@@ -151,6 +153,7 @@ class ClientSession:
                     message["fatal"],
                     message.get("host_version"),
                     message.get("client_version"),
+                    [(s["name"], s["score"], s["place"]) for s in message.get("standings", [])],
                 )
             )
             if message["fatal"]:

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from ..client.session import TABLE_UI_SOFTWARE, ClientSession
     from ..client.ui.config import load_name, save_name
     from ..client.ui.runtime import TerminalClient, run_with_trio
-    from ..client.ui.state import ClientUi
+    from ..client.ui.state import BackToList, ClientUi, Rejoin
     from ..client.ui.words import terminal_is_utf8
 
     remembered = load_name()
@@ -75,29 +75,42 @@ def run(args: argparse.Namespace) -> int:
     client = TerminalClient(ui)
 
     async def main() -> None:
-        if target is not None:
-            host, port = target
-            display = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-            player_name = name or _default_name()
-        else:
-            join = await client.find_table(args.interface)
-            host, port, display = join.host, join.port, ui.address
-            player_name = join.name
-            save_name(player_name)
-        session = ClientSession(
-            player_name,
-            spectator=args.spectate,
-            code=ui.code,
-            seats=SeatStore(),
-            software=TABLE_UI_SOFTWARE,
-        )
-        ui.connecting(session, display)
-        client.refresh()
+        place = target
+        spectate = args.spectate
+        while True:
+            if place is not None:
+                host, port = place
+                display = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+                player_name = ui.name or _default_name()
+            else:
+                join = await client.find_table(args.interface)
+                host, port, display = join.host, join.port, ui.address
+                player_name = join.name
+                save_name(player_name)
+                ui.name, ui.name_given = player_name, True
+            session = ClientSession(
+                player_name,
+                spectator=spectate,
+                code=ui.code,
+                seats=SeatStore(),
+                software=TABLE_UI_SOFTWARE,
+            )
+            ui.connecting(session, display)
+            client.refresh()
 
-        async def connect() -> trio.abc.Stream:
-            return await trio.open_tcp_stream(host, port)
+            async def connect(host: str = host, port: int = port) -> trio.abc.Stream:
+                return await trio.open_tcp_stream(host, port)
 
-        await client.play(session, connect)
+            next_step = await client.play(session, connect)
+            if isinstance(next_step, Rejoin):
+                place, spectate = (host, port), next_step.spectator
+                ui.code = next_step.code
+            elif isinstance(next_step, BackToList):
+                place, spectate = None, args.spectate
+                ui.back_to_list()
+                client.refresh()
+            else:
+                return
 
     run_with_trio(client, main)
     return 0

@@ -199,6 +199,18 @@ class Table:
             "can_start": self.game is None and MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS,
         }
 
+    def _final_standings(self) -> dict[str, Any]:
+        ended = observe(self.game, None).ended if self.game is not None else None
+        if ended is None:
+            return {}
+        names = {seat.player: seat.name for seat in self.seats.values()}
+        return {
+            "standings": [
+                {"name": names.get(player, f"#{player}"), "score": score, "place": place}
+                for player, score, place in ended.standings
+            ]
+        }
+
     def about_message(self) -> Message:
         return {
             "type": "about",
@@ -358,6 +370,7 @@ class Table:
         }
         if re is not None:
             message["re"] = re
+        message.update(error.details)
         if error.code is ErrorCode.VERSION_MISMATCH:
             message["host_version"] = PROTOCOL_VERSION
             if client_version is not None:
@@ -422,7 +435,7 @@ class Table:
         elif kind == "ready":
             self._ready(seat, message["ready"])
         elif kind == "leave":
-            self._leave(seat)
+            self._leave(seat, message.get("heir"))
             self._close(connection)
         elif kind == "start":
             self.start()
@@ -468,7 +481,12 @@ class Table:
             connection.name = self._unique_name(message["name"])
         else:
             if self.phase == "ended":
-                raise ProtocolError(ErrorCode.TABLE_ENDED, "this table has ended", fatal=True)
+                raise ProtocolError(
+                    ErrorCode.TABLE_ENDED,
+                    "this table has ended",
+                    fatal=True,
+                    details=self._final_standings(),
+                )
             becomes_host = self.headless and not any(
                 s.host for s in self.seats.values() if not s.gone
             )
@@ -621,11 +639,55 @@ class Table:
             raise ProtocolError(ErrorCode.TABLE_ENDED, "the table has already ended")
         self._commit({"op": "end"})
 
-    def _leave(self, seat: Seat) -> None:
+    def _leave(self, seat: Seat, wanted_heir: int | None = None) -> None:
         connection_id = seat.connection
-        self._commit({"op": "leave", "player": seat.player})
+        entry: dict[str, Any] = {"op": "leave", "player": seat.player}
+        if seat.host:
+            # Who is connected is not in the journal: the heir is, so a replay agrees.
+            entry["heir"] = self._heir_for(seat, wanted_heir)
+        self._commit(entry)
         if self.game is None and seat.kind == "bot" and connection_id in self.connections:
             self._close(self.connections[connection_id])
+        if "heir" in entry and entry["heir"] is None and self.phase != "ended":
+            self._end_without_host(connection_id)
+
+    def _heir_for(self, leaver: Seat, wanted: int | None) -> int | None:
+        """The host role goes to the connected human the leaver named, else to the next
+        connected human in seat order after the leaver; None when there is nobody."""
+        order = list(self.game.order) + list(self.game.joining) if self.game else []
+        players = order + [p for p in self.seats if p not in order]
+        if leaver.player in players:
+            at = players.index(leaver.player)
+            players = players[at + 1 :] + players[:at]
+        able = [
+            p
+            for p in players
+            if (s := self.seats.get(p)) is not None
+            and s.kind == "human"
+            and not s.gone
+            and s.connection is not None
+            and p != leaver.player
+        ]
+        if wanted in able:
+            return wanted
+        return able[0] if able else None
+
+    def _end_without_host(self, leaver_connection: int | None) -> None:
+        """The host player left and nobody can take the role: the table ends, and every
+        connection is told why before it is closed."""
+        self._commit({"op": "end"})
+        for connection in list(self.connections.values()):
+            if connection.id == leaver_connection or connection.internal or connection.closing:
+                continue
+            if connection.greeted:
+                connection.outbox.append(
+                    {
+                        "type": "goodbye",
+                        "reason": "the host player left and nobody could take over",
+                        "code": "host_left",
+                    }
+                )
+            self._close(connection)
 
     # ------------------------------------------------------------------ the game
 
@@ -689,7 +751,7 @@ class Table:
             self.rules = Rules.from_dict(entry["rules"])
             self._broadcast_table()
         elif op == "leave":
-            self._apply_leave(self.seats[entry["player"]])
+            self._apply_leave(self.seats[entry["player"]], entry)
         elif op == "next_hand":
             assert self.game is not None
             self._distribute(self.game.begin_next_hand())
@@ -703,7 +765,7 @@ class Table:
         else:
             raise ValueError(f"unknown journal entry {op!r}")
 
-    def _apply_leave(self, seat: Seat) -> None:
+    def _apply_leave(self, seat: Seat, entry: dict[str, Any]) -> None:
         if self.game is None:
             del self.seats[seat.player]
             self._feeds.pop(seat.player, None)
@@ -716,7 +778,12 @@ class Table:
             seat.gone = True
         if seat.host:
             seat.host = False
-            heir = next((s for s in self.seats.values() if s.kind == "human" and not s.gone), None)
+            if "heir" in entry:
+                heir = None if entry["heir"] is None else self.seats.get(entry["heir"])
+            else:  # journals from before heirs were recorded
+                heir = next(
+                    (s for s in self.seats.values() if s.kind == "human" and not s.gone), None
+                )
             if heir is not None:
                 heir.host = True
         self._broadcast_table()

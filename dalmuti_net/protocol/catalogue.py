@@ -494,6 +494,21 @@ _MESSAGES = [
                 Int(0, 65535), "With version_mismatch: the host's version.", False
             ),
             "client_version": Field(Int(0, 65535), "With version_mismatch: yours.", False),
+            "standings": Field(
+                List(
+                    Obj(
+                        name="Standing",
+                        fields={
+                            "name": Field(Str(MAX_NAME_CHARS, 1), "The player's name."),
+                            "score": Field(SCORE, "Their final score."),
+                            "place": Field(Int(1, MAX_PLAYERS), "1 = first; ties share."),
+                        },
+                    ),
+                    MAX_PLAYERS,
+                ),
+                "With table_ended, when the host still has them: the final standings.",
+                False,
+            ),
         },
     ),
     _message(
@@ -594,7 +609,19 @@ _MESSAGES = [
         },
     ),
     _message("end_table", TO_HOST, "Host player: end the table now.", {}),
-    _message("leave", TO_HOST, "Give up your seat (removed before the next hand).", {}),
+    _message(
+        "leave",
+        TO_HOST,
+        "Give up your seat (removed before the next hand).",
+        {
+            "heir": Field(
+                PLAYER,
+                "Host player only: who takes the host role (a connected human; default the "
+                "next one in seat order). With nobody to take it, the table ends.",
+                False,
+            ),
+        },
+    ),
     _message(
         "chat",
         TO_HOST,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from ..engine import Refusal
 
@@ -110,11 +111,20 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
 class ProtocolError(Exception):
     """A refusal to send back as an `error` message."""
 
-    def __init__(self, code: ErrorCode, message: str, *, fatal: bool | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        fatal: bool | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(code, message)
         self.code = code
         self.message = message
         self._fatal = fatal
+        self.details = details or {}
+        """Extra fields of the `error` message (e.g. the standings of an ended table)."""
 
     @property
     def fatal(self) -> bool:

@@ -205,6 +205,20 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
             "client_version": 2,
         },
     ),
+    (
+        "error.table_ended",
+        {
+            "code": "table_ended",
+            "message": "this table has ended",
+            "fatal": True,
+            "standings": [
+                {"name": "Ana", "score": 31, "place": 1},
+                {"name": "Bo", "score": 24, "place": 2},
+                {"name": "Chen", "score": 24, "place": 2},
+                {"name": "Dara", "score": 9, "place": 4},
+            ],
+        },
+    ),
     ("ack", {"re": 31}),
     ("heartbeat", {}),
     ("goodbye", {"reason": "the host player ended the table", "code": "table_ended"}),

@@ -25,7 +25,9 @@ from ..discovery import browse_tables
 from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..session import ClientSession
 from .app import build_application
-from .state import ClientUi, Effect, Join, Quit, Send
+from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send
+
+NextStep = BackToList | Rejoin
 
 DISCOVERY_PATIENCE = 4.0
 """Seconds without any table found before the client says what to check."""
@@ -44,6 +46,7 @@ class TerminalClient:
             ui, self.carry_out, input=input, output=output
         )
         self._token: trio.lowlevel.TrioToken | None = None
+        self._next_step: NextStep | None = None
         self._requests_in, self._requests = trio.open_memory_channel[Effect](math.inf)
         self.runner: ClientRunner | None = None
         self.on_join: Callable[[Join], None] | None = None
@@ -78,8 +81,9 @@ class TerminalClient:
         """Call first thing in the trio run."""
         self._token = trio.lowlevel.current_trio_token()
 
-    async def play(self, session: ClientSession, connect: Connector) -> None:
-        """Keep ``session`` connected and on screen until the application ends."""
+    async def play(self, session: ClientSession, connect: Connector) -> NextStep | None:
+        """Keep ``session`` connected and on screen until the application ends, or until
+        the player picks what to do next on a refusal screen (which is returned)."""
         ui = self.ui
 
         async def on_message(message: Message) -> None:
@@ -95,14 +99,19 @@ class TerminalClient:
 
         runner = ClientRunner(session, connect, on_message=on_message, on_status=on_status)
         self.runner = runner
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._send_requests, runner)
-            try:
-                await runner.run()
-            except CannotConnect as error:
-                ui.cannot_connect(str(error))
-                self.refresh()
-            await trio.sleep_forever()  # the screen says what happened until the player quits
+        self._next_step = None
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._send_requests, runner, nursery.cancel_scope)
+                try:
+                    await runner.run()
+                except CannotConnect as error:
+                    ui.cannot_connect(str(error))
+                    self.refresh()
+                await trio.sleep_forever()  # the screen says what happened until a key says
+        finally:
+            self.runner = None
+        return self._next_step
 
     async def quit(self, quit: Quit) -> None:
         """Quit from the trio side: what must be said first is said, then the app exits."""
@@ -111,10 +120,15 @@ class TerminalClient:
                 await self.before_exit(quit)
         self.exit()
 
-    async def _send_requests(self, runner: ClientRunner) -> None:
+    async def _send_requests(self, runner: ClientRunner, done: trio.CancelScope) -> None:
         async for effect in self._requests:
             if isinstance(effect, Quit):
                 await self.quit(effect)
+            elif isinstance(effect, BackToList | Rejoin):
+                self._next_step = effect
+                runner.stop()
+                done.cancel()
+                return
             elif isinstance(effect, Send) and not await runner.send(effect.message):
                 self.ui.say(self.ui.t._("Not connected: that was not sent."), "error")
                 self.refresh()

@@ -19,6 +19,7 @@ from .confirm import confirmation_lines
 from .errors import TROUBLESHOOTING
 from .i18n import N_, Translator
 from .lobby import RULE_FIELDS, rule_value_text
+from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
 from .text import fit, truncate, width, wrap
 from .words import card_label, describe_set, role_symbol
@@ -282,6 +283,8 @@ def _connecting(ui: ClientUi, cols: int) -> list[Line]:
 
 def _problem(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
+    if ui.refusal is not None:
+        return refusal_lines(t, ui.refusal, cols)
     lines = [plain(t._("Not connected"), "class:title"), []]
     lines += wrapped(ui.problem or "", cols, "class:error")
     if ui.problem_detail:

@@ -21,11 +21,13 @@ from ...protocol.messages import Message, action_message, event_from_message
 from ..connection import parse_address
 from ..runner import Status
 from ..session import ClientSession
+from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .confirm import BACK, Choice, Confirmation
 from .errors import describe_error, describe_goodbye, describe_unreachable
 from .i18n import N_, Translator
 from .lobby import LobbyKeys, RulesEditor
+from .refusals import RefusalScreen
 from .story import describe_event
 from .words import seat_name
 
@@ -68,7 +70,20 @@ class Quit:
     """The host player's terminal: end the table for everyone before quitting."""
 
 
-Effect = Send | Join | Quit
+@dataclass(frozen=True)
+class BackToList:
+    """Leave this refusal screen for the list of tables on the network."""
+
+
+@dataclass(frozen=True)
+class Rejoin:
+    """Connect to the same host again: to watch, or with a join code typed again."""
+
+    spectator: bool
+    code: str | None
+
+
+Effect = Send | Join | Quit | BackToList | Rejoin
 
 
 @dataclass(frozen=True)
@@ -147,6 +162,8 @@ class ClientUi:
         self.rules_editor = RulesEditor()
         self.problem: str | None = None
         self.problem_detail: str | None = None
+        self.refusal: RefusalScreen | None = None
+        """What the problem screen shows and offers (its own keys)."""
         # Finding a table.
         self.listings: list[TableListing] = []
         self.discovery_index = 0
@@ -295,6 +312,11 @@ class ClientUi:
                 return []
             self.name = text
             return self._ask_code()
+        if editor.purpose == "retry_code":
+            if not text:
+                return []
+            self.code = text
+            return [Rejoin(spectator=False, code=text)]
         if editor.purpose == "code":
             self.code = text or None
             return self._ask_code() if self.code else self._cancel_form()
@@ -316,7 +338,25 @@ class ClientUi:
     def cannot_connect(self, reason: str) -> None:
         self.problem = describe_unreachable(self.t, self.address, reason)
         self.problem_detail = None
+        self.refusal = refusals.unreachable(
+            self.t, self.address, reason, can_list=not self.local_host
+        )
         self.screen = Screen.PROBLEM
+
+    def back_to_list(self) -> None:
+        """The refusal screen's way back: the list of tables, as when the program started."""
+        self.session = None
+        self.screen = Screen.DISCOVER
+        self.status = Status.CONNECTING
+        self.ever_connected = False
+        self.refusal = None
+        self.problem = self.problem_detail = None
+        self.notice = None
+        self.editor = None
+        self.chooser = None
+        self._decision_seen = None
+        self.code = None
+        self.log.clear()
 
     def on_status(self, status: Status) -> None:
         previous, self.status = self.status, status
@@ -337,17 +377,48 @@ class ClientUi:
             elif not self.ended:
                 self.problem = self.t._("The connection to the host is closed.")
                 self.problem_detail = None
+                self.refusal = refusals.closed(
+                    self.t, self.problem, None, can_list=not self.local_host
+                )
                 self.screen = Screen.PROBLEM
 
     def _show_closed(self, session: ClientSession) -> None:
         fatal = next((e for e in reversed(session.errors) if e.fatal), None)
+        can_list = not self.local_host
         if fatal is not None:
             self.problem = describe_error(self.t, fatal)
             self.problem_detail = fatal.message
+            self.refusal = refusals.for_error(
+                self.t, fatal, can_list=can_list, spectator=session.spectator
+            )
+            if self.refusal.kind == "code":
+                self._ask_code_again()
         else:
             self.problem = describe_goodbye(self.t, session.goodbye_code)
             self.problem_detail = session.closed_reason
+            self.refusal = refusals.closed(
+                self.t, self.problem, self.problem_detail, can_list=can_list
+            )
         self.screen = Screen.PROBLEM
+
+    def _ask_code_again(self) -> None:
+        self.editor = LineEditor("retry_code", N_("Join code:"), "", MAX_CODE_CHARS)
+
+    def _refusal_press(self, key: str) -> list[Effect]:
+        assert self.refusal is not None
+        action = self.refusal.answer(key)
+        spectator = self.session is not None and self.session.spectator
+        if action == refusals.QUIT:
+            return [Quit()]
+        if action == refusals.LIST:
+            return [BackToList()]
+        if action == refusals.WATCH:
+            return [Rejoin(spectator=True, code=self.code)]
+        if action == refusals.RETRY:
+            return [Rejoin(spectator=spectator, code=self.code)]
+        if action == refusals.CODE:
+            self._ask_code_again()
+        return []
 
     def on_message(self, message: Message) -> list[Effect]:
         """A message the session has already taken in; effects to carry out (if any)."""
@@ -439,6 +510,8 @@ class ClientUi:
             if key in ("q", "escape"):
                 return [Quit()]
             return self._discover_press(key)
+        if self.screen is Screen.PROBLEM and self.refusal is not None:
+            return self._refusal_press(key)
         if self.screen in (Screen.PROBLEM, Screen.CONNECTING, Screen.FORM):
             if key in ("q", "escape", "enter"):
                 return [Quit()]
@@ -626,6 +699,8 @@ class ClientUi:
                 Hint("?", N_("help")),
                 Hint("q", N_("quit")),
             ]
+        if self.screen is Screen.PROBLEM and self.refusal is not None:
+            return [Hint(c.key, c.label) for c in self.refusal.choices]
         if self.screen is not Screen.TABLE:
             return [Hint("q", N_("quit"))]
         hints: list[Hint] = []

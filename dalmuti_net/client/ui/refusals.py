@@ -1,0 +1,148 @@
+"""Each refusal gets its own screen: what happened, in words, and what can be done next.
+
+A full table offers to watch instead; a wrong or missing join code is asked for again in
+place; an ended table says so and shows the final standings the host still had; a version
+mismatch names both versions and what to install; only an unreachable host gets the
+network advice. Every one of them can go back to the list of tables (except in the host
+player's own terminal, where there is no list) or quit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..session import HostError
+from .confirm import Choice
+from .errors import TROUBLESHOOTING, describe_error
+from .i18n import N_, Translator
+from .text import wrap
+
+Line = list[tuple[str, str]]
+
+WATCH = "watch"
+LIST = "list"
+RETRY = "retry"
+CODE = "code"
+QUIT = "quit"
+
+
+@dataclass(frozen=True)
+class RefusalScreen:
+    kind: str
+    """full, code, ended, version, unreachable or closed."""
+    title: str
+    sentences: tuple[str, ...]
+    """Already translated, shown in order; the first is the main one."""
+    choices: tuple[Choice, ...]
+    standings: tuple[tuple[str, int, int], ...] = field(default=())
+
+    def answer(self, key: str) -> str | None:
+        if key == "escape":
+            key = "q"
+        for choice in self.choices:
+            if key == choice.key:
+                return choice.action
+        return None
+
+
+def _ways_out(t: Translator, can_list: bool) -> tuple[Choice, ...]:
+    back = (Choice("l", LIST, N_("back to the list of tables")),) if can_list else ()
+    return (*back, Choice("q", QUIT, N_("quit")))
+
+
+def for_error(
+    t: Translator, error: HostError, *, can_list: bool, spectator: bool = False
+) -> RefusalScreen:
+    """The screen for a fatal refusal from the host."""
+    said = t._("The host said: {reason}").format(reason=error.message)
+    if error.code == "table_full":
+        watch = () if spectator else (Choice("w", WATCH, N_("watch instead")),)
+        return RefusalScreen(
+            "full",
+            t._("The table is full"),
+            (
+                t._(
+                    "All the seats are taken. You can watch the game instead, or pick "
+                    "another table."
+                ),
+            ),
+            (*watch, *_ways_out(t, can_list)),
+        )
+    if error.code == "bad_code":
+        return RefusalScreen(
+            "code",
+            t._("This table needs a join code"),
+            (
+                t._(
+                    "The join code was missing or wrong. Ask the host player for it and "
+                    "type it again."
+                ),
+            ),
+            (Choice("c", CODE, N_("type the code again")), *_ways_out(t, can_list)),
+        )
+    if error.code == "table_ended":
+        sentences = [t._("This table has ended: there is nothing left to join.")]
+        if not error.standings:
+            sentences.append(t._("The host no longer has its final standings."))
+        return RefusalScreen(
+            "ended",
+            t._("This table has ended"),
+            tuple(sentences),
+            _ways_out(t, can_list),
+            tuple(error.standings),
+        )
+    if error.code == "version_mismatch":
+        return RefusalScreen(
+            "version",
+            t._("Different versions"),
+            (
+                describe_error(t, error),
+                t._(
+                    "Update both to the same release: python3 -m pip install --upgrade "
+                    "dalmuti-net, on this computer and on the host's."
+                ),
+            ),
+            _ways_out(t, can_list),
+        )
+    return RefusalScreen(
+        "closed",
+        t._("Not connected"),
+        (describe_error(t, error), said),
+        _ways_out(t, can_list),
+    )
+
+
+def unreachable(t: Translator, address: str, reason: str, *, can_list: bool) -> RefusalScreen:
+    return RefusalScreen(
+        "unreachable",
+        t._("The host cannot be reached"),
+        (
+            t._("Could not reach the host at {address} ({reason}).").format(
+                address=address, reason=reason
+            ),
+            t._(TROUBLESHOOTING),
+        ),
+        (Choice("r", RETRY, N_("try again")), *_ways_out(t, can_list)),
+    )
+
+
+def closed(t: Translator, sentence: str, detail: str | None, *, can_list: bool) -> RefusalScreen:
+    """The connection is over for another reason (a goodbye, a kick, ...)."""
+    sentences = [sentence]
+    if detail:
+        sentences.append(t._("The host said: {reason}").format(reason=detail))
+    return RefusalScreen("closed", t._("Not connected"), tuple(sentences), _ways_out(t, can_list))
+
+
+def refusal_lines(t: Translator, screen: RefusalScreen, cols: int) -> list[Line]:
+    lines: list[Line] = [[("class:title", screen.title)], []]
+    for index, sentence in enumerate(screen.sentences):
+        style = "class:error" if index == 0 else ""
+        lines += [[(style, text)] for text in wrap(sentence, cols)]
+        lines.append([])
+    if screen.standings:
+        lines.append([("class:heading", t._("Final standings"))])
+        for name, score, place in screen.standings:
+            lines.append([("", f"{t.ordinal(place)}  {name}  {score}")])
+        lines.append([])
+    return lines

@@ -1,0 +1,65 @@
+"""The host player can leave without ending the evening: the host role goes to the human
+they name, or to the next connected human in seat order; with nobody to take it the table
+ends, and every connection is told why (`goodbye` with code `host_left`)."""
+
+from __future__ import annotations
+
+from harness import Harness
+
+from dalmuti_net.engine import Rules
+from dalmuti_net.host.table import Table
+
+
+def seated(*names: str, bots: int = 1) -> tuple[Harness, list]:  # type: ignore[type-arg]
+    harness = Harness(Table("Handover", Rules(), seed=4))
+    players = [harness.join(name) for name in names]
+    harness.start_with_bots(players[0], bots)
+    return harness, players
+
+
+def host_of(harness: Harness) -> str | None:
+    return next((s.name for s in harness.table.seats.values() if s.host and not s.gone), None)
+
+
+def test_the_next_connected_human_in_seat_order_becomes_host() -> None:
+    harness, (ana, bea, cai) = seated("Ana", "Bea", "Cai")
+    order = harness.table.game.order  # type: ignore[union-attr]
+    after = order[order.index(ana.session.player) + 1 :] + order[: order.index(ana.session.player)]
+    humans = [p for p in after if p in (bea.session.player, cai.session.player)]
+    harness.send(ana, {"type": "leave"})
+    assert ana.closed
+    expected = harness.table.seats[humans[0]].name
+    assert host_of(harness) == expected
+    heir = bea if bea.session.player == humans[0] else cai
+    assert heir.session.is_host  # told through `table`
+
+
+def test_the_leaver_may_name_the_heir_and_a_disconnected_one_is_skipped() -> None:
+    harness, (ana, bea, _cai) = seated("Ana", "Bea", "Cai")
+    harness.drop(bea)
+    harness.send(ana, {"type": "leave", "heir": bea.session.player})
+    assert host_of(harness) == "Cai"  # Bea is offline: she cannot take it now
+    harness2, (dan, _eve, fay) = seated("Dan", "Eve", "Fay")
+    harness2.send(dan, {"type": "leave", "heir": fay.session.player})
+    assert host_of(harness2) == "Fay"
+
+
+def test_with_nobody_to_take_over_the_table_ends_with_a_goodbye() -> None:
+    harness, (ana,) = seated("Ana", bots=3)
+    watcher = harness.join("Gus", spectator=True)
+    harness.send(ana, {"type": "leave"})
+    assert harness.table.phase == "ended"
+    goodbye = watcher.of_type("goodbye")
+    assert goodbye and goodbye[-1]["code"] == "host_left"
+    assert watcher.of_type("table_ended")  # the standings came first
+    assert watcher.closed
+
+
+def test_a_replayed_journal_gives_the_role_to_the_same_heir() -> None:
+    harness, (ana, bea, _cai) = seated("Ana", "Bea", "Cai")
+    harness.drop(bea)
+    journal = harness.table.take_journal()
+    harness.send(ana, {"type": "leave"})
+    journal += harness.table.take_journal()
+    rebuilt = Table.replay(journal, name="Handover", rules=Rules(), seed=4)
+    assert {s.name for s in rebuilt.seats.values() if s.host} == {"Cai"}
