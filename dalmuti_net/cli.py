@@ -22,6 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "hosts": ("dalmuti_net.commands.hosts", "list the tables found on the local network"),
     "join": ("dalmuti_net.commands.join", "find a table (or go to HOST[:PORT]) and play it"),
+    "replay": (
+        "dalmuti_net.commands.replay",
+        "step through a finished table, the screen as one seat saw it",
+    ),
     "sim": ("dalmuti_net.sim", "play bots against each other offline and compare them"),
 }
 

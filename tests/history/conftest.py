@@ -5,4 +5,5 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "host"))
+for folder in ("host", "ui"):
+    sys.path.insert(0, str(Path(__file__).parent.parent / folder))

@@ -218,3 +218,51 @@ def test_a_hostile_line_in_a_record_is_refused_with_its_number(
     # A last line cut short by a crash is dropped, the rest read.
     path.write_text(out[:-20], encoding="utf-8")
     assert run(capsys, str(path))[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "shows"),
+    [("en", "Replay: step"), ("zh-Hant", "重播：第"), ("es", "Repetición: paso")],
+)
+def test_replay_opens_the_table_screen_and_quits_on_q(
+    save: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    shows: str,
+) -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from dalmuti_net.client.ui import replay_app
+
+    drawn: list[str] = []
+    control_content = replay_app.ReplayControl.create_content
+
+    def remember(self: replay_app.ReplayControl, width: int, height: int | None) -> object:
+        drawn.append("\n".join("".join(t for _, t in line) for line in self.replay.render(80, 24)))
+        return control_content(self, width, height)
+
+    monkeypatch.setattr(replay_app.ReplayControl, "create_content", remember)
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        pipe.send_text("\x1b[B\x1b[Cq")  # down (next hand), right, q
+        code = main(["replay", str(save), "--as", "H1", "--lang", lang, "--hand", "2"])
+    assert code == 0 and capsys.readouterr().err == ""
+    assert drawn and shows in drawn[-1] and "H1" in drawn[-1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--as", "host"], "use: dalmuti history FILE --as host"),
+        (["--as", "Nobody"], "nobody called 'Nobody'"),
+        (["--hand", "7"], "there is no hand 7 in this history (hands 1 to 3)"),
+    ],
+)
+def test_replay_refuses_in_one_line(
+    save: Path, capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    code = main(["replay", str(save), *argv])
+    err = capsys.readouterr().err
+    assert code in (1, 2) and err.startswith("dalmuti replay: ") and says in err, err

@@ -1,0 +1,78 @@
+"""`dalmuti replay FILE`: step through a finished table in the table screen, exactly as
+one seat (or a spectator) saw it, from a host's save or a `dalmuti join --record` file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a host's save (dalmuti host --save) or a record (dalmuti join --record)",
+    )
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument("--as", dest="as_name", metavar="NAME", help="as the seat NAME saw it")
+    who.add_argument(
+        "--spectator", action="store_true", help="as a spectator saw it (a save's default)"
+    )
+    parser.add_argument("--table", type=int, metavar="N", help="the file's Nth table")
+    parser.add_argument("--hand", type=int, metavar="N", help="start at hand N")
+    parser.add_argument("--lang", help="en, zh-Hant or es (default: from the locale)")
+    parser.add_argument(
+        "--ascii", action="store_true", help="plain letters instead of the role symbols"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..client.ui.i18n import translator_for
+    from ..history.sources import HistoryError, open_history
+
+    try:
+        t = translator_for(args.lang)
+    except ValueError as error:
+        return _fail(str(error), 2)
+    if args.as_name == "host":
+        return _fail(
+            "a replay shows one seat's or a spectator's screen; for everything the host "
+            "saw, use: dalmuti history FILE --as host",
+            2,
+        )
+    try:
+        tables = open_history(Path(args.file))
+        if args.table is not None and not 1 <= args.table <= len(tables):
+            raise HistoryError(f"there is no table {args.table} in {args.file}")
+        table = tables[args.table - 1 if args.table is not None else -1]
+        viewer, info = table.choose(args.as_name, spectator=args.spectator)
+        frames = table.frames(viewer)
+    except HistoryError as error:
+        return _fail(str(error), 1)
+    if info.kind == "host":
+        return _fail("this file holds the host's view: use dalmuti history FILE --as host", 1)
+    from ..client.ui.replay import Replay
+    from ..client.ui.replay_app import build_replay_application
+    from ..client.ui.words import terminal_is_utf8
+
+    replay = Replay(
+        t,
+        frames,
+        spectator=info.kind == "spectator",
+        ascii_symbols=args.ascii or not terminal_is_utf8(),
+    )
+    if not replay.steps:
+        return _fail("nothing happened at this table yet: there is nothing to replay", 1)
+    if args.hand is not None and not replay.go_to_hand(args.hand):
+        hands = replay.hands
+        where = f"hands {hands[0]} to {hands[-1]}" if hands else "no hand was dealt"
+        return _fail(f"there is no hand {args.hand} in this history ({where})", 1)
+    build_replay_application(replay).run()
+    return 0
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"dalmuti replay: {message}", file=sys.stderr)
+    return code
