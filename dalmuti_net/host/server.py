@@ -19,6 +19,7 @@ import trio.testing
 
 from ..protocol import Direction, ErrorCode, FrameReader, ProtocolError, encode, unpack, validate
 from ..protocol.messages import ACTION_TYPES, Message
+from .countdowns import timers_message
 from .journal import Journal
 from .table import Close, StartBot, Table
 
@@ -61,6 +62,7 @@ class Link:
     connection: int
     outgoing: trio.MemorySendChannel[Message]
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    timers_sent: bool = False
     software: str = ""
     """What the client's ``hello`` said it is (bot pacing looks for the table UI)."""
 
@@ -84,6 +86,8 @@ class TableServer:
         self._nursery: trio.Nursery | None = None
         self._flush_lock = trio.Lock()
         self._grace_waiting: dict[int, trio.CancelScope] = {}
+        self._grace_ends: dict[int, float] = {}
+        self._announced: tuple[dict[int, float], dict[int, float]] = ({}, {})
         self._next_hand_scheduled = False
         self._deadlines: dict[int, tuple[float, int]] = {}
         self._deadlines_changed = trio.Event()
@@ -288,14 +292,40 @@ class TableServer:
         for player in set(self._grace_waiting) - {p for p, _ in unplayed}:
             # Back in time: a later drop starts a fresh grace period.
             self._grace_waiting.pop(player).cancel()
+            self._grace_ends.pop(player, None)
         for player, immediately in unplayed:
             if immediately:
                 self.table.request_stand_in(player)
                 self._nursery.start_soon(self.flush)
             elif player not in self._grace_waiting:
                 self._grace_waiting[player] = trio.CancelScope()
+                self._grace_ends[player] = (
+                    trio.current_time() + self.table.limits.grace_period_ms / 1000
+                )
                 self._nursery.start_soon(self._grace, player, self._grace_waiting[player])
         self._update_deadlines()
+        self._announce_timers()
+
+    def _announce_timers(self) -> None:
+        """Everyone sees every running countdown: to all when they change, and to each
+        new viewer once (after its snapshot)."""
+        seats = self.table.seats
+        grace = {
+            p: end for p, end in self._grace_ends.items() if p in seats and seats[p].kind == "human"
+        }
+        ends = (grace, {p: d for p, (d, _) in self._deadlines.items()})
+        changed = ends != self._announced
+        self._announced = ends
+        if not changed and not any(ends):
+            return
+        message = timers_message(*ends, now=trio.current_time())
+        for connection_id, link in self.links.items():
+            connection = self.table.connections.get(connection_id)
+            if connection is None or not connection.greeted or connection.closing:
+                continue
+            if changed or not link.timers_sent:
+                link.timers_sent = True
+                self._send(link, dict(message))
 
     def _start_bot(self, bot: StartBot) -> None:
         if self.run_bot is None or self._nursery is None:
@@ -324,6 +354,7 @@ class TableServer:
         with scope:
             await trio.sleep(self.table.limits.grace_period_ms / 1000)
             del self._grace_waiting[player]
+            self._grace_ends.pop(player, None)
             self.table.request_stand_in(player)
         if not scope.cancelled_caught:
             await self.flush()

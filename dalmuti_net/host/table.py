@@ -431,7 +431,8 @@ class Table:
         if kind in HOST_ONLY and not seat.host:
             raise ProtocolError(ErrorCode.NOT_HOST, "only the host player may do that")
         if kind in ACTION_TYPES:
-            self._act(seat.player, action_from_message(message))
+            by = "stand_in" if seat.stand_in == connection.id else None
+            self._act(seat.player, action_from_message(message), by)
         elif kind == "ready":
             self._ready(seat, message["ready"])
         elif kind == "leave":
@@ -691,10 +692,18 @@ class Table:
 
     # ------------------------------------------------------------------ the game
 
-    def _act(self, player: int, action: Action) -> None:
+    def _act(self, player: int, action: Action, by: str | None = None) -> None:
+        """``by``: a move made for the player (``"timer"``, ``"stand_in"``), said to all."""
         if self.game is None or self.game.phase is Phase.ENDED:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
+        marks = {c.id: len(c.outbox) for c in self.connections.values()}
         self._commit({"op": "act", "player": player, "action": action_message(action)})
+        if by is None:
+            return
+        note: Message = {"type": "moved_for", "player": player, "by": by}
+        for connection in self.connections.values():
+            if connection.greeted and not connection.closing and connection.id in marks:
+                connection.outbox.insert(marks[connection.id], dict(note))
 
     def play_default(self, player: int) -> None:
         """The turn timer ran out: make the documented default move for ``player``."""
@@ -702,7 +711,7 @@ class Table:
             return
         decision = self.game.decision_for(player)
         if decision is not None:
-            self._act(player, default_move(decision))
+            self._act(player, default_move(decision), "timer")
 
     def begin_next_hand(self) -> None:
         if self.hand_over():

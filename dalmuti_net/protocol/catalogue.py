@@ -640,6 +640,32 @@ _MESSAGES = [
             "text": _f(Str(MAX_CHAT_CHARS, 1), "The text."),
         },
     ),
+    _message(
+        "timers",
+        TO_CLIENT,
+        "Every countdown running at the table, to everyone: sent when one starts or stops, "
+        "and once after a snapshot. Count down locally from when it arrived.",
+        {
+            "grace": _f(
+                List(List(Int(0, 2**31), 2, 2), 16),
+                "[player, ms left]: dropped seats, and when a stand-in bot takes each.",
+            ),
+            "turn": _f(
+                List(List(Int(0, 2**31), 2, 2), 16),
+                "[player, ms left]: seats owing a decision, and when the turn timer answers.",
+            ),
+        },
+    ),
+    _message(
+        "moved_for",
+        TO_CLIENT,
+        "The events that follow (up to the next `waiting`) are a move made for `player`, "
+        "not by them: the turn timer's default move, or the stand-in bot's.",
+        {
+            "player": _f(PLAYER, "Whose seat moved."),
+            "by": _f(Enum(("timer", "stand_in")), "Who made the move."),
+        },
+    ),
     Message("decision", TO_CLIENT, "You owe a decision: `kind` says which; answer it.", DECISION),
     # Answers to decisions.
     _message(

@@ -74,6 +74,8 @@ GROUPS: dict[str, list[tuple[Direction, str]]] = {
     ],
     "answers": [
         (Direction.TO_CLIENT, "decision"),
+        (Direction.TO_CLIENT, "timers"),
+        (Direction.TO_CLIENT, "moved_for"),
         (Direction.TO_HOST, "play"),
         (Direction.TO_HOST, "pass"),
         (Direction.TO_HOST, "revolution"),

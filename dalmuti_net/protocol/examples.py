@@ -220,6 +220,8 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
         },
     ),
     ("ack", {"re": 31}),
+    ("timers", {"grace": [[3, 42000]], "turn": [[1, 17500]]}),
+    ("moved_for", {"player": 1, "by": "timer"}),
     ("heartbeat", {}),
     ("goodbye", {"reason": "the host player ended the table", "code": "table_ended"}),
     (

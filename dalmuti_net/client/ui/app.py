@@ -112,6 +112,7 @@ def build_application(
         style=STYLE,
         full_screen=True,
         mouse_support=False,
+        refresh_interval=1.0,  # countdowns tick on screen
         input=input,
         output=output,
     )

@@ -16,6 +16,8 @@ from ...protocol import PROTOCOL_VERSION
 from ..runner import Status
 from .choosers import Hint
 from .confirm import confirmation_lines
+from .countdowns import offline_sentence, your_time
+from .countdowns import seat_flags as countdown_flags
 from .errors import TROUBLESHOOTING
 from .i18n import N_, Translator
 from .lobby import RULE_FIELDS, rule_value_text
@@ -342,7 +344,10 @@ def _turn_line(ui: ClientUi) -> Line:
         return plain(t._("The hand is over; the next one starts in a moment."), "class:dim")
     waiting = observation.waiting
     if ui.chooser is not None:
-        return plain(t._("Your turn!"), "class:turn")
+        return [("class:turn", t._("Your turn!")), *your_time(t, ui.countdowns, ui.me)]
+    offline = [offline_sentence(t, ui.countdowns, p, ui.name_of(p)) for p in waiting]
+    if any(offline):
+        return plain("; ".join(o for o in offline if o), "class:warning")
     if waiting:
         names = ", ".join(ui.name_of(p) for p in waiting)
         return plain(t._("Waiting for {names}").format(names=names), "class:dim")
@@ -400,7 +405,7 @@ def _seat_flags(
             flags.append(("class:dim", t._("bot")))
     if player in observation.leaving:
         flags.append(("class:warning", t._("leaving")))
-    return flags
+    return flags + countdown_flags(t, ui.countdowns, player)
 
 
 def _seats(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:

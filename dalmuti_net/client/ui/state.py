@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ...engine.events import HandStarted, TableEnded
+from ...engine.events import HandStarted, TableEnded, Waiting
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
@@ -24,6 +24,7 @@ from ..session import ClientSession
 from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .confirm import BACK, Choice, Confirmation
+from .countdowns import Countdowns, moved_for_note
 from .errors import describe_error, describe_goodbye, describe_unreachable
 from .i18n import N_, Translator
 from .lobby import LobbyKeys, RulesEditor
@@ -151,6 +152,9 @@ class ClientUi:
         self.log_scroll = 0
         self.notice: Notice | None = None
         self.overlay: Overlay | None = None
+        self.countdowns = Countdowns()
+        self._moved_for: tuple[int, str] | None = None
+        """The next move logged was made for this player: by the turn timer or a stand-in."""
         self.confirmation: Confirmation | None = None
         """A modal question: while it is open, it takes every key."""
         self.editor: LineEditor | None = None
@@ -437,6 +441,10 @@ class ClientUi:
                 self.add_log("info", self.t._("Welcome back: this is your seat, as you left it."))
         elif kind == "chat":
             self.add_log("chat", f"{message['name']}: {message['text']}")
+        elif kind == "timers":
+            self.countdowns.update(message)
+        elif kind == "moved_for":
+            self._moved_for = (message["player"], message["by"])
         elif kind == "error":
             error = session.errors[-1]
             text = describe_error(self.t, error)
@@ -467,6 +475,12 @@ class ClientUi:
         if isinstance(event, HandStarted):
             self.notice = None
         text = describe_event(self.t, event, self.name_of, self.me)
+        mover = getattr(event, "player", getattr(event, "giver", None))
+        if text is not None and self._moved_for is not None and mover == self._moved_for[0]:
+            text += " " + moved_for_note(self.t, self._moved_for[1])
+            self._moved_for = None
+        if isinstance(event, Waiting):
+            self._moved_for = None
         if text is not None:
             self.add_log("event", text)
         if isinstance(event, TableEnded):

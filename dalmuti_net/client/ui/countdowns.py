@@ -1,0 +1,93 @@
+"""Every wait shows who and how long: the host's `timers` (grace periods of dropped seats,
+turn timers), counted down on this side from when they arrived.
+
+Time comes from an injected clock, so that tests can move it; the screen asks for the
+seconds left when it draws (the application redraws every second while one runs).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .i18n import Translator
+
+WARN_AT = 10
+"""Seconds left from which a turn timer is shown as a warning."""
+
+Fragment = tuple[str, str]
+
+
+class Countdowns:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._grace: dict[int, float] = {}
+        self._turn: dict[int, float] = {}
+
+    def update(self, message: dict[str, Any]) -> None:
+        now = self.clock()
+        self._grace = {player: now + ms / 1000 for player, ms in message["grace"]}
+        self._turn = {player: now + ms / 1000 for player, ms in message["turn"]}
+
+    def clear(self) -> None:
+        self._grace.clear()
+        self._turn.clear()
+
+    def _left(self, ends: dict[int, float], player: int | None) -> int | None:
+        if player is None or player not in ends:
+            return None
+        left = math.ceil(ends[player] - self.clock())
+        return left if left > 0 else None
+
+    def grace_left(self, player: int | None) -> int | None:
+        """Whole seconds before a bot takes ``player``'s dropped seat, or None."""
+        return self._left(self._grace, player)
+
+    def turn_left(self, player: int | None) -> int | None:
+        """Whole seconds before the turn timer answers for ``player``, or None."""
+        return self._left(self._turn, player)
+
+    @property
+    def running(self) -> bool:
+        return any(self.grace_left(p) for p in self._grace) or any(
+            self.turn_left(p) for p in self._turn
+        )
+
+
+def seat_flags(t: Translator, countdowns: Countdowns, player: int) -> list[Fragment]:
+    """What a seat's row shows: the turn timer, and the time before a stand-in."""
+    flags: list[Fragment] = []
+    turn = countdowns.turn_left(player)
+    if turn is not None:
+        style = "class:warning" if turn <= WARN_AT else "class:dim"
+        flags.append((style, t._("⏱ {n} s").format(n=turn)))
+    grace = countdowns.grace_left(player)
+    if grace is not None:
+        flags.append(("class:warning", t._("bot in {n} s").format(n=grace)))
+    return flags
+
+
+def your_time(t: Translator, countdowns: Countdowns, me: int | None) -> list[Fragment]:
+    """For the status line when it is your turn: how long you have."""
+    left = countdowns.turn_left(me)
+    if left is None:
+        return []
+    if left <= WARN_AT:
+        return [("", "  "), ("class:error", t._("Only {n} s left!").format(n=left))]
+    return [("", "  "), ("class:dim", t._("{n} s left").format(n=left))]
+
+
+def offline_sentence(t: Translator, countdowns: Countdowns, player: int, name: str) -> str | None:
+    """ "Bea is offline: a bot takes the seat in 42 s", while her grace period runs."""
+    left = countdowns.grace_left(player)
+    if left is None:
+        return None
+    return t._("{name} is offline: a bot takes the seat in {n} s").format(name=name, n=left)
+
+
+def moved_for_note(t: Translator, by: str) -> str:
+    if by == "timer":
+        return t._("(the turn timer ran out: the default move)")
+    return t._("(played by the bot standing in)")

@@ -1,0 +1,99 @@
+"""Countdowns on screen: the turn timer on the seat and, for you, in the status line with a
+warning from 10 s; a dropped seat's grace period in words; moves made by the timer or by a
+stand-in marked as such in everyone's log."""
+
+from __future__ import annotations
+
+import pytest
+from test_ui_screens import answer
+from ui_support import LocalTable, draw
+
+from dalmuti_net.client.ui.choosers import PlayChooser
+from dalmuti_net.client.ui.i18n import LANGUAGES
+from dalmuti_net.engine import Rules
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def table_with_clock(language: str = "en") -> tuple[LocalTable, Clock]:
+    table = LocalTable(Rules(), language=language, seed=5)
+    clock = Clock()
+    table.ui.countdowns.clock = clock
+    table.press("s")
+    return table, clock
+
+
+def feed(table: LocalTable, message: dict[str, object]) -> None:
+    table.session.receive(message)
+    table.ui.on_message(message)
+
+
+def someone_else(table: LocalTable) -> int:
+    return next(p for p in table.session.names if p != table.ui.me)
+
+
+def test_your_turn_timer_counts_down_and_warns_at_ten_seconds() -> None:
+    table, clock = table_with_clock()
+    while table.ui.chooser is None:
+        table.next_hand()
+    me = table.ui.me
+    feed(table, {"type": "timers", "grace": [], "turn": [[me, 25_000]]})
+    screen = draw(table.ui)
+    assert "Your turn!  25 s left" in screen and "⏱ 25 s" in screen
+    clock.now += 16
+    screen = draw(table.ui)
+    assert "Only 9 s left!" in screen and "⏱ 9 s" in screen
+    clock.now += 10
+    assert "left" not in draw(table.ui).split("Your turn!")[1].splitlines()[0]
+
+
+def test_a_dropped_seat_says_who_and_how_long() -> None:
+    table, clock = table_with_clock()
+    other = someone_else(table)
+    name = table.session.names[other]
+    feed(table, {"type": "timers", "grace": [[other, 42_000]], "turn": []})
+    assert "bot in 42 s" in draw(table.ui)
+    clock.now += 2
+    assert "bot in 40 s" in draw(table.ui)
+    observation = table.session.observation
+    assert observation is not None
+    observation.waiting = (other,)
+    table.ui.chooser = None
+    assert f"{name} is offline: a bot takes the seat in 40 s" in draw(table.ui)
+
+
+def test_moves_by_the_timer_or_a_stand_in_are_shown_as_such() -> None:
+    table, _ = table_with_clock()
+    while not isinstance(table.ui.chooser, PlayChooser):
+        answer(table)
+    me = table.ui.me
+    feed(table, {"type": "moved_for", "player": me, "by": "timer"})
+    lines = len(table.ui.log)
+    answer(table)
+    logged = [line.text for line in list(table.ui.log)[lines:]]
+    assert "the turn timer ran out" in logged[0] and table.ui.name_of(me) in logged[0]
+    assert sum("the turn timer ran out" in text for text in logged) == 1
+    other = someone_else(table)
+    feed(table, {"type": "moved_for", "player": other, "by": "stand_in"})
+    feed(table, {"type": "passed", "seq": table.session.seq + 1, "player": other})
+    assert "played by the bot standing in" in table.ui.log[-1].text
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_countdowns_fit_in_every_language(language: str) -> None:
+    table, _ = table_with_clock(language)
+    other = someone_else(table)
+    feed(
+        table,
+        {"type": "timers", "grace": [[other, 42_000]], "turn": [[table.ui.me, 8_000]]},
+    )
+    t = table.ui.t
+    for cols, rows in [(80, 24), (60, 20), (120, 40)]:
+        screen = draw(table.ui, cols, rows)
+        assert t._("bot in {n} s").format(n=42) in screen or cols < 80
