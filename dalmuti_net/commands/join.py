@@ -30,6 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--ascii", action="store_true", help="plain letters instead of the role symbols"
     )
     parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="keep what this client is sent in FILE, for dalmuti replay (a new file)",
+    )
+    parser.add_argument(
         "--plain",
         action="store_true",
         help="the table as lines of text (screen readers, braille, pipes), not a full screen",
@@ -48,14 +53,31 @@ def run(args: argparse.Namespace) -> int:
     if args.name is not None and not args.name.strip():
         print("dalmuti join: " + t._("--name cannot be empty"), file=sys.stderr)
         return 2
+    recorder = None
+    if args.record is not None:
+        from pathlib import Path
+
+        from ..client.recorder import Recorder, RecordError
+
+        if args.plain:
+            print(
+                "dalmuti join: --record works with the table screen, not --plain", file=sys.stderr
+            )
+            return 2
+        try:
+            recorder = Recorder(Path(args.record))
+        except RecordError as error:
+            print(f"dalmuti join: {error}", file=sys.stderr)
+            return 2
     if args.plain:
         from ..client.plain.command import join_plain
 
         return join_plain(args, t, target, _default_name())
     import trio
 
+    from ..client.recorder import RecordingSession
     from ..client.seats import SeatStore
-    from ..client.session import TABLE_UI_SOFTWARE, ClientSession
+    from ..client.session import TABLE_UI_SOFTWARE
     from ..client.ui.config import load_name, save_name
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import BackToList, ClientUi, Rejoin
@@ -88,13 +110,14 @@ def run(args: argparse.Namespace) -> int:
                 player_name = join.name
                 save_name(player_name)
                 ui.name, ui.name_given = player_name, True
-            session = ClientSession(
+            session = RecordingSession(
                 player_name,
                 spectator=spectate,
                 code=ui.code,
                 seats=SeatStore(),
                 software=TABLE_UI_SOFTWARE,
             )
+            session.recorder = recorder
             ui.connecting(session, display)
             client.refresh()
 
@@ -112,7 +135,11 @@ def run(args: argparse.Namespace) -> int:
             else:
                 return
 
-    run_with_trio(client, main)
+    try:
+        run_with_trio(client, main)
+    finally:
+        if recorder is not None:
+            recorder.close()
     return 0
 
 
