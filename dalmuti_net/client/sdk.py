@@ -20,7 +20,6 @@ a plain function, an object with a ``choose(observation, decision)`` method (a
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -31,23 +30,10 @@ import trio
 from ..bots import Strategy, make_strategy
 from ..engine import (
     Action,
-    DecideMisdeal,
     Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
     Observation,
-    Pass,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
 )
-from ..engine.cards import counts_of, holds
+from ..engine.actions import is_legal_answer, legal_answers
 from .bot import play
 from .connection import parse_address
 from .session import ClientSession, HostError
@@ -142,50 +128,14 @@ class _Checked:
 
 
 def legal_actions(decision: Decision) -> list[Action]:
-    """Every legal answer to ``decision``: passing first where allowed, then the sets;
-    for a tax, every distinct choice of cards."""
-    if isinstance(decision, PlayDecision):
-        plays: list[Action] = [Play(option) for option in decision.sets]
-        return [Pass(), *plays] if decision.may_pass else plays
-    if isinstance(decision, RevolutionDecision):
-        return [DeclareRevolution(False), DeclareRevolution(True)]
-    if isinstance(decision, TaxDecision):
-        choices = sorted(set(itertools.combinations(sorted(decision.hand), decision.count)))
-        return [GiveTax(cards) for cards in choices]
-    if isinstance(decision, ExchangeDecision):
-        exchanges: list[Action] = [MerchantExchange(None, None)]
-        for other in decision.merchants:
-            exchanges.extend(MerchantExchange(other, card) for card in decision.cards)
-        return exchanges
-    if isinstance(decision, MisdealDecision):
-        return [DecideMisdeal(choice) for choice in MisdealChoice]
-    return [PlaceNewcomer(position) for position in decision.positions]
+    """Every legal answer to ``decision`` (the engine's list: passing first where allowed,
+    then the sets; for a tax, every distinct choice of cards)."""
+    return legal_answers(decision)
 
 
 def is_legal(decision: Decision, action: Action) -> bool:
     """Whether the host would accept ``action`` as the answer to ``decision``."""
-    if isinstance(decision, PlayDecision):
-        if isinstance(action, Pass):
-            return decision.may_pass
-        return isinstance(action, Play) and action.set in decision.sets
-    if isinstance(decision, RevolutionDecision):
-        return isinstance(action, DeclareRevolution) and type(action.declare) is bool
-    if isinstance(decision, TaxDecision):
-        return (
-            isinstance(action, GiveTax)
-            and len(action.cards) == decision.count
-            and all(type(card) is int and 1 <= card <= 13 for card in action.cards)
-            and holds(counts_of(decision.hand), action.cards)
-        )
-    if isinstance(decision, ExchangeDecision):
-        if not isinstance(action, MerchantExchange):
-            return False
-        if action.other is None and action.card is None:
-            return True
-        return action.other in decision.merchants and action.card in decision.cards
-    if isinstance(decision, MisdealDecision):
-        return isinstance(action, DecideMisdeal) and action.choice in tuple(MisdealChoice)
-    return isinstance(action, PlaceNewcomer) and action.position in decision.positions
+    return is_legal_answer(decision, action)
 
 
 # ---------------------------------------------------------------------- finding a table

@@ -6,10 +6,11 @@ the answer. ``Game.apply`` accepts exactly the actions a decision allows.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import CardSet
+from .cards import CARDS, CardSet, counts_of, holds
 
 
 class MisdealChoice(StrEnum):
@@ -122,3 +123,64 @@ Decision = (
     | MisdealDecision
     | PlacementDecision
 )
+
+
+# Every legal answer to a decision: the one list the engine, the SDK and the bots share.
+
+
+def legal_answers(decision: Decision) -> list[Action]:
+    """Every legal answer to ``decision``, in a stable order: passing first where allowed,
+    then the sets as listed; for a tax, every distinct choice of cards; for the merchant
+    exchange, declining first, then each Merchant with each card."""
+    if isinstance(decision, PlayDecision):
+        plays: list[Action] = [Play(option) for option in decision.sets]
+        return [Pass(), *plays] if decision.may_pass else plays
+    if isinstance(decision, RevolutionDecision):
+        return [DeclareRevolution(False), DeclareRevolution(True)]
+    if isinstance(decision, TaxDecision):
+        choices = sorted(set(itertools.combinations(sorted(decision.hand), decision.count)))
+        return [GiveTax(cards) for cards in choices]
+    if isinstance(decision, ExchangeDecision):
+        exchanges: list[Action] = [MerchantExchange(None, None)]
+        for other in decision.merchants:
+            exchanges.extend(MerchantExchange(other, card) for card in decision.cards)
+        return exchanges
+    if isinstance(decision, MisdealDecision):
+        return [DecideMisdeal(choice) for choice in MisdealChoice]
+    return [PlaceNewcomer(position) for position in decision.positions]
+
+
+def is_legal_answer(decision: Decision, action: Action) -> bool:
+    """Whether ``Game.apply`` accepts ``action`` as the answer to ``decision``."""
+    if isinstance(decision, PlayDecision):
+        if isinstance(action, Pass):
+            return decision.may_pass
+        return isinstance(action, Play) and action.set in decision.sets
+    if isinstance(decision, RevolutionDecision):
+        return isinstance(action, DeclareRevolution) and type(action.declare) is bool
+    if isinstance(decision, TaxDecision):
+        return (
+            isinstance(action, GiveTax)
+            and isinstance(action.cards, tuple | list)
+            and len(action.cards) == decision.count
+            and all(type(card) is int and card in CARDS for card in action.cards)
+            and holds(counts_of(decision.hand), action.cards)
+        )
+    if isinstance(decision, ExchangeDecision):
+        if not isinstance(action, MerchantExchange):
+            return False
+        if action.other is None and action.card is None:
+            return True
+        return (
+            type(action.other) is int
+            and action.other in decision.merchants
+            and type(action.card) is int
+            and action.card in decision.cards
+        )
+    if isinstance(decision, MisdealDecision):
+        return isinstance(action, DecideMisdeal) and action.choice in tuple(MisdealChoice)
+    return (
+        isinstance(action, PlaceNewcomer)
+        and type(action.position) is int
+        and action.position in decision.positions
+    )

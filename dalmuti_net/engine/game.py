@@ -10,10 +10,12 @@ calls ``begin_next_hand``, which is when newcomers and leavers take effect.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
 from . import cards as c
+from . import encoding, hidden
 from .actions import (
     Action,
     DecideMisdeal,
@@ -31,6 +33,7 @@ from .actions import (
     PlayDecision,
     RevolutionDecision,
     TaxDecision,
+    legal_answers,
 )
 from .cards import JESTER, CardSet, Counts
 from .errors import IllegalAction, Refusal
@@ -66,6 +69,7 @@ from .events import (
     event_from_dict,
     event_to_dict,
 )
+from .observation import Observation
 from .roles import merchants_of, mirrored
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count, stripped_ranks
 
@@ -107,7 +111,10 @@ class Game:
         self.order: tuple[int, ...] = tuple(players)
         self.hand_number = 0
         self.scores: dict[int, int] = {p: 0 for p in players}
-        self.hands: dict[int, Counts] = {}
+        self._returns: dict[int, int] = {p: 0 for p in players}
+        """Each player's points by rule 15 (and 16 when on), counted even without scoring."""
+        self._hands: dict[int, Counts] = {}
+        """Private: every hand. Read through ``observation`` or, to debug, ``debug_hands``."""
         self.taxes_this_hand = False
         # Deal in progress (paused by a misdeal).
         self._deck: list[int] = []
@@ -138,6 +145,8 @@ class Game:
         self.ended_reason: str | None = None
         self.log: list[Event] = []
         """This hand's events after the last hand's result: what ``observe`` folds."""
+        self._views: dict[int | None, Observation] = {}
+        """The observations asked for so far, kept up to date event by event."""
 
     # ----------------------------------------------------------------- what is owed
 
@@ -177,7 +186,7 @@ class Game:
         return self.pending().get(player)
 
     def _tax_decision(self, player: int) -> TaxDecision | ExchangeDecision:
-        hand = self.hands[player]
+        hand = self._hands[player]
         if player == self.order[0]:
             return TaxDecision(GREATER_TAX, c.cards_of(hand), self.order[-1])
         if player == self.order[1]:
@@ -189,7 +198,7 @@ class Game:
 
     def _play_decision(self, player: int) -> PlayDecision:
         top = self.top
-        sets = c.playable_sets(self.hands[player], top)
+        sets = c.playable_sets(self._hands[player], top)
         if sets or top is None:
             return PlayDecision(tuple(sets), top is not None, top)
         # Most follows have nothing that beats the top: they share one decision per top.
@@ -201,7 +210,170 @@ class Game:
     @property
     def in_hand(self) -> tuple[int, ...]:
         """Players still holding cards, in seat order."""
-        return tuple(p for p in self.order if self.hands.get(p, c.EMPTY) != c.EMPTY)
+        return tuple(p for p in self.order if self._hands.get(p, c.EMPTY) != c.EMPTY)
+
+    # ----------------------------------------------------------------- research API
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every answer ``apply`` accepts from ``player`` now (empty if they owe none), in
+        the stable order of ``legal_answers``; every decision kind, taxes included."""
+        decision = self.decision_for(player)
+        return [] if decision is None else legal_answers(decision)
+
+    def legal_action_ids(self, player: int) -> list[int]:
+        return [encoding.encode(action, self.order) for action in self.legal_actions(player)]
+
+    def action_id(self, action: Action) -> int:
+        """``action``'s stable integer id (``encoding``) at this hand's seating."""
+        return encoding.encode(action, self.order)
+
+    def action_of(self, action_id: int) -> Action:
+        """The action an id stands for at this hand's seating."""
+        return encoding.decode(action_id, self.order)
+
+    def is_terminal(self) -> bool:
+        """The table has ended (its hand limit, too few players, or the host)."""
+        return self.phase is Phase.ENDED
+
+    def returns(self) -> dict[int, int]:
+        """Each player's points so far as rule 15 counts them (N - k for the k-th out of N,
+        the last 0), plus rule 16's bonus when it is on: the table's scores when scoring
+        is on, and the same count when it is off. Players who left keep theirs."""
+        return dict(self._returns)
+
+    def observation(self, viewer: int | None) -> Observation:
+        """What ``viewer`` (a player, or ``None`` for a spectator) knows now (rule 20).
+
+        Kept up to date event by event from the first call on, across hands (``results``
+        holds every hand's result since then): the game's own, so read it, do not change
+        it; ``observe`` gives a copy rebuilt from this hand's events.
+        """
+        view = self._views.get(viewer)
+        if view is None:
+            view = Observation(viewer)
+            for event in self.log:
+                audience = event.audience()
+                if audience is None or (viewer is not None and viewer in audience):
+                    view.apply(event)
+            self._views[viewer] = view
+        return view
+
+    def clone(self, observations: Iterable[int | None] | None = None) -> Game:
+        """An independent copy that plays on exactly as this game would (same random draws).
+
+        The copy keeps up the observations this game keeps, or only those of the viewers
+        in ``observations`` (others are rebuilt from the hand's events if asked for): a
+        playout that reads one seat's view need not pay for every seat's.
+        """
+        twin = Game.__new__(Game)
+        state = twin.__dict__
+        state.update(self.__dict__)
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        twin.scores = self.scores.copy()
+        twin._returns = self._returns.copy()
+        twin._hands = self._hands.copy()
+        twin._tax_waiting = self._tax_waiting.copy()
+        twin._tax_given = self._tax_given.copy()
+        twin.passed = self.passed.copy()
+        twin.out = self.out.copy()
+        twin.joining = self.joining.copy()
+        twin.leaving = self.leaving.copy()
+        twin.log = self.log.copy()
+        twin._turns = self._turns.copy()
+        twin._passes = self._passes.copy()
+        views = self._views
+        kept = views if observations is None else [v for v in observations if v in views]
+        twin._views = {viewer: views[viewer].copy() for viewer in kept}
+        return twin
+
+    def debug_hands(self) -> dict[int, Counts]:
+        """Every player's hand: for tests and debugging only. A bot that reads this cheats;
+        bots see their ``observation`` and determinize with ``sample_hidden``."""
+        return dict(self._hands)
+
+    def sample_hidden(self, viewer: int | None, rng: random.Random) -> Game:
+        """A full game that ``viewer`` cannot tell from this one: a determinization.
+
+        The cards ``viewer`` cannot see are dealt again at random, uniformly among the
+        deals that agree with what it knows (``hidden.sample_unseen``): card counts,
+        every card played and by whom, the cards of transfers it gave or received, a
+        Peon's floor, a declared revolution's Jesters, a misdeal's exposed card. A choice
+        already made that it cannot see (a Dalmuti's tax, the Merchant's exchange) is
+        drawn again among that player's legal answers, and the copy's random draws
+        (exchange draws, later deals) are reseeded from ``rng``, so the real ones stay
+        secret. The copy's ``observation(viewer)`` equals this game's; its log holds only
+        what ``viewer`` may see; the other seats' observations are rebuilt on the
+        sampled hands.
+        """
+        real = self.observation(viewer)
+        twin = self.clone()
+        twin._rng = random.Random(rng.getrandbits(64))
+        if self.phase is Phase.MISDEAL:
+            twin._redeal_around_exposed(rng)
+        elif self.phase in (Phase.REVOLUTION, Phase.TAXES, Phase.PLAY):
+            twin._hands.update(self._sampled_hands(real, viewer, rng))
+            if self.phase is Phase.REVOLUTION and self._revolution_holder != viewer:
+                twin._revolution_holder = next(p for p in twin.order if twin._hands[p][JESTER] == 2)
+            if self.phase is Phase.TAXES:
+                twin._redraw_hidden_tax_choices(viewer, rng)
+        twin.log = [
+            event
+            for event in self.log
+            if (audience := event.audience()) is None or (viewer is not None and viewer in audience)
+        ]
+        twin._views = {viewer: real.copy()}
+        for player in twin.order:
+            if player != viewer:
+                twin._views[player] = hidden.their_view(real, player, twin._hands.get(player))
+        return twin
+
+    def _sampled_hands(
+        self, real: Observation, viewer: int | None, rng: random.Random
+    ) -> dict[int, Counts]:
+        deck = c.counts_of(self._deck)
+        own = self._hands.get(viewer, c.EMPTY) if viewer is not None else c.EMPTY
+        unseen = [deck[card] - real.played[card] - own[card] for card in range(14)]
+        needs = {p: sum(self._hands[p]) for p in self.order if p != viewer}
+        holder_must_be: tuple[int, ...] = ()
+        if self.phase is Phase.REVOLUTION and self._revolution_holder != viewer:
+            # Someone else is being asked: they hold both Jesters (the GP, on a first deal).
+            holder_must_be = (self.order[-1],) if not self.taxes_this_hand else tuple(needs)
+        return hidden.sample_unseen(unseen, needs, hidden.knowledge_of(real), rng, holder_must_be)
+
+    def _redeal_around_exposed(self, rng: random.Random) -> None:
+        """Mid-deal (a misdeal): nobody has seen a card but the exposed one."""
+        assert self._exposed_at is not None
+        exposed = self._exposed_at
+        others = [card for index, card in enumerate(self._deck) if index != exposed]
+        rng.shuffle(others)
+        others.insert(exposed, self._deck[exposed])
+        self._deck = others
+        dealing = {player: [0] * 14 for player in self.order}
+        for index in range(self._dealt):
+            dealing[self._receiver(index)][others[index]] += 1
+        self._hands = {player: tuple(counts) for player, counts in dealing.items()}
+
+    def _redraw_hidden_tax_choices(self, viewer: int | None, rng: random.Random) -> None:
+        for player in list(self._tax_given):
+            if player != viewer:
+                count = len(self._tax_given[player])
+                self._tax_given[player] = tuple(rng.sample(c.cards_of(self._hands[player]), count))
+        merchants = merchants_of(self.order)
+        if (
+            self._exchange_active()
+            and merchants[0] != viewer
+            and merchants[0] not in self._tax_waiting
+        ):
+            decision = ExchangeDecision(
+                merchants=merchants[1:],
+                cards=tuple(card for card in c.CARDS if self._hands[merchants[0]][card]),
+            )
+            answer = rng.choice(legal_answers(decision))
+            assert isinstance(answer, MerchantExchange)
+            self._exchange = (
+                None if answer.other is None or answer.card is None else (answer.other, answer.card)
+            )
 
     # ----------------------------------------------------------------- driving
 
@@ -284,6 +456,8 @@ class Game:
         if self.phase is Phase.PLAY and player == self.turn and type(player) is int:
             self._apply_play(player, action, events)
             self.log.extend(events)  # a play never starts a hand: nothing to forget
+            if self._views:
+                self._fold(events)
             return events
         self._check_not_ended()
         if type(player) is not int:
@@ -324,7 +498,7 @@ class Game:
     def _remove(self, player: int, events: list[Event]) -> None:
         self.order = tuple(p for p in self.order if p != player)
         self.scores.pop(player, None)
-        self.hands.pop(player, None)
+        self._hands.pop(player, None)
         events.append(PlayerRemoved(player))
 
     def _place_newcomers(self, events: list[Event]) -> None:
@@ -354,6 +528,7 @@ class Game:
         newcomer = self.joining.pop(0)
         self.order = (*self.order[:position], newcomer, *self.order[position:])
         self.scores[newcomer] = 0
+        self._returns.setdefault(newcomer, 0)
         events.append(NewcomerPlaced(newcomer, position, chosen_by))
 
     def _apply_placement(self, decision: Decision, action: Action, events: list[Event]) -> None:
@@ -377,7 +552,7 @@ class Game:
         self._rng.shuffle(self._deck)
         self._dealt = 0
         self._exposed_at = None
-        self.hands = {p: c.EMPTY for p in self.order}
+        self._hands = {p: c.EMPTY for p in self.order}
         self.out = []
         self.turn = self.top = self.top_player = None
         self.passed = set()
@@ -403,22 +578,22 @@ class Game:
         return self.order[index % len(self.order)]
 
     def _give(self, player: int, card: int) -> None:
-        counts = list(self.hands[player])
+        counts = list(self._hands[player])
         counts[card] += 1
-        self.hands[player] = tuple(counts)
+        self._hands[player] = tuple(counts)
 
     def _continue_deal(self, events: list[Event]) -> None:
         # Cards are counted into lists, and the hands written back once, when the deal
         # pauses for a misdeal or ends: not a new tuple per card.
-        dealing = {player: list(self.hands[player]) for player in self.order}
+        dealing = {player: list(self._hands[player]) for player in self.order}
         paused = self._deal_until_paused(dealing, events)
         for player, counts in dealing.items():
-            self.hands[player] = tuple(counts)
+            self._hands[player] = tuple(counts)
         if paused:
             return
         for player in self.order:
-            events.append(CardsDealt(player, c.cards_of(self.hands[player])))
-        events.append(DealFinished(tuple(sum(self.hands[p]) for p in self.order)))
+            events.append(CardsDealt(player, c.cards_of(self._hands[player])))
+        events.append(DealFinished(tuple(sum(self._hands[p]) for p in self.order)))
         self._after_deal(events)
 
     def _deal_until_paused(self, dealing: dict[int, list[int]], events: list[Event]) -> bool:
@@ -449,8 +624,8 @@ class Game:
         card, intended, peon = self._deck[index], self._receiver(index), self.order[-1]
         events.append(MisdealResolved(choice, card, intended, peon))
         if choice is MisdealChoice.PEON:
-            replacement = self._rng.choice(c.cards_of(self.hands[peon]))
-            self.hands[peon] = c.remove(self.hands[peon], (replacement,))
+            replacement = self._rng.choice(c.cards_of(self._hands[peon]))
+            self._hands[peon] = c.remove(self._hands[peon], (replacement,))
             self._give(intended, replacement)
             self._give(peon, card)
             events.append(MisdealReplacement(peon, intended, replacement))
@@ -462,7 +637,7 @@ class Game:
     # ----------------------------------------------------------------- revolution, taxes
 
     def _after_deal(self, events: list[Event]) -> None:
-        holder = next((p for p in self.order if self.hands[p][JESTER] == 2), None)
+        holder = next((p for p in self.order if self._hands[p][JESTER] == 2), None)
         greater_possible = holder == self.order[-1]
         if holder is not None and (self.taxes_this_hand or greater_possible):
             self._revolution_holder = holder
@@ -522,7 +697,7 @@ class Game:
                     Refusal.BAD_CARDS, f"give exactly {decision.count} card(s) from your hand"
                 )
             given = tuple(cards)
-            if not c.holds(self.hands[player], given):
+            if not c.holds(self._hands[player], given):
                 raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
             self._tax_given[player] = given
         else:
@@ -550,27 +725,27 @@ class Game:
         """Every transfer at once, each giver choosing from the hand they were dealt."""
         gd, ld, lp, gp = self.order[0], self.order[1], self.order[-2], self.order[-1]
         transfers = [
-            (gp, gd, c.best_cards(self.hands[gp], GREATER_TAX)),
+            (gp, gd, c.best_cards(self._hands[gp], GREATER_TAX)),
             (gd, gp, self._tax_given[gd]),
-            (lp, ld, c.best_cards(self.hands[lp], LESSER_TAX)),
+            (lp, ld, c.best_cards(self._hands[lp], LESSER_TAX)),
             (ld, lp, self._tax_given[ld]),
         ]
         merchants = merchants_of(self.order)
         exchange: tuple[int, int, int, int] | None = None
         if self._exchange is not None:
             top, (other, given) = merchants[0], self._exchange
-            received = self._rng.choice(c.cards_of(self.hands[other]))
+            received = self._rng.choice(c.cards_of(self._hands[other]))
             exchange = (top, other, given, received)
         elif self._exchange_active():
             events.append(MerchantExchangeDeclined(merchants[0]))
         for giver, _, cards in transfers:
-            self.hands[giver] = c.remove(self.hands[giver], cards)
+            self._hands[giver] = c.remove(self._hands[giver], cards)
         if exchange is not None:
             top, other, given, received = exchange
-            self.hands[top] = c.remove(self.hands[top], (given,))
-            self.hands[other] = c.remove(self.hands[other], (received,))
+            self._hands[top] = c.remove(self._hands[top], (given,))
+            self._hands[other] = c.remove(self._hands[other], (received,))
         for giver, receiver, cards in transfers:
-            self.hands[receiver] = c.add(self.hands[receiver], cards)
+            self._hands[receiver] = c.add(self._hands[receiver], cards)
             events.append(TaxPaid(giver, receiver, len(cards)))
             events.append(TaxCards(giver, receiver, cards))
         if exchange is not None:
@@ -602,7 +777,7 @@ class Game:
         start = self.order.index(player)
         for step in range(1, seats + 1):
             candidate = self.order[(start + step) % seats]
-            if self.hands[candidate] != c.EMPTY:
+            if self._hands[candidate] != c.EMPTY:
                 return candidate
         raise AssertionError("nobody holds cards")
 
@@ -630,7 +805,7 @@ class Game:
             raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
         rank, jesters = played.rank, played.jesters
         naturals = played.count - jesters  # 0 for Jesters alone
-        hand = self.hands[player]
+        hand = self._hands[player]
         if hand[rank] < naturals or hand[JESTER] < jesters:
             raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
         if self.top is not None:
@@ -645,7 +820,7 @@ class Game:
         left = list(hand)
         left[rank] -= naturals
         left[JESTER] -= jesters
-        hand = self.hands[player] = tuple(left)
+        hand = self._hands[player] = tuple(left)
         remaining = sum(hand)
         self.top, self.top_player = played, player
         self.passed = set()
@@ -662,7 +837,7 @@ class Game:
     def _advance(self, player: int, events: list[Event]) -> None:
         winner = self.top_player
         assert winner is not None
-        winner_holds = self.hands[winner] != c.EMPTY
+        winner_holds = self._hands[winner] != c.EMPTY
         # Only players holding cards pass and a play clears the passes, so the trick is
         # over once everyone else still holding cards has passed: a count says so.
         others_holding = self._holding - 1 if winner_holds else self._holding
@@ -695,6 +870,7 @@ class Game:
                 bonus[place[ld]] += 1
         for i, player in enumerate(finishing):
             self.scores[player] += points[i] + bonus[i]
+            self._returns[player] = self._returns.get(player, 0) + seats - 1 - i + bonus[i]
         events.append(
             HandEnded(
                 hand=self.hand_number,
@@ -735,7 +911,17 @@ class Game:
                 result = next((e for e in reversed(self.log) if isinstance(e, HandEnded)), None)
                 self.log = [] if result is None else [result]
             self.log.append(event)
+        if self._views:
+            self._fold(events)
         return events
+
+    def _fold(self, events: list[Event]) -> None:
+        views = self._views.items()
+        for event in events:
+            audience = event.audience()
+            for viewer, view in views:
+                if audience is None or (viewer is not None and viewer in audience):
+                    view.apply(event)
 
     # ----------------------------------------------------------------- saving
 
@@ -752,7 +938,8 @@ class Game:
             "order": list(self.order),
             "hand_number": self.hand_number,
             "scores": [[p, s] for p, s in self.scores.items()],
-            "hands": [[p, list(counts)] for p, counts in self.hands.items()],
+            "returns": [[p, r] for p, r in self._returns.items()],
+            "hands": [[p, list(counts)] for p, counts in self._hands.items()],
             "taxes_this_hand": self.taxes_this_hand,
             "deck": list(self._deck),
             "dealt": self._dealt,
@@ -785,7 +972,9 @@ class Game:
         game.order = tuple(data["order"])
         game.hand_number = data["hand_number"]
         game.scores = {p: s for p, s in data["scores"]}
-        game.hands = {p: tuple(counts) for p, counts in data["hands"]}
+        # Saves before returns() was kept: the scores are the best guess there is.
+        game._returns = {p: r for p, r in data.get("returns", data["scores"])}
+        game._hands = {p: tuple(counts) for p, counts in data["hands"]}
         game.taxes_this_hand = data["taxes_this_hand"]
         game._deck = list(data["deck"])
         game._dealt = data["dealt"]

@@ -6,6 +6,7 @@ exactly the events it was shown and nothing else.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,10 +68,33 @@ class Observation:
     transfers: list[Event] = field(default_factory=list)
     """Every card movement this seat saw the cards of: taxes, exchanges, misdeal draws."""
     exchanges: int = 0
+    gifts: list[tuple[int, int, int]] = field(default_factory=list)
+    """Every tax and exchange this hand as (giver, receiver, cards): public, without cards."""
+    played_by: dict[int, Counts] = field(default_factory=dict)
+    """The cards each player has played this hand."""
     joining: list[int] = field(default_factory=list)
     leaving: list[int] = field(default_factory=list)
     last_hand: HandEnded | None = None
+    results: list[HandEnded] = field(default_factory=list, compare=False)
+    """Every hand's result this observation has seen, across hands, oldest first (left out
+    of comparisons: a view rebuilt from the log knows only the last)."""
     ended: TableEnded | None = None
+
+    def copy(self) -> Observation:
+        """An independent copy (events and card sets are immutable, so they are shared)."""
+        twin = copy.copy(self)
+        twin.scores = self.scores.copy()
+        twin.counts = self.counts.copy()
+        twin.passed = self.passed.copy()
+        twin.trick = self.trick.copy()
+        twin.out = self.out.copy()
+        twin.transfers = self.transfers.copy()
+        twin.gifts = self.gifts.copy()
+        twin.played_by = self.played_by.copy()
+        twin.joining = self.joining.copy()
+        twin.leaving = self.leaving.copy()
+        twin.results = self.results.copy()
+        return twin
 
     @property
     def roles(self) -> dict[int, Role]:
@@ -110,6 +134,8 @@ def _hand_started(o: Observation, e: HandStarted) -> None:
     o.revolution = o.misdeal = o.misdeal_result = None
     o.transfers = []
     o.exchanges = 0
+    o.gifts = []
+    o.played_by = {}
     o.joining, o.leaving = [], []
 
 
@@ -179,6 +205,7 @@ def _taxes_skipped(o: Observation, e: TaxesSkipped) -> None:
 def _tax_paid(o: Observation, e: TaxPaid) -> None:
     o.counts[e.giver] -= e.count
     o.counts[e.receiver] += e.count
+    o.gifts.append((e.giver, e.receiver, e.count))
 
 
 def _tax_cards(o: Observation, e: TaxCards) -> None:
@@ -191,6 +218,8 @@ def _tax_cards(o: Observation, e: TaxCards) -> None:
 
 def _merchant_exchanged(o: Observation, e: MerchantExchanged) -> None:
     o.exchanges += 1
+    o.gifts.append((e.giver, e.other, 1))
+    o.gifts.append((e.other, e.giver, 1))
 
 
 def _merchant_exchange_cards(o: Observation, e: MerchantExchangeCards) -> None:
@@ -214,6 +243,7 @@ def _played(o: Observation, e: Played) -> None:
     o.to_beat, o.top_player = e.set, e.player
     o.passed = set()
     o.trick.append((e.player, e.set))
+    o.played_by[e.player] = c.add(o.played_by.get(e.player, c.EMPTY), cards)
     if e.player == o.viewer:
         o._take(cards)
 
@@ -234,6 +264,7 @@ def _went_out(o: Observation, e: WentOut) -> None:
 
 def _hand_ended(o: Observation, e: HandEnded) -> None:
     o.last_hand = e
+    o.results.append(e)
     o.scores = dict(zip(e.finishing, e.scores, strict=True))
     o.order = e.finishing
     o.phase = "hand_over"

@@ -102,7 +102,7 @@ class Table:
             view = self.views[player]
             if isinstance(decision, PlayDecision | TaxDecision):
                 # The seat's own fold of what it saw agrees with the game's secret state.
-                assert view.hand == game.hands[player]
+                assert view.hand == game.debug_hands()[player]
             self.kinds.add(type(decision).__name__)
             # IllegalAction would propagate and fail the test.
             self.deliver(game.apply(player, self.bots[player].choose(view, decision)))

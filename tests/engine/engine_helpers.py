@@ -207,8 +207,8 @@ def game_in_play(
         scores=[[p, score[p]] for p in order],
         hands=[[p, list(counts[p])] for p in order],
         taxes_this_hand=False,
-        deck=[],
-        dealt=0,
+        deck=[card for p in order for card in hands.get(p, ())],
+        dealt=sum(len(hands.get(p, ())) for p in order),
         exposed_at=None,
         revolution_holder=None,
         tax_waiting=[],
@@ -230,7 +230,7 @@ def game_in_play(
 
 def hand_of(game: Game, player: int) -> list[int]:
     """A player's true cards, best first."""
-    counts = game.hands.get(player, EMPTY)
+    counts = game.debug_hands().get(player, EMPTY)
     return [card for card in range(1, JESTER + 1) for _ in range(counts[card])]
 
 

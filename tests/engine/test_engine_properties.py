@@ -141,6 +141,8 @@ class Table:
     def start(self) -> None:
         for player in self.game.order:
             self.views[player] = Observation(player)
+        for viewer in self.views:
+            self.game.observation(viewer)  # the game keeps these up to date from now on
         self.feed(self.game.start())
 
     def run(self, hands: int, max_steps: int = 20_000) -> None:
@@ -236,7 +238,7 @@ class Table:
         if isinstance(event, Waiting) and event.phase == Phase.REVOLUTION:
             # Rule 20: only the holder of both Jesters learns that a revolution is asked.
             holder = event.players
-            assert len(holder) == 1 and self.game.hands[holder[0]][JESTER] == 2
+            assert len(holder) == 1 and self.game.debug_hands()[holder[0]][JESTER] == 2
             assert event.audience() == frozenset(holder)
         elif parties is None:
             assert event.audience() is None, f"{event} is not public"
@@ -281,9 +283,9 @@ class Table:
             assert {p: view.scores.get(p) for p in game.order} == game.scores
             assert view.joining == game.joining and view.leaving == game.leaving
             if game.phase in DEALT:
-                true_counts = {p: sum(game.hands[p]) for p in game.order}
+                true_counts = {p: sum(game.debug_hands()[p]) for p in game.order}
                 assert {p: view.counts.get(p) for p in game.order} == true_counts
-                assert view.hand == (None if viewer is None else game.hands[viewer])
+                assert view.hand == (None if viewer is None else game.debug_hands()[viewer])
             if game.phase is Phase.PLAY:
                 assert view.to_beat == game.top and view.top_player == game.top_player
                 assert view.passed == game.passed and view.out == game.out
@@ -293,7 +295,7 @@ class Table:
         game = self.game
         held: Counter[int] = Counter()
         for player in game.order:
-            counts = game.hands.get(player, EMPTY)
+            counts = game.debug_hands().get(player, EMPTY)
             held.update({card: counts[card] for card in range(1, JESTER + 1) if counts[card]})
         undealt = Counter(game._deck[game._dealt :])
         deck = Counter(full_deck(stripped_ranks(game.rules, len(self.hand_players))))
@@ -304,6 +306,8 @@ class Table:
         for viewer, view in self.views.items():
             if viewer is None or viewer in self.game.order:
                 assert observe(self.game, viewer) == view
+                kept = self.game.observation(viewer)
+                assert kept == view  # (a save round trip starts its history afresh)
 
 
 def msgpack_round_trip(game: Game) -> Game:

@@ -104,7 +104,7 @@ def between_hands(order: tuple[int, ...], rules: Rules | None = None, **kw: Any)
 def test_rule_12_a_newcomer_waits_for_the_next_hand_and_sits_as_a_merchant() -> None:
     game = one_card_each(FOUR)
     assert game.request_join(9) == [PlayerJoining(9)]
-    assert game.order == FOUR and game.turn == GD and 9 not in game.hands
+    assert game.order == FOUR and game.turn == GD and 9 not in game.debug_hands()
     greedy_finish(game)
     events = game.begin_next_hand()
     # With four seated there is one Merchant seat: no choice, nobody is asked.
@@ -156,7 +156,7 @@ def test_rule_12_a_leaver_plays_out_the_hand_then_the_others_keep_their_order() 
     events = game.begin_next_hand()
     assert events[0] == PlayerRemoved(3)
     assert game.order == (1, 2, 4, 5, 6)
-    assert 3 not in game.scores and 3 not in game.hands
+    assert 3 not in game.scores and 3 not in game.debug_hands()
 
 
 def test_rule_12_the_table_ends_when_fewer_than_four_would_play() -> None:

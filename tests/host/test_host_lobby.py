@@ -371,7 +371,7 @@ def test_resume_with_token_restores_the_seat_with_a_snapshot_and_replaces_the_ol
     assert snapshot["seq"] == bo.session.seq
     game_now = harness.table.game
     assert game_now is not None
-    assert sorted(snapshot["game"]["hand"]) == list(cards_of(game_now.hands[me]))
+    assert sorted(snapshot["game"]["hand"]) == list(cards_of(game_now.debug_hands()[me]))
     assert snapshot["decision"] == owed
     assert table_names(harness).count("Bo") == 1, "the seat keeps its name"
     harness.choosers[back.connection] = random_chooser(harness.rng)

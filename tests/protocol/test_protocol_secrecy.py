@@ -105,7 +105,7 @@ def play_and_check(seed: int, players: int, misdeal_chance: float, hands_played:
 def _cards(game: Game, player: int) -> tuple[int, ...]:
     from dalmuti_net.engine import cards
 
-    return cards.cards_of(game.hands.get(player, cards.EMPTY))
+    return cards.cards_of(game.debug_hands().get(player, cards.EMPTY))
 
 
 @settings(max_examples=5, deadline=None)

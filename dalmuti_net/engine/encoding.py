@@ -1,0 +1,160 @@
+"""A stable integer for every action, with a name: for search trees, policies, replay files.
+
+The ids cover every action any table (4 to 8 players, any rules) may ask for, in one fixed
+list that never depends on the game: ``NUM_ACTIONS`` ids, ``0`` passing. A Merchant named
+in the merchant exchange is encoded by its seat (clockwise from the Greater Dalmuti, 0),
+not by its player id, so the encoding needs the seating (``order``) of the hand; every
+other action's id is the same at every table. ``Game.action_id`` / ``Game.action_of`` fill
+in the seating; ``action_name(id)`` is the id's name, e.g. ``play 5x3 (2 Jesters)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .actions import (
+    Action,
+    DecideMisdeal,
+    DeclareRevolution,
+    GiveTax,
+    MerchantExchange,
+    MisdealChoice,
+    Pass,
+    PlaceNewcomer,
+    Play,
+)
+from .cards import CARDS, ENGLISH_NAMES, JESTER, JESTERS_IN_DECK, RANKS, CardSet
+from .rules import MAX_PLAYERS
+
+_Key = tuple[object, ...]
+"""An action with player ids replaced by seats: what one id stands for."""
+
+
+def _universe() -> list[_Key]:
+    keys: list[_Key] = [("pass",)]
+    for rank in RANKS:
+        for count in range(1, rank + JESTERS_IN_DECK + 1):
+            for jesters in range(max(0, count - rank), min(JESTERS_IN_DECK, count - 1) + 1):
+                keys.append(("play", rank, count, jesters))
+    keys.extend(("play", JESTER, count, count) for count in range(1, JESTERS_IN_DECK + 1))
+    keys.extend([("revolution", False), ("revolution", True)])
+    for size in (1, 2):
+        keys.extend(
+            ("tax", cards) for cards in itertools.combinations_with_replacement(CARDS, size)
+        )
+    keys.append(("exchange", None, None))
+    # The top Merchant sits at seat 2; the others at seats 3 .. MAX_PLAYERS - 3.
+    for seat in range(3, MAX_PLAYERS - 2):
+        keys.extend(("exchange", seat, card) for card in CARDS)
+    keys.extend(("misdeal", choice) for choice in MisdealChoice)
+    # A newcomer is placed among at most MAX_PLAYERS - 1 seated: seats 2 .. MAX_PLAYERS - 3.
+    keys.extend(("place", position) for position in range(2, MAX_PLAYERS - 2))
+    return keys
+
+
+_KEYS = _universe()
+_IDS = {key: index for index, key in enumerate(_KEYS)}
+NUM_ACTIONS = len(_KEYS)
+"""How many action ids there are: every id is in ``range(NUM_ACTIONS)``."""
+PASS_ID = 0
+
+
+def _set_name(rank: int, count: int, jesters: int) -> str:
+    name = "Jester" if rank == JESTER else str(rank)
+    extra = f" ({jesters} Jester{'s' if jesters > 1 else ''})" if jesters and rank != JESTER else ""
+    return f"play {name}x{count}{extra}"
+
+
+def action_name(action_id: int) -> str:
+    """A short English name for an id, stable like the id itself."""
+    key = _KEYS[action_id]
+    kind = key[0]
+    if kind == "pass":
+        return "pass"
+    if kind == "play":
+        rank, count, jesters = key[1:]
+        assert isinstance(rank, int) and isinstance(count, int) and isinstance(jesters, int)
+        return _set_name(rank, count, jesters)
+    if kind == "revolution":
+        return "declare revolution" if key[1] else "no revolution"
+    if kind == "tax":
+        cards = key[1]
+        assert isinstance(cards, tuple)
+        return "give " + ", ".join(ENGLISH_NAMES[card] for card in cards)
+    if kind == "exchange":
+        if key[1] is None:
+            return "decline the exchange"
+        card = key[2]
+        assert isinstance(card, int)
+        return f"exchange with seat {key[1]}: give {ENGLISH_NAMES[card]}"
+    if kind == "misdeal":
+        return f"misdeal: {key[1]}"
+    return f"place the newcomer at seat {key[1]}"
+
+
+ACTION_NAMES: tuple[str, ...] = tuple(action_name(index) for index in range(NUM_ACTIONS))
+
+
+def encode(action: Action, order: tuple[int, ...]) -> int:
+    """The id of ``action`` at a hand seated ``order`` (GD first); ``ValueError`` if no
+    table could take it."""
+    key: _Key
+    if isinstance(action, Pass):
+        key = ("pass",)
+    elif isinstance(action, Play):
+        key = ("play", action.set.rank, action.set.count, action.set.jesters)
+    elif isinstance(action, DeclareRevolution):
+        key = ("revolution", action.declare)
+    elif isinstance(action, GiveTax):
+        key = ("tax", tuple(sorted(action.cards)))
+    elif isinstance(action, MerchantExchange):
+        if action.other is None:
+            key = ("exchange", None, action.card)
+        else:
+            seat = order.index(action.other) if action.other in order else -1
+            key = ("exchange", seat, action.card)
+    elif isinstance(action, DecideMisdeal):
+        key = ("misdeal", MisdealChoice(action.choice))
+    elif isinstance(action, PlaceNewcomer):
+        key = ("place", action.position)
+    else:
+        raise ValueError(f"{action!r} is not an action")
+    try:
+        return _IDS[key]
+    except (KeyError, TypeError):
+        raise ValueError(f"no action id for {action!r}") from None
+
+
+def decode(action_id: int, order: tuple[int, ...]) -> Action:
+    """The action an id stands for at a hand seated ``order`` (GD first)."""
+    if type(action_id) is not int or not 0 <= action_id < NUM_ACTIONS:
+        raise ValueError(f"action ids are 0 to {NUM_ACTIONS - 1}, not {action_id!r}")
+    key = _KEYS[action_id]
+    kind = key[0]
+    if kind == "pass":
+        return Pass()
+    if kind == "play":
+        rank, count, jesters = key[1:]
+        assert isinstance(rank, int) and isinstance(count, int) and isinstance(jesters, int)
+        return Play(CardSet(rank, count, jesters))
+    if kind == "revolution":
+        return DeclareRevolution(bool(key[1]))
+    if kind == "tax":
+        cards = key[1]
+        assert isinstance(cards, tuple)
+        return GiveTax(cards)
+    if kind == "exchange":
+        seat, card = key[1], key[2]
+        if seat is None:
+            return MerchantExchange(None, None)
+        assert isinstance(seat, int) and isinstance(card, int)
+        if seat >= len(order):
+            raise ValueError(f"{ACTION_NAMES[action_id]!r}: no seat {seat} at this table")
+        return MerchantExchange(order[seat], card)
+    if kind == "misdeal":
+        choice = key[1]
+        assert isinstance(choice, MisdealChoice)
+        return DecideMisdeal(choice)
+    position = key[1]
+    assert isinstance(position, int)
+    return PlaceNewcomer(position)
