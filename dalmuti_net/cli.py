@@ -3,6 +3,7 @@
 Each module listed in ``COMMANDS`` provides ``add_arguments(parser)`` and
 ``run(args) -> int``. Modules import only argparse-level things at the top and the heavy
 ones (trio, zeroconf, prompt_toolkit) inside ``run``, so building the parser stays cheap.
+A failure the user can fix is a ``CommandError``: one line on stderr and its exit code.
 """
 
 from __future__ import annotations
@@ -12,6 +13,13 @@ import importlib
 import sys
 
 from . import __version__
+from .commands.common import (
+    EXIT_CODES_HELP,
+    CommandError,
+    ExitCode,
+    add_common_arguments,
+    configure_logging,
+)
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("dalmuti_net.commands.bot", "seat bots at a table, to play or to test your own"),
@@ -34,13 +42,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dalmuti",
         description="The Great Dalmuti on your local network.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"dalmuti-net {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, summary) in COMMANDS.items():
         module = importlib.import_module(module_name)
-        sub = subparsers.add_parser(name, help=summary, description=summary)
+        sub = subparsers.add_parser(
+            name,
+            help=summary,
+            description=summary,
+            epilog="exit status: see `dalmuti --help`",
+        )
         module.add_arguments(sub)
+        add_common_arguments(sub)
         sub.set_defaults(run=module.run)
     return parser
 
@@ -50,13 +66,51 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
-        return 2
+        return ExitCode.USAGE
     try:
+        configure_logging(args, screen=takes_the_screen(args))
         result: int = args.run(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
+    except BaseException as error:
+        failure = user_failure(error)
+        if failure is None or args.debug:
+            if isinstance(error, Exception) and not args.debug:
+                print(
+                    f"dalmuti {args.command}: unexpected error: {describe(error)} "
+                    "(run again with --debug for the traceback, and please report it)",
+                    file=sys.stderr,
+                )
+                return ExitCode.FAILED
+            raise
+        print(f"dalmuti {args.command}: {failure.message}", file=sys.stderr)
+        return failure.exit_code
     return result
+
+
+def takes_the_screen(args: argparse.Namespace) -> bool:
+    """Whether the command draws a full-screen table (so its log must not go to stderr)."""
+    return args.command == "join" or (args.command == "host" and not args.headless)
+
+
+def user_failure(error: BaseException) -> CommandError | None:
+    """The ``CommandError`` behind ``error``, looking inside exception groups (trio's
+    nurseries wrap a failing task's error in one)."""
+    if isinstance(error, CommandError):
+        return error
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            found = user_failure(inner)
+            if found is not None:
+                return found
+    return None
+
+
+def describe(error: BaseException) -> str:
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return f"{type(error).__name__}: {error}"
 
 
 if __name__ == "__main__":

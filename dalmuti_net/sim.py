@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--players",
         type=int,
         metavar="N",
-        help="players at each table, 4 to 8 (default: as many as --bots names, at least 4)",
+        help="players at each table, 4 to 8 (default: as many as --strategies names, at least 4)",
     )
     parser.add_argument(
         "--hands",
@@ -49,20 +49,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules",
         default="",
-        metavar="OPTIONS",
-        help="comma list of rule options on top of scoring, e.g. "
-        "'merchant_exchange,misdeal_chance=0.1', 'all', 'no_scoring', 'none' "
-        "(options: first_deal_revolution, stripped_decks, scoring, philanthropic_scoring, "
-        "merchant_exchange, misdeal_chance=P, hand_limit=N)",
+        metavar="PRESET|FILE|OPTIONS",
+        help="a preset (basic, scoring, party, all) or a TOML rules file, as for "
+        "`dalmuti host`, and/or a comma list of rule options on top (on top of scoring "
+        "when no preset or file comes first), e.g. 'party,merchant_exchange', "
+        "'misdeal_chance=0.1', 'no_scoring', 'none' (options: first_deal_revolution, "
+        "stripped_decks, scoring, philanthropic_scoring, merchant_exchange, "
+        "misdeal_chance=P, hand_limit=N)",
     )
     parser.add_argument(
-        "--bots",
+        "--strategies",
         default=DEFAULT_BOTS,
         metavar="NAMES",
         help="comma list of strategies, repeated to fill the seats "
         f"(default {DEFAULT_BOTS}; a registered name such as heuristic or random, "
         "or package.module:attr for your own)",
     )
+    parser.add_argument("--bots", dest="strategies", help=argparse.SUPPRESS)  # old spelling
     parser.add_argument(
         "--rotate",
         action="store_true",
@@ -84,9 +87,11 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         rules = parse_rules(args.rules)
-        names = [name.strip() for name in args.bots.split(",")]
+        names = [name.strip() for name in args.strategies.split(",")]
         if not all(names):
-            raise ValueError(f"--bots needs comma-separated strategy names, not {args.bots!r}")
+            raise ValueError(
+                f"--strategies needs comma-separated strategy names, not {args.strategies!r}"
+            )
         for name in names:
             make_strategy(name, args.seed)
         players = args.players if args.players is not None else max(len(names), MIN_PLAYERS)
@@ -145,19 +150,27 @@ def simulate_with_progress(
 
 
 def parse_rules(text: str) -> Rules:
-    """Rules from a comma list: scoring is on unless ``no_scoring`` or ``none`` says not."""
+    """Rules from a preset or rules file (as ``dalmuti host --rules`` takes) and/or a comma
+    list of options on top; with no preset or file first, on top of scoring."""
     from .engine import Rules, RulesError
+    from .engine.rules import DEFAULT_HAND_LIMIT
+    from .host.settings import PRESETS, SettingsError, load_settings
 
+    items = [part.strip() for part in text.split(",")]
     options: dict[str, Any] = {"scoring": True}
+    if items[0] in PRESETS or items[0].endswith(".toml"):
+        try:
+            base = load_settings(items.pop(0)).rules
+        except SettingsError as error:
+            raise RulesError(str(error)) from None
+        options = base.to_dict()
+        if options["hand_limit"] == DEFAULT_HAND_LIMIT:
+            options.pop("hand_limit")  # derived again from scoring, which may be turned off
     known = {f.name: f for f in fields(Rules)}
-    for item in (part.strip() for part in text.split(",")):
+    for item in items:
         if not item:
             continue
         name, has_value, value = (part.strip() for part in item.partition("="))
-        if name == "all" and not has_value:
-            options.update(Rules.all_optional().to_dict())
-            options.pop("hand_limit")
-            continue
         if name == "none" and not has_value:
             options = {}
             continue
@@ -166,8 +179,9 @@ def parse_rules(text: str) -> Rules:
             continue
         if name not in known:
             raise RulesError(
-                f"unknown rule option {name!r}; known: all, none, {', '.join(known)} "
-                "(no_NAME turns one off)"
+                f"unknown rule option {name!r}; known: none, {', '.join(known)} "
+                f"(no_NAME turns one off), after a preset ({', '.join(PRESETS)}) "
+                "or a .toml rules file"
             )
         options[name] = _option_value(name, value if has_value else None)
     try:

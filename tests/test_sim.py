@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +12,7 @@ from dalmuti_net.bots import STRATEGIES, strategy_names
 from dalmuti_net.bots.arena import simulate
 from dalmuti_net.cli import main
 from dalmuti_net.engine import Action, Decision, Observation, Pass, Rules, RulesError
+from dalmuti_net.host.settings import PRESETS
 from dalmuti_net.sim import parse_rules, simulate_with_progress
 
 
@@ -42,13 +45,13 @@ def test_sim_plays_and_prints_a_table_per_seat_and_per_strategy(
         "3",
         "--rules",
         "all",
-        "--bots",
+        "--strategies",
         "heuristic,random",
         "--rotate",
     )
     assert code == 0, err
     assert "6 players, 45 hands, seed 3, rotating seats" in out
-    assert "merchant_exchange" in out and "misdeal_chance=0.2" in out
+    assert "merchant_exchange" in out and "misdeal_chance=0.05" in out
     # A table lasts 20 hands: 45 hands take three tables, the last one cut short.
     assert re.search(r"^45 hands over 3 tables: \d+ revolutions", out, re.MULTILINE)
     rows = seat_rows(out)
@@ -80,7 +83,7 @@ def test_sim_is_deterministic_given_the_seed(capsys: pytest.CaptureFixture[str])
 
 
 def test_sim_without_scoring_shows_no_points(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = sim(capsys, "--hands", "10", "--rules", "no_scoring", "--bots", "random")
+    code, out, _ = sim(capsys, "--hands", "10", "--rules", "no_scoring", "--strategies", "random")
     assert code == 0
     assert "rules: basic" in out
     rows = seat_rows(out)
@@ -92,7 +95,7 @@ def test_sim_accepts_a_strategy_given_as_module_and_attribute(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, out, err = sim(
-        capsys, "--hands", "5", "--bots", "heuristic,dalmuti_net.bots.random_bot:RandomBot"
+        capsys, "--hands", "5", "--strategies", "heuristic,dalmuti_net.bots.random_bot:RandomBot"
     )
     assert code == 0, err
     assert "dalmuti_net.bots.random_bot:RandomBot" in out
@@ -102,11 +105,11 @@ def test_sim_accepts_a_strategy_given_as_module_and_attribute(
     ("argv", "message"),
     [
         (
-            ["--bots", "heuristic,clever"],
+            ["--strategies", "heuristic,clever"],
             f"unknown strategy 'clever'; known strategies: {', '.join(strategy_names())} ",
         ),
-        (["--bots", "heuristic,,random"], "comma-separated strategy names"),
-        (["--bots", "no.such.module:Bot"], "cannot import 'no.such.module'"),
+        (["--strategies", "heuristic,,random"], "comma-separated strategy names"),
+        (["--strategies", "no.such.module:Bot"], "cannot import 'no.such.module'"),
         (["--rules", "merchant_exchange,sparkles"], "unknown rule option 'sparkles'"),
         (["--rules", "none,philanthropic_scoring"], "philanthropic_scoring needs scoring"),
         (["--rules", "misdeal_chance=2"], "misdeal_chance must be a number from 0 (off) to 1"),
@@ -114,7 +117,7 @@ def test_sim_accepts_a_strategy_given_as_module_and_attribute(
         (["--rules", "stripped_decks=maybe"], "stripped_decks is on or off"),
         (["--players", "9"], "--players must be 4 to 8, not 9"),
         (
-            ["--players", "4", "--bots", "random,random,random,random,random"],
+            ["--players", "4", "--strategies", "random,random,random,random,random"],
             "5 strategies named for 4 seats",
         ),
         (["--hands", "0"], "--hands must be at least 1"),
@@ -152,7 +155,7 @@ def test_a_bot_answering_illegally_is_named(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(STRATEGIES, "passer", PassingBot)
-    code, _, err = sim(capsys, "--bots", "passer", "--hands", "1")
+    code, _, err = sim(capsys, "--strategies", "passer", "--hands", "1")
     assert code == 1
     assert "strategy 'passer' (player" in err
     assert "with Pass(), which the game refused" in err
@@ -163,19 +166,45 @@ def test_rules_start_from_scoring_and_add_options() -> None:
     assert parse_rules("merchant_exchange, misdeal_chance=0.1") == Rules(
         scoring=True, merchant_exchange=True, misdeal_chance=0.1
     )
-    assert parse_rules("all") == Rules.all_optional()
+    assert parse_rules("all") == PRESETS["all"]
     assert parse_rules("all,no_merchant_exchange,hand_limit=5") == Rules(
         first_deal_revolution=True,
         stripped_decks=True,
         scoring=True,
         hand_limit=5,
         philanthropic_scoring=True,
-        misdeal_chance=0.2,
+        misdeal_chance=0.05,
     )
     assert parse_rules("none") == Rules()
     assert parse_rules("scoring=off") == Rules()
     with pytest.raises(RulesError):
         parse_rules("hand_limit=twenty")
+
+
+def test_rules_take_the_hosts_presets_and_rules_files(tmp_path: Path) -> None:
+    for preset, rules in PRESETS.items():
+        assert parse_rules(preset) == rules
+    assert parse_rules("party,merchant_exchange") == replace(
+        PRESETS["party"], merchant_exchange=True
+    )
+    assert parse_rules("basic,no_scoring") == Rules()
+    rules_file = tmp_path / "mine.toml"
+    rules_file.write_text("[rules]\nscoring = true\nhand_limit = 7\n", encoding="utf-8")
+    assert parse_rules(f"{rules_file},stripped_decks") == Rules(
+        scoring=True, hand_limit=7, stripped_decks=True
+    )
+    with pytest.raises(RulesError, match="after a preset"):
+        parse_rules("scoring,party")
+    with pytest.raises(RulesError, match="neither a rules file nor a preset"):
+        parse_rules(str(tmp_path / "missing.toml"))
+
+
+def test_the_old_bots_spelling_still_names_the_strategies(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = sim(capsys, "--hands", "3", "--bots", "random", "--rules", "party")
+    assert code == 0, err
+    assert "first_deal_revolution" in out and "stripped_decks" in out
 
 
 def test_rotation_moves_every_strategy_round_every_seat() -> None:

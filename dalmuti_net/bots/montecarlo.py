@@ -596,5 +596,5 @@ def with_rollouts(rollouts: int) -> Callable[[int | None], MonteCarloBot]:
 
 
 fixed_100 = with_rollouts(100)
-"""For `dalmuti sim --bots dalmuti_net.bots.montecarlo:fixed_100,...`: reproducible."""
+"""For `dalmuti sim --strategies dalmuti_net.bots.montecarlo:fixed_100,...`: reproducible."""
 fixed_300 = with_rollouts(300)

@@ -17,7 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a built-in strategy (heuristic, random, ...) or an importable factory "
         "package.module:attr taking a seed (default heuristic)",
     )
-    parser.add_argument("--name", default=None, help="the bot's name (default: the strategy's)")
+    parser.add_argument(
+        "--player-name", metavar="NAME", help="the bot's name (default: the strategy's)"
+    )
+    parser.add_argument("--name", dest="player_name", help=argparse.SUPPRESS)  # old spelling
     parser.add_argument(
         "--count", type=int, default=1, metavar="N", help="how many bots to seat (default 1)"
     )
@@ -45,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.count <= 8:
         print("dalmuti bot: --count must be from 1 to 8", file=sys.stderr)
         return 2
-    base_name = args.name or f"{strategies[0].name.capitalize()} bot"
+    base_name = args.player_name or f"{strategies[0].name.capitalize()} bot"
     outcome: list[str] = []
 
     async def connect() -> trio.abc.Stream:

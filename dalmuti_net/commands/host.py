@@ -18,12 +18,16 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="the table's name (default: USER's table)")
+    parser.add_argument(
+        "--table-name", metavar="NAME", help="the table's name (default: USER's table)"
+    )
+    parser.add_argument("--name", dest="table_name", help=argparse.SUPPRESS)  # old spelling
     parser.add_argument(
         "--port",
         type=int,
         default=None,
-        help=f"TCP port (default {DEFAULT_PORT}; if busy, a free one is chosen)",
+        help=f"TCP port (default {DEFAULT_PORT}, or a free port if {DEFAULT_PORT} is busy; "
+        "a port given here is used or the host does not start)",
     )
     parser.add_argument(
         "--interface",
@@ -45,11 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots", type=int, default=0, metavar="N", help="seat N bots before anyone joins"
     )
     parser.add_argument(
-        "--bot-strategy",
+        "--strategy",
         default="heuristic",
-        metavar="NAME",
+        metavar="NAME|MODULE:ATTR",
         help="strategy of the bots added with --bots (default heuristic)",
     )
+    parser.add_argument("--bot-strategy", dest="strategy", help=argparse.SUPPRESS)  # old
     parser.add_argument("--code", help="a join code players must give")
     parser.add_argument(
         "--headless",
@@ -96,14 +101,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def options_from(args: argparse.Namespace) -> HostOptions:
     user = _login_name()
     return HostOptions(
-        name=args.name
+        name=args.table_name
         or messages(args.lang if _known(args.lang) else None)._("{user}'s table").format(user=user),
         port=args.port,
         interface=args.interface,
         announce=not args.no_announce,
         rules=args.rules,
         bots=args.bots,
-        bot_strategy=args.bot_strategy,
+        bot_strategy=args.strategy,
         code=args.code,
         headless=args.headless,
         player_name=args.player_name or _remembered_name() or user,

@@ -112,6 +112,12 @@ class PreparedHost:
             await nursery.start(server.run)
             listeners = await self._listen()
             self.port = listeners[0].socket.getsockname()[1]
+            log.info(
+                "table %r listening on %s port %d",
+                table.name,
+                self.options.interface or "every interface",
+                self.port,
+            )
             nursery.start_soon(server.serve_tcp, listeners)
             await server.flush()  # start the bots seated before anyone connected
             _ = self.t._
@@ -140,9 +146,11 @@ class PreparedHost:
 
     async def serve_until_signal(self) -> None:
         """The headless host: serve until Ctrl-C or SIGTERM, then close cleanly."""
-        async with trio.open_nursery() as nursery:
-            server = await nursery.start(self.serve)
-            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        # Signals are caught from before the table opens: a SIGTERM right after the first
+        # line still closes the table cleanly.
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+                server = await nursery.start(self.serve)
                 async for signum in signals:
                     self.say(
                         self.t._("Closing the table ({signal}).").format(
@@ -150,8 +158,8 @@ class PreparedHost:
                         )
                     )
                     break
-            await server.shutdown()
-            nursery.cancel_scope.cancel()
+                await server.shutdown()
+                nursery.cancel_scope.cancel()
         if self.journal is not None:
             self.journal.close()
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 from .language import add_lang_argument, messages
+
+log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="join this host directly (port 7341 if none); without it, pick a table found "
         "on the local network",
     )
-    parser.add_argument("--name", help="your name at the table (remembered for next time)")
+    parser.add_argument(
+        "--player-name", metavar="NAME", help="your name at the table (remembered for next time)"
+    )
+    parser.add_argument("--name", dest="player_name", help=argparse.SUPPRESS)  # old spelling
     parser.add_argument("--code", help="the table's join code, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
     add_lang_argument(parser)
@@ -50,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"dalmuti join: {error}", file=sys.stderr)
         return 2
-    if args.name is not None and not args.name.strip():
-        print("dalmuti join: " + t._("--name cannot be empty"), file=sys.stderr)
+    if args.player_name is not None and not args.player_name.strip():
+        print("dalmuti join: " + t._("--player-name cannot be empty"), file=sys.stderr)
         return 2
     recorder = None
     if args.record is not None:
@@ -84,13 +90,13 @@ def run(args: argparse.Namespace) -> int:
     from ..client.ui.words import terminal_is_utf8
 
     remembered = load_name()
-    name = (args.name or remembered or "").strip()
-    if args.name:
+    name = (args.player_name or remembered or "").strip()
+    if args.player_name:
         save_name(name)
     ui = ClientUi(
         t,
         name=name,
-        name_given=bool(args.name) or (target is not None and bool(name)),
+        name_given=bool(args.player_name) or (target is not None and bool(name)),
         code=args.code,
         ascii_symbols=args.ascii or not terminal_is_utf8(),
     )
@@ -110,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
                 player_name = join.name
                 save_name(player_name)
                 ui.name, ui.name_given = player_name, True
+            log.info("joining %s as %r", display, player_name)
             session = RecordingSession(
                 player_name,
                 spectator=spectate,

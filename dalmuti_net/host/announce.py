@@ -127,6 +127,7 @@ async def announce_table(
     try:
         service = _service_info(instance_name_for(info.name), port, addresses, _server_name(), info)
         await trio.to_thread.run_sync(_register_unique, zc, service)
+        log.info("announced as %r at %s port %d", service.name, ", ".join(addresses), port)
 
         async def publish(new_info: TableInfo) -> None:
             changed = _service_info(service.name, port, addresses, service.server or "", new_info)

@@ -70,7 +70,7 @@ def running_host(
         "127.0.0.1",
         "--port",
         "0",
-        "--name",
+        "--table-name",
         name,
         "--bots",
         "3",

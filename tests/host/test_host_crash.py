@@ -168,7 +168,7 @@ async def test_the_host_killed_mid_hand_resumes_the_same_game(tmp_path: Path) ->
     journal, log, port = tmp_path / "table.dat", tmp_path / "second.log", free_port()
     common = ["--port", str(port)]
     fresh = ["--headless", "--save", str(journal), "--rules", str(rules_file), "--bots", "2"]
-    fresh += ["--autostart", "4", "--seed", "77", "--name", "Crash table"]
+    fresh += ["--autostart", "4", "--seed", "77", "--table-name", "Crash table"]
     first_host = await start_host([*common, *fresh], tmp_path / "first.log")
     try:
         async with trio.open_nursery() as nursery:

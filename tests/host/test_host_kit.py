@@ -90,7 +90,7 @@ def test_the_start_script_opens_a_new_table_when_nothing_is_saved(tmp_path: Path
     assert arguments[:4] == ["host", "--headless", "--port", "7341"]
     assert "--save" in arguments and "--resume" not in arguments
     assert arguments[arguments.index("--save") + 1] == str(table_file)
-    assert arguments[arguments.index("--name") + 1] == "Office table"
+    assert arguments[arguments.index("--table-name") + 1] == "Office table"
     assert {"--code", "--bots", "--rules", "--no-announce", "--interface"} <= set(arguments)
     accepted_by_dalmuti_host(arguments)
     table_file.write_bytes(b"")  # an empty file holds no table yet

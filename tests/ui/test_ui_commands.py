@@ -29,8 +29,10 @@ def test_join_refuses_bad_arguments_in_a_sentence(capsys: pytest.CaptureFixture[
     assert "unknown language 'klingon'" in capsys.readouterr().err
     assert main(["join", "127.0.0.1:99999"]) == 2
     assert "port must be a number from 1 to 65535" in capsys.readouterr().err
-    assert main(["join", "--name", "  ", "127.0.0.1"]) == 2
-    assert "--name cannot be empty" in capsys.readouterr().err
+    assert main(["join", "--player-name", "  ", "127.0.0.1"]) == 2
+    assert "--player-name cannot be empty" in capsys.readouterr().err
+    assert main(["join", "--name", "  ", "127.0.0.1"]) == 2  # the old spelling
+    assert "--player-name cannot be empty" in capsys.readouterr().err
 
 
 def listing(version: bytes = b"1", code: bytes = b"0") -> object:

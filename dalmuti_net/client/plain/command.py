@@ -26,13 +26,13 @@ def join_plain(
     """Join ``target`` (or a table found on the LAN) and play it in lines of text."""
     prepare_stdout()
     remembered = load_name()
-    name = (args.name or remembered or "").strip()
-    if args.name:
+    name = (args.player_name or remembered or "").strip()
+    if args.player_name:
         save_name(name)
     table = PlainTable(
         t,
         name=name,
-        name_given=bool(args.name) or (target is not None and bool(name)),
+        name_given=bool(args.player_name) or (target is not None and bool(name)),
         code=args.code,
     )
     client = PlainClient(table)

@@ -1,0 +1,110 @@
+"""What every subcommand shares: exit codes, the one-line failure, the logging options.
+
+A command that cannot do what it was asked raises ``CommandError`` (a sentence saying what
+is wrong and what to do, and an exit code); ``cli.main`` prints it as one line and exits
+with that code. Only ``--debug`` shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from enum import IntEnum
+from pathlib import Path
+
+
+class ExitCode(IntEnum):
+    """The exit status of every subcommand (documented in ``dalmuti --help``)."""
+
+    OK = 0
+    FAILED = 1
+    """It started, but could not go on (connection lost, a bot's strategy failed)."""
+    USAGE = 2
+    """The command line is wrong: an option, an argument, or a file it names."""
+    CANNOT_START = 3
+    """This machine cannot do it: port busy, address not here, no terminal, save folder."""
+    NOT_FOUND = 4
+    """No host could be reached, or no table was found on the network."""
+    REFUSED = 5
+    """The host refused: table full, wrong join code, another protocol version..."""
+    INTERRUPTED = 130
+    """Ctrl-C."""
+
+
+EXIT_CODES_HELP = """\
+exit status (the same for every command):
+  0    done
+  1    started, but could not go on (connection lost, a bot's strategy failed)
+  2    wrong command line: an option, an argument, or a file it names
+  3    this machine cannot do it: port busy, address not here, no terminal, no folder
+  4    no host could be reached, or no table was found on the network
+  5    the host refused: table full, wrong join code, another protocol version
+  130  interrupted (Ctrl-C)
+Every failure is one line on stderr; --debug shows the traceback as well."""
+
+
+class CommandError(Exception):
+    """A failure the user can fix: ``message`` says what is wrong and what to do."""
+
+    def __init__(self, message: str, exit_code: ExitCode = ExitCode.USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """``-v/--verbose``, ``--log-file`` and ``--debug``, the same on every subcommand."""
+    group = parser.add_argument_group("diagnostics")
+    group.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="log more: -v what the program does, -vv also zeroconf and the details "
+        "(on stderr, or only to --log-file while a table is on screen)",
+    )
+    group.add_argument(
+        "--log-file",
+        metavar="FILE",
+        type=Path,
+        help="append the log to FILE (warnings, or more with -v)",
+    )
+    group.add_argument(
+        "--debug", action="store_true", help="show the traceback when something fails"
+    )
+
+
+def configure_logging(args: argparse.Namespace, *, screen: bool) -> None:
+    """Send the project's log where ``-v``/``--log-file`` ask.
+
+    ``screen``: a full-screen table will own the terminal, so nothing is written to stderr
+    (warnings are shown in the table's own log there); the file gets everything.
+    """
+    verbosity: int = getattr(args, "verbose", 0) or 0
+    log_file: Path | None = getattr(args, "log_file", None)
+    level = logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
+    handlers: list[logging.Handler] = []
+    if log_file is not None:
+        try:
+            handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+        except OSError as error:
+            raise CommandError(
+                f"cannot write the log file {log_file}: {error.strerror}; give a file in a "
+                "folder you can write to",
+                ExitCode.USAGE,
+            ) from None
+    if verbosity and not screen:
+        handlers.append(logging.StreamHandler(sys.stderr))
+    if not handlers:
+        return
+    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    names = ["dalmuti_net"] + (["zeroconf", "trio"] if verbosity >= 2 else [])
+    for handler in handlers:
+        handler.setFormatter(formatter)
+        handler.setLevel(level)
+    for name in names:
+        logger = logging.getLogger(name)
+        logger.setLevel(level)
+        for handler in handlers:
+            logger.addHandler(handler)
