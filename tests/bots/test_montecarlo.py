@@ -274,5 +274,5 @@ def test_sim_reports_confidence_intervals_over_whole_tables(
     mean, half = (float(x) for x in heuristic.split()[1:4:2])
     total = result.by_strategy["heuristic"]
     assert mean == pytest.approx(total.points / total.hands, abs=0.001) and 0 < half < 0.5
-    assert main(["sim", "--hands", "40", "--bots", "heuristic,random", "--ci"]) == 0
+    assert main(["sim", "--hands", "40", "--strategies", "heuristic,random", "--ci"]) == 0
     assert "2 tables as samples" in capsys.readouterr().out
