@@ -135,7 +135,7 @@ def test_join_plain_plays_a_whole_hand_through_a_pipe(tmp_path: Path, language: 
     t = Translator(language)
     with running_host(rules, name="Pipe table") as host:
         client = PlainProcess(
-            ["join", "--plain", "--lang", language, "--name", "Ana", host.address], tmp_path
+            ["join", "--plain", "--lang", language, "--player-name", "Ana", host.address], tmp_path
         )
         play_to_the_end(client, t)
         client.send(t._("quit|q|exit").split("|")[0])
@@ -173,7 +173,7 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
             "--port",
             "0",
             "--no-announce",
-            "--name",
+            "--table-name",
             "Host pipe",
             "--player-name",
             "Hal",
