@@ -10,22 +10,13 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from ..engine import JESTER, RANKS, Counts, Observation
-
-FULL_DECK_SIZE = 80
-JESTERS_IN_DECK = 2
+from ..engine import JESTER, Counts, Observation
+from ..engine.cards import deck_of_size
 
 
 def deck_composition(deck_size: int) -> Counts:
-    """The cards of a deck of ``deck_size`` cards: stripped decks lose their worst ranks."""
-    counts = [0, *RANKS, JESTERS_IN_DECK]
-    total = FULL_DECK_SIZE
-    for rank in reversed(RANKS):
-        if total <= deck_size:
-            break
-        total -= counts[rank]
-        counts[rank] = 0
-    return tuple(counts)
+    """The cards of a deck of ``deck_size`` cards (the engine's rule 14)."""
+    return deck_of_size(deck_size)
 
 
 @lru_cache(maxsize=65536)

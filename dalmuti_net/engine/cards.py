@@ -45,6 +45,22 @@ def full_deck(stripped_ranks: Iterable[int] = ()) -> list[int]:
     return deck
 
 
+FULL_DECK_SIZE = 80
+
+
+def deck_of_size(deck_size: int) -> Counts:
+    """The cards of a deck of ``deck_size`` cards (80, or 68 and 57 stripped, rule 14): a
+    stripped deck loses its worst ranks."""
+    counts = [0, *RANKS, JESTERS_IN_DECK]
+    total = FULL_DECK_SIZE
+    for rank in reversed(RANKS):
+        if total <= deck_size:
+            break
+        total -= counts[rank]
+        counts[rank] = 0
+    return tuple(counts)
+
+
 def counts_of(cards: Iterable[int]) -> Counts:
     counts = [0] * 14
     for card in cards:

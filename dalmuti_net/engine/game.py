@@ -328,6 +328,49 @@ class Game:
                 twin._views[player] = hidden.their_view(real, player, twin._hands.get(player))
         return twin
 
+    @classmethod
+    def from_observation(
+        cls, seen: Observation, rng: random.Random, rules: Rules | None = None
+    ) -> Game:
+        """A game in play that a seat's ``seen`` observation cannot tell from the real one:
+        ``sample_hidden`` for a bot that holds only its observation (a remote seat).
+
+        The seat must be in a hand being played (phase ``play``); it is that seat's turn
+        in the copy. The other seats' cards are dealt as ``sample_hidden`` deals them; the
+        copy plays with ``rules`` (default: scoring, so that ``returns`` count places) and
+        its random draws are seeded from ``rng``. Its log is empty: its observations are
+        the seat's own (copied) and the others' rebuilt on their sampled hands.
+        """
+        viewer, hand = seen.viewer, seen.hand
+        if seen.phase != "play" or viewer is None or hand is None or viewer not in seen.order:
+            raise ValueError("a game can be rebuilt only from a seated player's view of play")
+        game = cls.__new__(cls)
+        order = seen.order
+        game._init_state(order, rules or Rules(scoring=True), rng.getrandbits(64))
+        counts = {p: seen.counts.get(p, 0) for p in order}
+        counts[viewer] = sum(hand)
+        deck = c.deck_of_size(sum(counts.values()) + sum(seen.played))
+        unseen = [deck[card] - seen.played[card] - hand[card] for card in range(14)]
+        needs = {p: counts[p] for p in order if p != viewer}
+        game._hands = dict(hidden.sample_unseen(unseen, needs, hidden.knowledge_of(seen), rng))
+        game._hands[viewer] = hand
+        game._deck = list(c.cards_of(deck))
+        game._dealt = len(game._deck)
+        game.phase = Phase.PLAY
+        game.hand_number = seen.hand_number
+        game.scores = {p: seen.scores.get(p, 0) for p in order}
+        game.taxes_this_hand = seen.taxes
+        game.turn = viewer
+        game.top, game.top_player = seen.to_beat, seen.top_player
+        game.passed = set(seen.passed)
+        game.out = list(seen.out)
+        game._holding = sum(1 for p in order if game._hands[p] != c.EMPTY)
+        game._views = {viewer: seen.copy(), None: hidden.their_view(seen, None, None)}
+        for player in order:
+            if player != viewer:
+                game._views[player] = hidden.their_view(seen, player, game._hands[player])
+        return game
+
     def _sampled_hands(
         self, real: Observation, viewer: int | None, rng: random.Random
     ) -> dict[int, Counts]:

@@ -156,7 +156,7 @@ def sample_unseen(
     return {player: tuple(counts) for player, counts in hands.items()}
 
 
-def their_view(seen: Observation, player: int, hand: Counts | None) -> Observation:
+def their_view(seen: Observation, player: int | None, hand: Counts | None) -> Observation:
     """``player``'s observation in a sampled game: the public part of ``seen``, the sampled
     ``hand``, and of the transfers only those ``seen`` shows them taking part in."""
     view = seen.copy()
@@ -164,7 +164,9 @@ def their_view(seen: Observation, player: int, hand: Counts | None) -> Observati
     dealt = any(seen.counts.values())  # counts arrive with the end of the deal
     view.hand = hand if dealt else None
     view.transfers = [
-        transfer for transfer in seen.transfers if player in (transfer.audience() or ())
+        transfer
+        for transfer in seen.transfers
+        if player is not None and player in (transfer.audience() or ())
     ]
     if seen.waiting and seen.phase == "revolution":
         view.phase, view.waiting = "dealing", ()

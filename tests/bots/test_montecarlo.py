@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterator
 
 import pytest
 
 from dalmuti_net.bots import STRATEGIES, make_strategy
 from dalmuti_net.bots.arena import simulate
-from dalmuti_net.bots.montecarlo import (
-    DealSampler,
-    MonteCarloBot,
-    PlayMemory,
-    TableState,
-    seat_knowledge,
-    with_rollouts,
-)
+from dalmuti_net.bots.montecarlo import MonteCarloBot, with_rollouts
 from dalmuti_net.engine import (
     JESTER,
     Action,
@@ -69,64 +63,50 @@ def seat_views(
 # ---------------------------------------------------------------------- knowledge, sampling
 
 
-def test_memory_pieces_together_who_played_what() -> None:
-    """At each of seat 0's turns its memory matches the game's own log of plays."""
+def test_the_seat_knows_who_played_what() -> None:
+    """At each of seat 0's turns its observation's ``played_by`` matches the game's log."""
     checked = 0
-    memory = PlayMemory()
-    for game, player, view, action in seat_views(5, Rules(scoring=True), seed=4, hands=3):
+    for game, player, view, _ in seat_views(5, Rules(scoring=True), seed=4, hands=3):
         if player != 0 or game.phase is not Phase.PLAY:
             continue
-        memory.update(view)
         truth: dict[int, list[int]] = {}
         for event in game.log:
             if isinstance(event, Played):
                 counts = truth.setdefault(event.player, [0] * 14)
                 for card in event.set.cards():
                     counts[card] += 1
-        assert memory.complete
-        assert {p: list(memory.played_by(p)) for p in truth} == truth
-        if isinstance(action, Play):
-            memory.note_own_play(action.set)
+        assert {p: list(counts) for p, counts in view.played_by.items()} == truth
         checked += 1
     assert checked > 20
 
 
-def test_a_memory_that_missed_plays_says_so() -> None:
-    memory = PlayMemory()
-    view = Observation(0)
-    view.hand_number = 1
-    view.played = counts_of([12, 12])  # played before this seat ever looked
-    view.trick = [(1, CardSet(11, 1))]
-    memory.update(view)
-    assert not memory.complete
-
-
 def test_samples_match_counts_and_what_the_greater_dalmuti_knows() -> None:
-    """The GD gave two cards to the GP and got the GP's two best: in every sample the GP
-    holds the given cards (until played) and nothing better than what it paid."""
+    """The GD gave two cards to the GP and got the GP's two best: in every game the engine
+    rebuilds from the GD's view, the GP holds the given cards (until played) and nothing
+    better than what it paid."""
     checked = 0
+    rng = random.Random(1)
     for game, player, view, _ in seat_views(4, Rules(scoring=True), seed=2, hands=4):
         if game.phase is not Phase.PLAY or player != game.order[0] or not view.transfers:
             continue
         gp = view.order[-1]
         paid = next(t for t in view.transfers if isinstance(t, TaxCards) and t.giver == gp)
         given = next(t for t in view.transfers if isinstance(t, TaxCards) and t.receiver == gp)
-        memory = PlayMemory()
-        memory.update(view)
-        knowledge = seat_knowledge(view, memory)
-        assert knowledge[gp].floor == max(paid.cards)
         assert view.hand is not None
-        table = TableState.from_observation(view, view.hand)
-        sampler = DealSampler(table, knowledge, MonteCarloBot(1, rollouts=1).rng)
-        gp_seat = view.order.index(gp)
+        deck = counts_of(game._deck)
         for _ in range(50):
-            hands = sampler.sample()
-            assert [sum(h) for h in hands] == [view.counts[p] for p in view.order]
-            totals = [sum(h[card] for h in hands) + view.played[card] for card in range(14)]
-            assert totals == list(table.deck)
-            gp_hand = hands[gp_seat]
+            guess = Game.from_observation(view, rng)
+            hands = guess.debug_hands()
+            assert {p: sum(h) for p, h in hands.items()} == view.counts
+            assert hands[player] == view.hand and guess.observation(player) == view
+            totals = [
+                sum(h[card] for h in hands.values()) + view.played[card] for card in range(14)
+            ]
+            assert totals == list(deck)
+            gp_hand = hands[gp]
             still_given = counts_of(given.cards)
-            assert all(gp_hand[c] >= still_given[c] - view.played[c] for c in range(14))
+            gp_played = view.played_by.get(gp, (0,) * 14)
+            assert all(gp_hand[c] >= still_given[c] - gp_played[c] for c in range(14))
             extra = [gp_hand[c] - still_given[c] for c in range(14)]
             assert all(extra[c] <= 0 for c in range(1, max(paid.cards)))
         checked += 1
@@ -147,13 +127,11 @@ def test_a_declared_revolution_puts_both_jesters_with_the_declarer() -> None:
                     break
         if found is not None:
             break
-    assert found.hand is not None
-    memory = PlayMemory()
-    memory.update(found)
-    table = TableState.from_observation(found, found.hand)
-    sampler = DealSampler(table, seat_knowledge(found, memory), MonteCarloBot(0, rollouts=1).rng)
-    declarer_seat = found.order.index(found.revolution.player)  # type: ignore[union-attr]
-    assert all(sampler.sample()[declarer_seat][JESTER] == 2 for _ in range(20))
+    assert found.revolution is not None
+    rng = random.Random(0)
+    for _ in range(20):
+        guess = Game.from_observation(found, rng)
+        assert guess.debug_hands()[found.revolution.player][JESTER] == 2
 
 
 # ---------------------------------------------------------------------- choices and budgets
