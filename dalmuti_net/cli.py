@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import traceback
 
 from . import __version__
 from .commands.common import (
@@ -73,17 +74,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
-    except BaseException as error:
+    except Exception as error:
         failure = user_failure(error)
-        if failure is None or args.debug:
-            if isinstance(error, Exception) and not args.debug:
-                print(
-                    f"dalmuti {args.command}: unexpected error: {describe(error)} "
-                    "(run again with --debug for the traceback, and please report it)",
-                    file=sys.stderr,
-                )
-                return ExitCode.FAILED
-            raise
+        if args.debug:
+            traceback.print_exc()
+        if failure is None:
+            print(
+                f"dalmuti {args.command}: unexpected error: {describe(error)} "
+                + ("" if args.debug else "(run again with --debug for the traceback) ")
+                + "- please report it",
+                file=sys.stderr,
+            )
+            return ExitCode.FAILED
         print(f"dalmuti {args.command}: {failure.message}", file=sys.stderr)
         return failure.exit_code
     return result

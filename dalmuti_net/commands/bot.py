@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
+
+from .common import CommandError, ExitCode
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "address", metavar="HOST[:PORT]", help="the host to join (port 7341 if none)"
+        "address",
+        nargs="?",
+        metavar="HOST[:PORT]",
+        help="the host to join (port 7341 if none); without it, a table found on the local "
+        "network (the one named --table-name, if given; tables in their lobby first)",
+    )
+    parser.add_argument("--table-name", metavar="NAME", help="join the table of this name")
+    parser.add_argument(
+        "--interface",
+        metavar="ADDRESS",
+        action="append",
+        help="look for tables on this interface address only (repeatable; default: all)",
     )
     parser.add_argument(
         "--strategy",
@@ -37,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     from ..client.runner import CannotConnect
 
     try:
-        host, port = parse_address(args.address)
+        if args.address is not None:
+            host, port = parse_address(args.address)
         strategies = [
             make_strategy(args.strategy, None if args.seed is None else args.seed + i)
             for i in range(args.count)
@@ -48,6 +63,21 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.count <= 8:
         print("dalmuti bot: --count must be from 1 to 8", file=sys.stderr)
         return 2
+    if args.address is None:
+        from ..client.sdk import NoTableFound, find_table
+
+        try:
+            listing = trio.run(
+                partial(find_table, args.table_name, interfaces=args.interface, code=args.code)
+            )
+        except NoTableFound as error:
+            raise CommandError(
+                f"{error}; give the host's address (dalmuti bot HOST[:PORT]) or check "
+                "`dalmuti hosts`",
+                ExitCode.NOT_FOUND,
+            ) from None
+        host, port = listing.addresses[0], listing.port
+        print(f"joining {listing.name!r} at {host}:{port}")
     base_name = args.player_name or f"{strategies[0].name.capitalize()} bot"
     outcome: list[str] = []
 
@@ -75,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         unreachable.extend(group.exceptions)
     if unreachable:
         print(f"dalmuti bot: cannot reach {host}:{port}: {unreachable[0]}", file=sys.stderr)
-        return 1
+        return ExitCode.NOT_FOUND
     for line in outcome:
         print(line)
-    return 1 if any("refused" in line for line in outcome) else 0
+    return ExitCode.REFUSED if any("refused" in line for line in outcome) else ExitCode.OK

@@ -21,9 +21,9 @@ class ExitCode(IntEnum):
     FAILED = 1
     """It started, but could not go on (connection lost, a bot's strategy failed)."""
     USAGE = 2
-    """The command line is wrong: an option, an argument, or a file it names."""
+    """The command line is wrong: an option, an argument, or a file or folder it names."""
     CANNOT_START = 3
-    """This machine cannot do it: port busy, address not here, no terminal, save folder."""
+    """This machine cannot do it: port busy, address not here, no terminal."""
     NOT_FOUND = 4
     """No host could be reached, or no table was found on the network."""
     REFUSED = 5
@@ -36,8 +36,8 @@ EXIT_CODES_HELP = """\
 exit status (the same for every command):
   0    done
   1    started, but could not go on (connection lost, a bot's strategy failed)
-  2    wrong command line: an option, an argument, or a file it names
-  3    this machine cannot do it: port busy, address not here, no terminal, no folder
+  2    wrong command line: an option, an argument, or a file or folder it names
+  3    this machine cannot do it: port busy, address not here, no terminal
   4    no host could be reached, or no table was found on the network
   5    the host refused: table full, wrong join code, another protocol version
   130  interrupted (Ctrl-C)
@@ -51,6 +51,11 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.exit_code = exit_code
+
+
+def has_a_terminal() -> bool:
+    """Whether a full-screen table can be drawn: input and output are a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..protocol.catalogue import DEFAULT_PORT
+from .common import CommandError, ExitCode, has_a_terminal
 from .host_options import HostOptions
 from .language import add_lang_argument, messages
 
@@ -155,6 +156,16 @@ def check_options(options: HostOptions, t: Translator | None = None) -> str | No
         return _("{option} must be from {low} to {high}").format(
             option="--bot-pace", low=0, high=60
         )
+    if options.interface is not None and not _is_ip_address(options.interface):
+        return _(
+            "{option} wants an IP address of this machine, such as 127.0.0.1 or "
+            "192.168.1.20, not {value}"
+        ).format(option="--interface", value=options.interface)
+    if options.save is not None and not options.save.parent.is_dir():
+        return _(
+            "the folder {folder} does not exist; create it first, or give --save a file "
+            "in another folder"
+        ).format(folder=options.save.parent)
     if options.save is not None and options.resume is not None:
         return _("give --save or --resume, not both (--resume keeps saving to its file)")
     if options.save is not None and options.save.exists() and options.save.stat().st_size:
@@ -164,6 +175,16 @@ def check_options(options: HostOptions, t: Translator | None = None) -> str | No
     if options.resume is not None and not options.resume.exists():
         return _("{file} does not exist").format(file=options.resume)
     return None
+
+
+def _is_ip_address(text: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def run(args: argparse.Namespace) -> int:
@@ -182,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import UnknownStrategy, resolve_strategy
     from ..host.journal import JournalError
     from ..host.settings import SettingsError
-    from .host_runtime import HostStartError, PreparedHost
+    from .host_runtime import PreparedHost
 
     try:
         resolve_strategy(options.bot_strategy)
@@ -190,6 +211,20 @@ def run(args: argparse.Namespace) -> int:
     except (SettingsError, JournalError, UnknownStrategy) as error:
         print(f"dalmuti host: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        raise CommandError(
+            t._("cannot write {file}: {reason}").format(
+                file=options.save or options.resume, reason=error.strerror or error
+            )
+        ) from error
+    if host.host_token is not None and not args.plain and not has_a_terminal():
+        raise CommandError(
+            t._(
+                "there is no terminal here to show the table in; add --headless to host "
+                "without playing here, or --plain for a line-by-line table"
+            ),
+            ExitCode.CANNOT_START,
+        )
     if host.host_token is not None:
         # A local host player: asked for now, or the resumed table was saved with one.
         if args.plain:
@@ -197,11 +232,7 @@ def run(args: argparse.Namespace) -> int:
 
             return host_plain(host, t)
         return run_with_local_player(host, t)
-    try:
-        trio.run(host.serve_until_signal)
-    except HostStartError as error:
-        print(f"dalmuti host: {error}", file=sys.stderr)
-        return 1
+    trio.run(host.serve_until_signal)  # a HostStartError is shown by cli.main
     return 0
 
 
@@ -267,6 +298,5 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
         if host.journal is not None:
             host.journal.close()
     if failures:
-        print(f"dalmuti host: {failures[0]}", file=sys.stderr)
-        return 1
+        raise failures[0]
     return 0

@@ -28,14 +28,18 @@ from ..host.settings import TableSettings, load_settings, settings_from_dict
 from ..host.table import Limits, StartBot, Table
 from ..protocol import ProtocolError
 from ..protocol.catalogue import DEFAULT_PORT
+from .common import CommandError, ExitCode
 from .host_options import HostOptions
 from .language import messages
 
 log = logging.getLogger(__name__)
 
 
-class HostStartError(Exception):
+class HostStartError(CommandError):
     """The host could not start serving (port taken, address not on this machine...)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ExitCode.CANNOT_START)
 
 
 @dataclass
@@ -185,7 +189,10 @@ class PreparedHost:
                 ) from None
             if error.errno == errno.EADDRNOTAVAIL:
                 raise HostStartError(
-                    _("{address} is not an address of this machine").format(address=host)
+                    _(
+                        "{address} is not an address of this machine; give --interface one "
+                        "of its addresses, or leave it out for every interface"
+                    ).format(address=host)
                 ) from None
             raise HostStartError(
                 _("cannot listen on port {port}: {reason}").format(

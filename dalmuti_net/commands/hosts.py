@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ..protocol.discovery import TableListing
+from .common import ExitCode
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -78,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
 
     listings = trio.run(lambda: find_tables(args.timeout, interfaces=args.interface))
     if args.json:
+        # Nothing found is an empty array for the script, and exit status 4 as without --json.
         print(json.dumps([listing_dict(listing) for listing in listings], ensure_ascii=False))
-        return 0
+        return ExitCode.OK if listings else ExitCode.NOT_FOUND
     if not listings:
         print(
             f"No table answered within {args.timeout:g} s. Check that you are on the same "
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             "in the way; `dalmuti join HOST[:PORT]` works without discovery.",
             file=sys.stderr,
         )
-        return 1
+        return ExitCode.NOT_FOUND
     for listing in listings:
         print(listing_line(listing))
     return 0

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import TYPE_CHECKING
 
+from .common import CommandError, ExitCode, has_a_terminal
 from .language import add_lang_argument, messages
+
+if TYPE_CHECKING:
+    from ..client.session import ClientSession
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +86,14 @@ def run(args: argparse.Namespace) -> int:
         return join_plain(args, t, target, _default_name())
     import trio
 
+    if not has_a_terminal():
+        raise CommandError(
+            t._(
+                "there is no terminal here to show the table in; add --plain for a "
+                "line-by-line table"
+            ),
+            ExitCode.CANNOT_START,
+        )
     from ..client.recorder import RecordingSession
     from ..client.seats import SeatStore
     from ..client.session import TABLE_UI_SOFTWARE
@@ -101,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
         ascii_symbols=args.ascii or not terminal_is_utf8(),
     )
     client = TerminalClient(ui)
+
+    sessions: list[ClientSession] = []
 
     async def main() -> None:
         place = target
@@ -125,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 software=TABLE_UI_SOFTWARE,
             )
             session.recorder = recorder
+            sessions.append(session)
             ui.connecting(session, display)
             client.refresh()
 
@@ -147,7 +163,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if recorder is not None:
             recorder.close()
-    return 0
+    return exit_code(sessions[-1] if sessions else None)
+
+
+def exit_code(last: ClientSession | None) -> ExitCode:
+    """How ``join`` ends, from its last connection: refused before taking a seat (table
+    full, wrong code, another version) is 5, never let in at all is 4, else 0."""
+    if last is None or last.welcome is not None:
+        return ExitCode.OK
+    if last.errors and last.errors[-1].fatal:
+        return ExitCode.REFUSED
+    return ExitCode.NOT_FOUND
 
 
 def _default_name() -> str:

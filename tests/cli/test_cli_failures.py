@@ -1,0 +1,128 @@
+"""Every start failure is one line on stderr, what is wrong and what to do, with the exit
+code `dalmuti --help` documents; `--debug` adds the traceback."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dalmuti_net.cli import main, user_failure
+from dalmuti_net.commands.common import ExitCode
+from dalmuti_net.commands.host_runtime import HostStartError
+
+QUIET_HOST = ["host", "--headless", "--no-announce"]
+STEP_TIMEOUT_S = 60
+
+
+def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    err = capsys.readouterr().err
+    assert code != 0, err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"dalmuti {argv[0]}: "), err
+    assert "Traceback" not in err
+    return code, err
+
+
+@pytest.fixture
+def busy_port() -> Iterator[int]:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield taken.getsockname()[1]
+
+
+def test_a_busy_explicit_port(capsys: pytest.CaptureFixture[str], busy_port: int) -> None:
+    code, err = fails(capsys, *QUIET_HOST, "--interface", "127.0.0.1", "--port", str(busy_port))
+    assert code == ExitCode.CANNOT_START
+    assert f"port {busy_port} is already in use; try another --port" in err
+
+
+def test_an_address_that_is_not_this_machines(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = fails(capsys, *QUIET_HOST, "--interface", "10.9.9.9", "--port", "0")
+    assert code == ExitCode.CANNOT_START
+    assert "10.9.9.9 is not an address of this machine; give --interface" in err
+
+
+def test_an_interface_that_is_not_an_address(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = fails(capsys, *QUIET_HOST, "--interface", "not-an-ip")
+    assert code == ExitCode.USAGE
+    assert "--interface wants an IP address of this machine" in err and "not-an-ip" in err
+
+
+def test_a_save_in_a_missing_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    save = tmp_path / "no-such-folder" / "table.db"
+    code, err = fails(capsys, *QUIET_HOST, "--interface", "127.0.0.1", "--save", str(save))
+    assert code == ExitCode.USAGE
+    assert f"the folder {save.parent} does not exist" in err
+
+
+def test_host_without_a_terminal_suggests_headless(capsys: pytest.CaptureFixture[str]) -> None:
+    # Under pytest, stdin is not a terminal: as under cron, systemd or a pipe.
+    code, err = fails(capsys, "host", "--no-announce", "--interface", "127.0.0.1")
+    assert code == ExitCode.CANNOT_START
+    assert "no terminal" in err and "--headless" in err
+
+
+def test_join_without_a_terminal_suggests_plain(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = fails(capsys, "join", "127.0.0.1:9")
+    assert code == ExitCode.CANNOT_START
+    assert "no terminal" in err and "--plain" in err
+
+
+def test_hosts_json_finding_nothing_exits_as_hosts_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A private address no table answers on: nothing is found, whatever this machine runs.
+    code = main(["hosts", "--json", "--timeout", "0.3", "--interface", "127.0.0.1"])
+    out = capsys.readouterr().out
+    if out.strip() != "[]":  # someone else's table is announced on this machine right now
+        assert code == ExitCode.OK
+        return
+    assert code == ExitCode.NOT_FOUND
+
+
+def test_bot_without_an_address_looks_on_the_lan(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = fails(
+        capsys, "bot", "--table-name", "No such table 8127", "--interface", "127.0.0.1"
+    )
+    assert code == ExitCode.NOT_FOUND
+    assert "no table named 'No such table 8127' to join was found" in err
+    assert "dalmuti bot HOST[:PORT]" in err
+
+
+def test_bot_at_an_unreachable_host(capsys: pytest.CaptureFixture[str], busy_port: int) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    code, err = fails(capsys, "bot", f"127.0.0.1:{port}")
+    assert code == ExitCode.NOT_FOUND
+    assert f"cannot reach 127.0.0.1:{port}" in err
+
+
+def test_an_error_inside_nested_exception_groups_is_found() -> None:
+    inner = HostStartError("port 7341 is already in use; try another --port")
+    wrapped = BaseExceptionGroup("outer", [ExceptionGroup("nursery", [ValueError(), inner])])
+    assert user_failure(wrapped) is inner
+    assert user_failure(ExceptionGroup("nursery", [ValueError()])) is None
+
+
+def test_debug_shows_the_traceback() -> None:
+    finished = subprocess.run(
+        [sys.executable, "-m", "dalmuti_net", *QUIET_HOST, "--interface", "10.9.9.9", "--debug"],
+        capture_output=True,
+        text=True,
+        timeout=STEP_TIMEOUT_S,
+        stdin=subprocess.DEVNULL,
+    )
+    assert finished.returncode == ExitCode.CANNOT_START
+    assert "Traceback" in finished.stderr
+    assert finished.stderr.rstrip().endswith(
+        "dalmuti host: 10.9.9.9 is not an address of this machine; give --interface one "
+        "of its addresses, or leave it out for every interface"
+    )
