@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
@@ -73,6 +74,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "a seed, each strategy one seat further on, so seat and deal luck cancel",
     )
     parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes to play the tables in (default: every core, here "
+        f"{os.cpu_count() or 1}); the result is the same for any N",
+    )
+    parser.add_argument(
         "--ci",
         action="store_true",
         help="add 95%% confidence intervals of each strategy's points per hand and share of "
@@ -101,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"{len(names)} strategies named for {players} seats")
         if args.hands < 1:
             raise ValueError(f"--hands must be at least 1, not {args.hands}")
+        if args.jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
     except (ValueError, RulesError, UnknownStrategy) as error:
         print(f"dalmuti sim: error: {error}", file=sys.stderr)
         return 2
@@ -111,9 +122,11 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         if sys.stdout.isatty():
-            result = simulate_with_progress(entrants, rules, args.hands, args.seed, args.rotate)
+            result = simulate_with_progress(
+                entrants, rules, args.hands, args.seed, args.rotate, jobs=args.jobs
+            )
         else:
-            result = simulate(entrants, rules, args.hands, args.seed, args.rotate)
+            result = simulate(entrants, rules, args.hands, args.seed, args.rotate, jobs=args.jobs)
     except StrategyError as error:
         print(f"dalmuti sim: {error}", file=sys.stderr)
         return 1
@@ -131,6 +144,7 @@ def simulate_with_progress(
     seed: int,
     rotate: bool = False,
     terminal: tuple[Output, Input] | None = None,
+    jobs: int = 1,
 ) -> ArenaResult:
     """``simulate`` under a progress bar (on ``terminal``: the process's own by default)."""
     from prompt_toolkit.shortcuts import ProgressBar
@@ -141,7 +155,9 @@ def simulate_with_progress(
     output, terminal_input = terminal if terminal is not None else (None, None)
     with ProgressBar(title="dalmuti sim", output=output, input=terminal_input) as bar:
         counter: ProgressBarCounter[object] = bar(label="hands", total=hands)
-        result = simulate(entrants, rules, hands, seed, rotate, on_hand=counter.item_completed)
+        result = simulate(
+            entrants, rules, hands, seed, rotate, on_hand=counter.item_completed, jobs=jobs
+        )
         counter.done = True
     return result
 

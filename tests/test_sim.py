@@ -235,3 +235,25 @@ def test_the_progress_bar_counts_every_hand() -> None:
         )
     plain = simulate(["heuristic", "random"] * 2, Rules(scoring=True), 30, seed=4)
     assert shown == plain
+
+
+def test_the_same_seed_gives_the_same_result_for_any_number_of_jobs() -> None:
+    """Tables are seeded units of work: two processes play them as one does, in order."""
+    rules = Rules(scoring=True, hand_limit=5)
+    runs = [
+        simulate(["heuristic", "random"] * 2, rules, 23, seed=9, rotate=True, jobs=jobs)
+        for jobs in (1, 2, 3)
+    ]
+    one = runs[0]
+    assert one.tables == 5 and one.hands == 23
+    for other in runs[1:]:
+        assert other == one
+
+
+def test_progress_counts_every_workers_hands() -> None:
+    counted: list[int] = []
+    rules = Rules(scoring=True, hand_limit=4)
+    result = simulate(
+        ["heuristic", "random"] * 2, rules, 12, seed=2, on_hand=lambda: counted.append(1), jobs=2
+    )
+    assert result.hands == len(counted) == 12

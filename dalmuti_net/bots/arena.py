@@ -8,6 +8,7 @@ many tables are dealt as it takes to play the hands asked for.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
@@ -64,6 +65,39 @@ class ArenaResult:
     """Each table's own record by strategy, in order: the samples for confidence intervals."""
 
 
+@dataclass(frozen=True)
+class TablePlan:
+    """One seeded table: the unit of work, the same whether one process plays every table
+    or many share them (or, later, a cluster's workers)."""
+
+    index: int
+    game_seed: int
+    seats: tuple[tuple[int, int, int], ...]
+    """(player, entrant index, bot seed) for each seat."""
+    hands: int
+    """Hands this table plays (its hand limit, or what is left of the total)."""
+
+
+def plan_tables(
+    entrants: list[str], rules: Rules, hands: int, seed: int, rotate: bool = False
+) -> list[TablePlan]:
+    """Every table ``simulate`` plays, with its seeds, drawn from one master seed in order."""
+    limit = rules.hand_limit or TABLE_HANDS_WITHOUT_LIMIT
+    seats = len(entrants)
+    master = random.Random(seed)
+    game_seed = 0
+    plans = []
+    for table in range(math.ceil(hands / limit)):
+        if not rotate or table % seats == 0:
+            game_seed = master.getrandbits(32)
+        shift = table % seats if rotate else 0
+        # Entrant i plays as player (i + shift) % seats.
+        entrant_of = {(i + shift) % seats: i for i in range(seats)}
+        placed = tuple((player, i, master.getrandbits(32)) for player, i in entrant_of.items())
+        plans.append(TablePlan(table, game_seed, placed, min(limit, hands - table * limit)))
+    return plans
+
+
 def simulate(
     entrants: list[str],
     rules: Rules,
@@ -71,32 +105,50 @@ def simulate(
     seed: int,
     rotate: bool = False,
     on_hand: Callable[[], None] | None = None,
+    jobs: int = 1,
 ) -> ArenaResult:
-    """Play ``hands`` hands with one strategy per entrant; deterministic given ``seed``."""
+    """Play ``hands`` hands with one strategy per entrant; deterministic given ``seed``,
+    and the same for any number of ``jobs`` (processes sharing the tables)."""
     if rules.hand_limit is None:
         rules = replace(rules, hand_limit=TABLE_HANDS_WITHOUT_LIMIT)
-    seats = len(entrants)
+    plans = plan_tables(entrants, rules, hands, seed, rotate)
     result = ArenaResult([Tally(name) for name in entrants], scoring=rules.scoring)
-    master = random.Random(seed)
-    game_seed = 0
-    while result.hands < hands:
-        table = result.tables
-        if not rotate or table % seats == 0:
-            game_seed = master.getrandbits(32)
-        shift = table % seats if rotate else 0
-        # Entrant i plays as player (i + shift) % seats.
-        entrant_of = {(i + shift) % seats: i for i in range(seats)}
-        bots = {
-            player: make_strategy(entrants[i], master.getrandbits(32))
-            for player, i in entrant_of.items()
-        }
-        before = [replace(tally) for tally in result.entrants]
-        _play_table(bots, entrant_of, rules, game_seed, hands, result, on_hand)
-        result.tables += 1
-        result.per_table.append(_table_record(before, result.entrants))
+    if jobs > 1 and len(plans) > 1:
+        from .parallel import play_tables_in_processes
+
+        outcomes = play_tables_in_processes(plans, entrants, rules, min(jobs, len(plans)), on_hand)
+    else:
+        outcomes = (play_planned_table(plan, entrants, rules, on_hand) for plan in plans)
+    for outcome in outcomes:
+        merge_table(result, outcome)
     for tally in result.entrants:
         result.by_strategy.setdefault(tally.strategy, Tally(tally.strategy)).add(tally)
     return result
+
+
+def play_planned_table(
+    plan: TablePlan, entrants: list[str], rules: Rules, on_hand: Callable[[], None] | None
+) -> ArenaResult:
+    """One table's own result (its entrants' tallies, its counts)."""
+    outcome = ArenaResult([Tally(name) for name in entrants], scoring=rules.scoring)
+    bots = {player: make_strategy(entrants[i], bot_seed) for player, i, bot_seed in plan.seats}
+    entrant_of = {player: i for player, i, _ in plan.seats}
+    _play_table(bots, entrant_of, rules, plan.game_seed, plan.hands, outcome, on_hand)
+    outcome.tables = 1
+    return outcome
+
+
+def merge_table(result: ArenaResult, table: ArenaResult) -> None:
+    """Add one table's outcome to the whole run's, in table order."""
+    for mine, theirs in zip(result.entrants, table.entrants, strict=True):
+        mine.add(theirs)
+    for counter in ("tables", "hands", "revolutions", "greater_revolutions", "misdeals"):
+        setattr(result, counter, getattr(result, counter) + getattr(table, counter))
+    result.exchanges += table.exchanges
+    result.exchanges_declined += table.exchanges_declined
+    result.per_table.append(
+        _table_record([Tally(t.strategy) for t in table.entrants], table.entrants)
+    )
 
 
 def _table_record(before: list[Tally], after: list[Tally]) -> dict[str, Tally]:
