@@ -1,7 +1,9 @@
 """Engine throughput: full hands per second on one core, every optional rule on.
 
 Random bots drive the game only through its public API (``pending``, ``apply``,
-``begin_next_hand``), the path the host takes. Two figures per table size:
+``begin_next_hand``), the path the host takes. Then a bare loop of the same game over
+count arrays (``bare_hands``) runs in the same process, and the engine's ratio to it is
+printed: absolute figures do not carry across machines, that ratio does. Per table size:
 
 * engine: the game alone, answers drawn straight from each decision;
 * + views: also folding every event into each seat's ``Observation`` through
@@ -85,6 +87,140 @@ def profile(players: int, hands: int, top: int) -> str:
     return out.getvalue()
 
 
+# ---------------------------------------------------------------------- the yardstick
+
+
+def bare_hands(players: int, hands: int, seed: int) -> int:
+    """The same game, every optional rule on, as a bare loop over count arrays: no events,
+    no decisions, no checks, random answers drawn as ``random_answer`` draws them. Not a
+    second engine (nothing uses it): the floor a pure-Python engine of this game could
+    reach in one process, to measure the engine against. Returns decisions answered."""
+    rng = random.Random(seed)
+    rand, randrange, shuffle = rng.random, rng.randrange, rng.shuffle
+    order = list(range(players))
+    stripped = {4: (11, 12), 5: (12,)}.get(players, ())
+    deck = [r for r in range(1, 13) if r not in stripped for _ in range(r)] + [13, 13]
+    misdeal_chance = RULES.misdeal_chance
+    decisions = 0
+    for hand_index in range(hands):
+        if hand_index % 20 == 0:
+            shuffle(order)  # a new table: a seating draw
+        first = hand_index % 20 == 0
+        cards = deck[:]
+        shuffle(cards)
+        held = [[0] * 14 for _ in order]
+        for i, card in enumerate(cards):
+            held[i % players][card] += 1
+        if rand() < misdeal_chance:
+            at = randrange(len(cards))
+            if at >= players - 1 and at % players != players - 1:
+                decisions += 1
+                if rand() < 0.5:  # to the Peon, who gives one of theirs at random
+                    peon, intended = held[players - 1], held[at % players]
+                    pick = randrange(sum(peon))
+                    for card in range(1, 14):
+                        pick -= peon[card]
+                        if pick < 0:
+                            break
+                    peon[card] -= 1
+                    intended[card] += 1
+                    intended[cards[at]] -= 1
+                    peon[cards[at]] += 1
+        taxes = not first
+        holder = next((i for i in range(players) if held[i][13] == 2), None)
+        if holder is not None and (taxes or holder == players - 1):
+            decisions += 1
+            if rand() < 0.5:
+                taxes = False
+                if holder == players - 1:
+                    held.reverse()
+        if taxes:
+            decisions += 2
+            for giver, taker, count in ((players - 1, 0, 2), (players - 2, 1, 1)):
+                for _ in range(count):  # the Peon's best cards
+                    card = next(c for c in range(1, 14) if held[giver][c])
+                    held[giver][card] -= 1
+                    held[taker][card] += 1
+                for _ in range(count):  # the Dalmuti's cards, any
+                    mine = [c for c in range(1, 14) for _ in range(held[taker][c])]
+                    card = mine[randrange(len(mine))]
+                    held[taker][card] -= 1
+                    held[giver][card] += 1
+            if players >= 6:
+                decisions += 1
+                if rand() >= 0.25:
+                    other = held[randrange(3, players - 2)]
+                    mine = [c for c in range(1, 14) if held[2][c]]
+                    given = mine[randrange(len(mine))]
+                    theirs = [c for c in range(1, 14) for _ in range(other[c])]
+                    taken = theirs[randrange(len(theirs))]
+                    held[2][given] -= 1
+                    other[taken] -= 1
+                    other[given] += 1
+                    held[2][taken] += 1
+        left = [sum(h) for h in held]
+        holding = players
+        turn, top_rank, top_count, top_player, passes, out = 0, 14, 0, 0, 0, []
+        while holding > 1:
+            hand = held[turn]
+            jesters = hand[13]
+            sets = []
+            if top_count == 0:
+                for rank in range(1, 13):
+                    n = hand[rank]
+                    if n:
+                        for size in range(1, n + jesters + 1):
+                            for j in range(max(0, size - n), min(jesters, size - 1) + 1):
+                                sets.append((rank, size, j))
+                for j in range(1, jesters + 1):
+                    sets.append((13, j, j))
+            else:
+                for rank in range(1, min(top_rank, 13)):
+                    n = hand[rank]
+                    if n and n + jesters >= top_count:
+                        for j in range(max(0, top_count - n), min(jesters, top_count - 1) + 1):
+                            sets.append((rank, top_count, j))
+            decisions += 1
+            index = randrange(len(sets) + (top_count > 0))
+            if index == len(sets):
+                passes += 1
+            else:
+                rank, size, j = sets[index]
+                if rank == 13:
+                    hand[13] -= size
+                else:
+                    hand[rank] -= size - j
+                    hand[13] -= j
+                left[turn] -= size
+                top_rank, top_count, top_player, passes = rank, size, turn, 0
+                if left[turn] == 0:
+                    out.append(turn)
+                    holding -= 1
+                    if holding == 1:
+                        break
+            others = holding - 1 if left[top_player] else holding
+            if passes == others and top_count:
+                turn = top_player
+                while left[turn] == 0:
+                    turn = (turn + 1) % players
+                top_rank, top_count, passes = 14, 0, 0
+                continue
+            turn = (turn + 1) % players
+            while left[turn] == 0:
+                turn = (turn + 1) % players
+    return decisions
+
+
+def measure_bare(players: int, hands: int, repeat: int) -> tuple[float, float]:
+    best = float("inf")
+    decisions = 0
+    for run in range(repeat):
+        start = time.process_time()
+        decisions = bare_hands(players, hands, seed=run)
+        best = min(best, time.process_time() - start)
+    return hands / best, decisions / hands
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 6, 8])
@@ -102,17 +238,30 @@ def main(argv: list[str] | None = None) -> None:
         print(profile(args.profile, args.hands, args.top))
         return
     print(f"{args.hands} hands per run, best of {args.repeat}, rules: every option on")
-    columns = ("players", "engine hands/s", "+ views hands/s", "decisions/hand", "us/decision")
+    columns = (
+        "players",
+        "engine hands/s",
+        "+ views hands/s",
+        "decisions/hand",
+        "us/decision",
+        "bare hands/s",
+        "bare decisions/hand",
+        "engine/bare",
+    )
     print("  ".join(f"{name:>{len(name)}}" for name in columns))
     for players in args.players:
         engine_rate, per_hand = measure(players, args.hands, args.repeat, with_views=False)
         views_rate, _ = measure(players, args.hands, args.repeat, with_views=True)
+        bare_rate, bare_per_hand = measure_bare(players, args.hands, args.repeat)
         figures = (
             f"{players}",
             f"{engine_rate:,.0f}",
             f"{views_rate:,.0f}",
             f"{per_hand:.1f}",
             f"{1e6 / (engine_rate * per_hand):.1f}",
+            f"{bare_rate:,.0f}",
+            f"{bare_per_hand:.1f}",
+            f"{engine_rate / bare_rate:.2f}",
         )
         print(
             "  ".join(f"{cell:>{len(name)}}" for cell, name in zip(figures, columns, strict=True))

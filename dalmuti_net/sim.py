@@ -10,8 +10,11 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .bots.stats import t_975
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input
@@ -20,8 +23,10 @@ if TYPE_CHECKING:
     from .bots.arena import ArenaResult, Tally
     from .engine import Rules
 
+T = TypeVar("T")
 DEFAULT_BOTS = "heuristic,random"
 DEFAULT_HANDS = 200
+DEFAULT_DEALS = 50
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off"}
 
@@ -29,9 +34,10 @@ FALSE_WORDS = {"0", "false", "no", "off"}
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
-        type=int,
+        type=_player_counts,
         metavar="N",
-        help="players at each table, 4 to 8 (default: as many as --strategies names, at least 4)",
+        help="players at each table, 4 to 8 (default: as many as --strategies names, at least "
+        "4); with --duplicate a comma list, e.g. 4,6,8, plays each count in turn",
     )
     parser.add_argument(
         "--hands",
@@ -74,6 +80,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "a seed, each strategy one seat further on, so seat and deal luck cancel",
     )
     parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal once per rotation of the strategies over the seats (the same "
+        "cards, every strategy in every seat) and report each strategy's points per hand, "
+        "average place and Greater Dalmuti share with 95%% confidence intervals over deals",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=DEFAULT_DEALS,
+        metavar="D",
+        help=f"deals to play with --duplicate (default {DEFAULT_DEALS}; each is played once "
+        "per seat)",
+    )
+    parser.add_argument(
         "--jobs",
         type=int,
         default=os.cpu_count() or 1,
@@ -103,11 +124,16 @@ def run(args: argparse.Namespace) -> int:
             )
         for name in names:
             make_strategy(name, args.seed)
-        players = args.players if args.players is not None else max(len(names), MIN_PLAYERS)
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
-        if len(names) > players:
-            raise ValueError(f"{len(names)} strategies named for {players} seats")
+        counts = args.players or [max(len(names), MIN_PLAYERS)]
+        if len(counts) > 1 and not args.duplicate:
+            raise ValueError("several --players counts need --duplicate")
+        for players in counts:
+            if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+                raise ValueError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+            if len(names) > players:
+                raise ValueError(f"{len(names)} strategies named for {players} seats")
+        if args.deals < 1:
+            raise ValueError(f"--deals must be at least 1, not {args.deals}")
         if args.hands < 1:
             raise ValueError(f"--hands must be at least 1, not {args.hands}")
         if args.jobs < 1:
@@ -115,6 +141,9 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RulesError, UnknownStrategy) as error:
         print(f"dalmuti sim: error: {error}", file=sys.stderr)
         return 2
+    if args.duplicate:
+        return _run_duplicate(args, names, counts, rules)
+    players = counts[0]
     entrants = [names[i % len(names)] for i in range(players)]
     print(
         f"{players} players, {args.hands} hands, seed {args.seed}"
@@ -135,6 +164,53 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(format_confidence(result, players if args.rotate else 1))
     return 0
+
+
+def _run_duplicate(
+    args: argparse.Namespace, names: list[str], counts: list[int], rules: Rules
+) -> int:
+    from .bots.arena import StrategyError
+    from .bots.duplicate import format_duplicate, play_duplicate
+
+    print(f"duplicate deals, seed {args.seed}; rules: {describe_rules(rules)}")
+    for players in counts:
+        entrants = [names[i % len(names)] for i in range(players)]
+        try:
+            result = _with_progress(
+                args.deals * players,
+                lambda on_hand, e=entrants: play_duplicate(  # type: ignore[misc]
+                    e, rules, args.deals, args.seed, on_hand=on_hand, jobs=args.jobs
+                ),
+            )
+        except StrategyError as error:
+            print(f"dalmuti sim: {error}", file=sys.stderr)
+            return 1
+        print()
+        print(format_duplicate(result))
+    return 0
+
+
+def _with_progress(total: int, play: Callable[[Callable[[], None] | None], T]) -> T:
+    """``play(on_hand)`` under a progress bar of ``total`` hands when on a terminal."""
+    if not sys.stdout.isatty():
+        return play(None)
+    from prompt_toolkit.shortcuts import ProgressBar
+    from prompt_toolkit.shortcuts.progress_bar import ProgressBarCounter
+
+    with ProgressBar(title="dalmuti sim") as bar:
+        counter: ProgressBarCounter[object] = bar(label="hands", total=total)
+        result = play(counter.item_completed)
+        counter.done = True
+    return result
+
+
+def _player_counts(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a number of players, or a comma list such as 4,6,8, not {text!r}"
+        ) from None
 
 
 def simulate_with_progress(
@@ -297,11 +373,6 @@ def _columns(header: list[str], rows: list[list[str]]) -> list[str]:
 # ---------------------------------------------------------------------- confidence
 
 
-T_975_SMALL = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}
-"""Student's t, 97.5th percentile, for the few degrees of freedom its expansion misses."""
-Z_975 = 1.959964
-
-
 def format_confidence(result: ArenaResult, tables_per_sample: int) -> str:
     """95% confidence intervals of each strategy's points per hand and GD share.
 
@@ -362,19 +433,5 @@ def _interval(numerators: list[int], denominators: list[int], style: str) -> str
         return f"{style.format(ratio)} ± ?"
     squares = sum((n - ratio * d) ** 2 for n, d in zip(numerators, denominators, strict=True))
     standard_error = math.sqrt(samples / (samples - 1) * squares) / total
-    half = _t_975(samples - 1) * standard_error
+    half = t_975(samples - 1) * standard_error
     return f"{style.format(ratio)} ± {style.format(half)}"
-
-
-def _t_975(freedom: int) -> float:
-    """Student's t quantile: a table for tiny samples, else the Cornish-Fisher expansion
-    (within 0.003 of the exact value from 5 degrees of freedom on)."""
-    if freedom in T_975_SMALL:
-        return T_975_SMALL[freedom]
-    z = Z_975
-    return (
-        z
-        + (z**3 + z) / (4 * freedom)
-        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * freedom**2)
-        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * freedom**3)
-    )

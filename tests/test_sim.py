@@ -136,7 +136,9 @@ def test_a_malformed_number_is_an_argparse_error(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit) as exit_info:
         main(["sim", "--players", "six"])
     assert exit_info.value.code == 2
-    assert "argument --players: invalid int value: 'six'" in capsys.readouterr().err
+    assert "argument --players: a number of players, or a comma list such as 4,6,8, not 'six'" in (
+        capsys.readouterr().err
+    )
 
 
 class PassingBot:

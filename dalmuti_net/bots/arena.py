@@ -113,17 +113,24 @@ def simulate(
         rules = replace(rules, hand_limit=TABLE_HANDS_WITHOUT_LIMIT)
     plans = plan_tables(entrants, rules, hands, seed, rotate)
     result = ArenaResult([Tally(name) for name in entrants], scoring=rules.scoring)
+    units = [(plan, entrants, rules) for plan in plans]
     if jobs > 1 and len(plans) > 1:
-        from .parallel import play_tables_in_processes
+        from .parallel import play_in_processes
 
-        outcomes = play_tables_in_processes(plans, entrants, rules, min(jobs, len(plans)), on_hand)
+        outcomes = play_in_processes(_play_unit, units, min(jobs, len(plans)), on_hand)
     else:
-        outcomes = (play_planned_table(plan, entrants, rules, on_hand) for plan in plans)
+        outcomes = (_play_unit(unit, on_hand) for unit in units)
     for outcome in outcomes:
         merge_table(result, outcome)
     for tally in result.entrants:
         result.by_strategy.setdefault(tally.strategy, Tally(tally.strategy)).add(tally)
     return result
+
+
+def _play_unit(
+    unit: tuple[TablePlan, list[str], Rules], on_hand: Callable[[], None] | None
+) -> ArenaResult:
+    return play_planned_table(*unit, on_hand)
 
 
 def play_planned_table(

@@ -1,9 +1,9 @@
-"""Tables played in worker processes for ``arena.simulate(jobs=N)``.
+"""Seeded units of work (a table, a duplicate deal) played in worker processes.
 
-Each worker plays whole seeded tables (``TablePlan``) and reports every finished hand on
-a queue, so one progress bar can count the hands of all workers; the outcomes come back
-in table order, so the merged result is the same as one process playing them in turn.
-Workers are spawned (not forked), so a progress bar's threads in the parent are no hazard.
+Each worker plays whole units and reports every finished hand on a queue, so one progress
+bar can count the hands of all workers; the outcomes come back in the units' order, so the
+merged result is the same as one process playing them in turn. Workers are spawned (not
+forked), so a progress bar's threads in the parent are no hazard.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import multiprocessing
 import queue
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
-from ..engine import Rules
-from .arena import ArenaResult, TablePlan, play_planned_table
+Unit = TypeVar("Unit")
+Outcome = TypeVar("Outcome")
+Work = Callable[[Unit, Callable[[], None] | None], Outcome]
 
 _progress: Any = None
 """The worker's end of the parent's progress queue (set by the pool's initializer)."""
@@ -26,47 +27,53 @@ def _init_worker(progress: Any) -> None:
     _progress = progress
 
 
-def _hand_done() -> None:
-    _progress.put(1)
+def _play(work: Work[Unit, Outcome], index: int, unit: Unit, report: bool) -> tuple[Outcome, int]:
+    """The unit's outcome and how many hands it reported (tagged with its index)."""
+    reported = 0
+
+    def hand_done() -> None:
+        nonlocal reported
+        reported += 1
+        _progress.put(index)
+
+    return work(unit, hand_done if report else None), reported
 
 
-def _play(plan: TablePlan, entrants: list[str], rules: Rules, report: bool) -> ArenaResult:
-    return play_planned_table(plan, entrants, rules, _hand_done if report else None)
-
-
-def play_tables_in_processes(
-    plans: list[TablePlan],
-    entrants: list[str],
-    rules: Rules,
+def play_in_processes(
+    work: Work[Unit, Outcome],
+    units: list[Unit],
     jobs: int,
     on_hand: Callable[[], None] | None,
-) -> Iterator[ArenaResult]:
-    """Every plan's outcome, in plan order, played by ``jobs`` processes."""
+) -> Iterator[Outcome]:
+    """``work(unit, on_hand)`` for every unit, in order, played by ``jobs`` processes
+    (``work`` a module-level function, the units picklable)."""
     context = multiprocessing.get_context("spawn")
     progress = context.Queue()
+    received = [0] * len(units)
     with ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_init_worker, initargs=(progress,)
     ) as pool:
-        futures: list[Future[ArenaResult]] = [
-            pool.submit(_play, plan, entrants, rules, on_hand is not None) for plan in plans
+        futures: list[Future[tuple[Outcome, int]]] = [
+            pool.submit(_play, work, index, unit, on_hand is not None)
+            for index, unit in enumerate(units)
         ]
-        for future in futures:
-            while not future.done():
-                _drain(progress, on_hand, wait=0.1)
-            _drain(progress, on_hand, wait=None)
-            yield future.result()
-        _drain(progress, on_hand, wait=None)
+        for index, future in enumerate(futures):
+            while on_hand is not None and not future.done():
+                _count(progress, received, on_hand, wait=0.1)
+            outcome, reported = future.result()
+            # The queue may lag the result: wait for this unit's last reports.
+            while on_hand is not None and received[index] < reported:
+                _count(progress, received, on_hand, wait=1.0)
+            yield outcome
 
 
-def _drain(progress: Any, on_hand: Callable[[], None] | None, wait: float | None) -> None:
-    """Count the hands the workers reported; wait up to ``wait`` seconds for the first."""
-    if on_hand is None:
-        return
+def _count(progress: Any, received: list[int], on_hand: Callable[[], None], wait: float) -> None:
+    """Count the hands the workers reported, waiting up to ``wait`` seconds for the first."""
     try:
-        progress.get(timeout=wait) if wait else progress.get_nowait()
+        received[progress.get(timeout=wait)] += 1
         on_hand()
         while True:
-            progress.get_nowait()
+            received[progress.get_nowait()] += 1
             on_hand()
     except queue.Empty:
         return
