@@ -201,3 +201,64 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
     assert "No taxes in the first hand." in text
     assert "Final standings" in text
     assert not ESCAPES.search(client.raw.decode("utf-8"))
+
+
+TIMED = """\
+[rules]
+hand_limit = 1
+
+[table]
+between_hands = 0
+turn_timer = 8
+"""
+
+
+def test_the_turn_timer_is_announced_and_its_end_too(tmp_path: Path) -> None:
+    rules = tmp_path / "timed.toml"
+    rules.write_text(TIMED, encoding="utf-8")
+    with running_host(rules, name="Timed table") as host:
+        client = PlainProcess(["join", "--plain", "--lang", "en", host.address], tmp_path)
+        wanted = [
+            "You have 8 seconds to answer.",
+            "5 seconds left to answer!",
+            "Time is up: the host answers for you with the default move.",
+        ]
+        seen: list[str] = []
+        deadline = time.monotonic() + DEADLINE_S
+        while len(seen) < len(wanted) and time.monotonic() < deadline:
+            line = client.read_line(deadline - time.monotonic())
+            assert line is not None, client.text()
+            if line == wanted[len(seen)]:
+                seen.append(line)
+        client.send("quit")
+        client.send("1")  # quit this program, keeping the seat
+        status, errors = client.finish()
+    assert seen == wanted, client.text()
+    assert status == 0, errors
+
+
+def test_join_plain_finds_the_table_on_the_lan_and_joins_by_number(
+    tmp_path: Path, loopback: list[str]
+) -> None:
+    rules = tmp_path / "one_hand.toml"
+    rules.write_text(ONE_HAND, encoding="utf-8")
+    with running_host(rules, name="Found table", announce=True) as host:
+        client = PlainProcess(
+            ["join", "--plain", "--lang", "en", "--name", "Ana", "--interface", loopback[0]],
+            tmp_path,
+        )
+        listed = re.compile(rf"^(\d+)\. Found table, 127\.0\.0\.1:{host.port}, ")
+        deadline = time.monotonic() + DEADLINE_S
+        number = None
+        while number is None and time.monotonic() < deadline:
+            line = client.read_line(deadline - time.monotonic())
+            assert line is not None, client.text()
+            match = listed.match(line)
+            number = match.group(1) if match else None
+        client.send(str(number))
+        play_to_the_end(client, Translator("en"))
+        client.send("quit")
+        status, errors = client.finish()
+    assert client.lines[0] == "Looking for tables…"
+    assert "You are at Found table." in client.lines
+    assert status == 0, errors

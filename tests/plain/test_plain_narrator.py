@@ -212,3 +212,36 @@ def test_a_reconnection_is_told_and_the_open_question_asked_again() -> None:
     lines = table.take()
     assert lines[:2] == ["Reconnected.", "Up to date with the table."]
     assert lines[-len(question.lines()) :] == question.lines()
+
+
+def test_turn_timer_warnings_only_while_the_question_is_open() -> None:
+    table = PlainLocal()
+    table.type("start")
+    for _ in range(50):
+        if table.plain.question is not None:
+            break
+        table.local.next_hand()
+        table.take()
+    serial = table.plain.question_serial
+    table.plain.timer_warning(serial, 10)
+    table.plain.timer_warning(serial, 1)
+    table.plain.timer_warning(serial - 1, 5)
+    table.plain.timer_warning(serial, 0)
+    assert table.take() == [
+        "10 seconds left to answer!",
+        "1 second left to answer!",
+        "Time is up: the host answers for you with the default move.",
+    ]
+    table.type("1")
+    table.plain.timer_warning(serial, 5)
+    assert "5 seconds left to answer!" not in table.take()
+
+
+def test_lobby_connection_flicker_is_not_news() -> None:
+    table = PlainLocal()
+    before = table.plain._table_seen
+    assert before is not None
+    table.local.table.add_bot("random")
+    table.local.pump()
+    lines = table.take()
+    assert len(lines) == 1 and lines[0].endswith("takes a seat.")

@@ -49,7 +49,7 @@ COMMANDS: dict[str, str] = {
 }
 """Command -> its words, ``|``-separated (the English words are always understood)."""
 
-TIMER_WARNINGS = (30, 10)
+TIMER_WARNINGS = (30, 10, 5, 0)
 """Seconds left on a turn timer at which a warning is printed (when there was more)."""
 
 
@@ -345,7 +345,11 @@ class PlainTable:
             if seat["ready"] != was["ready"] and after["phase"] == "lobby":
                 ready = t._("{name} is ready.") if seat["ready"] else t._("{name} is not ready.")
                 self.say(ready.format(name=name))
-            if seat["connected"] != was["connected"] and seat["kind"] == "human":
+            if (
+                seat["connected"] != was["connected"]
+                and seat["kind"] == "human"
+                and after["phase"] != "lobby"  # in the lobby a seat lasts as long as its line
+            ):
                 line = t._("{name} is back.") if seat["connected"] else t._("{name} is offline.")
                 self.say(line.format(name=name))
             if seat["stand_in"] != was["stand_in"]:
@@ -408,6 +412,9 @@ class PlainTable:
     def timer_warning(self, serial: int, seconds_left: int) -> None:
         """The turn timer of question ``serial`` has ``seconds_left``: say so if it is open."""
         if serial != self.question_serial or self.question is None or self._answered:
+            return
+        if seconds_left <= 0:
+            self.say(self.t._("Time is up: the host answers for you with the default move."))
             return
         self.say(
             self.t.n_(

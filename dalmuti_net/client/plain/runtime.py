@@ -77,7 +77,7 @@ class PlainClient:
     async def _warn(self, serial: int, deadline_ms: int) -> None:
         end = trio.current_time() + deadline_ms / 1000
         for seconds in TIMER_WARNINGS:
-            if deadline_ms / 1000 > seconds + 1:
+            if deadline_ms / 1000 > seconds + 2:
                 await trio.sleep_until(end - seconds)
                 self.table.timer_warning(serial, seconds)
                 self.flush()
