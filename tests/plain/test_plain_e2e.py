@@ -24,6 +24,7 @@ hand_limit = 1
 
 [table]
 between_hands = 0
+bot_pace = 0
 """
 DEADLINE_S = 60.0
 ESCAPES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -181,6 +182,8 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
             str(rules),
             "--seed",
             "3",
+            "--bot-pace",
+            "0",
         ],
         tmp_path,
     )
@@ -209,6 +212,7 @@ hand_limit = 1
 
 [table]
 between_hands = 0
+bot_pace = 0
 turn_timer = 8
 """
 

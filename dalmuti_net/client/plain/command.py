@@ -14,7 +14,7 @@ from ..ui.config import load_name, save_name
 from ..ui.i18n import Translator
 from ..ui.state import Quit
 from .narrator import PlainTable
-from .runtime import PlainClient, prepare_stdout
+from .runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
 
 if TYPE_CHECKING:
     from ...commands.host_runtime import PreparedHost
@@ -50,7 +50,11 @@ def join_plain(
         host, port = target
         display = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         session = ClientSession(
-            name or default_name, spectator=args.spectate, code=args.code, seats=client.seats
+            name or default_name,
+            spectator=args.spectate,
+            code=args.code,
+            seats=client.seats,
+            software=PLAIN_SOFTWARE,
         )
         table.connecting(session, display)
         client.flush()
@@ -70,7 +74,9 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
 
     prepare_stdout()
     options = host.options
-    session = ClientSession(options.player_name, token=host.host_token, code=options.code)
+    session = ClientSession(
+        options.player_name, token=host.host_token, code=options.code, software=PLAIN_SOFTWARE
+    )
     table = PlainTable(t, session, address="localhost", local_host=True)
     client = PlainClient(table)
     host.say = client.print_line

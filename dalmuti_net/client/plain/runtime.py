@@ -19,11 +19,13 @@ import trio
 from ...protocol.messages import Message
 from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..seats import SeatStore
-from ..session import ClientSession
+from ..session import TABLE_UI_SOFTWARE, ClientSession
 from ..ui.runtime import QUIT_PATIENCE
 from ..ui.state import Effect, Join, Quit, Send
 from .narrator import TIMER_WARNINGS, PlainTable
 
+PLAIN_SOFTWARE = f"{TABLE_UI_SOFTWARE} plain"
+"""The hello's software: a table UI, so that the host paces its bots for the person reading."""
 DISCOVERY_PATIENCE = 4.0
 """Seconds without any table found before the client says what to check."""
 
@@ -120,7 +122,11 @@ class PlainClient:
                     if on_join is not None:
                         on_join(join)
                     session = ClientSession(
-                        join.name, spectator=spectator, code=join.code, seats=self.seats
+                        join.name,
+                        spectator=spectator,
+                        code=join.code,
+                        seats=self.seats,
+                        software=PLAIN_SOFTWARE,
                     )
                     host, port = join.host, join.port
 
