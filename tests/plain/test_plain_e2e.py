@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from host_process import REPO, running_host
+from host_process import REPO, _wait_until_open, running_host
 
 from dalmuti_net.client.ui.i18n import Translator
 
@@ -265,4 +265,34 @@ def test_join_plain_finds_the_table_on_the_lan_and_joins_by_number(
         status, errors = client.finish()
     assert client.lines[0] == "Looking for tables…"
     assert "You are at Found table." in client.lines
+    assert status == 0, errors
+
+
+def test_a_wrong_join_code_is_typed_again_and_the_seat_taken(tmp_path: Path) -> None:
+    rules = tmp_path / "one_hand.toml"
+    rules.write_text(ONE_HAND, encoding="utf-8")
+    command = [
+        *(sys.executable, "-m", "dalmuti_net.cli", "host", "--headless", "--no-announce"),
+        *("--interface", "127.0.0.1", "--port", "0", "--name", "Coded table"),
+        *("--code", "tulip", "--bots", "3", "--autostart", "4", "--rules", str(rules)),
+    ]
+    host = subprocess.Popen(
+        command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        _, port = _wait_until_open(host, announced=False)
+        client = PlainProcess(
+            ["join", "--plain", "--name", "Ana", "--code", "rose", f"127.0.0.1:{port}"], tmp_path
+        )
+        while (line := client.read_line(DEADLINE_S)) != "Join code:":
+            assert line is not None, client.text()
+        client.send("tulip")
+        play_to_the_end(client, Translator("en"))
+        client.send("quit")
+        status, errors = client.finish()
+    finally:
+        host.terminate()
+        host.communicate(timeout=10)
+    assert "This table needs a join code" in client.lines
+    assert "You are at Coded table." in client.lines
     assert status == 0, errors

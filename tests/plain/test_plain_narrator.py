@@ -10,7 +10,7 @@ from ui_support import LocalTable
 from dalmuti_net.client.plain.narrator import PlainTable, clean
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.ui.i18n import Translator
-from dalmuti_net.client.ui.state import Quit, Send
+from dalmuti_net.client.ui.state import Quit, Rejoin, Send
 from dalmuti_net.engine import CardSet, Play, PlayDecision, Rules
 from dalmuti_net.protocol.messages import action_message
 
@@ -245,3 +245,34 @@ def test_lobby_connection_flicker_is_not_news() -> None:
     table.local.pump()
     lines = table.take()
     assert len(lines) == 1 and lines[0].endswith("takes a seat.")
+
+
+def refused(table: PlainLocal, code: str) -> list[str]:
+    message = {"type": "error", "code": code, "message": f"refused: {code}", "fatal": True}
+    table.local.session.receive(message)
+    table.plain.on_message(message)
+    table.plain.on_status(Status.CLOSED)
+    return table.take()
+
+
+def test_a_full_table_offers_to_watch_as_a_numbered_choice() -> None:
+    table = PlainLocal()
+    lines = refused(table, "table_full")
+    assert lines == [
+        "The table is full",
+        "All the seats are taken. You can watch the game instead, or pick another table.",
+        "1. watch instead",
+        "2. back to the list of tables",
+        "3. quit",
+        "Type a number from 1 to 3, or help.",
+    ]
+    assert table.plain.on_line("1") == [Rejoin(spectator=True, code=None)]
+    assert table.plain.on_line("quit") == [Quit()]
+
+
+def test_a_wrong_code_is_asked_again_in_place() -> None:
+    table = PlainLocal()
+    lines = refused(table, "bad_code")
+    assert lines[0] == "This table needs a join code"
+    assert lines[-1] == "Join code:"
+    assert table.plain.on_line("tulip") == [Rejoin(spectator=False, code="tulip")]

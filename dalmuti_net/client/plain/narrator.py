@@ -230,6 +230,7 @@ class PlainTable:
 
     def connecting(self, session: ClientSession, address: str) -> None:
         self.ui.connecting(session, address)
+        self._forget_table()
         self.say(self.t._("Connecting to {address}…").format(address=address))
 
     def cannot_connect(self, reason: str) -> None:
@@ -247,10 +248,30 @@ class PlainTable:
                 self._tell_problem()
             self.finished = True
 
+    def back_to_list(self) -> None:
+        """From a refusal back to the tables on the network, as when the program started."""
+        self.ui.back_to_list()
+        self._forget_table()
+        self._listed.clear()
+        self._listings = []
+
+    def _forget_table(self) -> None:
+        self._table_seen = None
+        self._decision_seen = None
+        self._hand_told = None
+        self.question = None
+        self.deadline_ms = None
+        self._answered = False
+        self.finished = self.quitting = False
+
     def _tell_problem(self) -> None:
         ui, t = self.ui, self.t
         self.say(*ui.fresh)
         ui.fresh.clear()
+        self.finished = True
+        if ui.refusal is not None:
+            self._tell_refusal()
+            return
         self.say(ui.problem or t._("The connection to the host is closed."))
         if ui.problem_detail:
             self.say(t._("The host said: {reason}").format(reason=ui.problem_detail))
@@ -445,6 +466,8 @@ class PlainTable:
             return self._quitting(effects)
         if ui.screen is Screen.DISCOVER:
             return self._discover_line(text)
+        if ui.screen is Screen.PROBLEM and ui.refusal is not None:
+            return self._refusal_line(text)
         if ui.screen is not Screen.TABLE:
             self.say(self.t._("Not connected: that was not sent."))
             return []
@@ -464,6 +487,37 @@ class PlainTable:
         if any(isinstance(effect, Quit) for effect in effects):
             self.quitting = True
         return effects
+
+    def _tell_refusal(self) -> None:
+        """A refusal screen as lines: what happened, the standings it has, what next."""
+        t, ui = self.t, self.ui
+        refusal = ui.refusal
+        assert refusal is not None
+        self.say(refusal.title, *refusal.sentences)
+        if refusal.standings:
+            self.say(t._("Final standings"))
+            for name, score, place in refusal.standings:
+                points = t.n_("{n} point", "{n} points", score).format(n=score)
+                self.say(self._pair(t.ordinal(place), self._join([name, points])))
+        if ui.editor is not None:
+            self.say(t._(ui.editor.label))
+            return
+        for number, choice in enumerate(refusal.choices, 1):
+            self.say(f"{number}. {t._(choice.label)}")
+        self.say(t._("Type a number from 1 to {n}, or help.").format(n=len(refusal.choices)))
+
+    def _refusal_line(self, text: str) -> list[Effect]:
+        refusal = self.ui.refusal
+        assert refusal is not None
+        word = text.casefold()
+        for number, choice in enumerate(refusal.choices, 1):
+            if word in (str(number), choice.key, self.t._(choice.label).casefold()):
+                effects = self._quitting(self._pressed(choice.key))
+                if self.ui.editor is None and not effects:
+                    self._tell_refusal()
+                return effects
+        self._tell_refusal()
+        return []
 
     def _tell_confirmation(self) -> None:
         """The table's modal question (quit or leave...) as a numbered list."""

@@ -21,7 +21,7 @@ from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..seats import SeatStore
 from ..session import TABLE_UI_SOFTWARE, ClientSession
 from ..ui.runtime import QUIT_PATIENCE
-from ..ui.state import Effect, Join, Quit, Send
+from ..ui.state import BackToList, Effect, Join, Quit, Rejoin, Send
 from .narrator import TIMER_WARNINGS, PlainTable
 
 PLAIN_SOFTWARE = f"{TABLE_UI_SOFTWARE} plain"
@@ -108,39 +108,51 @@ class PlainClient:
         spectator: bool = False,
         on_join: Callable[[Join], None] | None = None,
     ) -> int:
-        """Play until the player quits, standard input ends, or the host closes for good.
-        Without a session, find a table on the LAN first (browsing on ``interfaces``)."""
+        """Play until the player quits or standard input ends. Without a session, find a
+        table on the LAN first (browsing on ``interfaces``); a refusal's answer may connect
+        again (to watch, with a code typed again) or go back to the list of tables."""
+        table = self.table
         with self._scope:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 nursery.start_soon(self._read_stdin)
-                if session is None:
-                    join = await self._find_table(interfaces)
-                    if join is None:
+                while True:
+                    if session is None or connect is None:
+                        join = await self._find_table(interfaces)
+                        if join is None:
+                            break
+                        if on_join is not None:
+                            on_join(join)
+                        session = self._session(join.name, spectator, join.code)
+                        connect = _tcp(join.host, join.port)
+                        table.connecting(session, table.ui.address)
+                        self.flush()
+                    status, step = await self._play(session, connect)
+                    if isinstance(step, Rejoin):
+                        token = None if step.spectator else session.token
+                        session = self._session(session.name, step.spectator, step.code, token)
+                        table.connecting(session, table.ui.address)
+                        self.flush()
+                    elif isinstance(step, BackToList):
+                        table.back_to_list()
+                        session = connect = None
+                    else:
                         nursery.cancel_scope.cancel()
-                        return 0
-                    if on_join is not None:
-                        on_join(join)
-                    session = ClientSession(
-                        join.name,
-                        spectator=spectator,
-                        code=join.code,
-                        seats=self.seats,
-                        software=PLAIN_SOFTWARE,
-                    )
-                    host, port = join.host, join.port
-
-                    async def connect_to() -> trio.abc.Stream:
-                        return await trio.open_tcp_stream(host, port)
-
-                    connect = connect_to
-                    self.table.connecting(session, self.table.ui.address)
-                    self.flush()
-                assert connect is not None
-                status = await self._play(session, connect, nursery)
+                        return status
                 nursery.cancel_scope.cancel()
-                return status
         return 0
+
+    def _session(
+        self, name: str, spectator: bool, code: str | None, token: str | None = None
+    ) -> ClientSession:
+        return ClientSession(
+            name,
+            spectator=spectator,
+            token=token,
+            code=code,
+            seats=self.seats,
+            software=PLAIN_SOFTWARE,
+        )
 
     async def _find_table(self, interfaces: Sequence[str] | None) -> Join | None:
         from ..discovery import browse_tables
@@ -178,12 +190,17 @@ class PlainClient:
                         return effect
         return None  # pragma: no cover
 
-    async def _play(self, session: ClientSession, connect: Connector, nursery: trio.Nursery) -> int:
+    async def _play(
+        self, session: ClientSession, connect: Connector
+    ) -> tuple[int, BackToList | Rejoin | None]:
+        """One session at the table: its exit status, and what the player chose to do
+        next on a refusal (None: quit)."""
         table = self.table
-
         seated = trio.Event()
         """Set once the table is shown (or the connection is over): lines typed before
         (a script does not wait) are taken in then, not refused as unsent."""
+        done = trio.Event()
+        chosen: list[BackToList | Rejoin] = []
 
         async def on_message(message: Message) -> None:
             effects = table.on_message(message)
@@ -200,7 +217,6 @@ class PlainClient:
 
         runner = ClientRunner(session, connect, on_message=on_message, on_status=on_status)
         self.runner = runner
-        finished = trio.Event()
 
         async def connection() -> None:
             try:
@@ -209,9 +225,8 @@ class PlainClient:
                 table.cannot_connect(str(error))
                 self.flush()
             seated.set()
-            finished.set()
-
-        nursery.start_soon(connection)
+            if table.ui.refusal is None:
+                done.set()  # nothing left to choose: the session is simply over
 
         async def typing() -> None:
             await seated.wait()
@@ -221,15 +236,25 @@ class PlainClient:
                     break
                 effects = table.on_line(line)
                 self.flush()
+                step = next((e for e in effects if isinstance(e, BackToList | Rejoin)), None)
+                if step is not None:
+                    chosen.append(step)
+                    runner.stop()
+                    break
                 if await self._carry_out(effects, runner):
                     break
-            finished.set()
+            done.set()
 
-        nursery.start_soon(typing)
-        await finished.wait()
-        if table.finished and table.ui.problem is not None and not table.ui.ended:
-            return 1
-        return 0
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(connection)
+            nursery.start_soon(typing)
+            await done.wait()
+            nursery.cancel_scope.cancel()
+        self.runner = None
+        if chosen:
+            return 0, chosen[0]
+        refused = table.finished and table.ui.problem is not None and not table.ui.ended
+        return (1 if refused and not table.quitting else 0), None
 
     async def _carry_out(self, effects: list[Effect], runner: ClientRunner) -> bool:
         """Send what is to be sent; True when the player quits."""
@@ -243,6 +268,13 @@ class PlainClient:
                 self.table.say(self.table.t._("Not connected: that was not sent."))
                 self.flush()
         return False
+
+
+def _tcp(host: str, port: int) -> Connector:
+    async def connect() -> trio.abc.Stream:
+        return await trio.open_tcp_stream(host, port)
+
+    return connect
 
 
 def prepare_stdout() -> None:
