@@ -276,3 +276,16 @@ def test_a_wrong_code_is_asked_again_in_place() -> None:
     assert lines[0] == "This table needs a join code"
     assert lines[-1] == "Join code:"
     assert table.plain.on_line("tulip") == [Rejoin(spectator=False, code="tulip")]
+
+
+def test_a_dropped_players_grace_period_is_told_once() -> None:
+    table = PlainLocal()
+    table.type("start")
+    other = next(p for p in table.local.session.names if p != table.local.session.player)
+    name = table.local.session.names[other]
+    message = {"type": "timers", "grace": [[other, 60000]], "turn": []}
+    table.plain.on_message(message)
+    table.plain.on_message(message)
+    assert table.take() == [f"{name} is offline: a bot takes the seat in 60 s."]
+    seats = table.type("table")
+    assert any(line.startswith(name) and "bot in 60 s" in line for line in seats)

@@ -22,6 +22,7 @@ from ...protocol.messages import Message, action_message, event_from_message
 from ..runner import Status
 from ..session import ClientSession
 from ..ui.choosers import Result
+from ..ui.countdowns import offline_sentence
 from ..ui.errors import TROUBLESHOOTING
 from ..ui.i18n import N_, Translator
 from ..ui.lobby import RULE_FIELDS, RulesEditor, rule_value_text
@@ -109,6 +110,7 @@ class PlainTable:
         self._table_seen: dict[str, Any] | None = None
         self._listed: dict[str, int] = {}
         self._listings: list[TableListing] = []
+        self._grace_told: set[int] = set()
         self.quitting = False
         """The player quit: the connection closing is no news."""
         self.finished = False
@@ -296,6 +298,9 @@ class PlainTable:
             self._welcome()
         elif kind in ("table", "snapshot"):
             self._table_changes()
+        elif kind == "timers":
+            for player, _ in message["grace"]:
+                self._tell_grace(player)
         elif kind == "error" and self._answered and self.question is not None:
             # Our answer was refused: the decision is still owed; ask it again.
             self._answered = False
@@ -371,8 +376,11 @@ class PlainTable:
                 and seat["kind"] == "human"
                 and after["phase"] != "lobby"  # in the lobby a seat lasts as long as its line
             ):
-                line = t._("{name} is back.") if seat["connected"] else t._("{name} is offline.")
-                self.say(line.format(name=name))
+                if seat["connected"]:
+                    self.say(t._("{name} is back.").format(name=name))
+                    self._grace_told.discard(player)
+                elif not self._tell_grace(player):
+                    self.say(t._("{name} is offline.").format(name=name))
             if seat["stand_in"] != was["stand_in"]:
                 line = (
                     t._("A bot stands in for {name}.")
@@ -395,6 +403,17 @@ class PlainTable:
             and session.is_host
         ):
             self.say(t._("Enough players: type start to begin."))
+
+    def _tell_grace(self, player: int) -> bool:
+        """Once per drop: how long before a bot takes ``player``'s seat, if that is known."""
+        if player in self._grace_told or player == self.ui.me:
+            return player in self._grace_told
+        sentence = offline_sentence(self.t, self.ui.countdowns, player, self._name(player))
+        if sentence is None:
+            return False
+        self._grace_told.add(player)
+        self.say(sentence + self.t._("."))
+        return True
 
     # ------------------------------------------------------------------ decisions
 
@@ -832,6 +851,13 @@ class PlainTable:
                 flags.append(t._("bot"))
         if player in observation.leaving:
             flags.append(t._("leaving"))
+        countdowns = self.ui.countdowns
+        turn = countdowns.turn_left(player)
+        if turn is not None:
+            flags.append(t._("{n} s left").format(n=turn))
+        grace = countdowns.grace_left(player)
+        if grace is not None:
+            flags.append(t._("bot in {n} s").format(n=grace))
         return flags
 
     def _tell_trick(self) -> None:
