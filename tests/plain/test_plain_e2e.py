@@ -296,3 +296,19 @@ def test_a_wrong_join_code_is_typed_again_and_the_seat_taken(tmp_path: Path) -> 
     assert "This table needs a join code" in client.lines
     assert "You are at Coded table." in client.lines
     assert status == 0, errors
+
+
+def test_an_unreachable_host_offers_to_try_again_and_exits_4(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # nothing listens there once it is closed
+    client = PlainProcess(["join", "--plain", f"127.0.0.1:{port}"], tmp_path)
+    while (line := client.read_line(DEADLINE_S)) != "Type a number from 1 to 3, or help.":
+        assert line is not None, client.text()
+    client.send("quit")
+    status, errors = client.finish()
+    assert "The host cannot be reached" in client.lines
+    assert "1. try again" in client.lines
+    assert status == 4, errors

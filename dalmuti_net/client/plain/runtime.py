@@ -253,8 +253,12 @@ class PlainClient:
         self.runner = None
         if chosen:
             return 0, chosen[0]
-        refused = table.finished and table.ui.problem is not None and not table.ui.ended
-        return (1 if refused and not table.quitting else 0), None
+        # The exit statuses of `dalmuti join` (commands.common.ExitCode): refused before
+        # taking a seat 5, never let in at all 4, the connection lost later 1.
+        if table.finished and session.welcome is None:
+            return (5 if session.errors and session.errors[-1].fatal else 4), None
+        lost = table.finished and table.ui.problem is not None and not table.ui.ended
+        return (1 if lost and not table.quitting else 0), None
 
     async def _carry_out(self, effects: list[Effect], runner: ClientRunner) -> bool:
         """Send what is to be sent; True when the player quits."""
