@@ -35,6 +35,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "dalmuti_net.commands.replay",
         "step through a finished table, the screen as one seat saw it",
     ),
+    "standings": (
+        "dalmuti_net.commands.standings",
+        "totals per player over many tables and evenings (league files, saves)",
+    ),
     "sim": ("dalmuti_net.sim", "play bots against each other offline and compare them"),
 }
 

@@ -90,6 +90,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="while someone plays from the table screen, each move of this host's bots "
         "takes at least SECONDS (default 0.8, or bot_pace in the rules file; 0 is off)",
     )
+    parser.add_argument(
+        "--league",
+        metavar="FILE",
+        help="add each finished table's results to FILE, for dalmuti standings",
+    )
     parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
     add_lang_argument(parser)
     parser.add_argument(
@@ -225,6 +230,14 @@ def run(args: argparse.Namespace) -> int:
             ),
             ExitCode.CANNOT_START,
         )
+    if args.league is not None:
+        from ..history.keeper import keep_league
+        from ..history.league import LeagueError
+
+        try:
+            keep_league(host.table, Path(args.league), options.resume)
+        except LeagueError as error:
+            raise CommandError(str(error)) from None
     if host.host_token is not None:
         # A local host player: asked for now, or the resumed table was saved with one.
         if args.plain:

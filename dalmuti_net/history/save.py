@@ -32,6 +32,10 @@ class SavedTable:
 
 def open_save(path: Path) -> list[SavedTable]:
     """The tables in the host's save at ``path``."""
+    if not _looks_like_a_save(path):
+        raise SaveError(
+            f"{path} is not a dalmuti-net file (a host's save, a league or a history)"
+        )
     try:
         header, entries = read_journal(path)
     except JournalError as error:
@@ -57,3 +61,13 @@ def open_save(path: Path) -> list[SavedTable]:
         raise SaveError(f"{path} has a damaged header ({error})") from None
     name = header["name"] if isinstance(header["name"], str) else "Dalmuti table"
     return [SavedTable(1, name, arguments, tuple(entries))]
+
+
+def _looks_like_a_save(path: Path) -> bool:
+    """A save starts with a framed msgpack map (its header)."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(5)
+    except OSError:
+        return True  # reading it properly says what is wrong
+    return len(head) == 5 and (0x80 <= head[4] <= 0x8F or head[4] in (0xDE, 0xDF))

@@ -1,0 +1,56 @@
+"""`dalmuti standings FILE...`: totals per player over every table in league files
+(`dalmuti host --league`), hosts' saves and history files: points, hands, average place
+and Greater Dalmuti count, in columns."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="a league file (dalmuti host --league), a host's save, or a history file; "
+        "a table found in several files counts once",
+    )
+    parser.add_argument("--lang", help="en, zh-Hant or es (default: from the locale)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..client.ui.i18n import translator_for
+    from ..client.ui.standings_text import standings_lines
+    from ..history.league import LeagueError, is_league, read_league
+    from ..history.sources import HistoryError, open_history
+    from ..history.standings import TableResults, Tally, combine
+
+    try:
+        t = translator_for(args.lang)
+    except ValueError as error:
+        print(f"dalmuti standings: {error}", file=sys.stderr)
+        return 2
+    tables: list[TableResults] = []
+    try:
+        for name in args.files:
+            path = Path(name)
+            if is_league(path):
+                tables += read_league(path)
+                continue
+            for history in open_history(path):
+                tally = Tally()
+                viewer, _ = history.choose(None)
+                tally.feed_messages(history.frames(viewer))
+                names = {seat.player: seat.name for seat in history.seats.values()}
+                results = tally.results(names)
+                if results:
+                    tables.append(TableResults(history.table_id, history.name, results))
+    except (LeagueError, HistoryError) as error:
+        print(f"dalmuti standings: {error}", file=sys.stderr)
+        return 1
+    counted = {table.table_id or f"#{index}" for index, table in enumerate(tables)}
+    print("\n".join(standings_lines(t, combine(tables), len(counted))))
+    return 0

@@ -1,0 +1,46 @@
+"""`dalmuti host --league FILE`: the running table's results go into the league file
+when the table ends (a resumed table's earlier hands counted from its save)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from ..engine import Event
+from ..engine.events import TableEnded
+from ..host.table import Table
+from .league import LeagueError, open_league, save_results
+from .sources import HistoryError, open_history
+from .standings import TableResults, Tally
+
+log = logging.getLogger(__name__)
+
+
+def keep_league(table: Table, league: Path, resumed_from: Path | None = None) -> Tally:
+    """Watch ``table``'s events; when it ends, write its results to ``league``.
+
+    Raises ``LeagueError`` at once if ``league`` cannot be a league file."""
+    open_league(league)
+    tally = Tally()
+    if resumed_from is not None:
+        try:
+            saved = open_history(resumed_from)[-1]
+            tally.feed_messages(saved.frames(None))
+        except HistoryError as error:
+            raise LeagueError(f"cannot count the hands already played: {error}") from None
+    watched = table.on_events
+
+    def on_events(events: list[Event]) -> None:
+        if watched is not None:
+            watched(events)
+        tally.feed(events)
+        if any(isinstance(event, TableEnded) for event in events):
+            names = {player: seat.name for player, seat in table.seats.items()}
+            results = TableResults(table.table_id, table.name, tally.results(names))
+            try:
+                save_results(league, results)
+            except LeagueError as error:
+                log.warning("%s", error)
+
+    table.on_events = on_events
+    return tally

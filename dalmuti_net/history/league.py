@@ -1,0 +1,109 @@
+"""The league file (`dalmuti host --league FILE`): every finished table's results by
+player name, kept across evenings in SQLite (stdlib ``sqlite3``).
+
+One row per table and player; a table that is resumed and ends again replaces its rows,
+so no table counts twice.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from .standings import PlayerResult, TableResults
+
+APPLICATION_ID = 0x444D4C47
+"""``PRAGMA application_id``: 'DMLG', a dalmuti-net league."""
+FORMAT = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    table_id TEXT NOT NULL,
+    table_name TEXT NOT NULL,
+    ended_at TEXT NOT NULL DEFAULT (datetime('now')),
+    player TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    place INTEGER,
+    hands INTEGER NOT NULL,
+    place_sum INTEGER NOT NULL,
+    crowns INTEGER NOT NULL,
+    PRIMARY KEY (table_id, player)
+)
+"""
+
+
+class LeagueError(Exception):
+    """The file is not a league this version can use; the message says why."""
+
+
+def is_league(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            head = file.read(72)
+    except OSError:
+        return False
+    return head.startswith(b"SQLite format 3\x00") and head[68:72] == APPLICATION_ID.to_bytes(
+        4, "big"
+    )
+
+
+def _open(path: Path, create: bool) -> sqlite3.Connection:
+    if not create and not path.exists():
+        raise LeagueError(f"there is no file {path}")
+    if path.exists() and path.stat().st_size and not is_league(path):
+        raise LeagueError(f"{path} is not a dalmuti-net league file")
+    try:
+        where = path if create else path.resolve().as_uri() + "?mode=ro"
+        connection = sqlite3.connect(where, uri=not create)
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if create and version == 0:
+            with connection:
+                connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                connection.execute(f"PRAGMA user_version = {FORMAT}")
+                connection.execute(SCHEMA)
+        elif version != FORMAT:
+            connection.close()
+            raise LeagueError(f"{path} has league format {version}, not {FORMAT}")
+    except sqlite3.Error as error:
+        raise LeagueError(f"cannot use {path} as a league: {error}") from None
+    return connection
+
+
+def open_league(path: Path) -> None:
+    """Create ``path`` as a league if it is new; check it is one if not."""
+    _open(path, create=True).close()
+
+
+def save_results(path: Path, table: TableResults) -> None:
+    try:
+        with closing(_open(path, create=True)) as connection, connection:
+            connection.execute("DELETE FROM results WHERE table_id = ?", (table.table_id,))
+            connection.executemany(
+                "INSERT INTO results (table_id, table_name, player, score, place, hands,"
+                " place_sum, crowns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [_row(table, result) for result in table.results],
+            )
+    except sqlite3.Error as error:
+        raise LeagueError(f"cannot write to {path}: {error}") from None
+
+
+def _row(table: TableResults, r: PlayerResult) -> tuple[object, ...]:
+    return (table.table_id, table.table, r.name, r.score, r.place, r.hands, r.place_sum, r.crowns)
+
+
+def read_league(path: Path) -> list[TableResults]:
+    try:
+        with closing(_open(path, create=False)) as connection:
+            rows = connection.execute(
+                "SELECT table_id, table_name, player, score, place, hands, place_sum, crowns"
+                " FROM results ORDER BY ended_at, table_id, player"
+            ).fetchall()
+    except sqlite3.Error as error:
+        raise LeagueError(f"cannot read {path}: {error}") from None
+    tables: dict[str, TableResults] = {}
+    for table_id, name, player, score, place, hands, place_sum, crowns in rows:
+        result = PlayerResult(player, score, place, hands, place_sum, crowns)
+        known = tables.get(table_id)
+        results = (*known.results, result) if known else (result,)
+        tables[table_id] = TableResults(table_id, name, results)
+    return list(tables.values())

@@ -1,0 +1,128 @@
+"""Standings: each table's results by player name, and totals over many tables (evenings).
+
+Pure functions of the public events (``hand_ended``, ``table_ended``): every viewer, a
+spectator too, was told them, so standings never need anything secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..engine import Event
+from ..engine.events import HandEnded, TableEnded
+from ..protocol.messages import Message, event_from_message
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's evening at one table."""
+
+    name: str
+    score: int
+    place: int | None
+    """The table's final place; ``None`` if the table did not end."""
+    hands: int
+    place_sum: int
+    """The finishing places of every hand played, added up (1 is first)."""
+    crowns: int
+    """Hands finished first: the Greater Dalmuti of the next hand."""
+
+
+@dataclass(frozen=True)
+class TableResults:
+    table_id: str | None
+    table: str
+    results: tuple[PlayerResult, ...]
+
+
+@dataclass
+class Tally:
+    """Fed a table's events (live, or from its history), says each player's results."""
+
+    hands: list[HandEnded] = field(default_factory=list)
+    ended: TableEnded | None = None
+
+    def feed(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if isinstance(event, HandEnded):
+                self.hands.append(event)
+            elif isinstance(event, TableEnded):
+                self.ended = event
+
+    def feed_messages(self, frames: Iterable[Message]) -> None:
+        self.feed(
+            event
+            for frame in frames
+            if frame["type"] in ("hand_ended", "table_ended")
+            and (event := event_from_message(frame)) is not None
+        )
+
+    def results(self, names: dict[int, str]) -> tuple[PlayerResult, ...]:
+        scores: dict[int, int] = {}
+        hands: dict[int, int] = {}
+        place_sum: dict[int, int] = {}
+        crowns: dict[int, int] = {}
+        for hand in self.hands:
+            for index, player in enumerate(hand.finishing):
+                hands[player] = hands.get(player, 0) + 1
+                place_sum[player] = place_sum.get(player, 0) + index + 1
+                scores[player] = hand.scores[index]
+            if hand.finishing:
+                crowns[hand.finishing[0]] = crowns.get(hand.finishing[0], 0) + 1
+        places: dict[int, int] = {}
+        if self.ended is not None:
+            for player, score, place in self.ended.standings:
+                scores[player] = score
+                places[player] = place
+        return tuple(
+            PlayerResult(
+                names.get(player, f"#{player}"),
+                scores.get(player, 0),
+                places.get(player),
+                hands.get(player, 0),
+                place_sum.get(player, 0),
+                crowns.get(player, 0),
+            )
+            for player in sorted(set(hands) | set(places))
+        )
+
+
+@dataclass
+class Standing:
+    """A player's totals over every table counted."""
+
+    name: str
+    tables: int = 0
+    hands: int = 0
+    points: int = 0
+    place_sum: int = 0
+    crowns: int = 0
+
+    @property
+    def average_place(self) -> float | None:
+        """Over every hand played."""
+        return self.place_sum / self.hands if self.hands else None
+
+
+def combine(tables: Iterable[TableResults]) -> list[Standing]:
+    """Totals by player name, most points first (then the better average place), counting
+    a table seen in several files once."""
+    seen: set[str] = set()
+    by_name: dict[str, Standing] = {}
+    for table in tables:
+        if table.table_id is not None:
+            if table.table_id in seen:
+                continue
+            seen.add(table.table_id)
+        for result in table.results:
+            standing = by_name.setdefault(result.name, Standing(result.name))
+            standing.tables += 1
+            standing.hands += result.hands
+            standing.points += result.score
+            standing.place_sum += result.place_sum
+            standing.crowns += result.crowns
+    return sorted(
+        by_name.values(),
+        key=lambda s: (-s.points, s.average_place or float("inf"), s.name.casefold()),
+    )

@@ -1,0 +1,134 @@
+"""Standings across evenings: `dalmuti host --league` keeps each finished table's results
+by player name; `dalmuti standings` adds league files, saves and history files up, each
+table once, in columns, in three languages."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from harness import Harness, random_chooser
+from history_support import write_save
+
+from dalmuti_net.cli import main
+from dalmuti_net.client.ui.text import width
+from dalmuti_net.engine import Rules
+from dalmuti_net.engine.events import HandEnded, TableEnded
+from dalmuti_net.history.keeper import keep_league
+from dalmuti_net.history.league import LeagueError, read_league, save_results
+from dalmuti_net.history.sources import open_history
+from dalmuti_net.history.standings import PlayerResult, TableResults, Tally, combine
+from dalmuti_net.host.table import Table
+
+
+def test_a_tally_counts_hands_places_points_and_crowns() -> None:
+    tally = Tally()
+    tally.feed(
+        [
+            HandEnded(1, (2, 1, 3), (2, 1, 0), (0, 0, 0), (2, 1, 0)),
+            HandEnded(2, (2, 3, 1), (2, 1, 0), (0, 0, 0), (4, 1, 1)),
+            TableEnded("hand_limit", ((2, 4, 1), (1, 1, 2), (3, 1, 2))),
+        ]
+    )
+    results = {r.name: r for r in tally.results({1: "Ana", 2: "Bo", 3: "Cy"})}
+    assert results["Bo"] == PlayerResult("Bo", 4, 1, 2, 2, 2)
+    assert results["Ana"] == PlayerResult("Ana", 1, 2, 2, 5, 0)
+    assert results["Cy"] == PlayerResult("Cy", 1, 2, 2, 5, 0)
+
+
+def test_totals_add_tables_by_name_and_count_a_table_once() -> None:
+    one = TableResults("t1", "Friday", (PlayerResult("Ana", 5, 1, 3, 5, 2),))
+    two = TableResults("t2", "Saturday", (PlayerResult("Ana", 2, 2, 2, 5, 0),))
+    bo = TableResults("t3", "Sunday", (PlayerResult("Bo", 9, 1, 4, 4, 4),))
+    standings = combine([one, two, one, bo])
+    assert [s.name for s in standings] == ["Bo", "Ana"]
+    ana = standings[1]
+    assert (ana.tables, ana.hands, ana.points, ana.crowns) == (2, 5, 7, 2)
+    assert ana.average_place == 2.0
+
+
+def bots_only_table(seed: int) -> Harness:
+    table = Table("League night", Rules(scoring=True, hand_limit=2), seed=seed)
+    harness = Harness(table)
+    host = harness.join("Ana", chooser=random_chooser(harness.rng))
+    harness.start_with_bots(host, 3)
+    return harness
+
+
+def test_the_host_writes_each_finished_table_to_the_league(tmp_path: Path) -> None:
+    league = tmp_path / "league.db"
+    for seed in (1, 2):
+        harness = bots_only_table(seed)
+        keep_league(harness.table, league)
+        harness.run()
+        assert harness.table.phase == "ended"
+    tables = read_league(league)
+    assert [t.table for t in tables] == ["League night", "League night"]
+    ana = [r for t in tables for r in t.results if r.name == "Ana"]
+    assert len(ana) == 2 and all(r.hands == 2 and r.place is not None for r in ana)
+    # A table written again (resumed, ended again) replaces its rows.
+    save_results(league, tables[0])
+    assert len(read_league(league)) == 2
+
+
+def test_a_resumed_table_counts_the_hands_played_before(tmp_path: Path) -> None:
+    save = tmp_path / "table.dat"
+    harness = write_save(save, 3)
+    saved = open_history(save)[0]
+    assert saved.saved is not None
+    resumed = Table.replay(list(saved.saved.entries), **saved.saved.settings)
+    tally = keep_league(resumed, tmp_path / "league.db", resumed_from=save)
+    assert len(tally.hands) == 3 and tally.ended is not None
+    assert harness.table.phase == "ended"
+
+
+def test_a_file_that_is_not_a_league_is_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE x (y)")
+    with pytest.raises(LeagueError, match="is not a dalmuti-net league file"):
+        keep_league(bots_only_table(1).table, other)
+
+
+HEADERS = {
+    "en": ("Standings over 3 tables", "Player", "Average place", "Greater Dalmuti"),
+    "zh-Hant": ("3 桌的總排名", "玩家", "平均名次", "偉大的達爾穆蒂"),
+    "es": ("Clasificación de 3 mesas", "Jugador", "Puesto medio", "Gran Dalmuti"),
+}
+
+
+@pytest.mark.parametrize("lang", HEADERS)
+def test_standings_print_columns_over_leagues_and_saves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    league = tmp_path / "league.db"
+    for seed in (1, 2):
+        harness = bots_only_table(seed)
+        harness.table.table_id = f"league-{seed}"
+        keep_league(harness.table, league)
+        harness.run()
+    save = tmp_path / "table.dat"
+    write_save(save, 4)
+    code = main(["standings", str(league), str(save), str(league), "--lang", lang])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == HEADERS[lang][0]
+    for header in HEADERS[lang][1:]:
+        assert header in lines[1]
+    assert any(line.split()[1] == "Ana" and line.split()[2] == "2" for line in lines[2:])
+    # Columns line up: the numbers are right-aligned under their headers, to one width.
+    assert len({width(line) for line in lines[1:]}) == 1, lines
+    assert all(line.split()[-1].isdigit() for line in lines[2:])
+
+
+def test_standings_refuse_what_is_not_theirs_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("a list of friends\n")
+    code = main(["standings", str(path)])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("dalmuti standings: ") and err.count("\n") == 1
+    assert "is not a dalmuti-net file" in err
