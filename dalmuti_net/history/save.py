@@ -33,9 +33,7 @@ class SavedTable:
 def open_save(path: Path) -> list[SavedTable]:
     """The tables in the host's save at ``path``."""
     if not _looks_like_a_save(path):
-        raise SaveError(
-            f"{path} is not a dalmuti-net file (a host's save, a league or a history)"
-        )
+        raise SaveError(f"{path} is not a dalmuti-net file (a host's save, a league or a history)")
     try:
         header, entries = read_journal(path)
     except JournalError as error:
