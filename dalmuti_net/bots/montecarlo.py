@@ -35,6 +35,7 @@ from ..engine import (
     PlayDecision,
 )
 from ..engine.cards import EMPTY
+from ..engine.game import place_points
 from .base import SeededStrategy
 from .heuristic import HeuristicBot, choose_follow, choose_lead
 from .reading import TableReading, deck_composition
@@ -272,6 +273,10 @@ class Guess:
         before = game.returns()[me]
         game.apply(me, Pass() if move is None else Play(move))
         while game.phase is Phase.PLAY:
+            if me in game.out:
+                # The sampled game scores places only (rule 15, no rule 16): the rest of
+                # the hand cannot change this seat's points, so stop here.
+                return float(place_points(game.out.index(me), len(game.order)))
             player = game.turn
             assert player is not None
             decision = game.decision_for(player)
@@ -318,3 +323,16 @@ def with_rollouts(rollouts: int) -> Callable[[int | None], MonteCarloBot]:
 fixed_100 = with_rollouts(100)
 """For `dalmuti sim --strategies dalmuti_net.bots.montecarlo:fixed_100,...`: reproducible."""
 fixed_300 = with_rollouts(300)
+
+
+def with_time_budget(seconds: float) -> Callable[[int | None], MonteCarloBot]:
+    """A strategy factory for a time budget per choice (as the registered ``montecarlo``)."""
+
+    def factory(seed: int | None) -> MonteCarloBot:
+        return MonteCarloBot(seed, time_budget=seconds)
+
+    return factory
+
+
+budget_100ms = with_time_budget(0.1)
+"""For `dalmuti sim --strategies dalmuti_net.bots.montecarlo:budget_100ms,...`: 0.1 s a choice."""

@@ -81,6 +81,12 @@ SAVE_FORMAT = 1
 """The version of ``Game.to_dict``'s layout; ``from_dict`` refuses any other."""
 
 
+def place_points(place: int, seats: int) -> int:
+    """Rule 15: the player out in ``place`` (0 first) of ``seats`` scores one point per
+    player still in the hand then."""
+    return seats - 1 - place
+
+
 class Phase(StrEnum):
     NOT_STARTED = "not_started"
     PLACEMENT = "placement"
@@ -903,7 +909,7 @@ class Game:
         finishing = (*self.out, *self.in_hand)
         seats = len(finishing)
         place = {p: i for i, p in enumerate(finishing)}
-        points = [seats - 1 - i if self.rules.scoring else 0 for i in range(seats)]
+        points = [place_points(i, seats) if self.rules.scoring else 0 for i in range(seats)]
         bonus = [0] * seats
         if self.rules.philanthropic_scoring:
             gd, ld, lp, gp = self.order[0], self.order[1], self.order[-2], self.order[-1]
@@ -913,7 +919,7 @@ class Game:
                 bonus[place[ld]] += 1
         for i, player in enumerate(finishing):
             self.scores[player] += points[i] + bonus[i]
-            self._returns[player] = self._returns.get(player, 0) + seats - 1 - i + bonus[i]
+            self._returns[player] = self._returns.get(player, 0) + place_points(i, seats) + bonus[i]
         events.append(
             HandEnded(
                 hand=self.hand_number,
