@@ -5,7 +5,7 @@ from __future__ import annotations
 import gettext
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from dalmuti_net.client.ui import catalogs
@@ -116,6 +116,7 @@ def test_wide_characters_are_measured_in_cells() -> None:
     assert wrap("你的手牌有很多張", 6) == ["你的手", "牌有很", "多張"]
 
 
+@example(" 々", 2)  # a space, then a wide character that no longer fits beside it
 @given(
     st.text(st.characters(codec="utf-8", categories=("L", "N", "Zs")), max_size=40),
     st.integers(1, 30),

@@ -45,8 +45,9 @@ def wrap(text: str, cells: int) -> list[str]:
         line, used = "", 0
         for word in _pieces(paragraph):
             word_width = width(word)
-            if used + word_width > cells and line.strip():
-                lines.append(line.rstrip())
+            if used + word_width > cells and line:
+                if line.strip():  # spaces alone before a word that does not fit: dropped
+                    lines.append(line.rstrip())
                 line, used = "", 0
                 if word == " ":
                     continue
