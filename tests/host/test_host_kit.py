@@ -114,6 +114,35 @@ def test_the_systemd_unit_runs_the_start_script_as_its_own_user() -> None:
         line.split("=", 1) for line in unit.splitlines() if "=" in line and line[0].isalpha()
     )
     assert settings["ExecStart"].endswith("/dalmuti-host-start")
-    assert settings["User"] not in ("", "root") and settings["Restart"] == "on-failure"
+    assert "User" not in settings and settings["DynamicUser"] == "yes"
+    assert settings["Restart"] == "on-failure"
     assert settings["KillSignal"] == "SIGTERM" and settings["StateDirectory"] == "dalmuti"
+    assert settings["CapabilityBoundingSet"] == "" and settings["UMask"] == "0077"
+    assert settings["SystemCallFilter"] == "@system-service"
     assert os.access(START_SCRIPT, os.X_OK)
+    # It installs what README.md installs: the checkout, with pipx.
+    readme = (KIT.parent / "README.md").read_text(encoding="utf-8")
+    assert "pipx install ." in readme and "pipx install .\n" in unit
+    assert "Environment=DALMUTI=/usr/local/bin/dalmuti\n" in unit
+
+
+def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    unit = tmp_path / "dalmuti-host.service"
+    unit.write_text((KIT / "systemd" / "dalmuti-host.service").read_text(), encoding="utf-8")
+    start = tmp_path / "dalmuti-host-start"
+    start.write_text("#!/bin/sh\n", encoding="utf-8")
+    start.chmod(0o755)
+    text = unit.read_text().replace("/usr/local/lib/dalmuti-host-start", str(start))
+    unit.write_text(text, encoding="utf-8")
+    checked = subprocess.run(
+        [analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
+    problems = [
+        line
+        for line in (checked.stdout + checked.stderr).splitlines()
+        if str(unit) in line or "dalmuti-host.service" in line
+    ]
+    assert not problems, "\n".join(problems)
