@@ -234,3 +234,34 @@ def test_placement_previews_the_seating_rule_12() -> None:
     chooser.press("left")
     chooser.press("left")
     assert chooser.position == 4  # wraps around
+
+
+def test_tab_offers_whole_sets_without_jesters_first() -> None:
+    # Four Seamstresses, three Cooks, a Jester; a pair of Peasants to beat.
+    decision, chooser = play_decision((7, 7, 7, 7, 9, 9, 9, JESTER), CardSet(12, 3))
+    assert chooser.current() == CardSet(9, 3)  # all the Cooks: nothing split or wasted
+    offered = [chooser.current()]
+    for _ in range(len(decision.sets) - 1):
+        chooser.press("tab")
+        offered.append(chooser.current())
+    assert set(offered) == set(decision.sets)
+    assert offered[1] == CardSet(7, 3)  # part of the Seamstresses, still no Jester
+    assert all(s.jesters for s in offered[2:])
+
+
+def test_no_hint_for_a_key_that_does_nothing() -> None:
+    _, chooser = play_decision((7, 7, 9), CardSet(12, 1))
+    keys = [hint.keys for hint in chooser.hints()]
+    assert "j" not in keys  # no Jester to add
+    _, chooser = play_decision((7, 9, JESTER), CardSet(12, 1))
+    assert "j" in [hint.keys for hint in chooser.hints()]
+    _, chooser = play_decision((9, 10), CardSet(3, 1))  # nothing beats an Earl Marshal
+    assert [hint.keys for hint in chooser.hints()] == ["p"]
+    assert chooser.selection(EN, NAMES) == "" and chooser.picked() == {}
+
+
+def test_a_single_card_to_beat_is_worded_as_one() -> None:
+    _, chooser = play_decision((9, 9, 10), CardSet(12, 1))
+    chooser.press("left")  # the Cooks, sized to one
+    chooser.press("up")
+    assert problem_text(chooser, "enter") == "The set to beat is a single card; yours has 2."

@@ -125,3 +125,13 @@ def test_fit_is_always_exactly_the_width(text: str, cells: int) -> None:
     assert width(fit(text, cells)) == cells
     for line in wrap(text, cells):
         assert width(line) <= max(cells, 2)  # one wide character always fits a line
+
+
+@given(st.integers(10, 40))
+def test_chinese_punctuation_never_starts_a_line(cells: int) -> None:
+    text = "下一手座位：Ana（你）、隨機機器人（2）、隨機機器人、隨機機器人（3）。好。"
+    for line in wrap(text, cells)[1:]:
+        assert line[:1] not in "。，、；：！？）」"
+    for line in wrap(text, cells):
+        assert line[-1:] not in "（「"
+    assert "".join(wrap(text, cells)) == text

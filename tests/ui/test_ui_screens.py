@@ -90,6 +90,9 @@ def test_lobby_then_a_whole_hand_by_keys(language: str) -> None:
     seen = play_hand(table, SIZES)
     assert "PlayChooser" in seen
     screen = draw(table.ui)
+    assert t._("Hand {hand} is over").format(hand=1) in screen  # the results screen
+    table.press("enter")
+    screen = draw(table.ui)
     assert t._("The hand is over; the next one starts in a moment.") in screen
     table.next_hand()
     assert table.session.observation is not None and table.session.observation.hand_number == 2
@@ -307,6 +310,8 @@ def test_spectators_see_the_table_but_no_hand() -> None:
     table.table.start()
     table.pump()
     assert table.ui.me is None and table.ui.chooser is None
+    assert "Hand 1 is over" in draw(table.ui)  # four bots play a hand in no time
+    table.ui.press("enter")
     screen = draw(table.ui)
     assert "You are watching" in screen and "Your hand" not in screen
     assert "Random bot (4)" in screen

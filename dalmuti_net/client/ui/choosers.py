@@ -135,8 +135,9 @@ class PlayChooser(Chooser):
         self.index = 0
         self.natural = 0
         self.jesters = 0
-        legal = self._legal_without_jesters()
-        start = legal[-1] if legal else (decision.sets[-1] if decision.sets else None)
+        self.offers = self._sensible_order()
+        """The legal sets in the order ``Tab`` offers them; the first is selected at once."""
+        start = self.offers[0] if self.offers else None
         if start is not None:
             self._select_set(start)
         elif self._groups:
@@ -153,9 +154,14 @@ class PlayChooser(Chooser):
     def groups(self) -> list[tuple[int, int]] | None:
         return self._groups
 
+    @property
+    def must_pass(self) -> bool:
+        """Nothing in hand beats the table: passing is the one answer, nothing to choose."""
+        return not self.decision.sets and self.decision.may_pass
+
     def picked(self) -> dict[int, int]:
         card = self.cursor_card
-        if card is None:
+        if card is None or self.must_pass:
             return {}
         if card == JESTER:
             return {JESTER: self.natural}
@@ -172,9 +178,17 @@ class PlayChooser(Chooser):
             return CardSet(JESTER, self.natural, self.natural)
         return CardSet(card, self.natural + self.jesters, self.jesters)
 
-    def _legal_without_jesters(self) -> list[CardSet]:
-        """Legal sets that keep the Jesters in hand (the sensible default to offer)."""
-        return [s for s in self.decision.sets if s.jesters == 0]
+    def _sensible_order(self) -> list[CardSet]:
+        """Whole ranks without Jesters first (nothing split, nothing wasted), then parts of
+        a rank, then sets that spend Jesters; within each, the worst rank first (the
+        cheapest way to stay in the trick)."""
+
+        def kind(card_set: CardSet) -> int:
+            if card_set.jesters or card_set.rank == JESTER:
+                return 2
+            return 0 if card_set.count == self.hand[card_set.rank] else 1
+
+        return sorted(self.decision.sets, key=lambda s: (kind(s), -s.rank, -s.count))
 
     def _select_set(self, card_set: CardSet) -> None:
         for index, (card, _) in enumerate(self._groups):
@@ -239,7 +253,7 @@ class PlayChooser(Chooser):
         return CHANGED
 
     def _next_legal(self, step: int) -> None:
-        sets = list(self.decision.sets)
+        sets = self.offers
         if not sets:
             return
         current = self.current()
@@ -268,6 +282,11 @@ class PlayChooser(Chooser):
             return Problem(N_("You have no set that beats the table: pass."))
         if to_beat is None:
             return Problem(N_("That set is not one you may play now."))
+        if chosen.count != to_beat.count and to_beat.count == 1:
+            return Problem(
+                N_("The set to beat is a single card; yours has {have}."),
+                {"have": chosen.count},
+            )
         if chosen.count != to_beat.count:
             return Problem(
                 N_("The set to beat has {need} cards; yours has {have}."),
@@ -299,7 +318,7 @@ class PlayChooser(Chooser):
 
     def selection(self, t: Translator, name: Names) -> str:
         chosen = self.current()
-        if chosen is None:
+        if chosen is None or self.must_pass:
             return ""
         verdict = t._("legal") if chosen in self.decision.sets else t._("not legal")
         return t._("Selected: {set} ({verdict})").format(
@@ -307,13 +326,16 @@ class PlayChooser(Chooser):
         )
 
     def hints(self) -> list[Hint]:
-        hints = [
-            Hint("←→", N_("rank")),
-            Hint("↑↓", N_("how many")),
-            Hint("j", N_("Jesters")),
-            Hint("Tab", N_("next legal set")),
-            Hint("Enter", N_("play")),
-        ]
+        """Only keys that do something now: no Jesters key without a Jester to add, no
+        choosing at all when passing is the only answer."""
+        if self.must_pass:
+            return [Hint("p", N_("pass"))]
+        hints = [Hint("←→", N_("rank")), Hint("↑↓", N_("how many"))]
+        if self.held_jesters and len(self._groups) > 1:
+            hints.append(Hint("j", N_("Jesters")))
+        if len(self.decision.sets) > 1:
+            hints.append(Hint("Tab", N_("next legal set")))
+        hints.append(Hint("Enter", N_("play")))
         if self.decision.may_pass:
             hints.append(Hint("p", N_("pass")))
         return hints

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ...engine import JESTER, Observation
-from ...engine.cards import Counts
+from ...engine import JESTER, Observation, Rules
+from ...engine.cards import JESTERS_IN_DECK, Counts
+from ...engine.roles import roles_of
+from ...engine.rules import stripped_ranks
 from ...protocol import PROTOCOL_VERSION
 from ..runner import Status
 from .choosers import Hint
@@ -23,8 +25,9 @@ from .i18n import N_, Translator
 from .lobby import RULE_FIELDS, rule_value_text
 from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
-from .text import fit, truncate, width, wrap
-from .words import card_label, describe_set, role_symbol
+from .story import TrickStep, describe_event, describe_last_trick, describe_step
+from .text import fit, label_gap, tidy, truncate, width, wrap
+from .words import card_label, role_symbol
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -56,8 +59,10 @@ def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     elif ui.screen is Screen.PROBLEM:
         body = _problem(ui, cols)
     else:
-        body = _table(ui, cols, rows)
-    footer = _footer(ui, cols)
+        body = []
+    footer = _footer(ui, cols, rows)
+    if ui.overlay is not Overlay.HELP and ui.screen is Screen.TABLE:
+        body = _table(ui, cols, rows - len(footer))
     body = body[: rows - len(footer)]
     body += [[] for _ in range(rows - len(footer) - len(body))]
     return [fit_line(line, cols) for line in body + footer]
@@ -142,16 +147,26 @@ def wrap_fragments(pieces: list[Line], cols: int, sep: str = "  ") -> list[Line]
     return lines
 
 
-def _footer(ui: ClientUi, cols: int) -> list[Line]:
+def visible_hints(ui: ClientUi, cols: int, rows: int) -> list[Hint]:
+    """The state's hints, less those for keys that do nothing at this size (``m`` where
+    the cards played are always on screen)."""
+    hints = ui.hints()
+    if memory_always_shown(cols, rows):
+        hints = [hint for hint in hints if hint.keys != "m"]
+    return hints
+
+
+def _footer(ui: ClientUi, cols: int, rows: int = 24) -> list[Line]:
     lines: list[Line] = []
     if ui.editor is not None:
-        label = ui.t._(ui.editor.label) + " "
+        label = ui.t._(ui.editor.label)
+        label += label_gap(label)
         lines.append(
             [("class:prompt", label), ("class:input", ui.editor.text), ("class:cursor", " ")]
         )
     elif ui.confirmation is not None:
         lines += confirmation_lines(ui.confirmation, cols)
-    hints = wrap_fragments([hint_line(ui.t, [h]) for h in ui.hints()], cols)
+    hints = wrap_fragments([hint_line(ui.t, [h]) for h in visible_hints(ui, cols, rows)], cols)
     return lines + [[("class:hints", ""), *line] for line in hints[:2]]
 
 
@@ -355,6 +370,7 @@ def _turn_line(ui: ClientUi) -> Line:
 
 
 def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+    """The table's body in ``rows`` rows (the footer is drawn apart)."""
     session = ui.session
     table = ui.table
     lines: list[Line] = [_header(ui, cols)]
@@ -365,7 +381,10 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     observation = session.observation
     if observation is None or not observation.order:
         lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
-        return lines + _log_block(ui, cols, rows - 4)
+        return lines + _log_block(ui, cols, rows - 2)
+    if ui.results is not None and observation.ended is None:
+        lines += _results(ui, observation, cols)
+        return lines + _log_block(ui, cols, rows - len(lines))
     seats = _seats(ui, observation, cols)
     if cols >= WIDE:
         seat_cols = min(84, cols - 40)
@@ -373,15 +392,24 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         lines += side_by_side(seats, trick, seat_cols)
     else:
         lines += seats
-        lines.append(_trick_line(ui, observation))
+        lines += _trick_story(ui, observation, cols)
     hand = _hand(ui, observation, cols)
     decision = _decision(ui, cols)
-    footer_rows = 1 + (1 if ui.editor is not None else 0)
-    footer_rows += len(wrap_fragments([hint_line(ui.t, [h]) for h in ui.hints()], cols)[:2])
     if ui.overlay is Overlay.RULES:
         return lines + hand + decision
-    room = rows - len(lines) - len(hand) - len(decision) - footer_rows
-    return lines + hand + decision + _log_block(ui, cols, max(room, 1))
+    memory: list[Line] = []
+    if ui.in_hand and (ui.show_memory or memory_always_shown(cols, rows)):
+        memory = _memory(ui, observation, cols)
+    room = rows - len(lines) - len(hand) - len(decision) - len(memory)
+    return lines + hand + decision + memory + _log_block(ui, cols, max(room, 0))
+
+
+MEMORY_ALWAYS_ROWS = 34
+"""From this many rows (or WIDE columns) on, the cards played are always on screen."""
+
+
+def memory_always_shown(cols: int, rows: int) -> bool:
+    return rows >= MEMORY_ALWAYS_ROWS or cols >= WIDE
 
 
 def _seat_flags(
@@ -463,33 +491,167 @@ def _seats(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     return lines
 
 
-def _trick_line(ui: ClientUi, observation: Observation) -> Line:
+def _story_pieces(ui: ClientUi, steps: list[TrickStep], current: bool) -> list[Line]:
     t = ui.t
-    if observation.to_beat is None or observation.top_player is None:
+    top = next((step for step in reversed(steps) if step.set is not None), None)
+    pieces: list[Line] = []
+    for step in steps:
+        text = tidy(describe_step(t, step, ui.seat_name, ui.me))
+        if not current or step.set is None:
+            style = "class:dim"
+        else:
+            style = "class:trick" if step is top else ""
+        pieces.append([(style, text)])
+    return pieces
+
+
+STORY_LINES = 2
+"""Lines the trick's story may take at 80 columns; older turns give way to newer ones."""
+
+
+def _trick_story(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+    """The trick as it happened: ``On the table: Bo: Cook ×2 · Cy passes · You: …``; when
+    it is over, the last trick (dimmed) with who took it, until the next lead."""
+    t = ui.t
+    story = ui.trick_story
+    if observation.phase == "play" and story.steps:
+        title: Line = [("class:heading", t._("On the table:"))]
+        pieces = _story_pieces(ui, story.steps, current=True)
+    elif observation.phase in ("play", "hand_over") and story.last:
+        last = tidy(describe_last_trick(t, story, ui.seat_name, ui.me))
+        title = [("class:heading", t._("{label}:").format(label=last))]
+        pieces = _story_pieces(ui, story.last, current=False)
+    else:
         text = t._(PHASE_TEXT.get(observation.phase, ""))
-        return [("class:heading", t._("On the table:") + " "), ("class:dim", text)]
-    line: Line = [
-        ("class:heading", t._("On the table:") + " "),
-        ("class:trick", describe_set(t, observation.to_beat)),
-        ("", " " + t._("by {name}").format(name=ui.name_of(observation.top_player))),
-    ]
-    earlier = observation.trick[:-1]
-    if earlier:
-        history = ", ".join(describe_set(t, card_set) for _, card_set in earlier[-3:])
-        line.append(("class:dim", "  (" + t._("before: {sets}").format(sets=history) + ")"))
-    return line
+        label = t._("On the table:")
+        return [[("class:heading", label + label_gap(label)), ("class:dim", text)]]
+    dropped = 0
+    while True:
+        shown = [list(piece) for piece in pieces[dropped:]]
+        first = [("class:dim", "…")] if dropped else shown.pop(0)
+        gap = label_gap(title[-1][1])
+        lines = wrap_fragments([[*title, ("", gap), *first], *shown], cols, " · ")
+        if len(lines) <= STORY_LINES or len(shown) <= 1:
+            return lines[:STORY_LINES]
+        dropped += 1
 
 
 def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+    """Beside the seats on a wide screen: the trick turn by turn, then the cards played."""
     t = ui.t
-    lines: list[Line] = [plain(t._("This trick"), "class:heading")]
-    if not observation.trick:
+    story = ui.trick_story
+    lines: list[Line] = []
+    if observation.phase == "play" and story.steps:
+        lines.append(plain(t._("This trick"), "class:heading"))
+        steps, current = story.steps, True
+    elif observation.phase in ("play", "hand_over") and story.last:
+        last = tidy(describe_last_trick(t, story, ui.seat_name, ui.me))
+        lines.append(plain(last, "class:heading"))
+        steps, current = story.last, False
+    else:
+        lines.append(plain(t._("This trick"), "class:heading"))
         lines.append(plain(t._(PHASE_TEXT.get(observation.phase, "")), "class:dim"))
-    for player, card_set in observation.trick[-8:]:
-        style = "class:trick" if (player, card_set) == observation.trick[-1] else ""
-        lines.append(
-            plain(f"{truncate(ui.name_of(player), 20)}: {describe_set(t, card_set)}", style)
+        steps, current = [], True
+    pieces = _story_pieces(ui, steps, current)
+    if len(pieces) > 9:
+        pieces = [[("class:dim", "…")], *pieces[-8:]]
+    return lines + [fit_line(piece, cols) for piece in pieces]
+
+
+def _memory(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+    """The cards played so far, by rank: how many are gone and how many are still unseen
+    (in other hands), Jesters included; ranks a stripped deck lacks show a dash."""
+    t = ui.t
+    rules = (ui.table or {}).get("rules", {})
+    stripped = set(
+        stripped_ranks(
+            Rules(stripped_decks=bool(rules.get("stripped_decks"))), len(observation.order)
         )
+    )
+    hand = observation.hand
+    labels = [t._("Rank"), t._("Played"), t._("Unseen")]
+    label_cols = max(width(label) for label in labels) + 1
+    cell = 3
+    ranks: Line = [("class:heading", fit(labels[0], label_cols))]
+    played: Line = [("", fit(labels[1], label_cols))]
+    unseen: Line = [("class:dim", fit(labels[2], label_cols))]
+    for card in range(1, JESTER + 1):
+        total = 0 if card in stripped else (JESTERS_IN_DECK if card == JESTER else card)
+        name = t._("J") if card == JESTER else str(card)
+        ranks.append(("class:heading", fit(name, cell, "right")))
+        if not total:
+            played.append(("class:dim", fit("-", cell, "right")))
+            unseen.append(("class:dim", fit("-", cell, "right")))
+            continue
+        gone = observation.played[card]
+        mine = 0 if hand is None else hand[card]
+        left = total - gone - mine
+        played.append(("class:dim" if gone == 0 else "", fit(str(gone), cell, "right")))
+        unseen.append(("class:good" if left == 0 else "", fit(str(left), cell, "right")))
+    return [rule(t._("Cards played so far"), cols), ranks, played, unseen]
+
+
+def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+    """The hand just over: finishing order, next hand's roles, points and totals (with
+    scoring), the cards that changed hands with you; until the next deal or a key."""
+    t = ui.t
+    result = ui.results
+    assert result is not None
+    scoring = bool((ui.table or {}).get("rules", {}).get("scoring"))
+    roles = roles_of(result.finishing)
+    lines: list[Line] = [rule(t._("Hand {hand} is over").format(hand=result.hand), cols)]
+    headers = [t._("Place"), t._("Player"), t._("Next hand")]
+    if scoring:
+        headers += [t._("Points"), t._("Total")]
+    rows: list[list[str]] = []
+    for index, player in enumerate(result.finishing):
+        role = roles[player]
+        row = [
+            t.ordinal(index + 1),
+            ui.name_of(player),
+            f"{role_symbol(role, ui.ascii_symbols)} {t.role(role)}",
+        ]
+        if scoring:
+            points = result.points[index] + result.bonus[index]
+            text = f"+{points}"
+            if result.bonus[index]:
+                text = t._("{points} (bonus {bonus} included)").format(
+                    points=text, bonus=f"+{result.bonus[index]}"
+                )
+            row += [text, str(result.scores[index])]
+        rows.append(row)
+    widths = [max(width(r[c]) for r in [headers, *rows]) for c in range(len(headers))]
+    widths[1] = min(widths[1], 22)
+    right = {3, 4}
+    lines.append(
+        plain(
+            "  "
+            + "  ".join(
+                fit(h, w, "right" if i in right else "left")
+                for i, (h, w) in enumerate(zip(headers, widths, strict=True))
+            ),
+            "class:heading",
+        )
+    )
+    for player, row in zip(result.finishing, rows, strict=True):
+        style = "class:me" if player == ui.me else ""
+        lines.append(
+            plain(
+                "  "
+                + "  ".join(
+                    fit(v, w, "right" if i in right else "left")
+                    for i, (v, w) in enumerate(zip(row, widths, strict=True))
+                ),
+                style,
+            )
+        )
+    for transfer in observation.transfers:
+        told = describe_event(t, transfer, ui.name_of, ui.me)
+        if told is not None:
+            lines += wrapped(told, cols)
+    lines += wrapped(
+        t._("The next hand is dealt in a moment; any key shows the table."), cols, "class:dim"
+    )
     return lines
 
 
@@ -589,10 +751,14 @@ def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Li
     end = len(entries) - scroll
     for entry in reversed(entries[:end]):
         block = wrapped(entry.text, cols, styles.get(entry.kind, ""))
+        if len(out) + len(block) > rows:
+            if not out:  # one entry longer than the whole log: its end
+                out = block[-rows:]
+            break  # never half an entry at the top
         out = block + out
-        if len(out) >= rows:
-            break
-    return out[-rows:] if rows > 0 else []
+    else:
+        return out if rows > 0 else []  # everything fits: from the top
+    return [[] for _ in range(rows - len(out))] + out  # the newest lines stay at the bottom
 
 
 # ----------------------------------------------------------------------------- lobby
@@ -652,8 +818,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         lines.append(plain(t._("Waiting for the host player to start."), "class:dim"))
     if ui.notice is not None:
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
-    footer_rows = 1 + len(wrap_fragments([hint_line(t, [h]) for h in ui.hints()], cols)[:2])
-    room = rows - len(lines) - footer_rows
+    room = rows - len(lines)
     return lines + _log_block(ui, cols, room)
 
 

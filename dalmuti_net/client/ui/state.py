@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ...engine.events import HandStarted, TableEnded, Waiting
+from ...engine.events import HandEnded, HandStarted, TableEnded, Waiting
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
@@ -29,7 +29,7 @@ from .errors import describe_error, describe_goodbye, describe_unreachable
 from .i18n import N_, Translator
 from .lobby import LobbyKeys, RulesEditor
 from .refusals import RefusalScreen
-from .story import describe_event
+from .story import TrickStory, describe_event
 from .words import seat_name
 
 LOG_LINES = 500
@@ -150,6 +150,12 @@ class ClientUi:
         self.ever_connected = False
         self.log: deque[LogLine] = deque(maxlen=LOG_LINES)
         self.log_scroll = 0
+        self.trick_story = TrickStory()
+        """The trick in progress as it happened, and the last one until the next lead."""
+        self.results: HandEnded | None = None
+        """The hand just over, shown as a results screen until the next deal or a key."""
+        self.show_memory = False
+        """``m``: the cards played so far, where the screen has no room to show them always."""
         self.notice: Notice | None = None
         self.overlay: Overlay | None = None
         self.countdowns = Countdowns()
@@ -460,6 +466,8 @@ class ClientUi:
         elif kind == "goodbye":
             self._show_closed(session)
         elif kind == "snapshot":
+            if session.observation is not None:
+                self.trick_story.sync(session.observation)
             if self._resumed:
                 self._resumed = False
                 self.add_log("info", self.t._("Up to date with the table."))
@@ -474,6 +482,10 @@ class ClientUi:
             return
         if isinstance(event, HandStarted):
             self.notice = None
+            self.results = None
+        self.trick_story.feed(event)
+        if isinstance(event, HandEnded):
+            self.results = event
         text = describe_event(self.t, event, self.name_of, self.me)
         mover = getattr(event, "player", getattr(event, "giver", None))
         if text is not None and self._moved_for is not None and mover == self._moved_for[0]:
@@ -556,6 +568,12 @@ class ClientUi:
         if key == "t":
             self.editor = LineEditor("chat", N_("Say:"), "", MAX_CHAT_CHARS)
             return []
+        if self.results is not None and key not in ("?", "pageup", "pagedown"):
+            self.results = None  # any key: back to the table
+            return []
+        if key == "m" and self.in_hand:
+            self.show_memory = not self.show_memory
+            return []
         if key == "pageup":
             self.log_scroll = min(self.log_scroll + 5, max(0, len(self.log) - 1))
             return []
@@ -582,6 +600,8 @@ class ClientUi:
         return {} if table is None else dict(table["rules"])
 
     def _result(self, result: Result) -> list[Effect]:
+        if result.handled and result.problem is None:
+            self.notice = None  # the explanation was about the choice before this key
         if result.problem is not None:
             self.say(result.problem.show(self.t), "warning")
             return []
@@ -718,10 +738,14 @@ class ClientUi:
         if self.screen is not Screen.TABLE:
             return [Hint("q", N_("quit"))]
         hints: list[Hint] = []
-        if self.chooser is not None and not self._answered:
+        if self.results is not None and not self.ended:
+            hints.append(Hint("Enter", N_("back to the table")))
+        elif self.chooser is not None and not self._answered:
             hints += self.chooser.hints()
         elif self.table is not None and self.table["phase"] == "lobby" and self.session:
             hints += self.lobby.hints(self.session.is_host)
+        if self.in_hand and self.results is None:
+            hints.append(Hint("m", N_("cards played")))
         hints += [Hint("t", N_("chat")), Hint("?", N_("help")), Hint("q", N_("quit"))]
         return hints
 

@@ -41,7 +41,7 @@ def wrap(text: str, cells: int) -> list[str]:
     if cells <= 0:
         return [text]
     lines: list[str] = []
-    for paragraph in text.split("\n"):
+    for paragraph in tidy(text).split("\n"):
         line, used = "", 0
         for word in _pieces(paragraph):
             word_width = width(word)
@@ -75,8 +75,15 @@ def truncate_exact(text: str, cells: int) -> str:
     return "".join(kept)
 
 
+CLOSING = frozenset("。，、；：！？）」』》〉…．")
+"""Full-width punctuation that never starts a line (it stays with what it follows)."""
+OPENING = frozenset("（「『《〈")
+"""Full-width punctuation that never ends a line (it goes with what follows it)."""
+
+
 def _pieces(text: str) -> list[str]:
-    """Words, single spaces, and each wide character on its own."""
+    """Words, single spaces, and each wide character on its own; full-width punctuation
+    kept with its neighbour, so that no line starts with ``、`` or ends with ``（``."""
     pieces: list[str] = []
     word = ""
     for char in text:
@@ -84,9 +91,69 @@ def _pieces(text: str) -> list[str]:
             if word:
                 pieces.append(word)
                 word = ""
-            pieces.append(char)
+            if (char in CLOSING and pieces and pieces[-1] != " ") or (
+                pieces and pieces[-1][-1:] in OPENING
+            ):
+                pieces[-1] += char
+            else:
+                pieces.append(char)
+        elif not word and pieces and pieces[-1][-1:] in OPENING:
+            word = pieces.pop() + char  # the word takes its opening bracket with it
         else:
             word += char
     if word:
         pieces.append(word)
-    return pieces
+    return _numbers_kept_with_their_words(pieces)
+
+
+def _numbers_kept_with_their_words(pieces: list[str]) -> list[str]:
+    """``11 Stonecutter``, ``11 石匠``, ``2 cards``: a number never ends a line apart from
+    the word it counts (in Chinese, the run of characters after it)."""
+    out: list[str] = []
+    index = 0
+    while index < len(pieces):
+        piece = pieces[index]
+        if piece.isdigit() and index + 2 < len(pieces) and pieces[index + 1] == " ":
+            piece += " " + pieces[index + 2]
+            index += 3
+            while piece[-1] not in CLOSING and index < len(pieces):
+                if get_cwidth(piece[-1]) < 2 or not _is_wide_word(pieces[index]):
+                    break
+                piece += pieces[index]
+                index += 1
+            out.append(piece)
+            continue
+        out.append(piece)
+        index += 1
+    return out
+
+
+def _is_wide_word(piece: str) -> bool:
+    return bool(piece) and all(get_cwidth(char) > 1 for char in piece) and piece[0] not in OPENING
+
+
+def label_gap(label: str) -> str:
+    """What goes between a label and its text: a space, none after ``：`` and its kin."""
+    return "" if label[-1:] in CLOSING else " "
+
+
+def tidy(text: str) -> str:
+    """Taiwanese typography: no space between two CJK characters or next to full-width
+    punctuation (a template's spaces around a name that turned out to be Chinese)."""
+    if " " not in text or all(get_cwidth(char) < 2 for char in text):
+        return text
+    out: list[str] = []
+    for index, char in enumerate(text):
+        if char == " " and 0 < index < len(text) - 1:
+            before, after = text[index - 1], text[index + 1]
+            if before in CLOSING | OPENING or after in CLOSING | OPENING:
+                continue
+            if get_cwidth(before) > 1 and get_cwidth(after) > 1 and _is_cjk(before + after):
+                continue
+        out.append(char)
+    return "".join(out)
+
+
+def _is_cjk(chars: str) -> bool:
+    """Han characters and kana, not emoji (a role symbol keeps its space)."""
+    return all("\u2e80" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" for char in chars)

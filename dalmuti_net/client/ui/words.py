@@ -43,7 +43,7 @@ def describe_set(t: Translator, card_set: CardSet) -> str:
     text = cards_count(t, card_set.rank, card_set.count)
     if card_set.jesters and card_set.rank != JESTER:
         jesters = t.n_("{n} Jester", "{n} Jesters", card_set.jesters).format(n=card_set.jesters)
-        text += f" ({jesters})"
+        text = t._("{set} ({jesters})").format(set=text, jesters=jesters)
     return text
 
 
