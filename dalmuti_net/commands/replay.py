@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import ExitCode, has_a_terminal
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -69,6 +71,12 @@ def run(args: argparse.Namespace) -> int:
         hands = replay.hands
         where = f"hands {hands[0]} to {hands[-1]}" if hands else "no hand was dealt"
         return _fail(f"there is no hand {args.hand} in this history ({where})", 1)
+    if not has_a_terminal():
+        return _fail(
+            "there is no terminal here to show the replay in; dalmuti history FILE "
+            "--hand N tells a hand as lines of text",
+            ExitCode.CANNOT_START,
+        )
     build_replay_application(replay).run()
     return 0
 

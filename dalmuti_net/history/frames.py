@@ -15,7 +15,7 @@ every engine event, numbered in order, with the spectator's table messages aroun
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .. import __version__
 from ..engine import Event
@@ -39,6 +39,15 @@ class SeatRecord:
     """human or bot"""
     played: bool
     """Whether the seat was dealt into the game (lobby seats that left before are not)."""
+
+
+class DamagedSave(Exception):
+    """A change in the save that the table cannot take: the file was damaged or forged."""
+
+    def __init__(self, change: int, reason: str) -> None:
+        super().__init__(f"change {change} cannot be played again ({reason})")
+        self.change = change
+        self.reason = reason
 
 
 @dataclass
@@ -104,7 +113,8 @@ def rerun(saved: SavedTable) -> Rerun:
 
     listen(None)
     table.on_events = everything
-    for entry in saved.entries:
+
+    def apply(entry: dict[str, Any]) -> None:
         table.apply_saved(entry)
         op = entry["op"]
         if op == "seat":
@@ -123,7 +133,19 @@ def rerun(saved: SavedTable) -> Rerun:
             # Live, the connection of a seat that leaves (or is kicked) closes here.
             table.disconnected(listening.pop(entry["player"]))
         table.take_effects()
+
+    for number, entry in enumerate(saved.entries, start=1):
+        try:
+            apply(entry)
+        except Exception as error:  # a save is a file: anything in it may be wrong
+            raise DamagedSave(number, _reason(error)) from error
     return result
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, KeyError):
+        return f"it lacks {error.args[0]!r}" if error.args else "something is missing"
+    return str(error) or type(error).__name__
 
 
 def _delivered(message: Message) -> Message:

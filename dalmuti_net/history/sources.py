@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..protocol.messages import Message
-from .frames import HOST, Rerun, SeatRecord, Viewer, rerun
+from .frames import HOST, DamagedSave, Rerun, SeatRecord, Viewer, rerun
 from .record import Record, RecordError, ViewerInfo, is_record, read_record
 from .save import SavedTable, SaveError, open_save
 
@@ -22,6 +22,7 @@ class TableHistory:
     number: int
     name: str
     table_id: str | None
+    path: Path
     saved: SavedTable | None = None
     record: Record | None = None
     _rerun: Rerun | None = field(default=None, repr=False)
@@ -33,7 +34,10 @@ class TableHistory:
     def _played(self) -> Rerun:
         if self._rerun is None:
             assert self.saved is not None
-            self._rerun = rerun(self.saved)
+            try:
+                self._rerun = rerun(self.saved)
+            except DamagedSave as damaged:
+                raise HistoryError(f"{self.path} is damaged: {damaged}") from None
         return self._rerun
 
     @property
@@ -93,13 +97,13 @@ def open_history(path: Path) -> list[TableHistory]:
         header = record.header
         name = header.get("table") if isinstance(header.get("table"), str) else None
         table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else None
-        return [TableHistory(1, name or "Dalmuti table", table_id, record=record)]
+        return [TableHistory(1, name or "Dalmuti table", table_id, path, record=record)]
     try:
         saved = open_save(path)
     except SaveError as error:
         raise HistoryError(str(error)) from None
     return [
-        TableHistory(table.number, table.name, table.settings.get("table_id"), saved=table)
+        TableHistory(table.number, table.name, table.settings.get("table_id"), path, saved=table)
         for table in saved
     ]
 

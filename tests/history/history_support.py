@@ -1,13 +1,16 @@
-"""Saves of recorded games, written as the host writes them, for the history tests."""
+"""Saves of recorded games, written as the host writes them, for the history tests.
+
+The only place the history tests know how a host's save is stored."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from harness import Harness
 from test_host_secrecy import all_optional, eventful_game
 
-from dalmuti_net.host.journal import Journal
+from dalmuti_net.host.journal import Journal, read_journal
 
 
 def write_save(path: Path, seed: int) -> Harness:
@@ -24,7 +27,19 @@ def write_save(path: Path, seed: int) -> Harness:
         "rules": all_optional(hand_limit=3).to_dict(),
         "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
     }
-    journal = Journal(path, header)
-    journal.append(table.take_journal())
-    journal.close()
+    write_changes(path, header, table.take_journal())
     return harness
+
+
+def write_changes(path: Path, header: dict[str, Any], changes: list[dict[str, Any]]) -> None:
+    """A save at ``path`` holding ``changes`` (as the table core records them)."""
+    journal = Journal(path, header)
+    journal.append(changes)
+    journal.close()
+
+
+def read_changes(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header (as ``write_changes`` takes it) and the changes of the save at ``path``."""
+    header, changes = read_journal(path)
+    header = {key: value for key, value in header.items() if key not in ("op", "format")}
+    return header, changes

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
-from history_support import write_save
+from history_support import read_changes, write_changes, write_save
 from referencing import Registry, Resource
 
 from dalmuti_net.cli import main
@@ -203,6 +205,31 @@ def test_a_file_that_is_not_a_history_is_refused_in_one_line(
     assert code == 1 and says in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (lambda entries: entries.insert(5, {"op": "bogus"}), "change 6 cannot be played"),
+        (lambda entries: entries[9].pop("player"), "change 10 cannot be played again (it lacks"),
+        (lambda entries: entries.insert(0, {"op": "act"}), "change 1 cannot be played"),
+    ],
+)
+def test_a_damaged_save_is_refused_in_one_line(
+    save: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    damage: Callable[[list[dict[str, Any]]], object],
+    says: str,
+) -> None:
+    header, entries = read_changes(save)
+    damage(entries)
+    path = tmp_path / "damaged.dat"
+    write_changes(path, header, entries)
+    for command in (["history", str(path)], ["replay", str(path)], ["standings", str(path)]):
+        assert main(command) == 1
+        err = capsys.readouterr().err
+        assert f"{path} is damaged: " in err and says in err and err.count("\n") == 1, err
+
+
 def test_a_hostile_line_in_a_record_is_refused_with_its_number(
     save: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -246,6 +273,7 @@ def test_replay_opens_the_table_screen_and_quits_on_q(
         return control_content(self, width, height)
 
     monkeypatch.setattr(replay_app.ReplayControl, "create_content", remember)
+    monkeypatch.setattr("dalmuti_net.commands.replay.has_a_terminal", lambda: True)
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         pipe.send_text("\x1b[B\x1b[Cq")  # down (next hand), right, q
         code = main(["replay", str(save), "--as", "H1", "--lang", lang, "--hand", "2"])
@@ -259,6 +287,8 @@ def test_replay_opens_the_table_screen_and_quits_on_q(
         (["--as", "host"], "use: dalmuti history FILE --as host"),
         (["--as", "Nobody"], "nobody called 'Nobody'"),
         (["--hand", "7"], "there is no hand 7 in this history (hands 1 to 3)"),
+        # Under pytest, input and output are not a terminal.
+        (["--as", "H1"], "there is no terminal here to show the replay in"),
     ],
 )
 def test_replay_refuses_in_one_line(
@@ -266,4 +296,5 @@ def test_replay_refuses_in_one_line(
 ) -> None:
     code = main(["replay", str(save), *argv])
     err = capsys.readouterr().err
-    assert code in (1, 2) and err.startswith("dalmuti replay: ") and says in err, err
+    assert code in (1, 2, 3) and err.startswith("dalmuti replay: ") and says in err, err
+    assert err.count("\n") == 1
