@@ -2,8 +2,14 @@
 
 Every connection gets a reader (frames in, with a size limit before buffering, a rate
 limit and a silence timeout) and a writer fed by a bounded queue; a client that stops
-reading fills its queue and is dropped without slowing anyone else. After every change
-the table's journal entries are written and synced before any reply leaves.
+reading fills its queue and is dropped without slowing anyone else.
+
+Connections and timers only hand inputs to the table and say that it changed (``changed``).
+One long-lived delivery task per server, in the server's own nursery, takes what the table
+produced (journal entries, outgoing messages, effects), writes and syncs the journal, and
+only then delivers. No connection's task ever holds a change in flight, so a connection
+that is cancelled (its client reset it) cannot drop the save or another connection's
+messages: acceptance and delivery complete together, by construction.
 """
 
 from __future__ import annotations
@@ -84,7 +90,12 @@ class TableServer:
         self.on_change = on_change
         self.links: dict[int, Link] = {}
         self._nursery: trio.Nursery | None = None
-        self._flush_lock = trio.Lock()
+        self._changes = 0
+        """How many times the table was said to have changed (``changed``)."""
+        self._delivered = 0
+        """Up to which of those changes everything is saved and delivered."""
+        self._change_arrived = trio.Event()
+        self._delivery_done = trio.Event()
         self._grace_waiting: dict[int, trio.CancelScope] = {}
         self._grace_ends: dict[int, float] = {}
         self._announced: tuple[dict[int, float], dict[int, float]] = ({}, {})
@@ -99,6 +110,7 @@ class TableServer:
         ``connect_local``. Runs until cancelled."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            nursery.start_soon(self._deliver_forever)
             nursery.start_soon(self._turn_timer)
             for bot in self.table.bot_seats():
                 self._start_bot(bot)
@@ -158,9 +170,9 @@ class TableServer:
         finally:
             del self.links[connection]
             self.table.disconnected(connection)
+            self.changed()
             with trio.CancelScope(shield=True):
                 await trio.aclose_forcefully(stream)
-                await self.flush()
 
     async def _read(self, stream: trio.abc.Stream, link: Link, internal: bool) -> None:
         limits = self.table.limits
@@ -204,10 +216,13 @@ class TableServer:
                 if message["type"] == "hello":
                     link.software = message.get("software", "")
                 self.table.receive(link.connection, message)
-                await self.flush()
+                self.changed()
             if frames.refusal is not None:
                 await self._refuse(link, frames.refusal)
                 return
+            # Read on once this read's changes are saved and sent: a client cannot run
+            # ahead of the disk. Only waiting: cancelling it loses nothing.
+            await self.flush()
 
     def _answers_decision(self, link: Link, raw: Message) -> bool:
         """An answer to a decision the seat owes: never rate limited (only answers are: a
@@ -215,6 +230,7 @@ class TableServer:
         return raw.get("type") in ACTION_TYPES and self.table.owes_decision(link.connection)
 
     async def _refuse(self, link: Link, error: ProtocolError, re: Any = None) -> None:
+        """Refuse, and wait until the refusal is queued: the caller may close next."""
         self.table.refuse(link.connection, error, re)
         await self.flush()
 
@@ -256,27 +272,49 @@ class TableServer:
 
     # ------------------------------------------------------------------ after every change
 
+    def changed(self) -> None:
+        """The table has something new: the delivery task saves and delivers it soon."""
+        self._changes += 1
+        self._change_arrived.set()
+
     async def flush(self) -> None:
+        """Wait until every change so far is saved and delivered. Only waits: the work is
+        the delivery task's, so cancelling this loses nothing."""
+        self.changed()
+        wanted = self._changes
+        while self._delivered < wanted:
+            await self._delivery_done.wait()
+
+    async def _deliver_forever(self) -> None:
+        while True:
+            await self._change_arrived.wait()
+            self._change_arrived = trio.Event()
+            batch = self._changes
+            await self._deliver()
+            self._delivered = batch
+            self._delivery_done.set()
+            self._delivery_done = trio.Event()
+
+    async def _deliver(self) -> None:
         """Journal first, then deliver: nothing is acknowledged before it is on disk."""
-        async with self._flush_lock:
-            entries = self.table.take_journal()
-            effects = self.table.take_effects()
-            outboxes = {c: self.table.take_outbox(c) for c in list(self.table.connections)}
-            if entries and self.journal is not None:
-                await trio.to_thread.run_sync(self.journal.append, entries)
-            for connection, messages in outboxes.items():
-                link = self.links.get(connection)
-                if link is None:
-                    continue
-                for message in messages:
-                    self._send(link, message)
-            for effect in effects:
-                if isinstance(effect, StartBot):
-                    self._start_bot(effect)
-                elif isinstance(effect, Close):
-                    link = self.links.get(effect.connection)
-                    if link is not None:
-                        link.outgoing.close()
+        entries = self.table.take_journal()
+        effects = self.table.take_effects()
+        outboxes = {c: self.table.take_outbox(c) for c in list(self.table.connections)}
+        if entries and self.journal is not None:
+            await trio.to_thread.run_sync(self.journal.append, entries)
+        for connection, messages in outboxes.items():
+            link = self.links.get(connection)
+            if link is None:
+                continue
+            for message in messages:
+                self._send(link, message)
+        for effect in effects:
+            if isinstance(effect, StartBot):
+                self._start_bot(effect)
+            elif isinstance(effect, Close):
+                link = self.links.get(effect.connection)
+                if link is not None:
+                    link.outgoing.close()
         self._schedule()
         if self.on_change is not None:
             self.on_change()
@@ -296,7 +334,7 @@ class TableServer:
         for player, immediately in unplayed:
             if immediately:
                 self.table.request_stand_in(player)
-                self._nursery.start_soon(self.flush)
+                self.changed()
             elif player not in self._grace_waiting:
                 self._grace_waiting[player] = trio.CancelScope()
                 self._grace_ends[player] = (
@@ -348,7 +386,7 @@ class TableServer:
         await trio.sleep(self.between_hands)
         self._next_hand_scheduled = False
         self.table.begin_next_hand()
-        await self.flush()
+        self.changed()
 
     async def _grace(self, player: int, scope: trio.CancelScope) -> None:
         with scope:
@@ -356,8 +394,7 @@ class TableServer:
             del self._grace_waiting[player]
             self._grace_ends.pop(player, None)
             self.table.request_stand_in(player)
-        if not scope.cancelled_caught:
-            await self.flush()
+            self.changed()
 
     # ------------------------------------------------------------------ turn timer
 
@@ -392,7 +429,7 @@ class TableServer:
                 if deadline <= now:
                     del self._deadlines[player]
                     self.table.play_default(player)
-            await self.flush()
+            self.changed()
 
 
 def _request_id(raw: Message) -> Any:

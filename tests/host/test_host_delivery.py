@@ -1,0 +1,200 @@
+"""Delivery is cancellation-safe: clients that reset their connections (SO_LINGER 0) at
+random moments, right after an action or in the middle of anything, never make the host
+lose an accepted change. Every acknowledged action is in the save, the save replays to the
+live table, and every decision owed is delivered (the table, played by host bots and
+stand-ins while the players are away, always finishes).
+
+A short run by default; the long one (``-m slow``) is the campaign that found the bug."""
+
+from __future__ import annotations
+
+import random
+import socket
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from recording_clients import bot_runner
+from test_host_journal import table_state
+
+from dalmuti_net.bots.random_bot import random_answer
+from dalmuti_net.client.connection import Connection, ConnectionClosed
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.engine import Rules
+from dalmuti_net.host.journal import Journal, read_journal
+from dalmuti_net.host.server import TableServer
+from dalmuti_net.host.table import Limits, Table
+from dalmuti_net.protocol import ProtocolError
+from dalmuti_net.protocol.messages import action_message
+
+RESETTING_PLAYERS = 4
+HOST_BOTS = 3
+SPECTATORS = 3
+
+
+def reset(stream: trio.SocketStream) -> None:
+    """Close with a TCP reset, as a crashed or unplugged client looks to the host."""
+    stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    stream.socket.close()
+
+
+class ResettingPlayer:
+    """Plays one seat over TCP with its token, resetting the connection at random."""
+
+    def __init__(self, port: int, name: str, token: str, rng: random.Random) -> None:
+        self.port, self.name, self.token, self.rng = port, name, token, rng
+        self.acked: list[dict[str, Any]] = []
+        self.resets = 0
+        self.finished = False
+
+    async def run(self) -> None:
+        while not self.finished:
+            await self.once()
+            await trio.sleep(self.rng.uniform(0, 0.03))
+
+    async def once(self) -> None:
+        stream = await trio.open_tcp_stream("127.0.0.1", self.port)
+        connection = Connection(stream)
+        session = ClientSession(self.name, token=self.token)
+        sent: dict[int, dict[str, Any]] = {}
+        next_id = 1
+        try:
+            await connection.send(session.hello())
+            while True:
+                message = await connection.receive()
+                session.receive(message)
+                kind = message["type"]
+                if kind == "ack" and message["re"] in sent:
+                    self.acked.append(sent.pop(message["re"]))
+                if kind == "table" and message["table"]["phase"] == "ended":
+                    self.finished = True
+                if kind == "snapshot" and message["table"]["phase"] == "ended":
+                    self.finished = True
+                if self.finished or kind == "goodbye" or (kind == "error" and message["fatal"]):
+                    return
+                if self.rng.random() < 0.02:
+                    break  # in the middle of anything
+                if session.needs_snapshot:
+                    await connection.send({"type": "snapshot_request"})
+                    continue
+                if session.decision is None or session.observation is None:
+                    continue
+                action = action_message(random_answer(session.decision, self.rng))
+                session.decision = None
+                sent[next_id] = action
+                await connection.send({**action, "id": next_id})
+                next_id += 1
+                if self.rng.random() < 0.3:
+                    break  # right after an action, before its ack can arrive
+        except (ConnectionClosed, ProtocolError, trio.BrokenResourceError):
+            pass
+        finally:
+            self.resets += 1
+            reset(stream)
+
+
+class ResettingSpectator:
+    def __init__(self, port: int, name: str, rng: random.Random) -> None:
+        self.port, self.name, self.rng = port, name, rng
+        self.done = False
+
+    async def run(self) -> None:
+        while not self.done:
+            stream = await trio.open_tcp_stream("127.0.0.1", self.port)
+            connection = Connection(stream)
+            try:
+                await connection.send(ClientSession(self.name, spectator=True).hello())
+                for _ in range(self.rng.randrange(1, 60)):
+                    await connection.receive()
+            except (ConnectionClosed, ProtocolError, trio.BrokenResourceError):
+                pass
+            finally:
+                reset(stream)
+            await trio.sleep(self.rng.uniform(0, 0.05))
+
+
+def acted(entries: list[dict[str, Any]], player: int) -> list[dict[str, Any]]:
+    return [e["action"] for e in entries if e["op"] == "act" and e["player"] == player]
+
+
+def is_subsequence(wanted: list[Any], within: list[Any]) -> bool:
+    remaining = iter(within)
+    return all(any(item == candidate for candidate in remaining) for item in wanted)
+
+
+async def play_with_resets(path: Path, seed: int, hands: int, minimum_resets: int) -> None:
+    rng = random.Random(seed)
+    rules = Rules(**{**Rules.all_optional(misdeal_chance=0.2).to_dict(), "hand_limit": hands})
+    table = Table("Resets", rules, seed=seed, limits=Limits(grace_period_ms=100))
+    tokens = {}
+    for number in range(RESETTING_PLAYERS):
+        seat = table.reserve_seat(f"Player {number}", host=number == 0)
+        tokens[seat.player] = seat.token
+    for _ in range(HOST_BOTS):
+        table.add_bot("random")
+    table.start()
+    save = Journal(path, {"name": table.name, "seed": seed})
+    server = TableServer(table, journal=save, run_bot=bot_runner(), between_hands=0)
+    players = [
+        ResettingPlayer(0, f"Player {n}", token, random.Random(rng.random()))
+        for n, token in enumerate(tokens.values())
+    ]
+    spectators = [
+        ResettingSpectator(0, f"Watcher {n}", random.Random(rng.random()))
+        for n in range(SPECTATORS)
+    ]
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+        nursery.start_soon(server.serve_tcp, listeners)
+        for client in [*players, *spectators]:
+            client.port = port
+            nursery.start_soon(client.run)
+        await watch_progress(table)
+        for spectator in spectators:
+            spectator.done = True
+        with trio.fail_after(30):
+            while not all(p.finished for p in players):
+                await trio.sleep(0.05)
+        await server.flush()
+        nursery.cancel_scope.cancel()
+    save.close()
+
+    assert sum(p.resets for p in players) >= minimum_resets
+    _, entries = read_journal(path)
+    for player, client in zip(tokens, players, strict=True):
+        assert client.acked, f"{client.name} had actions acknowledged"
+        assert is_subsequence(client.acked, acted(entries, player)), (
+            f"an action acknowledged to {client.name} is missing from the save"
+        )
+    twin = Table.replay(entries, name=table.name, rules=rules, seed=seed)
+    assert table_state(twin) == table_state(table)
+
+
+async def watch_progress(table: Table, quiet_limit: float = 10.0) -> None:
+    """Until the table ends; fails if a decision stays owed with nothing happening (a
+    decision that was never delivered freezes the table)."""
+    last_moves, quiet_since = -1, trio.current_time()
+    while table.phase != "ended":
+        await trio.sleep(0.05)
+        assert table.game is not None
+        moves = len(table.game.log)
+        now = trio.current_time()
+        if moves != last_moves:
+            last_moves, quiet_since = moves, now
+        assert now - quiet_since < quiet_limit, (
+            f"nothing moved for {quiet_limit} s while {table.pending_players()} owed decisions"
+        )
+
+
+async def test_resets_at_random_moments_lose_nothing(tmp_path: Path) -> None:
+    await play_with_resets(tmp_path / "table.save", seed=3, hands=2, minimum_resets=20)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(5))
+async def test_many_resets_lose_nothing(tmp_path: Path, seed: int) -> None:
+    await play_with_resets(tmp_path / "table.save", seed=seed, hands=30, minimum_resets=1000)
