@@ -12,6 +12,7 @@ from ..protocol.catalogue import DEFAULT_PORT
 from .common import CommandError, ExitCode, has_a_terminal
 from .host_options import HostOptions
 from .language import add_lang_argument, messages
+from .screen_options import add_turn_alert_arguments
 
 if TYPE_CHECKING:
     from ..client.ui.i18n import Translator
@@ -102,6 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="your table as lines of text (screen readers, braille, pipes), not a full screen",
     )
+    add_turn_alert_arguments(parser)
 
 
 def options_from(args: argparse.Namespace) -> HostOptions:
@@ -124,6 +126,8 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         seed=args.seed,
         lang=args.lang,
         bot_pace=args.bot_pace,
+        bell=not args.no_bell,
+        title=not args.no_title,
     )
 
 
@@ -270,6 +274,7 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
     ui = ClientUi(t, session, address="localhost", local_host=True)
     ui.ascii_symbols = not terminal_is_utf8()
     client = TerminalClient(ui)
+    client.alerts.bell, client.alerts.title = options.bell, options.title
 
     def say(line: str) -> None:
         ui.add_log("info", line)

@@ -25,3 +25,7 @@ class HostOptions:
     lang: str | None
     bot_pace: float | None = None
     """Seconds per bot move while the table UI plays a seat; None: the rules file's."""
+    bell: bool = True
+    """The host player's screen rings the bell on their turn (``--no-bell`` not given)."""
+    title: bool = True
+    """... and sets the window title (``--no-title`` not given)."""

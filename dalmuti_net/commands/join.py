@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .common import CommandError, ExitCode, has_a_terminal
 from .language import add_lang_argument, messages
+from .screen_options import add_turn_alert_arguments
 
 if TYPE_CHECKING:
     from ..client.session import ClientSession
@@ -50,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the table as lines of text (screen readers, braille, pipes), not a full screen",
     )
+    add_turn_alert_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         ascii_symbols=args.ascii or not terminal_is_utf8(),
     )
     client = TerminalClient(ui)
+    client.alerts.bell, client.alerts.title = not args.no_bell, not args.no_title
 
     sessions: list[ClientSession] = []
 

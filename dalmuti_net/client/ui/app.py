@@ -68,6 +68,7 @@ class ScreenControl(UIControl):
         self.ui = ui
 
     def create_content(self, width: int, height: int | None) -> UIContent:
+        self.ui.size = (width, height or 24)
         lines: list[StyleAndTextTuples] = [
             list(line) for line in render(self.ui, width, height or 24)
         ]

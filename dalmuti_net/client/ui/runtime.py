@@ -24,6 +24,7 @@ from ...protocol.messages import Message
 from ..discovery import browse_tables
 from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..session import ClientSession
+from .alerts import TurnAlerts
 from .app import build_application
 from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send
 
@@ -42,6 +43,8 @@ class TerminalClient:
         self, ui: ClientUi, *, input: Input | None = None, output: Output | None = None
     ) -> None:
         self.ui = ui
+        self.alerts = TurnAlerts(ui.t)
+        """The bell and the window title on your turn (``--no-bell``, ``--no-title``)."""
         self.app: Application[None] = build_application(
             ui, self.carry_out, input=input, output=output
         )
@@ -68,7 +71,23 @@ class TerminalClient:
         self.refresh()
 
     def refresh(self) -> None:
+        self._alert()
         self.app.invalidate()
+
+    def _alert(self) -> None:
+        ui = self.ui
+        table = ui.table
+        alert = self.alerts.update(
+            ui.choosing is not None, "" if table is None else str(table.get("name", ""))
+        )
+        if alert is None or not self.app.is_running:
+            return
+        output = self.app.output
+        if alert.title is not None:
+            output.set_title(alert.title)
+        if alert.bell:
+            output.bell()
+        output.flush()
 
     def exit(self) -> None:
         future = self.app.future
@@ -219,6 +238,9 @@ async def _host_loop(client: TerminalClient, trio_main: Callable[[], Awaitable[N
         if not finished.done():
             await client.app.run_async()
     finally:
+        if client.alerts.title:
+            client.app.output.clear_title()
+            client.app.output.flush()
         for signum in stop_signals:
             loop.remove_signal_handler(signum)
         token = client._token

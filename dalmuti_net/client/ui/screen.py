@@ -21,12 +21,13 @@ from .confirm import confirmation_lines
 from .countdowns import offline_sentence, your_time
 from .countdowns import seat_flags as countdown_flags
 from .errors import TROUBLESHOOTING
+from .help import help_screen
 from .i18n import N_, Translator
 from .lobby import RULE_FIELDS, rule_value_text
 from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
 from .story import TrickStep, describe_event, describe_last_trick, describe_step
-from .text import fit, label_gap, tidy, truncate, width, wrap
+from .text import fit, label_gap, tail, tidy, truncate, width, wrap
 from .words import card_label, role_symbol
 
 Fragment = tuple[str, str]
@@ -49,7 +50,7 @@ def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     """Exactly ``rows`` lines, none wider than ``cols`` cells."""
     cols, rows = max(cols, 20), max(rows, 5)
     if ui.overlay is Overlay.HELP:
-        body = _help(ui, cols)
+        body = []  # drawn below, once the footer's height is known
     elif ui.screen is Screen.DISCOVER:
         body = _discover(ui, cols, rows)
     elif ui.screen is Screen.FORM:
@@ -61,7 +62,9 @@ def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     else:
         body = []
     footer = _footer(ui, cols, rows)
-    if ui.overlay is not Overlay.HELP and ui.screen is Screen.TABLE:
+    if ui.overlay is Overlay.HELP:
+        body = help_screen(ui.t, cols, rows, ui.help_scroll)
+    elif ui.screen is Screen.TABLE:
         body = _table(ui, cols, rows - len(footer))
     body = body[: rows - len(footer)]
     body += [[] for _ in range(rows - len(footer) - len(body))]
@@ -125,7 +128,7 @@ def hint_line(t: Translator, hints: Iterable[Hint]) -> Line:
     for hint in hints:
         if line:
             line.append(("", "  "))
-        line.append(("class:key", hint.keys))
+        line.append(("class:key", t._(hint.keys)))
         line.append(("", " " + t._(hint.label)))
     return line
 
@@ -161,60 +164,13 @@ def _footer(ui: ClientUi, cols: int, rows: int = 24) -> list[Line]:
     if ui.editor is not None:
         label = ui.t._(ui.editor.label)
         label += label_gap(label)
-        lines.append(
-            [("class:prompt", label), ("class:input", ui.editor.text), ("class:cursor", " ")]
-        )
+        room = max(1, cols - width(label) - 1)  # the cursor's cell
+        text = tail(ui.editor.text, room)  # scrolled: the end being typed stays in view
+        lines.append([("class:prompt", label), ("class:input", text), ("class:cursor", " ")])
     elif ui.confirmation is not None:
         lines += confirmation_lines(ui.confirmation, cols)
     hints = wrap_fragments([hint_line(ui.t, [h]) for h in visible_hints(ui, cols, rows)], cols)
     return lines + [[("class:hints", ""), *line] for line in hints[:2]]
-
-
-# ----------------------------------------------------------------------------- help
-
-
-def _help(ui: ClientUi, cols: int) -> list[Line]:
-    t = ui.t
-    lines = [plain(t._("Help — press ? or Esc to close"), "class:title"), []]
-    sections = [
-        (
-            t._("Keys"),
-            t._(
-                "Play: ←→ choose a rank in your hand, ↑↓ how many cards, j adds Jesters, "
-                "Tab jumps to the next legal set, Enter plays, p passes. Taxes: ←→ a card, "
-                "↑ or Space picks it, ↓ puts it back, Enter gives. y/n answers a revolution, "
-                "i/p a misdeal, d declines a Merchant exchange. Lobby: r ready; the host "
-                "player has s start, b/B bots, x remove a bot, k kick, o rules. t chats, "
-                "PgUp/PgDn scroll the log, q quits."
-            ),
-        ),
-        (
-            t._("The game"),
-            t._(
-                "Get rid of your cards first. Lower numbers are better: the Dalmuti (1) is "
-                "best, the Peasant (12) worst. A Jester alone counts as 13; with other cards "
-                "it takes their rank. The leader plays any number of cards of one rank; each "
-                "next player plays as many cards of a better rank, or passes. When everyone "
-                "else has passed, whoever played last leads the next trick."
-            ),
-        ),
-        (
-            t._("Roles"),
-            t._(
-                "The first player out becomes the Greater Dalmuti, the second the Lesser "
-                "Dalmuti, the last the Greater Peon. Before play, the Greater Peon gives the "
-                "Greater Dalmuti their 2 best cards and gets 2 cards of the Dalmuti's choice; "
-                "the Lesser Peon and Lesser Dalmuti do the same with 1 card. Whoever holds "
-                "both Jesters may declare a revolution: no taxes; by the Greater Peon, all "
-                "roles are reversed."
-            ),
-        ),
-    ]
-    for title, text in sections:
-        lines.append(plain(title, "class:heading"))
-        lines += wrapped(text, cols)
-        lines.append([])
-    return lines
 
 
 # ----------------------------------------------------------------------------- finding

@@ -26,6 +26,9 @@ from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .confirm import BACK, Choice, Confirmation
 from .countdowns import Countdowns, moved_for_note
 from .errors import describe_error, describe_goodbye, describe_unreachable
+from .help import HINTS as HELP_HINTS
+from .help import body_rows as help_rows
+from .help import max_scroll as help_max_scroll
 from .i18n import N_, Translator
 from .lobby import LobbyKeys, RulesEditor
 from .refusals import RefusalScreen
@@ -158,6 +161,10 @@ class ClientUi:
         """``m``: the cards played so far, where the screen has no room to show them always."""
         self.notice: Notice | None = None
         self.overlay: Overlay | None = None
+        self.help_scroll = 0
+        """The first line of the help's text on screen."""
+        self.size = (80, 24)
+        """The terminal's columns and rows, as last drawn (paging moves by a screenful)."""
         self.countdowns = Countdowns()
         self._moved_for: tuple[int, str] | None = None
         """The next move logged was made for this player: by the turn timer or a stand-in."""
@@ -526,11 +533,14 @@ class ClientUi:
         if key == " ":
             key = "space"
         if self.overlay is Overlay.HELP:
-            if key in ("escape", "?", "q", "enter", "space"):
+            if key in ("escape", "?", "q", "enter"):
                 self.overlay = None
+            else:
+                self._scroll_help(key)
             return []
         if key == "?":
             self.overlay = Overlay.HELP
+            self.help_scroll = 0
             return []
         if self.screen is Screen.DISCOVER:
             if key in ("q", "escape"):
@@ -543,6 +553,14 @@ class ClientUi:
                 return [Quit()]
             return []
         return self._table_press(key)
+
+    def _scroll_help(self, key: str) -> None:
+        cols, rows = self.size
+        page = max(1, help_rows(rows) - 1)
+        step = {"up": -1, "down": 1, "pageup": -page, "pagedown": page, "space": page}
+        if key in step:
+            top = help_max_scroll(self.t, cols, rows)
+            self.help_scroll = min(top, max(0, self.help_scroll + step[key]))
 
     def _edit(self, key: str) -> list[Effect]:
         editor = self.editor
@@ -723,6 +741,8 @@ class ClientUi:
             return self.confirmation.hints()
         if self.editor is not None:
             return [Hint("Enter", N_("accept")), Hint("Esc", N_("cancel"))]
+        if self.overlay is Overlay.HELP:
+            return list(HELP_HINTS)
         if self.overlay is Overlay.RULES:
             return self.rules_editor.hints()
         if self.screen is Screen.DISCOVER:

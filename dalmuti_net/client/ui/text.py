@@ -62,6 +62,22 @@ def wrap(text: str, cells: int) -> list[str]:
     return lines
 
 
+def tail(text: str, cells: int) -> str:
+    """The end of ``text`` in at most ``cells`` cells, after ``…`` when it is cut (a text
+    field shows where the typing is)."""
+    if width(text) <= cells:
+        return text
+    kept: list[str] = []
+    used = 1
+    for char in reversed(text):
+        char_width = get_cwidth(char)
+        if used + char_width > cells:
+            break
+        kept.append(char)
+        used += char_width
+    return "…" + "".join(reversed(kept))
+
+
 def truncate_exact(text: str, cells: int) -> str:
     """The longest prefix of ``text`` that fits in ``cells`` cells (at least one char)."""
     kept: list[str] = []

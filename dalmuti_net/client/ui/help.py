@@ -1,0 +1,103 @@
+"""The help screen: keys, the game and the roles, scrolled with its own keys.
+
+Pure: the lines for a width, and which of them a screen of a given height shows. The
+title stays on the first row, the keys to scroll and close in the footer (``ClientUi``
+hints), and the rows between show the text from ``scroll`` on.
+"""
+
+from __future__ import annotations
+
+from .choosers import Hint
+from .i18n import N_, Translator
+from .text import width, wrap
+
+Line = list[tuple[str, str]]
+
+HINTS = (Hint(N_("↑↓ PgUp/PgDn"), N_("scroll")), Hint("Esc", N_("close")))
+"""The keys are translated too (a Spanish keyboard says RePág/AvPág)."""
+FOOTER_ROWS = 1
+"""The help's footer is one line of hints at every width the screen supports."""
+
+
+def help_text_lines(t: Translator, cols: int) -> list[Line]:
+    """The help below its title, wrapped to ``cols`` cells."""
+    sections = [
+        (
+            t._("Keys"),
+            t._(
+                "Play: ←→ choose a rank in your hand, ↑↓ how many cards, j adds Jesters, "
+                "Tab jumps to the next legal set, Enter plays, p passes. Taxes: ←→ a card, "
+                "↑ or Space picks it, ↓ puts it back, Enter gives. y/n answers a revolution, "
+                "i/p a misdeal, d declines a Merchant exchange. Lobby: r ready; the host "
+                "player has s start, b/B bots, x remove a bot, k kick, o rules. t chats, "
+                "PgUp/PgDn scroll the log, q quits."
+            ),
+        ),
+        (
+            t._("On screen"),
+            t._(
+                "The trick in progress is told turn by turn: who played what and who passed; "
+                "the last trick stays until the next lead. m shows the cards played so far "
+                "by rank (always shown on a large screen). At the end of each hand a results "
+                "screen shows the finishing order, the next hand's roles, the points and the "
+                "taxes; any key goes back to the table."
+            ),
+        ),
+        (
+            t._("The game"),
+            t._(
+                "Get rid of your cards first. Lower numbers are better: the Dalmuti (1) is "
+                "best, the Peasant (12) worst. A Jester alone counts as 13; with other cards "
+                "it takes their rank. The leader plays any number of cards of one rank; each "
+                "next player plays as many cards of a better rank, or passes. When everyone "
+                "else has passed, whoever played last leads the next trick."
+            ),
+        ),
+        (
+            t._("Roles"),
+            t._(
+                "The first player out becomes the Greater Dalmuti, the second the Lesser "
+                "Dalmuti, the last the Greater Peon. Before play, the Greater Peon gives the "
+                "Greater Dalmuti their 2 best cards and gets 2 cards of the Dalmuti's choice; "
+                "the Lesser Peon and Lesser Dalmuti do the same with 1 card. Whoever holds "
+                "both Jesters may declare a revolution: no taxes; by the Greater Peon, all "
+                "roles are reversed."
+            ),
+        ),
+    ]
+    lines: list[Line] = []
+    for title, text in sections:
+        if lines:
+            lines.append([])
+        lines.append([("class:heading", title)])
+        lines += [[("", line)] for line in wrap(text, cols)]
+    return lines
+
+
+def body_rows(rows: int) -> int:
+    """Rows for the help's text on a screen of ``rows`` rows (title and footer apart)."""
+    return max(1, rows - 1 - FOOTER_ROWS)
+
+
+def max_scroll(t: Translator, cols: int, rows: int) -> int:
+    return max(0, len(help_text_lines(t, cols)) - body_rows(rows))
+
+
+def help_screen(t: Translator, cols: int, rows: int, scroll: int) -> list[Line]:
+    """The title row, then the text from ``scroll`` (kept in range) for ``rows`` rows
+    less the footer's."""
+    text = help_text_lines(t, cols)
+    room = body_rows(rows)
+    scroll = min(max(0, scroll), max(0, len(text) - room))
+    shown = text[scroll : scroll + room]
+    title = t._("Help — press ? or Esc to close")
+    where = ""
+    if len(text) > room:
+        where = t._("lines {first}–{last} of {total}").format(
+            first=scroll + 1, last=scroll + len(shown), total=len(text)
+        )
+    gap = cols - width(title) - width(where)
+    head: Line = [("class:title", title)]
+    if where and gap >= 2:
+        head += [("", " " * gap), ("class:dim", where)]
+    return [head, *shown]

@@ -1,0 +1,16 @@
+"""The table screen's options shared by ``join`` and ``host``: how your turn is told."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_turn_alert_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-bell", action="store_true", help="do not ring the terminal bell on your turn"
+    )
+    parser.add_argument(
+        "--no-title",
+        action="store_true",
+        help="leave the window title alone (it says when it is your turn)",
+    )
