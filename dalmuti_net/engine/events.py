@@ -223,14 +223,15 @@ class MerchantExchangeCards(Event):
 @dataclass(frozen=True, slots=True)
 class Waiting(Event):
     """Who owes a decision now. Whether anyone holds both Jesters is secret (rule 20), so
-    a revolution ``Waiting`` goes to the holder alone."""
+    the revolution check of every hand names nobody (``REVOLUTION_CHECK``): only the
+    holder, if any, is asked."""
 
     TYPE: ClassVar[str] = "waiting"
     phase: str
     players: tuple[int, ...]
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset(self.players) if self.phase == "revolution" else None
+
+REVOLUTION_CHECK = Waiting("revolution", ())
 
 
 @dataclass(frozen=True, slots=True)

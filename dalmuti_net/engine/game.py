@@ -38,6 +38,7 @@ from .actions import (
 from .cards import JESTER, CardSet, Counts
 from .errors import IllegalAction, Refusal
 from .events import (
+    REVOLUTION_CHECK,
     CardsDealt,
     DealFinished,
     Event,
@@ -686,12 +687,15 @@ class Game:
     # ----------------------------------------------------------------- revolution, taxes
 
     def _after_deal(self, events: list[Event]) -> None:
+        # Every hand passes through the same public revolution check, whoever holds both
+        # Jesters (RULES.md rule 20): its ``Waiting`` names nobody, and the hand goes on
+        # exactly as a holder's "no" would make it go on. Only the holder is asked.
+        self.phase = Phase.REVOLUTION
+        events.append(REVOLUTION_CHECK)
         holder = next((p for p in self.order if self._hands[p][JESTER] == 2), None)
         greater_possible = holder == self.order[-1]
         if holder is not None and (self.taxes_this_hand or greater_possible):
             self._revolution_holder = holder
-            self.phase = Phase.REVOLUTION
-            events.append(Waiting(self.phase, (holder,)))
             return
         self._begin_taxes(events)
 

@@ -27,7 +27,14 @@ from ..engine import (
     RulesError,
     observe,
 )
-from ..engine.events import HandEnded, NewcomerPlaced, PlayerRemoved, TableEnded, Waiting
+from ..engine.events import (
+    HandEnded,
+    HandStarted,
+    NewcomerPlaced,
+    PlayerRemoved,
+    TableEnded,
+    Waiting,
+)
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, ViewerFeed, snapshot_message
 from ..protocol.catalogue import MAX_NAME_CHARS, MAX_TABLE_NAME_CHARS
 from ..protocol.errors import from_refusal
@@ -41,6 +48,8 @@ from ..protocol.messages import (
 from .default_moves import default_move
 
 SOFTWARE = f"dalmuti-net/{__version__}"
+_TABLE_CHANGING = (HandEnded, TableEnded, PlayerRemoved, NewcomerPlaced)
+"""Events after which the seats or the table's phase have changed: a ``table`` follows."""
 HOST_ONLY = frozenset({"start", "add_bot", "remove_bot", "set_rules", "kick", "end_table"})
 
 
@@ -763,8 +772,10 @@ class Table:
             self._apply_leave(self.seats[entry["player"]], entry)
         elif op == "next_hand":
             assert self.game is not None
-            self._distribute(self.game.begin_next_hand())
+            events = self.game.begin_next_hand()
             self._drop_departed()
+            # Seats may have gone too: the table follows the new hand's start at the latest.
+            self._distribute(events, table_changed=True)
         elif op == "end":
             if self.game is None:
                 self.ended = True
@@ -806,18 +817,31 @@ class Table:
                 for connection_id in (seat.connection, seat.stand_in):
                     if connection_id is not None and connection_id in self.connections:
                         self._close(self.connections[connection_id])
-        self._broadcast_table()
 
-    def _distribute(self, events: list[Event]) -> None:
-        """Each viewer's visible events, then each newly owed decision to whoever owes it."""
+    def _distribute(self, events: list[Event], *, table_changed: bool = False) -> None:
+        """Each viewer's visible events, then each newly owed decision to whoever owes it.
+
+        A ``table`` message the events call for goes right after the last event that
+        calls for it, never at the end of the batch: where a batch ends can depend on a
+        secret (it stops at a revolution check only when someone holds both Jesters), and
+        so must not show in anyone's stream (RULES.md rule 20).
+        """
         assert self.game is not None
         if self.on_events is not None:
             self.on_events(events)
-        by_viewer = {viewer: feed.messages(events) for viewer, feed in self._feeds.items()}
-        for connection in self.connections.values():
-            if connection.greeted and not connection.closing:
-                viewer = None if connection.spectator else connection.player
-                connection.outbox.extend(by_viewer.get(viewer, []))
+        changing = (*_TABLE_CHANGING, HandStarted) if table_changed else _TABLE_CHANGING
+        split = max(
+            (i + 1 for i, e in enumerate(events) if isinstance(e, changing)),
+            default=None,
+        )
+        if split is None:
+            self._deliver(events)
+            if table_changed:
+                self._broadcast_table()
+        else:
+            self._deliver(events[:split])
+            self._broadcast_table()
+            self._deliver(events[split:])
         pending = self.game.pending()
         # A new turn, a new misdeal or a new placement asks again even if the same player
         # owed the last decision; during taxes the same decisions simply stay owed.
@@ -830,10 +854,13 @@ class Table:
             for connection in self._connections_of(player):
                 connection.outbox.append(dict(message))
         self._owed = {player: type(decision) for player, decision in pending.items()}
-        if any(
-            isinstance(e, (HandEnded, TableEnded, PlayerRemoved, NewcomerPlaced)) for e in events
-        ):
-            self._broadcast_table()
+
+    def _deliver(self, events: list[Event]) -> None:
+        by_viewer = {viewer: feed.messages(events) for viewer, feed in self._feeds.items()}
+        for connection in self.connections.values():
+            if connection.greeted and not connection.closing:
+                viewer = None if connection.spectator else connection.player
+                connection.outbox.extend(by_viewer.get(viewer, []))
 
     def _connections_of(self, player: int) -> list[Connection]:
         seat = self.seats.get(player)

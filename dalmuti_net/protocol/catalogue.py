@@ -226,9 +226,11 @@ EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
         received=_f(CARD, "The card drawn at random from the other's hand."),
     ),
     "waiting": _event(
-        "Who owes a decision now; a revolution `waiting` is sent to the holder alone.",
+        "Who owes a decision now. After every deal comes the revolution check: a `waiting`"
+        " with phase `revolution` and no players, sent to everyone whether or not anyone"
+        " holds both Jesters (rule 20); only a holder who may declare gets a `decision`.",
         phase=_f(Enum(("placement", "misdeal", "revolution", "taxes", "play")), "What is decided."),
-        players=_f(PLAYERS, "Who owes it."),
+        players=_f(PLAYERS, "Who owes it; always empty for `revolution`."),
     ),
     "played": _event(
         "A player played a set.",

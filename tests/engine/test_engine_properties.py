@@ -236,10 +236,8 @@ class Table:
     def check_secrecy(self, event: Event) -> None:
         parties = PRIVATE_PARTIES.get(type(event))
         if isinstance(event, Waiting) and event.phase == Phase.REVOLUTION:
-            # Rule 20: only the holder of both Jesters learns that a revolution is asked.
-            holder = event.players
-            assert len(holder) == 1 and self.game.debug_hands()[holder[0]][JESTER] == 2
-            assert event.audience() == frozenset(holder)
+            # Rule 20: every hand's revolution check is public and names nobody.
+            assert event.players == () and event.audience() is None
         elif parties is None:
             assert event.audience() is None, f"{event} is not public"
         else:

@@ -673,9 +673,16 @@ def test_rule_20_nobody_learns_that_the_gp_holds_both_jesters_on_a_first_deal() 
     rules = Rules(first_deal_revolution=True)
     game, events, _ = dealt_game(FIVE, complete_hands(FIVE, {GP: [JESTER, JESTER]}), rules)
     assert game.pending() == {GP: RevolutionDecision(greater=True)}
+    events += game.apply(GP, DeclareRevolution(False))
+    split = complete_hands(FIVE, {GD: [JESTER], LD: [JESTER]})
+    control = dealt_game(FIVE, split, rules)[1]
     for viewer in (GD, LD, M, LP, None):
-        seen = visible(events, viewer)
-        assert not any(isinstance(e, Waiting) and e.phase == "revolution" for e in seen)
+        # The same events as a deal where nobody holds the pair, cards aside.
+        seen, expected = visible(events, viewer), visible(control, viewer)
+        assert [type(e) for e in seen] == [type(e) for e in expected]
+        public = [e for e in seen if e.audience() is None]
+        assert public == [e for e in expected if e.audience() is None]
+        assert Waiting(Phase.REVOLUTION, ()) in public
 
 
 # The decisions RULES.md added on rules 12, 18 and 20 (rule 4's are in the seats tests, rule
