@@ -51,8 +51,8 @@ def check_capture(
             assert me is not None, f"a decision sent to a spectator: {where}"
             _check_decision(message, session, where)
         elif kind == "waiting" and message["phase"] == "revolution":
-            # Only the holder of both Jesters learns that someone holds them.
-            assert me is not None and message["players"] == [me], f"Jesters leaked: {where}"
+            # Every hand's revolution check names nobody: who holds both Jesters is secret.
+            assert message["players"] == [], f"Jesters leaked: {where}"
         if kind in SECRET_PARTIES or kind in ("snapshot", "decision"):
             checked[kind] = checked.get(kind, 0) + 1
         session.receive(message)
