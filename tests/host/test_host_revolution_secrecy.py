@@ -91,7 +91,9 @@ def play(case: Case, holds: bool, monkeypatch: pytest.MonkeyPatch) -> Run:
 
     monkeypatch.setattr(table_module, "Game", RiggedGame)
     tokens = (f"token-{n}" for n in itertools.count(1))
-    table = Table("rule 20", case.rules, seed=case.seed, token_factory=lambda: next(tokens))
+    table = Table(
+        "rule 20", case.rules, seed=case.seed, token_factory=lambda: next(tokens), table_id="t"
+    )
     names = [f"P{n}" for n in range(case.players)]
     connections: dict[str, int] = {}
     frames: dict[str, list[bytes]] = {}
@@ -130,7 +132,7 @@ def play(case: Case, holds: bool, monkeypatch: pytest.MonkeyPatch) -> Run:
             action = {"type": "misdeal", "choice": "peon"}
         table.receive(table.seats[player].connection or 0, action)
         flush()
-    holder = next((p for p in game.order if game.hands[p][JESTER] == 2), None)
+    holder = next((p for p in game.order if game.debug_hands()[p][JESTER] == 2), None)
     exposed = game._exposed_at
     assert rig.swapped is not None
     return Run(
