@@ -21,6 +21,8 @@ MessageHandler = Callable[[Message], Awaitable[None]]
 
 DEFAULT_HEARTBEAT_S = 5.0
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+# A dalmuti-net host answers a hello (or an about) at once; a peer silent this long is not one.
+HANDSHAKE_TIMEOUT_S = 15.0
 
 
 class Status(StrEnum):
@@ -32,6 +34,11 @@ class Status(StrEnum):
 
 class CannotConnect(Exception):
     """The first connection attempt failed: nothing to resume."""
+
+
+class NotAHost(CannotConnect):
+    """The first connection opened, but what answered is not a dalmuti-net host: it closed
+    the connection or stayed silent before saying anything."""
 
 
 class ClientRunner:
@@ -54,6 +61,7 @@ class ClientRunner:
         self._connection: Connection | None = None
         self.status = Status.CONNECTING
         self._scope = trio.CancelScope()
+        self._answered = False
 
     def _set_status(self, status: Status) -> None:
         self.status = status
@@ -96,9 +104,10 @@ class ClientRunner:
                     if not await self._wait_before_retry(attempts):
                         return
                     continue
+                first_connection = not ever_connected
                 ever_connected = True
                 attempts = 0
-                finished = await self._session_on(Connection(stream))
+                finished = await self._session_on(Connection(stream), first_connection)
                 if self.session.seat_lost and not finished:
                     continue  # the remembered seat is gone: take a new one at once
                 if finished or not self._reconnect or self.session.token is None:
@@ -118,10 +127,12 @@ class ClientRunner:
         await trio.sleep(RECONNECT_DELAYS[min(attempts, len(RECONNECT_DELAYS)) - 1])
         return True
 
-    async def _session_on(self, connection: Connection) -> bool:
-        """Talk over one connection; True when the session is over for good."""
+    async def _session_on(self, connection: Connection, first_connection: bool = False) -> bool:
+        """Talk over one connection; True when the session is over for good. Raises
+        ``NotAHost`` when the first connection ends, or stays silent, before any answer."""
         self._connection = connection
         finished = False
+        self._answered = False
         # The nursery wraps what its tasks raise in an ExceptionGroup: hence except*.
         try:
             if self.session.asks_about:
@@ -133,8 +144,22 @@ class ClientRunner:
                 finished = await self._receive_loop(connection)
                 nursery.cancel_scope.cancel()
         except* ConnectionClosed:
+            if first_connection and not self._answered:
+                raise NotAHost(
+                    "the connection was closed before any answer: is it a dalmuti-net host?"
+                ) from None
+            finished = False
+        except* trio.TooSlowError:
+            if first_connection:
+                raise NotAHost(
+                    f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s: is it a dalmuti-net host?"
+                ) from None
             finished = False
         except* ProtocolError as group:
+            if first_connection and not self._answered:
+                raise NotAHost(
+                    f"what answered does not speak dalmuti-net ({group.exceptions[0]})"
+                ) from None
             log.warning("the host sent something invalid: %s", group.exceptions[0])
             finished = False
         finally:
@@ -151,8 +176,10 @@ class ClientRunner:
 
     async def _receive_loop(self, connection: Connection) -> bool:
         session = self.session
-        while True:
+        with trio.fail_after(HANDSHAKE_TIMEOUT_S):
             message = await connection.receive()
+        self._answered = True
+        while True:
             if connection.skipped_seq is not None:
                 session.skip_event(connection.skipped_seq)
                 connection.skipped_seq = None
@@ -172,3 +199,4 @@ class ClientRunner:
                 return True
             if message["type"] == "error" and message["fatal"]:
                 return message["code"] not in ("timeout", "slow_consumer")
+            message = await connection.receive()

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import UnknownStrategy, make_strategy
     from ..client.bot import play
     from ..client.connection import parse_address
-    from ..client.runner import CannotConnect
+    from ..client.runner import CannotConnect, NotAHost
 
     try:
         if args.address is not None:
@@ -104,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
     except* CannotConnect as group:
         unreachable.extend(group.exceptions)
     if unreachable:
-        print(f"dalmuti bot: cannot reach {host}:{port}: {unreachable[0]}", file=sys.stderr)
+        failure = unreachable[0]
+        what = f"{host}:{port}" if isinstance(failure, NotAHost) else f"cannot reach {host}:{port}"
+        print(f"dalmuti bot: {what}: {failure}", file=sys.stderr)
         return ExitCode.NOT_FOUND
     for line in outcome:
         print(line)
