@@ -74,7 +74,7 @@ def _run(args: argparse.Namespace) -> int:
         viewer, info = table.choose(args.as_name, spectator=args.spectator)
         frames = table.frames(viewer)
     except HistoryError as error:
-        return _fail(str(error), 1)
+        return _fail(str(error), 2)
     return _tell(t, args, table, viewer, info, frames)
 
 
@@ -110,11 +110,11 @@ def _tell(
         chosen = [span for span in spans if span.number == args.hand]
         if not chosen or args.hand < 1:
             if not dealt:
-                return _fail("no hand was dealt in this history", 1)
+                return _fail("no hand was dealt in this history", 2)
             return _fail(
                 f"there is no hand {args.hand} in this history "
                 f"(hands {dealt[0].number} to {dealt[-1].number})",
-                1,
+                2,
             )
         # The first hand is told with what came before it (the seating draw).
         keep = [s for s in spans if s.number == args.hand or (args.hand == 1 and s.number == 0)]

@@ -52,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
         viewer, info = table.choose(args.as_name, spectator=args.spectator)
         frames = table.frames(viewer)
     except HistoryError as error:
-        return _fail(str(error), 1)
+        return _fail(str(error), 2)
     if info.kind == "host":
-        return _fail("this file holds the host's view: use dalmuti history FILE --as host", 1)
+        return _fail("this file holds the host's view: use dalmuti history FILE --as host", 2)
     from ..client.ui.replay import Replay
     from ..client.ui.replay_app import build_replay_application
     from ..client.ui.words import terminal_is_utf8
@@ -66,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
         ascii_symbols=args.ascii or not terminal_is_utf8(),
     )
     if not replay.steps:
-        return _fail("nothing happened at this table yet: there is nothing to replay", 1)
+        return _fail("nothing happened at this table yet: there is nothing to replay", 2)
     if args.hand is not None and not replay.go_to_hand(args.hand):
         hands = replay.hands
         where = f"hands {hands[0]} to {hands[-1]}" if hands else "no hand was dealt"
-        return _fail(f"there is no hand {args.hand} in this history ({where})", 1)
+        return _fail(f"there is no hand {args.hand} in this history ({where})", 2)
     if not has_a_terminal():
         return _fail(
             "there is no terminal here to show the replay in; dalmuti history FILE "

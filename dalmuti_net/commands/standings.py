@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
                     tables.append(TableResults(history.table_id, history.name, results))
     except (LeagueError, HistoryError) as error:
         print(f"dalmuti standings: {error}", file=sys.stderr)
-        return 1
+        return 2
     counted = {table.table_id or f"#{index}" for index, table in enumerate(tables)}
     print("\n".join(standings_lines(t, combine(tables), len(counted))))
     return 0

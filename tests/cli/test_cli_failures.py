@@ -6,12 +6,15 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from dalmuti_net.cli import main, user_failure
+from dalmuti_net.client import runner
 from dalmuti_net.commands.common import ExitCode
 from dalmuti_net.commands.host_runtime import HostStartError
 
@@ -126,3 +129,109 @@ def test_debug_shows_the_traceback() -> None:
         "dalmuti host: 10.9.9.9 is not an address of this machine; give --interface one "
         "of its addresses, or leave it out for every interface"
     )
+
+
+@pytest.fixture
+def closing_peer() -> Iterator[int]:
+    """A listener that is not a dalmuti-net host: it closes every connection at once."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.settimeout(0.05)
+        stop = threading.Event()
+
+        def serve() -> None:
+            while not stop.is_set():
+                try:
+                    connection, _ = listener.accept()
+                except TimeoutError:
+                    continue
+                connection.close()
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        yield listener.getsockname()[1]
+        stop.set()
+        thread.join()
+
+
+def test_bot_at_something_that_is_not_a_host(
+    capsys: pytest.CaptureFixture[str], closing_peer: int
+) -> None:
+    code, err = fails(capsys, "bot", f"127.0.0.1:{closing_peer}")
+    assert code == ExitCode.NOT_FOUND
+    assert f"127.0.0.1:{closing_peer}: the connection was closed before any answer" in err
+
+
+def test_bot_at_a_peer_that_never_answers(
+    capsys: pytest.CaptureFixture[str], busy_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # busy_port listens and never accepts: the hello goes unanswered.
+    monkeypatch.setattr(runner, "HANDSHAKE_TIMEOUT_S", 0.5)
+    code, err = fails(capsys, "bot", f"127.0.0.1:{busy_port}")
+    assert code == ExitCode.NOT_FOUND
+    assert "no answer in 0 s: is it a dalmuti-net host?" in err
+
+
+def test_two_hosts_on_one_port() -> None:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    command = [sys.executable, "-m", "dalmuti_net", *QUIET_HOST, "--interface", "127.0.0.1"]
+    first = subprocess.Popen(
+        [*command, "--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + STEP_TIMEOUT_S
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert first.poll() is None, first.communicate()
+            time.sleep(0.1)
+        second = subprocess.run(
+            [*command, "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=STEP_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+        )
+    finally:
+        first.terminate()
+        first.communicate(timeout=STEP_TIMEOUT_S)
+    assert second.returncode == ExitCode.CANNOT_START, second.stderr
+    assert second.stderr == f"dalmuti host: port {port} is already in use; try another --port\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--players", "3"], "--players must be 4 to 8, not 3"),
+        (["--strategies", "nope"], "unknown strategy 'nope'"),
+        (["--hands", "0"], "--hands must be at least 1, not 0"),
+        (["--rules", "nope"], "unknown rule option 'nope'"),
+    ],
+)
+def test_sim_with_a_wrong_option(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    code, err = fails(capsys, "sim", *argv)
+    assert code == ExitCode.USAGE and says in err
+
+
+@pytest.mark.parametrize("command", ["history", "replay", "standings"])
+@pytest.mark.parametrize("content", [None, "a shopping list\n"])
+def test_reading_a_missing_file_or_one_that_is_not_a_save(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, content: str | None
+) -> None:
+    path = tmp_path / "table.dat"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    code, err = fails(capsys, command, str(path))
+    assert code == ExitCode.USAGE
+    says = "there is no file" if content is None else "is not a dalmuti-net file"
+    assert says in err and str(path) in err

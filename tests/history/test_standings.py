@@ -130,5 +130,5 @@ def test_standings_refuse_what_is_not_theirs_in_one_line(
     path.write_text("a list of friends\n")
     code = main(["standings", str(path)])
     err = capsys.readouterr().err
-    assert code == 1 and err.startswith("dalmuti standings: ") and err.count("\n") == 1
+    assert code == 2 and err.startswith("dalmuti standings: ") and err.count("\n") == 1
     assert "is not a dalmuti-net file" in err
