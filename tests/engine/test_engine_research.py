@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_engine_properties import rule_options
 
+from dalmuti_net import engine
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.engine import (
     ACTION_NAMES,
@@ -285,7 +286,8 @@ def test_a_revolution_the_viewer_cannot_see_keeps_someone_holding_both_jesters()
 
 
 def test_the_engine_pages_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    page = (Path(__file__).parents[2] / "dalmuti_net" / "engine" / "README.md").read_text()
+    # The page ships beside the engine, so the installed package's copy is the one read.
+    page = (Path(engine.__file__).parent / "README.md").read_text(encoding="utf-8")
     example = re.search(r"```python\n(.*?)```", page, re.S)
     assert example is not None
     exec(compile(example.group(1), "engine-README-example", "exec"), {})
