@@ -225,7 +225,7 @@ def test_a_damaged_save_is_refused_in_one_line(
     path = tmp_path / "damaged.dat"
     write_changes(path, header, entries)
     for command in (["history", str(path)], ["replay", str(path)], ["standings", str(path)]):
-        assert main(command) == 1
+        assert main(command) == 2
         err = capsys.readouterr().err
         assert f"{path} is damaged: " in err and says in err and err.count("\n") == 1, err
 
