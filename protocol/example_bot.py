@@ -43,7 +43,9 @@ def main(host="127.0.0.1", port="7341", name="minibot"):
             kind = message.get("type")
             decision = message if kind == "decision" else message.get("decision")
             if kind in ("decision", "snapshot") and decision and decision["kind"] in ANSWER:
-                sent = send(sock, ANSWER[decision["kind"]](decision))
+                # Naming the decision makes a second answer to it harmless (stale_decision).
+                answer = ANSWER[decision["kind"]](decision)
+                sent = send(sock, {**answer, "decision_id": decision["decision_id"]})
             elif (kind == "error" and message["fatal"]) or kind in ("goodbye", "table_ended"):
                 return print(message)
 

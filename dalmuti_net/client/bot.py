@@ -34,10 +34,16 @@ async def play(
         name, token=token, code=code, software=f"dalmuti-net bot/{strategy.name}"
     )
     runner: ClientRunner
+    answered: int | None = None
+    """The id of the decision last answered: a snapshot that crossed the answer still
+    holds that decision, and it is not answered twice."""
 
     async def answer(message: Message) -> None:
+        nonlocal answered
         if message["type"] == "error" and not message["fatal"]:
-            # Our answer was refused: the snapshot brings the decision still owed.
+            if message["code"] != "stale_decision":
+                answered = None  # refused: the decision is still owed, answer it again
+            # The snapshot brings the decision owed now, if any.
             await runner.send({"type": "snapshot_request"})
             return
         decision, observation = session.decision, session.observation
@@ -45,6 +51,9 @@ async def play(
             runner.stop()
             return
         if decision is None or observation is None or session.needs_snapshot:
+            return
+        decision_id = session.decision_id
+        if decision_id is not None and decision_id == answered:
             return
         # In a worker thread: a slow strategy (a Monte Carlo bot seated by the host, say)
         # must not stall heartbeats or, in the host's process, the whole table. The receive
@@ -54,7 +63,11 @@ async def play(
         if pace is not None:
             await trio.sleep_until(arrived + pace())
         session.decision = None
-        await runner.send(action_message(action))
+        answered = decision_id
+        reply = action_message(action)
+        if decision_id is not None:
+            reply["decision_id"] = decision_id
+        await runner.send(reply)
 
     runner = ClientRunner(session, connect, on_message=answer, reconnect=reconnect)
     await runner.run()

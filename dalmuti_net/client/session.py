@@ -51,6 +51,8 @@ class ClientSession:
     table: dict[str, Any] | None = None
     observation: Observation | None = None
     decision: Decision | None = None
+    decision_id: int | None = None
+    """The owed decision's id (from the host's ``decision`` or the snapshot's)."""
     deadline_ms: int | None = None
     seq: int = 0
     chat: list[dict[str, Any]] = field(default_factory=list)
@@ -136,6 +138,7 @@ class ClientSession:
             self._table(message["table"])
         elif kind == "decision":
             self.decision = decision_from_message(message)
+            self.decision_id = message.get("decision_id")
             self.deadline_ms = message.get("deadline_ms")
         elif kind == "chat":
             self.chat.append(message)
@@ -183,6 +186,7 @@ class ClientSession:
         self.observation = None if game is None else observation_from_dict(game, self.player)
         decision = message["decision"]
         self.decision = None if decision is None else decision_from_message(decision)
+        self.decision_id = None if decision is None else decision.get("decision_id")
         self.deadline_ms = None if decision is None else decision.get("deadline_ms")
         self.needs_snapshot = False
 

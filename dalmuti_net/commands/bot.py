@@ -32,6 +32,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "package.module:attr taking a seed (default heuristic)",
     )
     parser.add_argument(
+        "--exec",
+        dest="exec_command",
+        metavar="COMMAND",
+        help="play the seat with any program: COMMAND (run by the shell) reads one JSON line "
+        "per decision on its stdin and answers with one JSON line on its stdout (see "
+        "PROTOCOL.md, 'Bots over standard input and output'); --strategy is not used",
+    )
+    parser.add_argument(
+        "--exec-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long the --exec program may think about a decision (less with a turn "
+        "timer) before the seat plays the default move (default 5)",
+    )
+    parser.add_argument(
         "--player-name", metavar="NAME", help="the bot's name (default: the strategy's)"
     )
     parser.add_argument("--name", dest="player_name", help=argparse.SUPPRESS)  # old spelling
@@ -49,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     from ..client.bot import play
     from ..client.connection import parse_address
     from ..client.runner import CannotConnect, NotAHost
+    from ..client.stdio import StdioBot, play_stdio
+    from ..host.default_moves import default_move
 
     try:
         if args.address is not None:
@@ -62,6 +80,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not 1 <= args.count <= 8:
         print("dalmuti bot: --count must be from 1 to 8", file=sys.stderr)
+        return 2
+    if not 0 < args.exec_timeout <= 3600:
+        print("dalmuti bot: --exec-timeout must be more than 0 and at most 3600", file=sys.stderr)
+        return 2
+    if args.exec_command is not None and not args.exec_command.strip():
+        print("dalmuti bot: --exec needs a command to run", file=sys.stderr)
         return 2
     if args.address is None:
         from ..client.sdk import NoTableFound, find_table
@@ -78,7 +102,10 @@ def run(args: argparse.Namespace) -> int:
             ) from None
         host, port = listing.addresses[0], listing.port
         print(f"joining {listing.name!r} at {host}:{port}")
-    base_name = args.player_name or f"{strategies[0].name.capitalize()} bot"
+    if args.exec_command is not None:
+        base_name = args.player_name or "Exec bot"
+    else:
+        base_name = args.player_name or f"{strategies[0].name.capitalize()} bot"
     outcome: list[str] = []
 
     async def connect() -> trio.abc.Stream:
@@ -86,7 +113,17 @@ def run(args: argparse.Namespace) -> int:
 
     async def one(index: int) -> None:
         name = base_name if args.count == 1 else f"{base_name} {index + 1}"
-        session = await play(connect, strategies[index], name, code=args.code)
+        if args.exec_command is not None:
+            program = StdioBot(
+                args.exec_command,
+                default_move,
+                partial(print, "dalmuti bot:", file=sys.stderr, flush=True),
+                name=name,
+                timeout_s=args.exec_timeout,
+            )
+            session = await play_stdio(connect, program, name, code=args.code)
+        else:
+            session = await play(connect, strategies[index], name, code=args.code)
         if session.errors and session.errors[-1].fatal:
             error = session.errors[-1]
             outcome.append(f"{name}: the host refused: {error.message} ({error.code})")

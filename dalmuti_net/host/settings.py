@@ -53,7 +53,18 @@ class TableSettings:
     bot_pace: float = DEFAULT_BOT_PACE
 
 
-_TABLE_KEYS = {"turn_timer", "grace_period", "between_hands", "bot_pace"}
+TABLE_KEYS: dict[str, str] = {
+    "turn_timer": "Seconds per decision; absent or 0 for none. When it runs out the host "
+    "makes the default move.",
+    "grace_period": "Seconds a dropped player's seat waits before a bot plays it.",
+    "between_hands": "Seconds to look at the results before the next deal.",
+    "bot_pace": "Seconds each move of the host's own bots takes at least while a seat is "
+    "played from the table screen (`dalmuti join` or the host player's); 0 off; "
+    "`--bot-pace` overrides it. Tables of protocol clients only are never paced.",
+}
+"""The keys of a rules file's ``[table]`` section and what they mean (host/README.md)."""
+MAX_TABLE_SECONDS = 24 * 3600
+_TABLE_KEYS = set(TABLE_KEYS)
 
 
 def load_settings(choice: str | None) -> TableSettings:
@@ -98,7 +109,7 @@ def settings_from_dict(data: dict[str, Any], where: str = "rules file") -> Table
         )
     values: dict[str, float | None] = {}
     for key, value in table_data.items():
-        if type(value) not in (int, float) or value < 0 or value > 24 * 3600:
+        if type(value) not in (int, float) or value < 0 or value > MAX_TABLE_SECONDS:
             raise SettingsError(f"{where}: [table] {key} must be a number of seconds, 0 or more")
         values[key] = float(value)
     turn_timer = values.get("turn_timer") or None

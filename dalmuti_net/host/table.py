@@ -440,6 +440,7 @@ class Table:
         if kind in HOST_ONLY and not seat.host:
             raise ProtocolError(ErrorCode.NOT_HOST, "only the host player may do that")
         if kind in ACTION_TYPES:
+            self._check_fresh(seat.player, message.get("decision_id"))
             by = "stand_in" if seat.stand_in == connection.id else None
             self._act(seat.player, action_from_message(message), by)
         elif kind == "ready":
@@ -461,6 +462,25 @@ class Table:
             self.end_table()
         else:  # pragma: no cover - the codec lets only catalogue types through
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"no request {kind!r}")
+
+    def decision_id(self, player: int) -> int | None:
+        """The id of the decision ``player`` owes now (their count of decisions asked)."""
+        if self.game is None or self.game.phase is Phase.ENDED:
+            return None
+        if player not in self.game.pending():
+            return None
+        return self.decisions_asked.get(player)
+
+    def _check_fresh(self, player: int, decision_id: int | None) -> None:
+        """An answer naming a decision must name the one owed now."""
+        if decision_id is None:
+            return
+        owed = self.decision_id(player)
+        if decision_id != owed:
+            now = "none is owed now" if owed is None else f"decision {owed} is owed now"
+            raise ProtocolError(
+                ErrorCode.STALE_DECISION, f"decision {decision_id} is no longer owed; {now}"
+            )
 
     def _hello(self, connection: Connection, message: Message) -> None:
         if message["version"] != PROTOCOL_VERSION:
@@ -564,6 +584,7 @@ class Table:
                 observation,
                 decision,
                 self.limits.turn_timer_ms if decision is not None else None,
+                self.decisions_asked.get(viewer, 0) if viewer is not None else 0,
             )
         )
 
@@ -850,7 +871,9 @@ class Table:
             if self._owed.get(player) is type(decision) and not asked_again:
                 continue
             self.decisions_asked[player] = self.decisions_asked.get(player, 0) + 1
-            message = decision_message(decision, self.limits.turn_timer_ms)
+            message = decision_message(
+                decision, self.limits.turn_timer_ms, decision_id=self.decisions_asked[player]
+            )
             for connection in self._connections_of(player):
                 connection.outbox.append(dict(message))
         self._owed = {player: type(decision) for player, decision in pending.items()}

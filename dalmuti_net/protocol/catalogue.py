@@ -44,6 +44,9 @@ PLAYERS = List(PLAYER, MAX_PLAYERS)
 SCORE = Int(0, 1_000_000)
 SCORES = List(SCORE, MAX_PLAYERS)
 REQUEST_ID = Either((Int(0, 2**31 - 1), Str(64)))
+DECISION_ID = Int(1, 2**53)
+ANSWER_TYPES = ("play", "pass", "revolution", "tax", "exchange", "misdeal", "place")
+"""The requests that answer a decision."""
 
 CARD_SET = Obj(
     name="CardSet",
@@ -60,7 +63,11 @@ RULES = Obj(
     name="Rules",
     fields={
         "first_deal_revolution": Field(Bool(), "Rule 13: the first hand has no taxes.", False),
-        "stripped_decks": Field(Bool(), "Rule 14: fewer cards for 4 or 5 players.", False),
+        "stripped_decks": Field(
+            Bool(),
+            "Rule 14: 5 players play without the 12s, 4 players without the 12s and 11s.",
+            False,
+        ),
         "scoring": Field(Bool(), "Rule 15: points per hand and a hand limit.", False),
         "hand_limit": Field(
             Nullable(Int(1, MAX_HAND_LIMIT)),
@@ -165,7 +172,8 @@ EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
         needs_decision=_f(Bool(), "Whether the GD now decides (false: it goes to `intended`)."),
     ),
     "misdeal_resolved": _event(
-        "Where the exposed card went.",
+        "Where the exposed card went: follows every `misdeal_exposed`, decided or not"
+        " (`intended` when `needs_decision` was false).",
         choice=_f(Enum(("intended", "peon")), "The GD's decision."),
         card=_f(CARD, "The exposed card."),
         intended=_f(PLAYER, "The intended receiver."),
@@ -178,12 +186,14 @@ EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
         card=_f(CARD, "The card that moved."),
     ),
     "cards_dealt": _event(
-        "Secret, to one player: their whole hand as dealt.",
+        "Secret, to one player: their whole hand as dealt, after any misdeal (a"
+        " `misdeal_replacement` is already in it).",
         player=_f(PLAYER, "You."),
         cards=_f(CARDS, "Your cards, best first."),
     ),
     "deal_finished": _event(
-        "Everyone's card count after the deal.", counts=_f(SCORES, "Aligned with order.")
+        "Everyone's card count after the deal.",
+        counts=_f(SCORES, "Aligned with `hand_started.order` (also if roles mirror later)."),
     ),
     "revolution_declared": _event(
         "A holder of both Jesters declared a revolution: no taxes (rule 7).",
@@ -208,7 +218,7 @@ EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
         "Secret, to the giver and receiver: the cards of a tax transfer.",
         giver=_f(PLAYER, "Who gave."),
         receiver=_f(PLAYER, "Who received."),
-        cards=_f(List(CARD, 2, 1), "The cards."),
+        cards=_f(List(CARD, 2, 1), "The cards, in the order the giver named them."),
     ),
     "merchant_exchange_declined": _event(
         "The top Merchant declined the exchange (rule 17).", player=_f(PLAYER, "The top Merchant.")
@@ -319,6 +329,11 @@ DECISION = Either(
         Obj(
             name="Decision_" + kind,
             fields={
+                "decision_id": Field(
+                    DECISION_ID,
+                    "This seat's decision number: 1, 2, 3... for the whole table, the same"
+                    " in a snapshot, after a reconnect or a host restart. An answer may name it.",
+                ),
                 "kind": Field(Enum((kind,)), doc),
                 **fields,
                 "deadline_ms": Field(
@@ -419,8 +434,15 @@ def _message(
     is_request = direction is Direction.TO_HOST
     if is_request:
         fields["id"] = Field(REQUEST_ID, "Optional request id, echoed as `re`.", False)
-    elif not is_event:
-        fields.setdefault("re", Field(REQUEST_ID, "The `id` of the request answered.", False))
+        if name in ANSWER_TYPES:
+            fields["decision_id"] = Field(
+                DECISION_ID,
+                "Optional: the `decision_id` of the decision answered. If it is not the one"
+                " owed now, the answer is refused with `stale_decision` and changes nothing.",
+                False,
+            )
+    elif name == "error":
+        fields["re"] = Field(REQUEST_ID, "The `id` of the request refused, if it had one.", False)
     return Message(name, direction, doc, Obj(fields=fields), is_event, is_request)
 
 

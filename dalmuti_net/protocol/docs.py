@@ -358,6 +358,86 @@ def render_hand_sequence() -> str:
     return f"```text\n{chr(10).join(lines)}\n```"
 
 
+def _game() -> dict[str, Any]:
+    game: dict[str, Any] = json.loads((TRANSCRIPTS_DIR / "game.json").read_text(encoding="utf-8"))
+    return game
+
+
+def _find(entries: list[dict[str, Any]], start: int, kind: str, **fields: Any) -> int:
+    """The index of the first message of type ``kind`` (with ``fields``) from ``start``."""
+    return next(
+        i
+        for i in range(start, len(entries))
+        if entries[i]["message"].get("type") == kind
+        and all(entries[i]["message"].get(k) == v for k, v in fields.items())
+    )
+
+
+def _excerpt(entries: list[dict[str, Any]]) -> list[str]:
+    return [_sequence_line(e) for e in entries if e["message"].get("type") != "heartbeat"]
+
+
+def _text_block(lines: list[str]) -> str:
+    return f"```text\n{chr(10).join(lines)}\n```"
+
+
+def render_misdeal_sequence() -> str:
+    """The misdeal of the hand-sequence hand, as the Greater Dalmuti who decided it and
+    the Greater Peon who dealt it received it, from the exposed card to the deal's end."""
+    game = _game()
+    lines: list[str] = []
+    for role, seat in (("Greater Dalmuti", "decider"), ("Greater Peon", "peon")):
+        name = game["misdeal"][seat]
+        entries = _transcript_lines(name)
+        start = _find(entries, 0, "hand_started", hand=game["sequence_hand"])
+        first = _find(entries, start, "misdeal_exposed")
+        last = _find(entries, first, "deal_finished")
+        lines.append(f"# {name}, the {role}:")
+        lines += _excerpt(entries[first : last + 1])
+    return _text_block(lines)
+
+
+def render_newcomer_sequence() -> str:
+    """A newcomer joining during a hand, as the newcomer received it, and its placement by
+    the next hand's Greater Dalmuti, from the hand's end to the next hand's start."""
+    scenes = _game()["scenes"]
+    newcomer, decider, hand = (
+        scenes["newcomer"],
+        scenes["placement"]["seat"],
+        scenes["placement"]["hand"],
+    )
+    joined = _transcript_lines(newcomer)
+    lines = [f"# {newcomer}, who joins during hand {hand - 1}:"]
+    lines += _excerpt(joined[: _find(joined, 0, "table") + 1])
+    entries = _transcript_lines(decider)
+    first = _find(entries, 0, "hand_ended", hand=hand - 1)
+    last = _find(entries, first, "hand_started", hand=hand)
+    lines.append(f"# {decider}, the Greater Dalmuti of hand {hand}, who seats {newcomer}:")
+    lines += _excerpt(entries[first : last + 1])
+    return _text_block(lines)
+
+
+def render_greater_revolution_sequence() -> str:
+    """A Greater Revolution, as the Greater Peon who declared it received and sent it."""
+    scenes = _game()["scenes"]
+    name, hand = scenes["greater_revolution"]["seat"], scenes["greater_revolution"]["hand"]
+    entries = _transcript_lines(name)
+    start = _find(entries, 0, "hand_started", hand=hand)
+    last = _find(entries, start, "played")
+    return _text_block(_excerpt(entries[start : last + 1]))
+
+
+def render_stdio_transcript() -> str:
+    """What `dalmuti bot --exec` writes to a program and what the program answers: a
+    seat's first decisions in the recorded game, and the table's end."""
+    path = TRANSCRIPTS_DIR / "stdio.jsonl"
+    lines = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(raw)
+        lines.append(("to program:   " if "to" in entry else "from program: ") + entry["line"])
+    return _text_block(lines)
+
+
 RENDERERS: dict[str, Callable[[], str]] = {
     "limits": render_limits,
     "messages-session": lambda: render_group("session"),
@@ -369,6 +449,10 @@ RENDERERS: dict[str, Callable[[], str]] = {
     "error-codes": render_error_codes,
     "example-bot": render_example_bot,
     "hand-sequence": render_hand_sequence,
+    "misdeal-sequence": render_misdeal_sequence,
+    "newcomer-sequence": render_newcomer_sequence,
+    "greater-revolution-sequence": render_greater_revolution_sequence,
+    "stdio-transcript": render_stdio_transcript,
 }
 
 

@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     NOT_ENOUGH_PLAYERS = "not_enough_players"
     UNKNOWN_PLAYER = "unknown_player"
     NO_DECISION_OWED = "no_decision_owed"
+    STALE_DECISION = "stale_decision"
     WRONG_DECISION = "wrong_decision"
     NOT_A_SET = "not_a_set"
     NOT_HELD = "not_held"
@@ -94,6 +95,10 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.NOT_ENOUGH_PLAYERS: "A table starts with 4 to 8 seated players.",
     ErrorCode.UNKNOWN_PLAYER: "No such player at this table.",
     ErrorCode.NO_DECISION_OWED: "You owe no decision right now (not your turn).",
+    ErrorCode.STALE_DECISION: (
+        "The answer's `decision_id` names a decision no longer owed (already answered, or"
+        " replaced by a newer one): nothing changed; answer the decision owed now, if any."
+    ),
     ErrorCode.WRONG_DECISION: "That answers a different decision from the one you owe.",
     ErrorCode.NOT_A_SET: "The cards do not form a set (rule 2).",
     ErrorCode.NOT_HELD: "You do not hold those cards.",

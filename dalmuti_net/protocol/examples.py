@@ -85,14 +85,16 @@ ELI_NOW = [2, 4, 5, 6, 6, 7, 8, 9, 10, 10, 11, 12, 12]
 
 DECISIONS: dict[str, Message] = {
     "play": {
+        "decision_id": 31,
         "kind": "play",
         "sets": [card_set(6, 2), card_set(10, 2)],
         "may_pass": True,
         "to_beat": card_set(11, 2),
         "deadline_ms": None,
     },
-    "revolution": {"kind": "revolution", "greater": False, "deadline_ms": None},
+    "revolution": {"decision_id": 8, "kind": "revolution", "greater": False, "deadline_ms": None},
     "tax": {
+        "decision_id": 9,
         "kind": "tax",
         "count": 2,
         "hand": [1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 8, 11, 12, 13],
@@ -100,13 +102,27 @@ DECISIONS: dict[str, Message] = {
         "deadline_ms": 30000,
     },
     "exchange": {
+        "decision_id": 10,
         "kind": "exchange",
         "merchants": [1],
         "cards": [2, 4, 5, 6, 7, 8, 9, 10, 11, 12],
         "deadline_ms": None,
     },
-    "misdeal": {"kind": "misdeal", "card": 7, "intended": 1, "peon": 3, "deadline_ms": None},
-    "placement": {"kind": "placement", "newcomer": 6, "positions": [2, 3, 4], "deadline_ms": None},
+    "misdeal": {
+        "decision_id": 7,
+        "kind": "misdeal",
+        "card": 7,
+        "intended": 1,
+        "peon": 3,
+        "deadline_ms": None,
+    },
+    "placement": {
+        "decision_id": 12,
+        "kind": "placement",
+        "newcomer": 6,
+        "positions": [2, 3, 4],
+        "deadline_ms": None,
+    },
 }
 
 OBSERVATION: Message = {
@@ -151,8 +167,8 @@ TO_HOST_BODIES: list[tuple[str, Message]] = [
     ("end_table", {}),
     ("leave", {}),
     ("chat", {"text": "good game"}),
-    ("play", {"set": card_set(6, 2), "id": 31}),
-    ("pass", {"id": 32}),
+    ("play", {"set": card_set(6, 2), "decision_id": 31, "id": 31}),
+    ("pass", {"decision_id": 31, "id": 32}),
     ("revolution", {"declare": True}),
     ("tax", {"cards": [11, 12]}),
     ("exchange", {"merchant": 1, "card": 9}),
@@ -196,6 +212,15 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
         },
     ),
     (
+        "error.stale_decision",
+        {
+            "code": "stale_decision",
+            "message": "decision 30 is no longer owed; decision 31 is owed now",
+            "fatal": False,
+            "re": 30,
+        },
+    ),
+    (
         "error.version_mismatch",
         {
             "code": "version_mismatch",
@@ -232,7 +257,6 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
             "table": TABLE,
             "game": OBSERVATION,
             "decision": {"type": "decision", **DECISIONS["play"]},
-            "re": 12,
         },
     ),
     ("table", {"table": TABLE}),

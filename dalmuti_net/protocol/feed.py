@@ -36,6 +36,7 @@ def snapshot_message(
     observation: Observation | None,
     decision: Decision | None,
     deadline_ms: int | None = None,
+    decision_id: int = 0,
 ) -> Message:
     return {
         "type": "snapshot",
@@ -43,5 +44,7 @@ def snapshot_message(
         "you": viewer,
         "table": table,
         "game": None if observation is None else observation_dict(observation),
-        "decision": None if decision is None else decision_message(decision, deadline_ms),
+        "decision": None
+        if decision is None
+        else decision_message(decision, deadline_ms, decision_id=decision_id),
     }

@@ -42,6 +42,7 @@ from ..engine.events import (
     RevolutionDeclared,
     TaxCards,
 )
+from .catalogue import ANSWER_TYPES
 
 Message = dict[str, Any]
 
@@ -74,7 +75,10 @@ def event_from_message(message: Message) -> Event | None:
 # ------------------------------------------------------------------ decisions
 
 
-def decision_message(decision: Decision, deadline_ms: int | None = None) -> Message:
+def decision_message(
+    decision: Decision, deadline_ms: int | None = None, *, decision_id: int
+) -> Message:
+    """``decision_id``: the seat's decision number (1, 2, 3...), which an answer may name."""
     body: Message
     if isinstance(decision, PlayDecision):
         body = {
@@ -112,7 +116,7 @@ def decision_message(decision: Decision, deadline_ms: int | None = None) -> Mess
             "positions": list(decision.positions),
         }
     body["deadline_ms"] = deadline_ms
-    return {"type": "decision", **body}
+    return {"type": "decision", "decision_id": decision_id, **body}
 
 
 def decision_from_message(message: Message) -> Decision:
@@ -137,7 +141,7 @@ def decision_from_message(message: Message) -> Decision:
 
 # ------------------------------------------------------------------ actions
 
-ACTION_TYPES = ("play", "pass", "revolution", "tax", "exchange", "misdeal", "place")
+ACTION_TYPES = ANSWER_TYPES
 
 
 def action_from_message(message: Message) -> Action:

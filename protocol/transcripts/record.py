@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dalmuti_net.bots.random_bot import random_answer
-from dalmuti_net.engine import Rules
+from dalmuti_net.engine import DeclareRevolution, RevolutionDecision, Rules
 from dalmuti_net.host.table import Close, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION, Direction, decode, encode
 from dalmuti_net.protocol.messages import action_message, decision_from_message
@@ -40,21 +40,42 @@ RULES = Rules(
     merchant_exchange=True,
     misdeal_chance=0.5,
 )
+SCENES_SEED = 6
+SCENE_PLAYERS = ("Gus", "Hana", "Ines", "Jon", "Kim")
+NEWCOMER = "Lou"
+SCENE_SPECTATOR = "Max"
+SCENE_RULES = Rules(scoring=True, hand_limit=2)
+STDIO_SEAT = "Eli"
+STDIO_DECISIONS = 2
 HERE = Path(__file__).resolve().parent
 
 Entry = dict[str, Any]
 
 
 class Recorder:
-    def __init__(self, seed: int) -> None:
+    def __init__(
+        self,
+        seed: int,
+        rules: Rules = RULES,
+        players: tuple[str, ...] = PLAYERS,
+        spectator: str = SPECTATOR,
+        *,
+        name: str = "Transcript table",
+        table_id: str = "transcript-table",
+        declares: bool = False,
+    ) -> None:
         tokens = (f"token-{n}" for n in itertools.count(1))
         self.table = Table(
-            "Transcript table",
-            RULES,
+            name,
+            rules,
             seed=seed,
             token_factory=lambda: next(tokens),
-            table_id="transcript-table",
+            table_id=table_id,
         )
+        self.players = players
+        self.spectator = spectator
+        self.declares = declares
+        """Every holder of both Jesters declares a revolution (else: the random bot's)."""
         self.rng = random.Random(seed)
         self.connections: dict[str, int] = {}
         self.logs: dict[str, list[Entry]] = {}
@@ -102,14 +123,18 @@ class Recorder:
                     self.owed[name] = decoded["decision"]
 
     def answer_one(self) -> bool:
-        for name in PLAYERS:
-            owed = self.owed[name]
+        for name in self.players:
+            owed = self.owed.get(name)
             if owed is None:
                 continue
             self.owed[name] = None
-            action = random_answer(decision_from_message(owed), self.rng)
+            decision = decision_from_message(owed)
+            action = random_answer(decision, self.rng)
+            if self.declares and isinstance(decision, RevolutionDecision):
+                action = DeclareRevolution(True)
+            answer = {**action_message(action), "decision_id": owed["decision_id"]}
             # The host player numbers its requests, to show `ack`.
-            self.send(name, action_message(action), with_id=name == PLAYERS[0])
+            self.send(name, answer, with_id=name == self.players[0])
             return True
         if self.table.hand_over():
             self.table.begin_next_hand()
@@ -118,15 +143,18 @@ class Recorder:
         return False
 
     def play(self) -> None:
-        for name in PLAYERS:
+        for name in self.players:
             self.join(name)
-        self.join(SPECTATOR, role="spectator")
-        self.send(PLAYERS[0], {"type": "start"}, with_id=True)
-        self.send(SPECTATOR, {"type": "chat", "text": "good luck, all"})
+        self.join(self.spectator, role="spectator")
+        self.send(self.players[0], {"type": "start"}, with_id=True)
+        self.send(self.spectator, {"type": "chat", "text": "good luck, all"})
+        self.finish()
+
+    def finish(self) -> None:
         while self.answer_one():
             pass
         assert self.table.phase == "ended", "the recorded game did not finish"
-        for name in (*PLAYERS, SPECTATOR):
+        for name in (*self.players, self.spectator):
             self.send(name, {"type": "goodbye", "reason": "the game is over"})
 
 
@@ -152,6 +180,103 @@ def sequence_source(logs: dict[str, list[Entry]]) -> tuple[int, str] | None:
     return None
 
 
+def record_scenes(seed: int) -> Recorder:
+    """A second table, for the newcomer and Greater Revolution sequences: five players, a
+    sixth joins during the first hand (the next hand's Greater Dalmuti seats them), and
+    every holder of both Jesters declares a revolution."""
+    recorder = Recorder(
+        seed,
+        SCENE_RULES,
+        SCENE_PLAYERS,
+        SCENE_SPECTATOR,
+        name="Scenes table",
+        table_id="scenes-table",
+        declares=True,
+    )
+    for name in SCENE_PLAYERS:
+        recorder.join(name)
+    recorder.join(SCENE_SPECTATOR, role="spectator")
+    recorder.send(SCENE_PLAYERS[0], {"type": "start"}, with_id=True)
+    for _ in range(4):  # the first hand is under way
+        recorder.answer_one()
+    recorder.players = (*SCENE_PLAYERS, NEWCOMER)
+    recorder.join(NEWCOMER)
+    recorder.finish()
+    return recorder
+
+
+def _names(log: list[Entry]) -> dict[int, str]:
+    return {
+        seat["player"]: seat["name"]
+        for e in log
+        if e["message"]["type"] == "table"
+        for seat in e["message"]["table"]["players"]
+    }
+
+
+def scene_sources(logs: dict[str, list[Entry]]) -> dict[str, Any] | None:
+    """Who decided the newcomer's place and in which hand; who declared a Greater
+    Revolution and in which hand (each seat's own stream shows its decision)."""
+    spectator = [e["message"] for e in logs[SCENE_SPECTATOR] if e["from"] == "host"]
+    names = _names(logs[SCENE_SPECTATOR])
+    found: dict[str, Any] = {}
+    hand = 0
+    for message in spectator:
+        kind = message["type"]
+        if kind == "hand_started":
+            hand = message["hand"]
+        elif kind == "newcomer_placed" and message["chosen_by"] is not None:
+            found.setdefault("placement", {"seat": names[message["chosen_by"]], "hand": hand + 1})
+        elif kind == "revolution_declared" and message["greater"]:
+            found.setdefault("greater_revolution", {"seat": names[message["player"]], "hand": hand})
+    return found if len(found) == 2 else None
+
+
+def misdeal_source(logs: dict[str, list[Entry]], hand: int) -> dict[str, str]:
+    """The Greater Dalmuti who decided hand ``hand``'s misdeal, and the Greater Peon."""
+    spectator = [e["message"] for e in logs[SPECTATOR] if e["from"] == "host"]
+    names = _names(logs[SPECTATOR])
+    started = next(m for m in spectator if m["type"] == "hand_started" and m["hand"] == hand)
+    return {"decider": names[started["order"][0]], "peon": names[started["order"][-1]]}
+
+
+def stdio_transcript(log: list[Entry]) -> str:
+    """What `dalmuti bot --exec` would have sent a program playing this seat for its first
+    decisions, and the program's answers (the recorded client's), as JSON lines."""
+    from dalmuti_net.client.session import ClientSession
+    from dalmuti_net.client.stdio import decision_request, encode_line
+
+    session = ClientSession("stdio")
+    lines: list[str] = []
+    pending: dict[str, Any] | None = None
+    for entry in log:
+        message = entry["message"]
+        if entry["from"] == "client":
+            if pending is not None and message["type"] != "heartbeat":
+                answer = encode_line(message).decode().rstrip("\n")
+                lines.append(json.dumps({"from": "program", "line": answer}))
+                pending = None
+            continue
+        session.receive(message)
+        if message["type"] == "decision" and len(lines) < 2 * STDIO_DECISIONS:
+            assert session.decision is not None
+            request = decision_request(
+                session.player, session.decision, message, session.observation
+            )
+            line = encode_line(request).decode().rstrip("\n")
+            lines.append(json.dumps({"to": "program", "line": line}))
+            pending = message
+    ended = session.observation.ended if session.observation is not None else None
+    assert ended is not None
+    last = {
+        "type": "table_ended",
+        "you": session.player,
+        "standings": [list(r) for r in ended.standings],
+    }
+    lines.append(json.dumps({"to": "program", "line": encode_line(last).decode().rstrip("\n")}))
+    return "".join(line + "\n" for line in lines)
+
+
 def record(seed: int = SEED) -> dict[str, str]:
     """File name -> text of every transcript file."""
     recorder = Recorder(seed)
@@ -159,10 +284,15 @@ def record(seed: int = SEED) -> dict[str, str]:
     source = sequence_source(recorder.logs)
     if source is None:
         raise AssertionError(f"seed {seed} gives no hand with a misdeal and an exchange")
+    scenes = record_scenes(SCENES_SEED)
+    scene = scene_sources(scenes.logs)
+    if scene is None:
+        raise AssertionError(f"seed {SCENES_SEED} gives no placement and Greater Revolution")
     files = {
         f"{name}.jsonl": "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in log)
-        for name, log in recorder.logs.items()
+        for name, log in (*recorder.logs.items(), *scenes.logs.items())
     }
+    files["stdio.jsonl"] = stdio_transcript(recorder.logs[STDIO_SEAT])
     game = {
         "seed": seed,
         "rules": RULES.to_dict(),
@@ -170,6 +300,16 @@ def record(seed: int = SEED) -> dict[str, str]:
         "spectator": SPECTATOR,
         "sequence_hand": source[0],
         "sequence_seat": source[1],
+        "misdeal": misdeal_source(recorder.logs, source[0]),
+        "stdio_seat": STDIO_SEAT,
+        "scenes": {
+            "seed": SCENES_SEED,
+            "rules": SCENE_RULES.to_dict(),
+            "players": list(SCENE_PLAYERS),
+            "newcomer": NEWCOMER,
+            "spectator": SCENE_SPECTATOR,
+            **scene,
+        },
     }
     files["game.json"] = json.dumps(game, indent=2) + "\n"
     return files

@@ -57,9 +57,15 @@ class RunningHost:
 
 @contextmanager
 def running_host(
-    rules: Path, *, seed: int = 1, name: str = "Client test table", announce: bool = False
+    rules: Path,
+    *,
+    seed: int = 1,
+    name: str = "Client test table",
+    announce: bool = False,
+    bots: int = 3,
 ) -> Iterator[RunningHost]:
-    """`dalmuti host` with three bots, waiting for a fourth seat, until the block ends."""
+    """`dalmuti host` with three bots (or ``bots``), waiting for a fourth seat, until the
+    block ends."""
     command = [
         sys.executable,
         "-m",
@@ -73,7 +79,7 @@ def running_host(
         "--table-name",
         name,
         "--bots",
-        "3",
+        str(bots),
         "--autostart",
         "4",
         "--rules",

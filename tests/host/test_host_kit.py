@@ -146,3 +146,46 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
         if str(unit) in line or "dalmuti-host.service" in line
     ]
     assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------- the rules-file docs
+
+
+def test_the_rules_file_tables_in_host_readme_are_generated_from_the_code() -> None:
+    from dalmuti_net.host import rules_docs
+
+    text = (KIT / "README.md").read_text(encoding="utf-8")
+    assert "<!-- generated: rules-file -->" in text and "<!-- generated: presets -->" in text
+    assert rules_docs.rewrite(text) == text, "run `python -m dalmuti_net.host.rules_docs`"
+
+
+def test_every_documented_key_is_accepted_and_nothing_else() -> None:
+    import re
+
+    from dalmuti_net.host.settings import SettingsError, settings_from_dict
+
+    text = (KIT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \| `\[(rules|table)\]` \|", text, re.MULTILINE)
+    assert len(rows) == 11
+    for key, section in rows:
+        value: object = True if section == "rules" and key != "hand_limit" else 1
+        if key == "misdeal_chance":
+            value = 0.5
+        data = (
+            {section: {key: value}}
+            if key != "philanthropic_scoring"
+            else {"rules": {key: True, "scoring": True}}
+        )
+        settings_from_dict(data)
+    with pytest.raises(SettingsError, match="unknown key"):
+        settings_from_dict({"table": {"turn_time": 3}})
+    with pytest.raises(SettingsError, match="unknown section"):
+        settings_from_dict({"rule": {}})
+
+
+def test_the_presets_table_shows_each_presets_values() -> None:
+    from dalmuti_net.host.settings import PRESETS
+
+    text = (KIT / "README.md").read_text(encoding="utf-8")
+    assert "| `misdeal_chance` | 0.0 | 0.0 | 0.0 | 0.05 |" in text
+    assert PRESETS["all"].misdeal_chance == 0.05 and PRESETS["all"].hand_limit == 20

@@ -110,7 +110,9 @@ def test_events_decisions_actions_and_observations_map_losslessly(seed: int) -> 
                 assert event is not None
                 folded[player].apply(event)
         for decision, action in answered.values():
-            message = decode(encode(decision_message(decision, 500))[4:], Direction.TO_CLIENT)
+            message = decode(
+                encode(decision_message(decision, 500, decision_id=7))[4:], Direction.TO_CLIENT
+            )
             assert decision_from_message(message) == decision
             request = decode(encode(action_message(action))[4:], Direction.TO_HOST)
             assert action_from_message(request) == action

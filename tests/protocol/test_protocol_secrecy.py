@@ -83,7 +83,9 @@ def play_and_check(seed: int, players: int, misdeal_chance: float, hands_played:
         for viewer in viewers if step % SNAPSHOT_EVERY == 0 or game.phase != "play" else ():
             decision = None if viewer is None else game.decision_for(viewer)
             snapshot = _wire(
-                snapshot_message(feeds[viewer].seq, viewer, TABLE, observe(game, viewer), decision)
+                snapshot_message(
+                    feeds[viewer].seq, viewer, TABLE, observe(game, viewer), decision, None, 1
+                )
             )
             check_snapshot(snapshot, viewer, hands)
         pending = game.pending()
@@ -93,7 +95,7 @@ def play_and_check(seed: int, players: int, misdeal_chance: float, hands_played:
             deliver(game.begin_next_hand())
             continue
         player, decision = rng.choice(sorted(pending.items(), key=lambda item: item[0]))
-        message = _wire(decision_message(decision))
+        message = _wire(decision_message(decision, decision_id=1))
         # A decision lists only its own seat's cards: the hand it was dealt, or its own ranks.
         if message["kind"] == "tax":
             assert sorted(message["hand"]) == sorted(hands[player])

@@ -101,7 +101,7 @@ def test_the_hand_on_screen_is_the_hand_in_every_decision(language: str) -> None
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_hand_on_screen_while_seating_a_newcomer(language: str) -> None:
     table = playing_table(language)
-    message = decision_message(PlacementDecision(newcomer=3, positions=(2, 3)))
+    message = decision_message(PlacementDecision(newcomer=3, positions=(2, 3)), decision_id=1)
     table.session.receive(message)
     table.ui.on_message(message)
     observation = table.session.observation

@@ -21,7 +21,7 @@ def playing_table(language: str = "en") -> LocalTable:
 
 def owe_revolution(table: LocalTable) -> None:
     """A decision whose keys are y and n, behind the question."""
-    message = decision_message(RevolutionDecision(greater=False))
+    message = decision_message(RevolutionDecision(greater=False), decision_id=1)
     table.session.receive(message)
     table.ui.on_message(message)
     assert "y declare" in draw(table.ui) or table.ui.t.language != "en"

@@ -133,7 +133,7 @@ def test_each_decision_screen_fits_and_shows_its_keys(
     language: str, decision: object, shown: str
 ) -> None:
     table = playing_table(language)
-    message = decision_message(decision)  # type: ignore[arg-type]
+    message = decision_message(decision, decision_id=1)  # type: ignore[arg-type]
     table.session.receive(message)
     table.ui.on_message(message)
     assert table.ui.chooser is not None

@@ -594,7 +594,10 @@ class PlainTable:
             return []
         if outcome.action is not None:
             self._answered = True
-            return [Send(action_message(outcome.action))]
+            message = action_message(outcome.action)
+            if self.session is not None and self.session.decision_id is not None:
+                message["decision_id"] = self.session.decision_id  # a late answer is refused
+            return [Send(message)]
         self.say(*question.lines())
         return []
 

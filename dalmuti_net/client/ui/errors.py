@@ -31,6 +31,7 @@ ERROR_SENTENCES: dict[str, str] = {
     "unknown_player": N_("There is no such player at this table."),
     "no_decision_owed": N_("It is not your turn."),
     "wrong_decision": N_("That answers a different question from the one asked."),
+    "stale_decision": N_("That answer came too late: the question was already settled."),
     "not_a_set": N_("Those cards do not form a set."),
     "not_held": N_("You do not hold those cards."),
     "wrong_size": N_("A set played on another must have as many cards."),

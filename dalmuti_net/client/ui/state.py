@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ...engine import Action
 from ...engine.events import HandEnded, HandStarted, TableEnded, Waiting
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
@@ -617,6 +618,15 @@ class ClientUi:
         table = self.table
         return {} if table is None else dict(table["rules"])
 
+    def _answer_message(self, action: Action) -> Message:
+        """The answer, naming the decision it answers: a late one is refused, not applied
+        to the next decision."""
+        message = action_message(action)
+        decision_id = None if self.session is None else self.session.decision_id
+        if decision_id is not None:
+            message["decision_id"] = decision_id
+        return message
+
     def _result(self, result: Result) -> list[Effect]:
         if result.handled and result.problem is None:
             self.notice = None  # the explanation was about the choice before this key
@@ -627,7 +637,7 @@ class ClientUi:
             self._answered = True
             self.chooser = None
             self.notice = None
-            return [Send(action_message(result.action))]
+            return [Send(self._answer_message(result.action))]
         if result.request is not None:
             self.notice = None
             return [Send(result.request)]

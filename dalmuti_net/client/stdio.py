@@ -1,0 +1,324 @@
+"""Bots over standard input and output: any program plays a seat (``dalmuti bot --exec``).
+
+For each decision the seat owes, the program is sent one JSON line on its stdin (the
+decision, its legal answers and the seat's observation) and answers with one JSON line on
+its stdout. A program that prints garbage, answers illegally, says nothing in time or
+exits is reported in one line, and the seat plays the fallback move instead (the host's
+default move): the table never waits on a broken program. PROTOCOL.md, "Bots over standard
+input and output", is the normative description.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from ..engine import Action, Decision, Observation
+from ..engine.actions import is_legal_answer, legal_answers
+from ..protocol import Direction, ProtocolError, validate
+from ..protocol.messages import (
+    ACTION_TYPES,
+    Message,
+    action_from_message,
+    action_message,
+    observation_dict,
+)
+from .runner import ClientRunner, Connector
+from .session import ClientSession
+
+MAX_LINE_BYTES = 64 * 1024
+"""Longest answer line read from the program: anything longer is garbage."""
+DEFAULT_TIMEOUT_S = 5.0
+DEADLINE_MARGIN_S = 0.25
+"""With a turn timer, the program's answer is awaited this much less than the time left."""
+EXIT_WAIT_S = 2.0
+
+Fallback = Callable[[Decision], Action]
+Report = Callable[[str], None]
+
+
+def decision_request(
+    player: int | None, decision: Decision, raw: Message, observation: Observation | None
+) -> Message:
+    """The line a program is sent for one decision (keys in this order, which is
+    normative: a line-oriented program may rely on it)."""
+    return {
+        "type": "decision",
+        "you": player,
+        "decision_id": raw.get("decision_id"),
+        "decision": raw,
+        "legal": [action_message(action) for action in legal_answers(decision)],
+        "observation": None if observation is None else observation_dict(observation),
+    }
+
+
+def encode_line(message: Message) -> bytes:
+    """One JSON line, ASCII only, no spaces: easy to take apart with sed or awk."""
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+class ProgramExited(Exception):
+    """The program closed its output (or its input) or ended."""
+
+
+class LineReader:
+    """Lines from a byte stream, each at most ``MAX_LINE_BYTES`` (a longer one is cut off
+    and returned as ``None``, the rest of it skipped)."""
+
+    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
+        self._stream = stream
+        self._buffer = bytearray()
+        self._skipping = False
+
+    async def line(self) -> bytes | None:
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                if self._skipping:
+                    self._skipping = False
+                    continue
+                return line
+            if len(self._buffer) > MAX_LINE_BYTES:
+                self._buffer.clear()
+                if not self._skipping:
+                    self._skipping = True
+                    return None
+            chunk = await self._stream.receive_some(16 * 1024)
+            if not chunk:
+                raise ProgramExited
+            self._buffer.extend(chunk)
+
+
+@dataclass
+class StdioBot:
+    """A program answering decisions; ``fallback`` answers whenever it does not."""
+
+    command: str
+    fallback: Fallback
+    report: Report
+    name: str = "bot"
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    process: trio.Process | None = None
+    reader: LineReader | None = None
+    exited: bool = False
+    misbehaviours: list[str] = field(default_factory=list)
+
+    async def start(self, nursery: trio.Nursery) -> None:
+        self.process = await nursery.start(
+            _run_process, self.command, name=f"dalmuti bot --exec {self.command!r}"
+        )
+        assert self.process.stdout is not None
+        self.reader = LineReader(self.process.stdout)
+
+    def _misbehaved(self, what: str, decision: Decision) -> Action:
+        move = self.fallback(decision)
+        shown = json.dumps(action_message(move), separators=(",", ":"))
+        line = f"{self.name}: the program {what}; playing the default move {shown}"
+        self.misbehaviours.append(line)
+        self.report(line)
+        return move
+
+    async def answer(self, session: ClientSession, decision: Decision, raw: Message) -> Action:
+        """The program's answer to ``decision`` (``raw``: its message from the host), or
+        the fallback move when the program misbehaves."""
+        if self.exited:
+            return self.fallback(decision)
+        request = decision_request(session.player, decision, raw, session.observation)
+        legal: list[Message] = request["legal"]
+        decision_id = request["decision_id"]
+        timeout = self.timeout_s
+        deadline_ms = raw.get("deadline_ms")
+        if deadline_ms is not None:
+            timeout = min(timeout, max(0.05, deadline_ms / 1000 - DEADLINE_MARGIN_S))
+        answer: Any = _NOTHING
+        line: bytes | None = None
+        try:
+            await self._write(request)
+            with trio.move_on_after(timeout):
+                while answer is _NOTHING:
+                    line = await self._read()
+                    answer = _parse(line)
+                    if isinstance(answer, dict) and answer.get("decision_id") not in (
+                        None,
+                        decision_id,
+                    ):
+                        answer = _NOTHING  # a late answer to an earlier decision: dropped
+        except ProgramExited:
+            self.exited = True
+            return self._misbehaved(f"exited ({await self._exit_status()})", decision)
+        if answer is _NOTHING:
+            return self._misbehaved(f"said nothing within {timeout:g} s", decision)
+        return self._check(answer, line, legal, decision)
+
+    def _check(
+        self, answer: Any, line: bytes | None, legal: list[Message], decision: Decision
+    ) -> Action:
+        if line is None:
+            return self._misbehaved(f"printed a line longer than {MAX_LINE_BYTES} bytes", decision)
+        if isinstance(answer, int) and not isinstance(answer, bool):
+            if 0 <= answer < len(legal):
+                return action_from_message(legal[answer])
+            return self._misbehaved(
+                f"answered {answer}, not an index into the {len(legal)} legal answers",
+                decision,
+            )
+        shown = _shown(line)
+        if not isinstance(answer, dict):
+            return self._misbehaved(f"printed something that is not an answer: {shown}", decision)
+        message = {k: v for k, v in answer.items() if k not in ("decision_id", "id")}
+        if message.get("type") not in ACTION_TYPES:
+            return self._misbehaved(f"printed something that is not an answer: {shown}", decision)
+        try:
+            validate(message, Direction.TO_HOST)
+        except ProtocolError as error:
+            return self._misbehaved(
+                f"printed a malformed answer {shown} ({error.message})", decision
+            )
+        action = action_from_message(message)
+        if not is_legal_answer(decision, action):
+            return self._misbehaved(f"answered illegally: {shown}", decision)
+        return action
+
+    async def _write(self, message: Message) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        try:
+            await self.process.stdin.send_all(encode_line(message))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            raise ProgramExited from None
+
+    async def _read(self) -> bytes | None:
+        assert self.reader is not None
+        try:
+            return await self.reader.line()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            raise ProgramExited from None
+
+    async def _exit_status(self) -> str:
+        assert self.process is not None
+        with trio.move_on_after(EXIT_WAIT_S):
+            await self.process.wait()
+        code = self.process.returncode
+        return "still running, its output closed" if code is None else f"status {code}"
+
+    async def finish(self, last: Message | None) -> None:
+        """Tell the program the table is over (``last``), close its input, let it end."""
+        if self.process is None:
+            return
+        if last is not None and not self.exited:
+            with contextlib.suppress(ProgramExited):
+                await self._write(last)
+        assert self.process.stdin is not None
+        await self.process.stdin.aclose()
+        with trio.move_on_after(EXIT_WAIT_S):
+            await self.process.wait()
+        if self.process.returncode is None:
+            self.process.kill()
+
+
+async def play_stdio(
+    connect: Connector,
+    bot: StdioBot,
+    name: str,
+    *,
+    token: str | None = None,
+    code: str | None = None,
+    reconnect: bool = True,
+) -> ClientSession:
+    """Seat ``bot``'s program at a table and play until the table ends or the host refuses
+    the seat; returns the final session. The program is started first and ended last."""
+    session = ClientSession(name, token=token, code=code, software="dalmuti-net bot/exec")
+    runner: ClientRunner
+    raw: Message | None = None
+    answered: int | None = None
+    """The id of the decision last answered: a snapshot that still holds it (the answer
+    is on its way) is not answered twice."""
+
+    async def on_message(message: Message) -> None:
+        nonlocal raw, answered
+        kind = message["type"]
+        if kind == "decision":
+            raw = message
+        elif kind == "snapshot":
+            raw = message["decision"]
+        elif kind == "error" and not message["fatal"]:
+            if message["code"] != "stale_decision":
+                answered = None  # refused: the decision is still owed, answer it again
+            await runner.send({"type": "snapshot_request"})
+            return
+        if kind == "table" and message["table"]["phase"] == "ended":
+            runner.stop()
+            return
+        decision = session.decision
+        if decision is None or raw is None or session.observation is None:
+            return
+        decision_id = raw.get("decision_id")
+        if session.needs_snapshot or (decision_id is not None and decision_id == answered):
+            return
+        action = await bot.answer(session, decision, raw)
+        session.decision = None
+        answered = decision_id
+        reply = action_message(action)
+        if decision_id is not None:
+            reply["decision_id"] = decision_id
+        await runner.send(reply)
+
+    async with trio.open_nursery() as nursery:
+        await bot.start(nursery)
+        runner = ClientRunner(session, connect, on_message=on_message, reconnect=reconnect)
+        try:
+            await runner.run()
+        finally:
+            with trio.CancelScope(shield=True):
+                await bot.finish(_ending(session))
+            nursery.cancel_scope.cancel()
+    return session
+
+
+def _ending(session: ClientSession) -> Message | None:
+    ended = session.observation.ended if session.observation is not None else None
+    if ended is None:
+        return None
+    return {
+        "type": "table_ended",
+        "you": session.player,
+        "standings": [list(row) for row in ended.standings],
+    }
+
+
+def _parse(line: bytes | None) -> Any:
+    if line is None:
+        return None
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return _GARBAGE
+
+
+_GARBAGE = object()
+_NOTHING = object()
+
+
+def _shown(line: bytes) -> str:
+    text = line.decode("utf-8", "replace").strip()
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+async def _run_process(
+    command: str, *, task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED
+) -> None:
+    await trio.run_process(
+        command,
+        shell=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        check=False,
+        task_status=task_status,
+    )
