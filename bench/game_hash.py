@@ -5,7 +5,9 @@ engine means the same seeds still give the same games (events, decisions, refusa
     PYTHONPATH=/path/to/old/checkout python bench/game_hash.py   # the same on another engine
 
 Random answers through the public API only (``pending``, ``apply``, ``begin_next_hand``),
-with an illegal answer tried now and then (its refusal code is hashed too).
+with an illegal answer tried now and then (its refusal code is hashed too), newcomers and
+leavers between hands, and now and then in play one seat's observation and a save/load
+round trip (``to_dict``/``from_dict``) to play on from.
 """
 
 from __future__ import annotations
@@ -30,8 +32,18 @@ def game_digest(games: int, hands: int) -> str:
         while game.phase is not Phase.ENDED and played < hands:
             if game.phase is Phase.HAND_OVER:
                 played += 1
+                if rng.random() < 0.2:  # a newcomer, or a player leaving
+                    if rng.random() < 0.5 and len(game.order) < 8:
+                        digest.update(repr(game.request_join(100 + played)).encode())
+                    elif len(game.order) > 4:
+                        digest.update(repr(game.request_leave(rng.choice(game.order))).encode())
                 digest.update(repr(game.begin_next_hand()).encode())
                 continue
+            if game.phase is Phase.PLAY and rng.random() < 0.01:
+                # Mid-hand: what one seat sees, and a save/load round trip to play on from.
+                seat = rng.choice(game.order)
+                digest.update(repr(game.observation(seat)).encode())
+                game = Game.from_dict(game.to_dict())
             pending = sorted(game.pending().items())
             digest.update(repr(pending).encode())
             player, decision = pending[0]

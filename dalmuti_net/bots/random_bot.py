@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ..engine import (
+    PASS,
     Action,
     DecideMisdeal,
     Decision,
@@ -15,7 +16,6 @@ from ..engine import (
     MisdealChoice,
     MisdealDecision,
     Observation,
-    Pass,
     PlacementDecision,
     PlaceNewcomer,
     Play,
@@ -44,7 +44,7 @@ def random_answer(decision: Decision, rng: random.Random) -> Action:
     if isinstance(decision, PlayDecision):
         sets = decision.sets
         index = rng.randrange(len(sets) + decision.may_pass)
-        return Play(sets[index]) if index < len(sets) else Pass()
+        return Play(sets[index]) if index < len(sets) else PASS
     if isinstance(decision, TaxDecision):
         return GiveTax(tuple(rng.sample(decision.hand, decision.count)))
     if isinstance(decision, ExchangeDecision):

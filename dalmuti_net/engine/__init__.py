@@ -5,6 +5,7 @@ in README.md beside this file.
 """
 
 from .actions import (
+    PASS,
     Action,
     DecideMisdeal,
     Decision,
@@ -43,6 +44,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NUM_ACTIONS",
+    "PASS",
     "RANKS",
     "Action",
     "CardSet",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import CARDS, CardSet, counts_of, holds
+from .values import fast_init
 
 
 class MisdealChoice(StrEnum):
@@ -21,6 +22,7 @@ class MisdealChoice(StrEnum):
 # Actions.
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Play:
     set: CardSet
@@ -29,6 +31,10 @@ class Play:
 @dataclass(frozen=True, slots=True)
 class Pass:
     pass
+
+
+PASS = Pass()
+"""Passing: a value like any other ``Pass()``, built once for the hot paths."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +75,7 @@ Action = (
 # Decisions: what a player owes, with every legal answer.
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayDecision:
     """``sets`` lists every set that may be played; ``may_pass`` is false on a lead."""
@@ -134,7 +141,7 @@ def legal_answers(decision: Decision) -> list[Action]:
     exchange, declining first, then each Merchant with each card."""
     if isinstance(decision, PlayDecision):
         plays: list[Action] = [Play(option) for option in decision.sets]
-        return [Pass(), *plays] if decision.may_pass else plays
+        return [PASS, *plays] if decision.may_pass else plays
     if isinstance(decision, RevolutionDecision):
         return [DeclareRevolution(False), DeclareRevolution(True)]
     if isinstance(decision, TaxDecision):

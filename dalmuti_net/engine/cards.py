@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .values import fast_init
+
 JESTER = 13
 RANKS = tuple(range(1, 13))
 CARDS = (*RANKS, JESTER)
@@ -101,6 +103,7 @@ def best_cards(counts: Counts, how_many: int) -> tuple[int, ...]:
     return cards_of(counts)[:how_many]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, order=True)
 class CardSet:
     """A set of cards played together (RULES.md rule 2).
@@ -173,7 +176,20 @@ _FOLLOWS = [
 ]
 """``[size][Jesters held][rank][naturals held]``: the sets of that rank a follow may play."""
 
-_JESTERS_ALONE = tuple(CardSet(JESTER, count, count) for count in range(1, JESTERS_IN_DECK + 1))
+_JESTERS_ALONE = tuple(
+    _SHARED.setdefault((JESTER, count, count), CardSet(JESTER, count, count))
+    for count in range(1, JESTERS_IN_DECK + 1)
+)
+
+_SHARED_IDS = frozenset(id(shared) for shared in _SHARED.values())
+# The shared sets live as long as the module (``_SHARED`` holds them), so no other live
+# object can have one of their ids.
+
+
+def is_shared(card_set: object) -> bool:
+    """Whether ``card_set`` is one of the sets ``playable_sets`` hands out: well formed,
+    so ``Game.apply`` need not check it field by field (its hot path)."""
+    return id(card_set) in _SHARED_IDS
 
 
 def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
@@ -192,7 +208,13 @@ def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
         return options
     if to_beat.count > LARGEST_SET:  # no hand of one deck makes a set that large
         return options
-    by_rank = _FOLLOWS[to_beat.count][jesters]
-    for rank in range(1, min(to_beat.rank, JESTER)):
+    count, below = to_beat.count, to_beat.rank if to_beat.rank < JESTER else JESTER
+    # Most follows hold nothing that beats the top: one pass in C over the better ranks
+    # says so (a set needs a natural card and, with the Jesters, ``count`` cards).
+    naturals_needed = count - jesters if count > jesters else 1
+    if below <= 1 or max(hand[1:below]) < naturals_needed:
+        return options
+    by_rank = _FOLLOWS[count][jesters]
+    for rank in range(1, below):
         options += by_rank[rank][hand[rank]]
     return options

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .cards import CardSet
+from .values import fast_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +235,7 @@ class Waiting(Event):
 REVOLUTION_CHECK = Waiting("revolution", ())
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Played(Event):
     TYPE: ClassVar[str] = "played"
@@ -248,6 +250,7 @@ class Passed(Event):
     player: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TrickWon(Event):
     """The trick is over; ``leader`` leads the next one (``winner`` unless they are out)."""
@@ -257,6 +260,7 @@ class TrickWon(Event):
     leader: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WentOut(Event):
     TYPE: ClassVar[str] = "went_out"

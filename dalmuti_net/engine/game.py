@@ -74,6 +74,9 @@ from .observation import Observation
 from .roles import merchants_of, mirrored
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count, stripped_ranks
 
+_playable_sets = c.playable_sets
+_is_shared = c.is_shared
+
 GREATER_TAX = 2
 LESSER_TAX = 1
 
@@ -97,6 +100,9 @@ class Phase(StrEnum):
     PLAY = "play"
     HAND_OVER = "hand_over"
     ENDED = "ended"
+
+
+_PLAY = Phase.PLAY
 
 
 class Game:
@@ -140,6 +146,9 @@ class Game:
         self.out: list[int] = []
         self._holding = 0
         """How many players still hold cards, counted during play so a turn need not."""
+        self._successor: dict[int, int] | None = None
+        """During play: each seat's next player clockwise still holding cards (built when
+        first needed, dropped when someone goes out); ``None`` until then."""
         # Events are immutable values, so each player's turn and pass are built once per
         # table and the same instance is emitted again on every turn (the hot path).
         self._turns: dict[int, Waiting] = {}
@@ -159,9 +168,10 @@ class Game:
 
     def pending(self) -> dict[int, Decision]:
         """Every player who owes a decision now, with its legal answers."""
-        if self.phase is Phase.PLAY:
-            assert self.turn is not None
-            return {self.turn: self._play_decision(self.turn)}
+        if self.phase is _PLAY:
+            turn = self.turn
+            assert turn is not None
+            return {turn: self._play_decision(turn)}
         if self.phase is Phase.TAXES:
             return {p: self._tax_decision(p) for p in self._tax_waiting}
         if self.phase is Phase.REVOLUTION:
@@ -205,7 +215,7 @@ class Game:
 
     def _play_decision(self, player: int) -> PlayDecision:
         top = self.top
-        sets = c.playable_sets(self._hands[player], top)
+        sets = _playable_sets(self._hands[player], top)
         if sets or top is None:
             return PlayDecision(tuple(sets), top is not None, top)
         # Most follows have nothing that beats the top: they share one decision per top.
@@ -503,7 +513,7 @@ class Game:
         """Apply one player's answer to the decision they owe."""
         events: list[Event] = []
         # A turn in play first, the common case (a bool would pass for seat 0 or 1).
-        if self.phase is Phase.PLAY and player == self.turn and type(player) is int:
+        if self.phase is _PLAY and player == self.turn and type(player) is int:
             self._apply_play(player, action, events)
             self.log.extend(events)  # a play never starts a hand: nothing to forget
             if self._views:
@@ -816,6 +826,7 @@ class Game:
     def _begin_play(self, leader: int, events: list[Event]) -> None:
         self.phase = Phase.PLAY
         self._holding = len(self.in_hand)
+        self._successor = None
         self._new_trick(leader, events)
 
     def _new_trick(self, leader: int, events: list[Event]) -> None:
@@ -826,81 +837,99 @@ class Game:
 
     def _next_in_hand(self, player: int) -> int:
         """The next player clockwise after ``player`` who still holds cards."""
-        seats = len(self.order)
-        start = self.order.index(player)
-        for step in range(1, seats + 1):
-            candidate = self.order[(start + step) % seats]
-            if self._hands[candidate] != c.EMPTY:
-                return candidate
-        raise AssertionError("nobody holds cards")
+        successor = self._successor
+        if successor is None:
+            successor = self._successor = self._successors()
+        return successor[player]
+
+    def _successors(self) -> dict[int, int]:
+        order, hands = self.order, self._hands
+        seats = len(order)
+        after: dict[int, int] = {}
+        for start, player in enumerate(order):
+            for step in range(1, seats + 1):
+                candidate = order[(start + step) % seats]
+                if hands[candidate] != c.EMPTY:
+                    after[player] = candidate
+                    break
+            else:
+                raise AssertionError("nobody holds cards")
+        return after
 
     def _apply_play(self, player: int, action: Action, events: list[Event]) -> None:
+        # The hot path of every game and playout: the checks and the step to the next
+        # turn are written out here rather than spread over calls.
         if isinstance(action, Pass):
             if self.top is None:
                 raise IllegalAction(Refusal.MUST_LEAD, "the leader must play a set")
-            self.passed.add(player)
-            passed = self._passes.get(player)
-            if passed is None:
-                passed = self._passes[player] = Passed(player)
-            events.append(passed)
-            self._advance(player, events)
-            return
-        if not isinstance(action, Play):
-            raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
-        played = action.set
-        if (
-            not isinstance(played, CardSet)
-            or type(played.rank) is not int
-            or type(played.count) is not int
-            or type(played.jesters) is not int
-            or not played.is_well_formed()
-        ):
-            raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
-        rank, jesters = played.rank, played.jesters
-        naturals = played.count - jesters  # 0 for Jesters alone
-        hand = self._hands[player]
-        if hand[rank] < naturals or hand[JESTER] < jesters:
-            raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
-        if self.top is not None:
-            if played.count != self.top.count:
-                raise IllegalAction(
-                    Refusal.WRONG_SIZE, f"play exactly {self.top.count} card(s), or pass"
-                )
-            if not played.rank < self.top.rank:
-                raise IllegalAction(
-                    Refusal.NOT_BETTER, f"play a better rank than {self.top.rank}, or pass"
-                )
-        left = list(hand)
-        left[rank] -= naturals
-        left[JESTER] -= jesters
-        hand = self._hands[player] = tuple(left)
-        remaining = sum(hand)
-        self.top, self.top_player = played, player
-        self.passed = set()
-        events.append(Played(player, played, remaining))
-        if remaining == 0:
-            self.out.append(player)
-            events.append(WentOut(player, len(self.out)))
-            self._holding -= 1
-            if self._holding == 1:
-                self._end_hand(events)
+            passed = self.passed
+            passed.add(player)
+            event = self._passes.get(player)
+            if event is None:
+                event = self._passes[player] = Passed(player)
+            events.append(event)
+            winner = self.top_player
+            assert winner is not None
+            winner_holds = self._hands[winner] != c.EMPTY
+            # Only players holding cards pass and a play clears the passes, so the trick
+            # is over once everyone else still holding cards has passed: a count says so.
+            if len(passed) == (self._holding - 1 if winner_holds else self._holding):
+                leader = winner if winner_holds else self._next_in_hand(winner)
+                events.append(TrickWon(winner, leader))
+                self._new_trick(leader, events)
                 return
-        self._advance(player, events)
-
-    def _advance(self, player: int, events: list[Event]) -> None:
-        winner = self.top_player
-        assert winner is not None
-        winner_holds = self._hands[winner] != c.EMPTY
-        # Only players holding cards pass and a play clears the passes, so the trick is
-        # over once everyone else still holding cards has passed: a count says so.
-        others_holding = self._holding - 1 if winner_holds else self._holding
-        if len(self.passed) == others_holding:
-            leader = winner if winner_holds else self._next_in_hand(winner)
-            events.append(TrickWon(winner, leader))
-            self._new_trick(leader, events)
-            return
-        self.turn = self._next_in_hand(player)
-        events.append(self._turn_of(self.turn))
+        else:
+            if not isinstance(action, Play):
+                raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
+            played = action.set
+            if not _is_shared(played) and (  # a set the engine handed out is well formed
+                not isinstance(played, CardSet)
+                or type(played.rank) is not int
+                or type(played.count) is not int
+                or type(played.jesters) is not int
+                or not played.is_well_formed()
+            ):
+                raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
+            rank, jesters = played.rank, played.jesters
+            naturals = played.count - jesters  # 0 for Jesters alone
+            hand = self._hands[player]
+            if hand[rank] < naturals or hand[JESTER] < jesters:
+                raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
+            top = self.top
+            if top is not None:
+                if played.count != top.count:
+                    raise IllegalAction(
+                        Refusal.WRONG_SIZE, f"play exactly {top.count} card(s), or pass"
+                    )
+                if not played.rank < top.rank:
+                    raise IllegalAction(
+                        Refusal.NOT_BETTER, f"play a better rank than {top.rank}, or pass"
+                    )
+            left = list(hand)
+            left[rank] -= naturals
+            left[JESTER] -= jesters
+            hand = self._hands[player] = tuple(left)
+            remaining = sum(hand)
+            self.top, self.top_player = played, player
+            self.passed = set()
+            events.append(Played(player, played, remaining))
+            if remaining == 0:
+                self.out.append(player)
+                events.append(WentOut(player, len(self.out)))
+                self._holding -= 1
+                self._successor = None
+                if self._holding == 1:
+                    self._end_hand(events)
+                    return
+            # A play never ends the trick: someone else still holds cards to answer it.
+        successor = self._successor
+        if successor is None:
+            successor = self._successor = self._successors()
+        turn = self.turn = successor[player]
+        waiting = self._turns.get(turn)
+        if waiting is None:
+            waiting = self._turns[turn] = Waiting(_PLAY, (turn,))
+        events.append(waiting)
 
     def _turn_of(self, player: int) -> Waiting:
         """The event saying it is ``player``'s turn to play."""
