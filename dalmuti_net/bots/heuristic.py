@@ -92,7 +92,7 @@ class HeuristicBot:
                 return Play(candidate)
         reading = TableReading(observation, hand)
         if decision.to_beat is None:
-            return Play(choose_lead(hand, reading))
+            return Play(choose_lead(hand, reading, decision.sets))
         follow = choose_follow(hand, reading, decision.sets)
         return Pass() if follow is None else Play(follow)
 
@@ -100,24 +100,31 @@ class HeuristicBot:
 # ---------------------------------------------------------------------- play
 
 
-def choose_lead(hand: Counts, reading: TableReading) -> CardSet:
-    """Lead the worst group; chain unbeatable groups once at most one other group is left."""
-    groups = groups_of(hand)
+def choose_lead(hand: Counts, reading: TableReading, options: tuple[CardSet, ...]) -> CardSet:
+    """Lead the worst group; chain unbeatable groups once at most one other group is left.
+
+    The groups are the engine's legal leads (``options``) that play a rank's whole group
+    without Jesters; the Jesters alone when the hand holds nothing else.
+    """
+    whole = {
+        (option.rank, option.count): option
+        for option in options
+        if option.rank != JESTER and option.jesters == 0 and option.count == hand[option.rank]
+    }
+    groups = list(whole)
     if not groups:
-        return CardSet(JESTER, hand[JESTER], hand[JESTER])
+        return next(o for o in options if o.rank == JESTER and o.count == hand[JESTER])
     sure = [g for g in groups if not reading.could_be_beaten(*g)]
     unsure = [g for g in groups if g not in sure]
     if sure and len(unsure) <= 1:
-        rank, size = max(sure)
-        return CardSet(rank, size)
+        return whole[max(sure)]
     risky_sizes = {count for count in reading.opponents if count <= CLOSE_TO_OUT}
 
     def badness(group: tuple[int, int]) -> tuple[bool, int, int]:
         rank, size = group
         return (size not in risky_sizes, rank, size)
 
-    rank, size = max(unsure or groups, key=badness)
-    return CardSet(rank, size)
+    return whole[max(unsure or groups, key=badness)]
 
 
 def choose_follow(

@@ -304,7 +304,7 @@ class Guess:
         hidden = tuple(max(0, deck[c] - played[c] - hand[c]) for c in range(14))
         reading = RolloutReading(hand, opponents, hidden, deck)
         if decision.to_beat is None:
-            return choose_lead(hand, reading)
+            return choose_lead(hand, reading, options)
         return choose_follow(hand, reading, options)
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from ..engine import JESTER, Counts, Observation
-from ..engine.cards import deck_of_size
+from ..engine import JESTER, CardSet, Counts, Observation
+from ..engine.cards import deck_of_size, playable_sets
 
 
 def deck_composition(deck_size: int) -> Counts:
@@ -55,11 +55,8 @@ class TableReading:
         """Whether some opponent might hold a better set of ``size`` cards."""
         if not any(count >= size for count in self.opponents):
             return False
-        jesters = min(self.hidden[JESTER], size - 1)
-        return any(
-            self.hidden[better] and self.hidden[better] + jesters >= size
-            for better in range(1, min(rank, JESTER))
-        )
+        # The engine's rule: whether the unseen cards, pooled, make a set that beats it.
+        return bool(playable_sets(self.hidden, CardSet(rank, size)))
 
     def safety(self, rank: int, size: int) -> float:
         """Rough chance that nobody can beat a set of ``size`` cards of ``rank``."""
