@@ -325,14 +325,22 @@ fixed_100 = with_rollouts(100)
 fixed_300 = with_rollouts(300)
 
 
-def with_time_budget(seconds: float) -> Callable[[int | None], MonteCarloBot]:
-    """A strategy factory for a time budget per choice (as the registered ``montecarlo``)."""
+def with_time_budget(
+    seconds: float, clock: Callable[[], float] = time.perf_counter
+) -> Callable[[int | None], MonteCarloBot]:
+    """A strategy factory for a time budget per choice (as the registered ``montecarlo``):
+    seconds on the wall clock, or on ``clock`` (``time.process_time``: this process's CPU
+    time, so that a machine shared with other work does not cut the search short)."""
 
     def factory(seed: int | None) -> MonteCarloBot:
-        return MonteCarloBot(seed, time_budget=seconds)
+        return MonteCarloBot(seed, time_budget=seconds, clock=clock)
 
     return factory
 
 
 budget_100ms = with_time_budget(0.1)
 """For `dalmuti sim --strategies dalmuti_net.bots.montecarlo:budget_100ms,...`: 0.1 s a choice."""
+cpu_100ms = with_time_budget(0.1, time.process_time)
+"""0.1 s of this process's CPU time a choice: for measuring strength on a busy machine."""
+cpu_300ms = with_time_budget(0.3, time.process_time)
+"""0.3 s of this process's CPU time a choice."""

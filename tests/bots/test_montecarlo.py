@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections.abc import Iterator
 
 import pytest
 
 from dalmuti_net.bots import STRATEGIES, make_strategy
 from dalmuti_net.bots.arena import simulate
-from dalmuti_net.bots.montecarlo import MonteCarloBot, with_rollouts
+from dalmuti_net.bots.montecarlo import (
+    MonteCarloBot,
+    budget_100ms,
+    cpu_100ms,
+    cpu_300ms,
+    with_rollouts,
+)
 from dalmuti_net.engine import (
     JESTER,
     Action,
@@ -196,6 +203,13 @@ def test_a_time_budget_is_kept() -> None:
     # Each rollout reads the clock once or twice: the search stops within a few reads.
     assert bot.last_search.seconds <= 0.05 + 0.005
     assert bot.last_search.rollouts >= 10
+
+
+def test_the_ready_made_budgets_use_the_clock_they_name() -> None:
+    wall, cpu = budget_100ms(1), cpu_300ms(1)
+    assert (wall.time_budget, wall.clock, wall.rollouts) == (0.1, time.perf_counter, None)
+    assert (cpu.time_budget, cpu.clock, cpu.rollouts) == (0.3, time.process_time, None)
+    assert cpu_100ms(1).time_budget == 0.1
 
 
 def test_budgets_must_make_sense() -> None:
