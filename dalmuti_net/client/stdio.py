@@ -270,15 +270,22 @@ async def play_stdio(
             reply["decision_id"] = decision_id
         await runner.send(reply)
 
-    async with trio.open_nursery() as nursery:
-        await bot.start(nursery)
-        runner = ClientRunner(session, connect, on_message=on_message, reconnect=reconnect)
-        try:
-            await runner.run()
-        finally:
-            with trio.CancelScope(shield=True):
-                await bot.finish(_ending(session))
-            nursery.cancel_scope.cancel()
+    try:
+        async with trio.open_nursery() as nursery:
+            await bot.start(nursery)
+            runner = ClientRunner(session, connect, on_message=on_message, reconnect=reconnect)
+            try:
+                await runner.run()
+            finally:
+                with trio.CancelScope(shield=True):
+                    await bot.finish(_ending(session))
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # The program's task is an implementation detail: a lone error (Ctrl-C, the host
+        # unreachable) comes out as itself, as it does for any other bot.
+        if len(group.exceptions) != 1 or isinstance(group.exceptions[0], BaseExceptionGroup):
+            raise
+        raise group.exceptions[0] from None
     return session
 
 

@@ -140,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
         trio.run(main)
     except* CannotConnect as group:
         unreachable.extend(group.exceptions)
+    except* KeyboardInterrupt:
+        raise KeyboardInterrupt from None  # Ctrl-C in any bot's task: "interrupted", 130
     if unreachable:
         failure = unreachable[0]
         what = f"{host}:{port}" if isinstance(failure, NotAHost) else f"cannot reach {host}:{port}"
