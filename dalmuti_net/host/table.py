@@ -23,6 +23,7 @@ from ..engine import (
     Game,
     IllegalAction,
     Phase,
+    RevolutionDecision,
     Rules,
     RulesError,
     observe,
@@ -726,12 +727,18 @@ class Table:
         """``by``: a move made for the player (``"timer"``, ``"stand_in"``), said to all."""
         if self.game is None or self.game.phase is Phase.ENDED:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
+        # Rule 20: that a revolution was asked is the holder's secret, and so is who
+        # answered it for them.
+        secret = isinstance(self.game.decision_for(player), RevolutionDecision)
+        told = {c.id for c in self._connections_of(player)} if secret else None
         marks = {c.id: len(c.outbox) for c in self.connections.values()}
         self._commit({"op": "act", "player": player, "action": action_message(action)})
         if by is None:
             return
         note: Message = {"type": "moved_for", "player": player, "by": by}
         for connection in self.connections.values():
+            if told is not None and connection.id not in told:
+                continue
             if connection.greeted and not connection.closing and connection.id in marks:
                 connection.outbox.insert(marks[connection.id], dict(note))
 

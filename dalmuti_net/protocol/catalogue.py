@@ -684,7 +684,8 @@ _MESSAGES = [
         "moved_for",
         TO_CLIENT,
         "The events that follow (up to the next `waiting`) are a move made for `player`, "
-        "not by them: the turn timer's default move, or the stand-in bot's.",
+        "not by them: the turn timer's default move, or the stand-in bot's. To everyone, but"
+        " for a `revolution` decision to that seat alone (rule 20).",
         {
             "player": _f(PLAYER, "Whose seat moved."),
             "by": _f(Enum(("timer", "stand_in")), "Who made the move."),

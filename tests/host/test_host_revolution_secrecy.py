@@ -43,6 +43,9 @@ class Case:
     holder_index: int
     """H's place in that hand's seating (0 = GD, players - 1 = GP)."""
     peon_misdeals: bool
+    timer_answers: bool = False
+    """The holder says nothing: its turn timer answers the revolution question (a move
+    made for a player is announced, but this one to the holder alone)."""
 
 
 class RiggedRandom(random.Random):
@@ -130,6 +133,10 @@ def play(case: Case, holds: bool, monkeypatch: pytest.MonkeyPatch) -> Run:
         action = action_message(default_move(decision))
         if decision.__class__.__name__ == "MisdealDecision" and case.peon_misdeals:
             action = {"type": "misdeal", "choice": "peon"}
+        if decision.__class__.__name__ == "RevolutionDecision" and case.timer_answers:
+            table.play_default(player)
+            flush()
+            continue
         table.receive(table.seats[player].connection or 0, action)
         flush()
     holder = next((p for p in game.order if game.debug_hands()[p][JESTER] == 2), None)
@@ -189,6 +196,7 @@ def cases(count: int, seed: int) -> Iterator[Case]:
             hand=hand,
             holder_index=holder_index,
             peon_misdeals=rng.random() < 0.5,
+            timer_answers=n % 3 == 1,
         )
 
 
@@ -199,10 +207,15 @@ def check(case: Case, monkeypatch: pytest.MonkeyPatch) -> bool:
     if held.holder is None or control.holder is not None or held.exposed_card_moved:
         return False  # a misdeal moved or showed one of the rigged cards
     holder = held.names[held.holder]
+    if case.timer_answers and any(_is_revolution_decision(f) for f in held.frames[holder]):
+        assert any(_shape(f)[0] == "moved_for" for f in held.frames[holder]), "told the holder"
     for viewer, frames in held.frames.items():
         expected = control.frames[viewer]
         if viewer == holder:
-            frames = [f for f in frames if not _is_revolution_decision(f)]
+            # Its revolution decision, and the note that its timer answered it.
+            frames = [
+                f for f in frames if not _is_revolution_decision(f) and _shape(f)[0] != "moved_for"
+            ]
         if _private(frames) != _private(expected):
             # This viewer's own cards differ between the runs: the same frames but for them.
             assert viewer != SPECTATOR
