@@ -312,3 +312,36 @@ def test_an_unreachable_host_offers_to_try_again_and_exits_4(tmp_path: Path) -> 
     assert "The host cannot be reached" in client.lines
     assert "1. try again" in client.lines
     assert status == 4, errors
+
+
+def test_the_end_of_input_quits_and_keeps_the_seat(tmp_path: Path) -> None:
+    """A script whose input ends mid-hand quits as `quit` does: status 0, one line saying
+    so and no "connection closed" news; run again, it has the same seat back."""
+    rules = tmp_path / "one_hand.toml"
+    rules.write_text(ONE_HAND, encoding="utf-8")
+    t = Translator("en")
+    arguments = ["join", "--plain", "--player-name", "Ana"]
+    with running_host(rules, name="Pipe table") as host:
+        first = PlainProcess([*arguments, host.address], tmp_path)
+        deadline = time.monotonic() + DEADLINE_S
+        while (line := first.read_line(deadline - time.monotonic())) != t._("Your turn!"):
+            assert line is not None, first.text()
+        status, errors = first.finish()  # closes its standard input
+        assert status == 0, errors
+        assert errors == ""
+        assert (
+            t._(
+                "End of input: you quit this program. Your seat stays yours: "
+                "run dalmuti join again to take it back."
+            )
+            in first.lines
+        )
+        assert not any("closed" in line for line in first.lines), first.text()
+
+        again = PlainProcess([*arguments, host.address], tmp_path)
+        play_to_the_end(again, t)
+        again.send("quit")
+        status, errors = again.finish()
+    assert status == 0, errors
+    assert t._("Welcome back: this is your seat, as you left it.") in again.lines, again.text()
+    assert "Ana (2)" not in again.text()

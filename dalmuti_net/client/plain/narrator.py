@@ -369,8 +369,13 @@ class PlainTable:
                 self.say(t._("{name} takes a seat.").format(name=name))
                 continue
             if seat["ready"] != was["ready"] and after["phase"] == "lobby":
-                ready = t._("{name} is ready.") if seat["ready"] else t._("{name} is not ready.")
-                self.say(ready.format(name=name))
+                if player == self.ui.me:
+                    self.say(t._("You are ready.") if seat["ready"] else t._("You are not ready."))
+                else:
+                    ready = (
+                        t._("{name} is ready.") if seat["ready"] else t._("{name} is not ready.")
+                    )
+                    self.say(ready.format(name=name))
             if (
                 seat["connected"] != was["connected"]
                 and seat["kind"] == "human"
@@ -501,6 +506,23 @@ class PlainTable:
                 self.say(self.t._("Unknown command {command}: type help.").format(command=command))
             return []
         return self._run(found, rest.strip())
+
+    def end_of_input(self) -> None:
+        """Standard input has ended (a script is done, or Ctrl-D): quit as the quit
+        command's first answer does, keeping the seat."""
+        self.quitting = True
+        ui = self.ui
+        if ui.local_host:
+            self.say(self.t._("End of input: you quit, and the table closes for everyone."))
+        elif ui.screen is Screen.TABLE and ui.session is not None and not ui.session.spectator:
+            self.say(
+                self.t._(
+                    "End of input: you quit this program. Your seat stays yours: "
+                    "run dalmuti join again to take it back."
+                )
+            )
+        else:
+            self.say(self.t._("End of input: you quit this program."))
 
     def _quitting(self, effects: list[Effect]) -> list[Effect]:
         if any(isinstance(effect, Quit) for effect in effects):

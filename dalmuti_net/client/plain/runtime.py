@@ -233,6 +233,8 @@ class PlainClient:
             while True:
                 line = await self._next_line()
                 if line is None:
+                    table.end_of_input()
+                    self.flush()
                     break
                 effects = table.on_line(line)
                 self.flush()
