@@ -54,6 +54,9 @@ class PreparedHost:
     say: Callable[[str], None] = field(default=lambda line: print(line, flush=True))
     t: Translator = field(default_factory=Translator)
     """The host console's language (``--lang``)."""
+    table_on_screen: bool = False
+    """The host player's table runs in this process and tells the seats, the hands and the
+    end itself: the console's reports of them would say everything twice."""
 
     @classmethod
     def create(cls, options: HostOptions) -> PreparedHost:
@@ -256,6 +259,8 @@ class PreparedHost:
 
     def _report(self) -> None:
         """One line on the console whenever the seats, phase or hand change."""
+        if self.table_on_screen:
+            return
         table = self.table
         _ = self.t._
         names = tuple(seat_name(self.t, s.name, s.kind) for s in table.seats.values())

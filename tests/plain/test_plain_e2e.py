@@ -206,6 +206,47 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
     assert not ESCAPES.search(client.raw.decode("utf-8"))
 
 
+def test_the_host_player_quitting_mid_hand_ends_the_table_without_a_closed_screen(
+    tmp_path: Path,
+) -> None:
+    """Quitting the host's own terminal ends the table for everyone: the standings, then
+    the program ends; no "connection closed" lines or choices after the player's own quit."""
+    t = Translator("en")
+    client = PlainProcess(
+        [
+            "host",
+            "--plain",
+            "--interface",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-announce",
+            "--player-name",
+            "Hal",
+            "--bots",
+            "3",
+            "--bot-pace",
+            "0",
+        ],
+        tmp_path,
+    )
+    lobby = "Type ready when you are ready, or help for the commands."
+    while (line := client.read_line(DEADLINE_S)) != lobby:
+        assert line is not None, client.text()
+    client.send("start")
+    end_of_question = question_end(t)
+    while not end_of_question.match(line or ""):
+        line = client.read_line(DEADLINE_S)
+        assert line is not None, client.text()
+    client.send("quit")
+    client.send("1")
+    status, errors = client.finish()
+    assert status == 0, errors
+    after = client.text().rpartition("or back to go back.")[2]
+    assert "Final standings" in after, after
+    assert "closed" not in after and "Type a number" not in after and "quit to leave" not in after
+
+
 TIMED = """\
 [rules]
 hand_limit = 1

@@ -63,12 +63,12 @@ def test_the_lobby_is_told_and_commands_reach_the_host() -> None:
     assert "Type ready when you are ready, or help for the commands." in text
     lines = table.type("ready")
     assert table.local.sent[-1] == {"type": "ready", "ready": True}
-    assert "Ana (you) is ready." in lines
+    assert "You are ready." in lines
     lines = table.type("bot")
     assert table.local.sent[-1] == {"type": "add_bot", "strategy": "heuristic"}
     assert any(line.endswith("takes a seat.") for line in lines)
     lines = table.type("remove 1")
-    assert lines == ["Choose a bot with ↑↓ to remove it."]
+    assert lines == ["Seat 1 is not a bot: remove takes a bot's number (2, 3, 4, 5)."]
     lines = table.type("remove 5")
     assert table.local.sent[-1]["type"] == "remove_bot"
     assert any(line.endswith("has left the table.") for line in lines)

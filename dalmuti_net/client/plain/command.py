@@ -80,6 +80,7 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
     table = PlainTable(t, session, address="localhost", local_host=True)
     client = PlainClient(table)
     host.say = client.print_line
+    host.table_on_screen = True
 
     async def main() -> int:
         async with trio.open_nursery() as nursery:

@@ -268,9 +268,12 @@ class PlainTable:
 
     def _tell_problem(self) -> None:
         ui, t = self.ui, self.t
+        self.finished = True
+        if self.quitting:  # the player's own quit closed it: no news, no choices
+            ui.fresh.clear()
+            return
         self.say(*ui.fresh)
         ui.fresh.clear()
-        self.finished = True
         if ui.refusal is not None:
             self._tell_refusal()
             return
@@ -668,6 +671,18 @@ class PlainTable:
                     )
                 )
                 return []
+            seat = players[int(rest) - 1]
+            if command == "remove" and seat["kind"] != "bot":
+                bots = [str(n) for n, p in enumerate(players, 1) if p["kind"] == "bot"]
+                if bots:
+                    self.say(
+                        t._("Seat {n} is not a bot: remove takes a bot's number ({bots}).").format(
+                            n=rest, bots=t.list_separator.join(bots)
+                        )
+                    )
+                else:
+                    self.say(t._("There is no bot at the table."))
+                return []
             ui.lobby.index = int(rest) - 1
             return self._pressed("x" if command == "remove" else "k")
         if command == "rules":
@@ -945,7 +960,8 @@ class PlainTable:
             points = t.n_("{n} point", "{n} points", score).format(n=score)
             self.say(self._pair(t.ordinal(place), self._join([ui.name_of(player), points])))
         if just_ended:
-            self.say(t._("Type quit to leave."))
+            if not self.quitting:
+                self.say(t._("Type quit to leave."))
         else:
             reason = t._(END_REASONS.get(ended.reason, ended.reason))
             self.say(t._("The table is over: {reason}.").format(reason=reason))
