@@ -352,6 +352,7 @@ def test_an_unreachable_host_offers_to_try_again_and_exits_4(tmp_path: Path) -> 
     status, errors = client.finish()
     assert "The host cannot be reached" in client.lines
     assert "1. try again" in client.lines
+    assert "The connection to the host is closed." not in client.lines  # one failure, one screen
     assert status == 4, errors
 
 

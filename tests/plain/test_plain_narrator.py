@@ -289,3 +289,10 @@ def test_a_dropped_players_grace_period_is_told_once() -> None:
     assert table.take() == [f"{name} is offline: a bot takes the seat in 60 s."]
     seats = table.type("table")
     assert any(line.startswith(name) and "bot in 60 s" in line for line in seats)
+
+
+def test_a_spectator_is_told_so_and_not_asked_to_be_ready() -> None:
+    table = PlainLocal(spectator=True)
+    assert "You watch as a spectator: you see what the whole table sees." in table.printed
+    assert "Type help for the commands." in table.printed
+    assert not any("ready when you are ready" in line for line in table.printed)

@@ -246,9 +246,24 @@ class PlainTable:
         if status is Status.CLOSED:
             if self.quitting:
                 ui.fresh.clear()
+            elif self._never_reached():
+                ui.fresh.clear()  # cannot_connect comes next and says why, once
             elif ui.screen is Screen.PROBLEM and not was_problem:
                 self._tell_problem()
             self.finished = True
+
+    def _never_reached(self) -> bool:
+        """Closed before any byte from the host: the first connection attempt failed."""
+        session = self.ui.session
+        return (
+            session is not None
+            and not self.ui.ever_connected
+            and session.welcome is None
+            and not session.errors
+            and session.goodbye_code is None
+            and session.closed_reason is None
+            and session.table_id is None
+        )
 
     def back_to_list(self) -> None:
         """From a refusal back to the tables on the network, as when the program started."""
@@ -320,11 +335,15 @@ class PlainTable:
         table = ui.table or {}
         self.say(t._("You are at {table}.").format(table=table.get("name", "")))
         session = ui.session
-        if session is not None and session.player is None:
-            self.say(t._("You are watching"))
+        watching = session is not None and session.player is None
+        if watching:
+            self.say(t._("You watch as a spectator: you see what the whole table sees."))
         self._tell_table()
         if table.get("phase") == "lobby":
-            self.say(t._("Type ready when you are ready, or help for the commands."))
+            if watching:
+                self.say(t._("Type help for the commands."))
+            else:
+                self.say(t._("Type ready when you are ready, or help for the commands."))
         self._tell_hand_if_new()
 
     def _after_event(self, message: Message) -> None:
