@@ -162,6 +162,7 @@ class ClientUi:
         """``m``: the cards played so far, where the screen has no room to show them always."""
         self.notice: Notice | None = None
         self.overlay: Overlay | None = None
+        self._welcomed = False
         self.help_scroll = 0
         """The first line of the help's text on screen."""
         self.size = (80, 24)
@@ -374,6 +375,7 @@ class ClientUi:
         self.chooser = None
         self._decision_seen = None
         self.code = None
+        self._welcomed = False
         self.log.clear()
 
     def on_status(self, status: Status) -> None:
@@ -446,12 +448,15 @@ class ClientUi:
         effects: list[Effect] = []
         if kind == "welcome":
             self.screen = Screen.TABLE
+            # The runner says CONNECTED before this message is handled: only the first
+            # welcome of a run is a welcome back.
+            welcomed, self._welcomed = self._welcomed, True
             if session.seat_was_lost:
                 self.add_log(
                     "info",
                     self.t._("Your earlier seat at this table is gone: you have a new one."),
                 )
-            elif session.token_from_store and not self.ever_connected:
+            elif session.token_from_store and not welcomed:
                 self.add_log("info", self.t._("Welcome back: this is your seat, as you left it."))
         elif kind == "chat":
             self.add_log("chat", f"{message['name']}: {message['text']}")
