@@ -189,3 +189,21 @@ def test_the_presets_table_shows_each_presets_values() -> None:
     text = (KIT / "README.md").read_text(encoding="utf-8")
     assert "| `misdeal_chance` | 0.0 | 0.0 | 0.0 | 0.05 |" in text
     assert PRESETS["all"].misdeal_chance == 0.05 and PRESETS["all"].hand_limit == 20
+
+
+@needs_sh
+def test_the_settings_file_example_starts_a_table(tmp_path: Path) -> None:
+    """host/README.md's /etc/dalmuti/host.env, with the rules file the install copies there."""
+    page = (KIT / "README.md").read_text(encoding="utf-8")
+    block = page.split("`systemd/dalmuti-host-start`. For example:\n\n", 1)[1].split("\n\n")[0]
+    settings = dict(line.strip().split("=", 1) for line in block.splitlines())
+    assert settings.pop("DALMUTI_RULES") == "/etc/dalmuti/rules.toml"
+    unit = (KIT / "systemd" / "dalmuti-host.service").read_text(encoding="utf-8")
+    assert "cp host/rules/party-night.toml /etc/dalmuti/rules.toml" in unit
+    rules = str(KIT / "rules" / "party-night.toml")
+    table_file = tmp_path / "table.dat"
+    arguments = run_start_script(tmp_path, table_file, DALMUTI_RULES=rules, **settings)
+    assert arguments[arguments.index("--table-name") + 1] == settings["DALMUTI_TABLE_NAME"]
+    assert arguments[arguments.index("--code") + 1] == settings["DALMUTI_CODE"]
+    assert arguments[arguments.index("--bots") + 1] == settings["DALMUTI_BOTS"]
+    accepted_by_dalmuti_host(arguments)
