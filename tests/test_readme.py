@@ -314,9 +314,16 @@ def test_the_simulation_example(here: Path) -> None:
         assert re.search(rf"^{strategy} +-?\d", finished.stdout, re.M), finished.stdout
 
 
-def test_the_bot_command_seats_its_bots(here: Path) -> None:
-    command = inline_command("dalmuti bot HOST[:PORT]")
-    count = int(command.split("--count ", 1)[1].split()[0])
+BOT_COMMANDS = re.findall(r"`(dalmuti bot HOST\[:PORT\][^`]*)`", README)
+
+
+def test_the_readme_shows_both_bot_commands() -> None:
+    assert [command.split()[3] for command in BOT_COMMANDS] == ["--strategy", "--exec"]
+
+
+@pytest.mark.parametrize("command", BOT_COMMANDS)
+def test_the_bot_command_seats_its_bots(command: str) -> None:
+    count = int(command.split("--count ", 1)[1].split()[0]) if "--count" in command else 1
     port = free_port()
     # A table that starts as soon as the bots fill it: its first deal proves them seated.
     host = subprocess.Popen(
@@ -324,7 +331,7 @@ def test_the_bot_command_seats_its_bots(here: Path) -> None:
             *(*dalmuti(), "host", "--headless", "--interface", "127.0.0.1", "--no-announce"),
             *("--port", str(port), "--bots", str(4 - count), "--autostart", "4"),
         ],
-        cwd=here,
+        cwd=ROOT,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -339,7 +346,8 @@ def test_the_bot_command_seats_its_bots(here: Path) -> None:
             told.append(line)
             if "is open on port" in line:
                 argv = as_run_here(command.replace("HOST[:PORT]", f"127.0.0.1:{port}"))
-                bots = subprocess.Popen(argv, cwd=here, stdout=subprocess.DEVNULL)
+                # From the project's folder, where the README's paths lead.
+                bots = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL)
             if line.startswith("Hand 1 is being dealt"):
                 break
         assert bots is not None and bots.poll() is None, "".join(told)
