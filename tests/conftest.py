@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import socket
 import struct
 import subprocess
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from private_network import why_no_private_namespace
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
@@ -66,17 +66,6 @@ def loopback_multicast_works() -> bool:
             return receiver.recv(16) == b"probe"
         except (TimeoutError, OSError):
             return False
-
-
-def why_no_private_namespace() -> str | None:
-    if not sys.platform.startswith("linux"):
-        return "network namespaces are Linux only"
-    if os.geteuid() != 0:
-        return "creating a private network namespace needs root"
-    for tool, package in (("unshare", "util-linux"), ("ip", "iproute2")):
-        if shutil.which(tool) is None:
-            return f"the `{tool}` tool ({package}) is not installed"
-    return None
 
 
 @pytest.fixture

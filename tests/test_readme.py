@@ -30,7 +30,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import why_no_private_namespace
+from private_network import why_no_private_namespace
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -363,8 +363,20 @@ def test_the_bot_command_seats_its_bots(command: str) -> None:
 # -- host/README.md -----------------------------------------------------------------------
 
 
-def test_the_kits_rules_file_example_opens_its_table() -> None:
-    (command,) = [line for line in indented_commands(HOST_README, "Rules files") if line]
+def test_the_kits_rules_file_example_loads(tmp_path: Path) -> None:
+    from dalmuti_net.host.settings import load_settings
+
+    lines = indented_commands(HOST_README, "Rules files")
+    example = tmp_path / "example.toml"
+    example.write_text("\n".join(lines[: lines.index("[table]") + 2]) + "\n", encoding="utf-8")
+    settings = load_settings(str(example))
+    assert settings.rules.scoring and settings.rules.hand_limit == 10
+    assert settings.rules.misdeal_chance == 0.05 and settings.turn_timer == 45
+
+
+def test_the_kits_rules_file_command_opens_its_table() -> None:
+    lines = indented_commands(HOST_README, "Rules files")
+    (command,) = [line for line in lines if line.startswith("dalmuti ")]
     env = {**os.environ, "LANG": "C.UTF-8"}
     terminal = Terminal(hosting(as_run_here(command)), ROOT, env)
     try:
