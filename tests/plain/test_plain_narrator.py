@@ -296,3 +296,17 @@ def test_a_spectator_is_told_so_and_not_asked_to_be_ready() -> None:
     assert "You watch as a spectator: you see what the whole table sees." in table.printed
     assert "Type help for the commands." in table.printed
     assert not any("ready when you are ready" in line for line in table.printed)
+
+
+def test_chinese_lines_follow_taiwanese_typography() -> None:
+    """No space beside full-width punctuation, as the table screen writes it."""
+    table = PlainLocal("zh_Hant", name="安")
+    table.type("準備")
+    table.type("開始")
+    for _ in range(40):
+        table.type("1")
+    assert any("你" in line for line in table.printed[-20:])
+    assert not any(
+        re.search(r"[（）「」，。：；、！？] | [（）「」，。：；、！？]", line)
+        for line in table.printed
+    ), "\n".join(table.printed)

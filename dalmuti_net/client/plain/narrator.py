@@ -29,6 +29,7 @@ from ..ui.lobby import RULE_FIELDS, RulesEditor, rule_value_text
 from ..ui.screen import PHASE_TEXT
 from ..ui.state import ClientUi, Effect, Quit, Screen, Send
 from ..ui.story import END_REASONS
+from ..ui.text import tidy
 from ..ui.words import card_label, describe_set
 from .answers import BACK_WORDS, Question, words_for
 
@@ -120,7 +121,7 @@ class PlainTable:
 
     def say(self, *lines: str) -> None:
         for line in lines:
-            self._out += [clean(part) for part in line.split("\n")]
+            self._out += [tidy(clean(part)) for part in line.split("\n")]
 
     def lines(self) -> list[str]:
         """What to print now, each line once."""
