@@ -87,6 +87,7 @@ class Bot {
     this.heartbeatMs = 5000;
     this.lastSent = Date.now();
     this.decisions = 0;
+    this.answered = undefined; // the decision_id of our last answer
     this.done = false;
   }
 
@@ -150,7 +151,11 @@ class Bot {
         this.decide(message);
         return;
       case "error":
-        console.error(`host error ${message.code}: ${message.message}`);
+        if (message.code !== "stale_decision") {
+          // stale: a second answer to a decision already answered, harmless
+          console.error(`host error ${message.code}: ${message.message}`);
+          this.answered = undefined; // refused: the decision is still owed
+        }
         if (message.fatal) this.stop(1);
         else this.send({ type: "snapshot_request" }); // the decision comes again
         return;
@@ -182,10 +187,14 @@ class Bot {
   }
 
   decide(decision) {
+    const decisionId = decision.decision_id;
+    if (decisionId !== undefined && decisionId === this.answered) return; // crossed our answer
     const position = this.order.indexOf(this.player);
     const reply = answer(decision, position >= 0 ? position : null);
     if (reply !== null) {
       this.decisions += 1;
+      this.answered = decisionId;
+      if (decisionId !== undefined) reply.decision_id = decisionId; // a second answer: harmless
       this.send(reply);
     }
   }

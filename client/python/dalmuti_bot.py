@@ -123,6 +123,7 @@ class Bot:
         self.seq = 0
         self.heartbeat_s = 5.0
         self.decisions = 0
+        self.answered = None  # the decision_id of our last answer
         self.standings: list | None = None
         self.done = False
 
@@ -168,7 +169,9 @@ class Bot:
         elif kind == "decision":
             self.decide(message)
         elif kind == "error":
-            print(f"host error {message['code']}: {message['message']}", file=sys.stderr)
+            if message["code"] != "stale_decision":  # stale: a second answer, harmless
+                print(f"host error {message['code']}: {message['message']}", file=sys.stderr)
+                self.answered = None  # refused: the decision is still owed
             if message["fatal"]:
                 return 1
             self.connection.send({"type": "snapshot_request"})  # the decision comes again
@@ -198,10 +201,16 @@ class Bot:
         return None
 
     def decide(self, decision: dict) -> None:
+        decision_id = decision.get("decision_id")
+        if decision_id is not None and decision_id == self.answered:
+            return  # a snapshot that crossed our answer: it is on its way
         position = self.order.index(self.player) if self.player in self.order else None
         reply = answer(decision, position)
         if reply is not None:
             self.decisions += 1
+            self.answered = decision_id
+            if decision_id is not None:
+                reply["decision_id"] = decision_id  # a second answer to it is then harmless
             self.connection.send(reply)
 
     def report(self, reason: str) -> None:
