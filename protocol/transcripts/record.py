@@ -10,7 +10,10 @@ exchange.
 
 writes ``<name>.jsonl`` per connection (one line per frame: ``from`` "client" or "host",
 ``hex`` the whole frame, ``message`` the decoded map) and ``game.json`` (the settings and
-where PROTOCOL.md's hand sequence is taken from).
+where PROTOCOL.md's sequences are taken from). A second table (``record_scenes``: five
+players, a newcomer, every holder of both Jesters declaring) gives the newcomer and
+Greater Revolution sequences; ``stdio.jsonl`` is what ``dalmuti bot --exec`` would have
+sent one seat's program for its first decisions, with the answers it gave.
 """
 
 from __future__ import annotations
