@@ -468,7 +468,7 @@ class Table:
         """The id of the decision ``player`` owes now (their count of decisions asked)."""
         if self.game is None or self.game.phase is Phase.ENDED:
             return None
-        if player not in self.game.pending():
+        if player not in self._owed:  # what the last batch left owed: no engine call
             return None
         return self.decisions_asked.get(player)
 
@@ -729,7 +729,7 @@ class Table:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
         # Rule 20: that a revolution was asked is the holder's secret, and so is who
         # answered it for them.
-        secret = isinstance(self.game.decision_for(player), RevolutionDecision)
+        secret = self._owed.get(player) is RevolutionDecision
         told = {c.id for c in self._connections_of(player)} if secret else None
         marks = {c.id: len(c.outbox) for c in self.connections.values()}
         self._commit({"op": "act", "player": player, "action": action_message(action)})
