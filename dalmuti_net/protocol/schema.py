@@ -26,7 +26,16 @@ from .spec import Either, Field, JsonSchema, List, Nullable, Obj, Spec, named_ob
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_ID = f"urn:dalmuti-net:protocol:{PROTOCOL_VERSION}"
-REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _project_folder() -> Path:
+    """The project's folder: the checkout this module is in or, for an installed copy (a
+    wheel in site-packages), the current folder, where the protocol kit must then be."""
+    checkout = Path(__file__).resolve().parents[2]
+    return checkout if (checkout / "pyproject.toml").is_file() else Path.cwd()
+
+
+REPO_ROOT = _project_folder()
 SCHEMA_PATH = REPO_ROOT / "protocol" / "schema.json"
 
 
