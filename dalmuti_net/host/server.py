@@ -351,7 +351,8 @@ class TableServer:
         grace = {
             p: end for p, end in self._grace_ends.items() if p in seats and seats[p].kind == "human"
         }
-        ends = (grace, {p: d for p, (d, _) in self._deadlines.items()})
+        secret = self.table.secretly_pending()  # its own deadline_ms tells the holder
+        ends = (grace, {p: d for p, (d, _) in self._deadlines.items() if p not in secret})
         changed = ends != self._announced
         self._announced = ends
         if not changed and not any(ends):

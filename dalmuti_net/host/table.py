@@ -238,6 +238,13 @@ class Table:
             return []
         return list(self.game.pending())
 
+    def secretly_pending(self) -> set[int]:
+        """Players owing a decision nobody else may know of (rule 20: only the holder of
+        both Jesters learns that a revolution may be declared): no public turn timer."""
+        if self.game is None or self.game.phase is Phase.ENDED:
+            return set()
+        return {p for p, d in self.game.pending().items() if isinstance(d, RevolutionDecision)}
+
     def owes_decision(self, connection_id: int) -> bool:
         """Whether this connection's seat owes a decision: its answer is never rate limited."""
         connection = self.connections.get(connection_id)

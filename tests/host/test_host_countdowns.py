@@ -81,3 +81,31 @@ async def test_everyone_sees_the_grace_period_of_a_dropped_seat(
         note = next(m for m in watcher.received if m["type"] == "moved_for")
         assert note == {"type": "moved_for", "player": me, "by": "stand_in"}
         nursery.cancel_scope.cancel()
+
+
+async def test_a_secret_revolution_question_has_no_public_timer(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Rule 20: only the holder of both Jesters learns a revolution may be declared, so
+    `timers` never names a seat the public `waiting` does not."""
+    revolutions = 0
+    for seed in (12, 28):  # seeds where Sleepy is dealt both Jesters in the first hand
+        table = Table("Secret", Rules(hand_limit=3), seed=seed, limits=Limits(turn_timer_ms=5_000))
+        async with serving(table) as (server, nursery):
+            host = RecordingClient("Host", strategy=make_strategy("random", seed))
+            sleepy = RecordingClient("Sleepy")
+            watcher = RecordingClient("Watcher", spectator=True)
+            for client in (host, sleepy, watcher):
+                await connect(server, nursery, client)
+            await seat_bots_and_start(host, 2)
+            await host.wait_until(lambda table=table: table.phase == "ended")  # type: ignore[misc]
+        revolutions += sum(
+            1 for m in sleepy.received if m["type"] == "decision" and m["kind"] == "revolution"
+        )
+        public: set[int] = set()
+        for message in watcher.received:
+            if message["type"] == "waiting":
+                public = set(message["players"])
+            elif message["type"] == "timers":
+                assert {p for p, _ in message["turn"]} <= public, message
+    assert revolutions > 0, "no seed gave Sleepy both Jesters: pick others"

@@ -25,6 +25,8 @@ class Countdowns:
         self.clock = clock
         self._grace: dict[int, float] = {}
         self._turn: dict[int, float] = {}
+        self._mine: tuple[int, float] | None = None
+        """This seat's own decision deadline (a secret decision is in no `timers`)."""
 
     def update(self, message: dict[str, Any]) -> None:
         now = self.clock()
@@ -34,6 +36,14 @@ class Countdowns:
     def clear(self) -> None:
         self._grace.clear()
         self._turn.clear()
+        self._mine = None
+
+    def decision_owed(self, player: int | None, deadline_ms: int | None) -> None:
+        """A decision arrived for this seat, with the time left on it (or no timer)."""
+        if player is None or deadline_ms is None:
+            self._mine = None
+        else:
+            self._mine = (player, self.clock() + deadline_ms / 1000)
 
     def _left(self, ends: dict[int, float], player: int | None) -> int | None:
         if player is None or player not in ends:
@@ -47,7 +57,10 @@ class Countdowns:
 
     def turn_left(self, player: int | None) -> int | None:
         """Whole seconds before the turn timer answers for ``player``, or None."""
-        return self._left(self._turn, player)
+        left = self._left(self._turn, player)
+        if left is None and self._mine is not None and self._mine[0] == player:
+            left = self._left({player: self._mine[1]}, player)
+        return left
 
     @property
     def running(self) -> bool:

@@ -9,7 +9,7 @@ drawn from it by ``screen.render``; nothing here imports prompt_toolkit or trio.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -26,7 +26,7 @@ from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .confirm import BACK, Choice, Confirmation
 from .countdowns import Countdowns, moved_for_note
-from .errors import describe_error, describe_goodbye, describe_unreachable
+from .errors import GOODBYE_SENTENCES, describe_error, describe_goodbye, describe_unreachable
 from .help import HINTS as HELP_HINTS
 from .help import body_rows as help_rows
 from .help import max_scroll as help_max_scroll
@@ -415,10 +415,18 @@ class ClientUi:
                 self._ask_code_again()
         else:
             self.problem = describe_goodbye(self.t, session.goodbye_code)
-            self.problem_detail = session.closed_reason
+            # A goodbye with a known code is said in words; its English reason adds nothing.
+            known = session.goodbye_code in GOODBYE_SENTENCES
+            self.problem_detail = None if known else session.closed_reason
             self.refusal = refusals.closed(
                 self.t, self.problem, self.problem_detail, can_list=can_list
             )
+            ended = session.observation.ended if session.observation is not None else None
+            if ended is not None:  # the table ended before the goodbye: keep its standings
+                standings = tuple(
+                    (self.name_of(p), score, place) for p, score, place in ended.standings
+                )
+                self.refusal = replace(self.refusal, standings=standings)
         self.screen = Screen.PROBLEM
 
     def _ask_code_again(self) -> None:
@@ -518,6 +526,7 @@ class ClientUi:
         if decision is self._decision_seen:
             return
         self._decision_seen = decision
+        self.countdowns.decision_owed(self.me, None if decision is None else session.deadline_ms)
         if decision is None:
             self.chooser = None
             return
