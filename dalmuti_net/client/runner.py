@@ -3,7 +3,9 @@ with the resume token when the connection drops (not when the host refused us)."
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 
@@ -34,6 +36,30 @@ class Status(StrEnum):
 
 class CannotConnect(Exception):
     """The first connection attempt failed: nothing to resume."""
+
+    def __init__(self, reason: str, kind: str | None = None) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        """refused, unknown_name, no_route or timed_out when the error says which, for a
+        sentence in the player's language (else only the system's own words)."""
+
+
+def connect_failure_kind(error: OSError) -> str | None:
+    """What kind of failure ``error`` is; trio's ``open_tcp_stream`` keeps the failure of
+    each address it tried inside the one it raises."""
+    if isinstance(error, socket.gaierror):
+        return "unknown_name"
+    failures: list[BaseException] = [error]
+    if isinstance(error.__cause__, BaseExceptionGroup):
+        failures += list(error.__cause__.exceptions)
+    codes = {getattr(failure, "errno", None) for failure in failures}
+    if errno.ECONNREFUSED in codes:
+        return "refused"
+    if codes & {errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EADDRNOTAVAIL}:
+        return "no_route"
+    if errno.ETIMEDOUT in codes:
+        return "timed_out"
+    return None
 
 
 class NotAHost(CannotConnect):
@@ -99,7 +125,9 @@ class ClientRunner:
                     stream = await self._connect()
                 except OSError as error:
                     if not ever_connected:
-                        raise CannotConnect(str(error) or type(error).__name__) from error
+                        raise CannotConnect(
+                            str(error) or type(error).__name__, connect_failure_kind(error)
+                        ) from error
                     attempts += 1
                     if not await self._wait_before_retry(attempts):
                         return

@@ -200,3 +200,47 @@ async def test_a_token_for_one_table_is_never_sent_to_another(tmp_path: Path) ->
     assert len(said) == 2 and all(m.get("token") != first_token for m in said)
     assert all(first_token not in str(m) for m in other_table.heard)
     assert any(m["type"] == "about" for m in other_table.heard)
+
+
+async def test_the_host_at_a_new_address_gives_the_same_seat_back(tmp_path: Path) -> None:
+    """After a Wi-Fi change the host answers at another address: the token is found by the
+    table's id, not by the address it was first reached at."""
+    store = SeatStore(tmp_path)
+    table = RecordingTable("Moving table", Rules(scoring=True), seed=5)
+    server = TableServer(table, run_bot=run_bot, between_hands=0.05)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        old = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        new = await trio.open_tcp_listeners(0, host="127.0.0.2")
+        nursery.start_soon(server.serve_tcp, old + new)
+
+        def at(listeners: list[trio.SocketListener]) -> Callable[[], Awaitable[trio.abc.Stream]]:
+            host, port = listeners[0].socket.getsockname()[:2]
+
+            async def connect() -> trio.abc.Stream:
+                return await trio.open_tcp_stream(host, port)
+
+            return connect
+
+        first = Player(store)
+        nursery.start_soon(first.run, at(old))
+        await first.until(lambda: first.session.is_host)
+        assert first.runner is not None
+        for _ in range(3):
+            await first.runner.send({"type": "add_bot", "strategy": "random"})
+        await first.until(lambda: len(table.seats) == 4)
+        await first.runner.send({"type": "start"})
+        await first.until(lambda: first.session.observation is not None)
+        player = first.session.player
+        first.answering = False
+        first.scope.cancel()
+        assert player is not None
+        await first.until(lambda: table.seats[player].connection is None)
+
+        again = Player(store, seed=3)
+        nursery.start_soon(again.run, at(new))
+        await again.until(lambda: again.session.welcome is not None)
+        assert again.session.player == player and len(table.seats) == 4
+        assert again.session.token_from_store
+        again.scope.cancel()
+        nursery.cancel_scope.cancel()

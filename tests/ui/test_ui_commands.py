@@ -73,3 +73,16 @@ def test_hosts_says_what_to_check_when_nothing_answers(capsys: pytest.CaptureFix
     assert found == 4
     err = capsys.readouterr().err
     assert "No table answered within 0.3 s" in err and "dalmuti join HOST[:PORT]" in err
+
+
+def test_the_host_player_takes_the_name_dalmuti_join_remembers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dalmuti_net.cli import build_parser
+    from dalmuti_net.commands.host import options_from
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    save_name("Bea")
+    assert options_from(build_parser().parse_args(["host"])).player_name == "Bea"
+    given = build_parser().parse_args(["host", "--player-name", "Ana"])
+    assert options_from(given).player_name == "Ana"  # --player-name overrides

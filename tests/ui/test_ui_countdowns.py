@@ -97,3 +97,24 @@ def test_countdowns_fit_in_every_language(language: str) -> None:
     for cols, rows in [(80, 24), (60, 20), (120, 40)]:
         screen = draw(table.ui, cols, rows)
         assert t._("bot in {n} s").format(n=42) in screen or cols < 80
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_a_dropped_seat_on_its_turn_shows_both_countdowns_whole(language: str) -> None:
+    """The longest seat row there is: offline, its turn timer and its grace period running
+    at once; nothing cut at 80 columns, whichever role the seat has."""
+    table, _ = table_with_clock(language)
+    t = table.ui.t
+    assert table.session.table is not None
+    for seat in table.session.table["players"]:
+        player = seat["player"]
+        if player == table.ui.me:
+            continue
+        seat["connected"], seat["kind"] = False, "human"  # as a person who dropped
+        feed(table, {"type": "timers", "grace": [[player, 42_000]], "turn": [[player, 18_000]]})
+        screen = draw(table.ui)
+        rows = screen.splitlines()
+        name = table.ui.name_of(player) + "  "  # "Random bot", not "Random bot (3)"
+        row = next(line for line in rows[:10] if name in line)
+        assert "…" not in row, row
+        assert t._("bot in {n} s").format(n=42) in row and t._("⏱ {n} s").format(n=18) in row

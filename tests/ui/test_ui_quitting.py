@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from ui_support import LocalTable, draw
 
-from dalmuti_net.client.ui.i18n import LANGUAGES
-from dalmuti_net.client.ui.state import Quit, Send
+from dalmuti_net.client.runner import Status
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
+from dalmuti_net.client.ui.state import ClientUi, Quit, Send
 from dalmuti_net.engine import RevolutionDecision
 from dalmuti_net.protocol.messages import decision_message
 
@@ -72,7 +74,7 @@ def test_nothing_to_ask_in_the_lobby_or_when_watching() -> None:
 
 
 def test_the_host_players_terminal_ends_the_table_for_everyone() -> None:
-    host = LocalTable()
+    host = playing_table()
     host.ui.local_host = True
     assert host.press("q") == []
     screen = draw(host.ui)
@@ -93,3 +95,77 @@ def test_the_question_fits_in_every_language(language: str, size: tuple[int, int
     assert t._("quit this program") in screen
     assert t._("leave the table") in screen
     assert t._("back") in footer(screen)
+
+
+def test_the_help_over_a_decision_takes_the_decisions_keys() -> None:
+    table = playing_table()
+    owe_revolution(table)
+    assert table.press("?") == []
+    screen = draw(table.ui)
+    assert "declare" not in footer(screen)  # the help's footer shows the help's keys
+    assert table.press("y") == [] and table.press("n") == [] and table.ui.overlay is not None
+    assert not any(m["type"] == "revolution" for m in table.sent)
+    assert table.press("q") == [] and table.ui.overlay is None  # q closes the help first
+    assert table.ui.chooser is not None and "y declare" in draw(table.ui)
+    assert table.press("q") == [] and table.ui.confirmation is not None
+
+
+def test_leaving_is_not_offered_while_the_connection_is_down() -> None:
+    table = playing_table()
+    table.ui.on_status(Status.RECONNECTING)
+    table.press("q")
+    screen = draw(table.ui)
+    assert "Leaving the table needs the connection to the host" in " ".join(screen.split())
+    assert "leave the table" not in footer(screen, 1)
+    assert table.ui.press("l") == []  # no `leave` that could not be sent
+    assert table.ui.press("q") == [Quit()]
+
+
+def test_a_spectator_is_not_offered_the_lobby_keys() -> None:
+    watching = LocalTable(spectator=True, bots=4, headless=True)
+    screen = draw(watching.ui)
+    assert "ready" not in footer(screen) and "q quit" in footer(screen)
+
+
+def test_the_host_players_terminal_in_the_lobby_closes_the_table() -> None:
+    host = LocalTable()
+    host.ui.local_host = True
+    host.press("q")
+    screen = draw(host.ui)
+    assert "closes it before it starts" in screen and "final standings" not in screen
+
+
+def test_the_host_player_leaving_picks_who_takes_over() -> None:
+    table = LocalTable(bots=1)  # Ana (the host player), a bot, and two people at the table
+    for name in ("Bo", "Chen"):
+        session = ClientSession(name)
+        table.bots[table._connect(session)] = session  # answered at random, as people
+    table.pump()
+    table.press("s")
+    people = {s["name"]: s["player"] for s in table.session.table["players"]}  # type: ignore[index]
+    table.press("q")
+    screen = " ".join(draw(table.ui).split())
+    first = "Bo" if "Bo becomes the host player." in screen else "Chen"
+    other = "Chen" if first == "Bo" else "Bo"
+    assert f"{first} becomes the host player." in screen and "h another host player" in screen
+    assert table.ui.press("h") == [] and table.ui.confirmation is not None
+    assert f"{other} becomes the host player." in " ".join(draw(table.ui).split())
+    assert table.ui.press("l") == [Send({"type": "leave", "heir": people[other]}), Quit()]
+    table.send({"type": "leave", "heir": people[other]})
+    hosts = [seat.name for seat in table.table.seats.values() if seat.host]
+    assert hosts == [other]
+
+
+def test_everyone_is_told_who_took_over_as_host_player() -> None:
+    table = LocalTable(bots=2, headless=True)
+    bo = ClientSession("Bo")
+    bo_connection = table._connect(bo)
+    table.bots[bo_connection] = bo
+    table.pump()
+    assert table.session.is_host
+    table.send({"type": "start"})
+    bo_ui = ClientUi(Translator("es"), bo, address="test")  # Bo's screen, fed what Bo got
+    bo_ui.on_message({"type": "table", "table": bo.table})
+    table.send({"type": "leave"})
+    bo_ui.on_message({"type": "table", "table": bo.table})
+    assert any("Ahora eres el jugador anfitrión." in line.text for line in bo_ui.log)

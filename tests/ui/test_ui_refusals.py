@@ -5,17 +5,20 @@ unreachable host gets the network advice, and every one of them can go back to t
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
-from ui_support import draw
+from ui_support import LocalTable, draw
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
+from dalmuti_net.client.runner import connect_failure_kind
 from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.ui.errors import CONNECT_FAILURES
 from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.runtime import NextStep, TerminalClient, run_with_trio
 from dalmuti_net.client.ui.state import BackToList, ClientUi, Rejoin, Screen
@@ -195,3 +198,45 @@ def test_back_to_the_list_starts_over() -> None:
     ui.back_to_list()
     assert ui.screen is Screen.DISCOVER and ui.session is None
     assert "Tables on this network" in draw(ui)
+
+
+async def test_a_refused_connection_is_told_apart_from_a_name_nobody_knows() -> None:
+    with socket.socket() as probe:  # a port on this machine that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    failures = []
+    for host in ("127.0.0.1", "no-such-host.invalid"):
+        try:
+            await trio.open_tcp_stream(host, port)
+        except OSError as error:
+            failures.append(connect_failure_kind(error))
+    assert failures == ["refused", "unknown_name"]
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_why_the_host_cannot_be_reached_is_said_in_the_players_language(language: str) -> None:
+    ui = ClientUi(Translator(language), ClientSession("Ana"), address="127.0.0.1:8013")
+    ui.cannot_connect("all attempts to connect to 127.0.0.1:8013 failed", "refused")
+    screen = "".join(draw(ui).split())  # lines joined again, whatever the script
+    assert "allattempts" not in screen
+    assert "".join(ui.t._(CONNECT_FAILURES["refused"]).split()) in screen
+    ui.cannot_connect("something the system said", None)  # a failure of no known kind
+    assert "somethingthesystemsaid" in "".join(draw(ui).split())
+
+
+def test_a_goodbye_after_the_end_keeps_the_final_standings_in_columns() -> None:
+    table = LocalTable(Rules(scoring=True), bots=3)
+    table.press("s")
+    table.table.end_table()
+    table.pump()
+    goodbye = {"type": "goodbye", "reason": "the host player ended it", "code": "table_ended"}
+    table.session.receive(goodbye)
+    table.ui.on_message(goodbye)
+    screen = draw(table.ui)
+    assert screen.splitlines()[0] == "This table has ended"
+    assert "The host player ended the table." in screen
+    rows = screen.splitlines()
+    head = rows.index("Final standings")
+    standings = rows[head + 1 : head + 5]
+    assert any("Ana (you)" in row for row in standings)
+    assert len({len(row) for row in standings}) == 1, standings  # scores line up

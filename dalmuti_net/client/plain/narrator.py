@@ -236,8 +236,8 @@ class PlainTable:
         self._forget_table()
         self.say(self.t._("Connecting to {address}…").format(address=address))
 
-    def cannot_connect(self, reason: str) -> None:
-        self.ui.cannot_connect(reason)
+    def cannot_connect(self, reason: str, kind: str | None = None) -> None:
+        self.ui.cannot_connect(reason, kind)
         self._tell_problem()
 
     def on_status(self, status: Status) -> None:

@@ -222,7 +222,7 @@ class PlainClient:
             try:
                 await runner.run()
             except CannotConnect as error:
-                table.cannot_connect(str(error))
+                table.cannot_connect(str(error), error.kind)
                 self.flush()
             seated.set()
             if table.ui.refusal is None:

@@ -65,9 +65,20 @@ def describe_error(t: Translator, error: HostError) -> str:
     return t._(sentence)
 
 
-def describe_unreachable(t: Translator, address: str, reason: str) -> str:
+CONNECT_FAILURES: dict[str, str] = {
+    "refused": N_("nothing answers on that port: the table may be closed, or the port is wrong"),
+    "unknown_name": N_("that name is not known on this network"),
+    "no_route": N_("this computer has no way to that address from this network"),
+    "timed_out": N_("no answer came in time"),
+}
+
+
+def describe_unreachable(t: Translator, address: str, reason: str, kind: str | None = None) -> str:
+    """Why ``address`` could not be reached: in words when the kind of failure is known,
+    else in the system's own (untranslated) words."""
+    sentence = CONNECT_FAILURES.get(kind or "")
     return t._("Could not reach the host at {address} ({reason}).").format(
-        address=address, reason=reason
+        address=address, reason=t._(sentence) if sentence is not None else reason
     )
 
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from ..session import HostError
 from .confirm import Choice
-from .errors import TROUBLESHOOTING, describe_error
+from .errors import TROUBLESHOOTING, describe_error, describe_unreachable
 from .i18n import N_, Translator
-from .text import wrap
+from .text import fit, width, wrap
 
 Line = list[tuple[str, str]]
 
@@ -112,26 +112,32 @@ def for_error(
     )
 
 
-def unreachable(t: Translator, address: str, reason: str, *, can_list: bool) -> RefusalScreen:
+def unreachable(
+    t: Translator, address: str, reason: str, *, can_list: bool, kind: str | None = None
+) -> RefusalScreen:
     return RefusalScreen(
         "unreachable",
         t._("The host cannot be reached"),
-        (
-            t._("Could not reach the host at {address} ({reason}).").format(
-                address=address, reason=reason
-            ),
-            t._(TROUBLESHOOTING),
-        ),
+        (describe_unreachable(t, address, reason, kind), t._(TROUBLESHOOTING)),
         (Choice("r", RETRY, N_("try again")), *_ways_out(t, can_list)),
     )
 
 
-def closed(t: Translator, sentence: str, detail: str | None, *, can_list: bool) -> RefusalScreen:
-    """The connection is over for another reason (a goodbye, a kick, ...)."""
+def closed(
+    t: Translator,
+    sentence: str,
+    detail: str | None,
+    *,
+    can_list: bool,
+    standings: tuple[tuple[str, int, int], ...] = (),
+) -> RefusalScreen:
+    """The connection is over for another reason (a goodbye, a kick, ...); with the final
+    ``standings`` when the table had ended before."""
     sentences = [sentence]
     if detail:
         sentences.append(t._("The host said: {reason}").format(reason=detail))
-    return RefusalScreen("closed", t._("Not connected"), tuple(sentences), _ways_out(t, can_list))
+    title = t._("This table has ended") if standings else t._("Not connected")
+    return RefusalScreen("closed", title, tuple(sentences), _ways_out(t, can_list), standings)
 
 
 def refusal_lines(t: Translator, screen: RefusalScreen, cols: int) -> list[Line]:
@@ -142,7 +148,14 @@ def refusal_lines(t: Translator, screen: RefusalScreen, cols: int) -> list[Line]
         lines.append([])
     if screen.standings:
         lines.append([("class:heading", t._("Final standings"))])
-        for name, score, place in screen.standings:
-            lines.append([("", f"{t.ordinal(place)}  {name}  {score}")])
+        places = [t.ordinal(place) for _, _, place in screen.standings]
+        place_cols = max(width(place) for place in places)
+        name_cols = min(max(width(name) for name, _, _ in screen.standings), cols // 2)
+        score_cols = max(len(str(score)) for _, score, _ in screen.standings)
+        for place, (name, score, _) in zip(places, screen.standings, strict=True):
+            row = (
+                f"{fit(place, place_cols)}  {fit(name, name_cols)}  {str(score).rjust(score_cols)}"
+            )
+            lines.append([("", row)])
         lines.append([])
     return lines

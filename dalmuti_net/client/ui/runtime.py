@@ -125,7 +125,7 @@ class TerminalClient:
                 try:
                     await runner.run()
                 except CannotConnect as error:
-                    ui.cannot_connect(str(error))
+                    ui.cannot_connect(str(error), error.kind)
                     self.refresh()
                 await trio.sleep_forever()  # the screen says what happened until a key says
         finally:

@@ -380,15 +380,17 @@ def _seat_flags(
         flags.append(("class:dim", t._("passed")))
     if player == observation.top_player and observation.to_beat is not None:
         flags.append(("class:heading", t._("on top")))
-    if seat is not None:
-        if not seat["connected"] and seat["kind"] == "human":
+    if player in observation.leaving:
+        # Gone for good: a bot finishes the hand (the log said so); "offline" adds nothing.
+        flags.append(("class:warning", t._("leaving")))
+    elif seat is not None:
+        waiting = ui.countdowns.grace_left(player) is not None  # "bot in 42 s" says offline
+        if not seat["connected"] and seat["kind"] == "human" and not waiting:
             flags.append(("class:error", t._("offline")))
         if seat["stand_in"]:
             flags.append(("class:warning", t._("bot stands in")))
         elif seat["kind"] == "bot":
             flags.append(("class:dim", t._("bot")))
-    if player in observation.leaving:
-        flags.append(("class:warning", t._("leaving")))
     return flags + countdown_flags(t, ui.countdowns, player)
 
 

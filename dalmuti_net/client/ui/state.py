@@ -172,6 +172,10 @@ class ClientUi:
         """The next move logged was made for this player: by the turn timer or a stand-in."""
         self.confirmation: Confirmation | None = None
         """A modal question: while it is open, it takes every key."""
+        self._host_player: int | None = None
+        """The host player as last seen, to say so when the role changes hands."""
+        self._heir: int | None = None
+        """Who the host player, leaving, hands the host role to."""
         self.editor: LineEditor | None = None
         self.chooser: Chooser | None = None
         self._decision_seen: object = None
@@ -353,12 +357,14 @@ class ClientUi:
         self.address = address
         self.screen = Screen.CONNECTING
         self.status = Status.CONNECTING
+        self._host_player = None
 
-    def cannot_connect(self, reason: str) -> None:
-        self.problem = describe_unreachable(self.t, self.address, reason)
+    def cannot_connect(self, reason: str, kind: str | None = None) -> None:
+        """The first connection failed; ``kind`` is ``CannotConnect.kind``."""
+        self.problem = describe_unreachable(self.t, self.address, reason, kind)
         self.problem_detail = None
         self.refusal = refusals.unreachable(
-            self.t, self.address, reason, can_list=not self.local_host
+            self.t, self.address, reason, can_list=not self.local_host, kind=kind
         )
         self.screen = Screen.PROBLEM
 
@@ -418,15 +424,16 @@ class ClientUi:
             # A goodbye with a known code is said in words; its English reason adds nothing.
             known = session.goodbye_code in GOODBYE_SENTENCES
             self.problem_detail = None if known else session.closed_reason
-            self.refusal = refusals.closed(
-                self.t, self.problem, self.problem_detail, can_list=can_list
-            )
             ended = session.observation.ended if session.observation is not None else None
-            if ended is not None:  # the table ended before the goodbye: keep its standings
-                standings = tuple(
-                    (self.name_of(p), score, place) for p, score, place in ended.standings
-                )
-                self.refusal = replace(self.refusal, standings=standings)
+            # The table ended before the goodbye: keep its standings on screen.
+            standings = (
+                ()
+                if ended is None
+                else tuple((self.name_of(p), score, place) for p, score, place in ended.standings)
+            )
+            self.refusal = refusals.closed(
+                self.t, self.problem, self.problem_detail, can_list=can_list, standings=standings
+            )
         self.screen = Screen.PROBLEM
 
     def _ask_code_again(self) -> None:
@@ -494,8 +501,26 @@ class ClientUi:
                 self.add_log("info", self.t._("Up to date with the table."))
         elif "seq" in message:
             self._log_event(message)
+        if kind in ("table", "snapshot"):
+            self._follow_host_player()
         self._follow_decision()
         return effects
+
+    def _follow_host_player(self) -> None:
+        """Say who took over when the host player left (everyone learns it from `table`)."""
+        table = self.table
+        if table is None:
+            return
+        host = next((seat["player"] for seat in table["players"] if seat["host"]), None)
+        before, self._host_player = self._host_player, host
+        if before is None or host is None or host == before:
+            return
+        if host == self.me:
+            self.add_log("info", self.t._("You are now the host player."))
+        else:
+            self.add_log(
+                "info", self.t._("{name} is now the host player.").format(name=self.name_of(host))
+            )
 
     def _log_event(self, message: Message) -> None:
         event = event_from_message(message)
@@ -681,49 +706,56 @@ class ClientUi:
         t = self.t
         grace = ((self.session.welcome or {}) if self.session else {}).get("limits", {})
         seconds = round(grace.get("grace_period_ms", 60_000) / 1000)
-        heir = self._heir_name() if self.session is not None and self.session.is_host else None
+        heirs = self._heirs() if self.session is not None and self.session.is_host else []
+        if self._heir not in [player for player, _ in heirs]:
+            self._heir = heirs[0][0] if heirs else None
         leave = t._("Leave the table: give up your seat for good; a bot finishes this hand.")
-        if heir is not None:
-            leave += " " + t._("{name} becomes the host player.").format(name=heir)
-        return Confirmation(
-            t._("Quit?"),
-            (
-                Choice(
-                    "q",
-                    "quit",
-                    N_("quit this program"),
-                    t._(
-                        "Quit this program: your seat stays yours. Run dalmuti join again "
-                        "to take it back; a bot plays it if you are away over {n} s."
-                    ).format(n=seconds),
-                ),
-                Choice("l", "leave", N_("leave the table"), leave),
-            ),
+        if heirs:
+            name = next(name for player, name in heirs if player == self._heir)
+            leave += " " + t._("{name} becomes the host player.").format(name=name)
+        keep = Choice(
+            "q",
+            "quit",
+            N_("quit this program"),
+            t._(
+                "Quit this program: your seat stays yours. Run dalmuti join again "
+                "to take it back; a bot plays it if you are away over {n} s."
+            ).format(n=seconds),
         )
+        if self.status is not Status.CONNECTED:
+            # A `leave` cannot reach the host now: offering it would be a promise not kept.
+            unsent = t._("Leaving the table needs the connection to the host; it is down now.")
+            return Confirmation(
+                t._("Quit?"), (replace(keep, sentence=f"{keep.sentence} {unsent}"),)
+            )
+        choices = [keep, Choice("l", "leave", N_("leave the table"), leave)]
+        if len(heirs) > 1:
+            choices.append(Choice("h", "heir", N_("another host player")))
+        return Confirmation(t._("Quit?"), tuple(choices))
 
     def _end_question(self) -> Confirmation:
         t = self.t
+        table = self.table
+        if table is not None and table["phase"] == "lobby":
+            sentence = t._(
+                "This program runs the table: quitting closes it before it starts, and "
+                "everyone at it is told why."
+            )
+        else:
+            sentence = t._(
+                "This program runs the table: quitting ends it for everyone. "
+                "Everyone sees the final standings and is told why."
+            )
         return Confirmation(
-            t._("Quit?"),
-            (
-                Choice(
-                    "e",
-                    "end",
-                    N_("end the table and quit"),
-                    t._(
-                        "This program runs the table: quitting ends it for everyone. "
-                        "Everyone sees the final standings and is told why."
-                    ),
-                ),
-            ),
+            t._("Quit?"), (Choice("e", "end", N_("end the table and quit"), sentence),)
         )
 
-    def _heir_name(self) -> str | None:
-        """Who takes the host role when this host player leaves: the next connected human
-        in seat order (as the host decides)."""
+    def _heirs(self) -> list[tuple[int, str]]:
+        """Who may take the host role when this host player leaves, the host's own choice
+        first: the connected humans in seat order after this seat."""
         table, session = self.table, self.session
         if table is None or session is None:
-            return None
+            return []
         seats = table["players"]
         order = list(session.observation.order) if session.observation else []
         by_player = {s["player"]: s for s in seats}
@@ -731,11 +763,12 @@ class ClientUi:
         if self.me in players:
             at = players.index(self.me)
             players = players[at + 1 :] + players[:at]
+        heirs = []
         for player in players:
             seat = by_player.get(player)
             if seat and seat["kind"] == "human" and seat["connected"] and player != self.me:
-                return str(seat["name"])
-        return None
+                heirs.append((player, str(seat["name"])))
+        return heirs
 
     def _confirm(self, key: str) -> list[Effect]:
         confirmation = self.confirmation
@@ -751,8 +784,17 @@ class ClientUi:
         self.confirmation = None
         if action == "quit":
             return [Quit()]
+        if action == "heir":  # the next one in line: the question stays open
+            heirs = [player for player, _ in self._heirs()]
+            at = heirs.index(self._heir) + 1 if self._heir in heirs else 0
+            self._heir = heirs[at % len(heirs)]
+            self.confirmation = self._leave_question()
+            return []
         if action == "leave":
-            return [Send({"type": "leave"}), Quit()]
+            leave: Message = {"type": "leave"}
+            if self._heir is not None and self.session is not None and self.session.is_host:
+                leave["heir"] = self._heir
+            return [Send(leave), Quit()]
         if action == "end":
             return [Quit(end_table=True)]
         assert action == BACK
@@ -786,7 +828,12 @@ class ClientUi:
             hints.append(Hint("Enter", N_("back to the table")))
         elif self.chooser is not None and not self._answered:
             hints += self.chooser.hints()
-        elif self.table is not None and self.table["phase"] == "lobby" and self.session:
+        elif (
+            self.table is not None
+            and self.table["phase"] == "lobby"
+            and self.session
+            and not self.session.spectator
+        ):
             hints += self.lobby.hints(self.session.is_host)
         if self.in_hand and self.results is None:
             hints.append(Hint("m", N_("cards played")))
