@@ -13,6 +13,7 @@ from typing import Any
 from .. import __version__
 from ..engine import Decision, Observation
 from ..engine.events import HandEnded, TableEnded, Waiting
+from ..engine.game import final_standings
 from ..protocol import PROTOCOL_VERSION
 from ..protocol.messages import (
     Message,
@@ -184,6 +185,14 @@ class ClientSession:
         self._table(message["table"])
         game = message["game"]
         self.observation = None if game is None else observation_from_dict(game, self.player)
+        observation = self.observation
+        if observation is not None and observation.phase == "ended" and observation.ended is None:
+            # Back at a table that ended while this client was away: the snapshot has the
+            # scores, not the `table_ended` event; the standings are the same either way.
+            standings = final_standings(observation.scores, observation.order)
+            observation.ended = TableEnded("", standings)
+            if self.seats is not None and self.table_id:
+                self.seats.forget(self.table_id)  # nothing left to resume there
         decision = message["decision"]
         self.decision = None if decision is None else decision_from_message(decision)
         self.decision_id = None if decision is None else decision.get("decision_id")

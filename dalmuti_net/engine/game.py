@@ -10,7 +10,7 @@ calls ``begin_next_hand``, which is when newcomers and leavers take effect.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -89,6 +89,19 @@ def place_points(place: int, seats: int) -> int:
     """Rule 15: the player out in ``place`` (0 first) of ``seats`` scores one point per
     player still in the hand then."""
     return seats - 1 - place
+
+
+def final_standings(
+    scores: dict[int, int], order: Sequence[int]
+) -> tuple[tuple[int, int, int], ...]:
+    """(player, score, place) best first: higher scores first, ties in seat order sharing
+    a place, as the table's end announces them."""
+    seat = {player: index for index, player in enumerate(order)}
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], seat.get(item[0], 0)))
+    return tuple(
+        (player, score, 1 + sum(1 for _, other in ranked if other > score))
+        for player, score in ranked
+    )
 
 
 class Phase(StrEnum):
@@ -969,16 +982,11 @@ class Game:
             self._end("hand_limit", events)
 
     def _end(self, reason: str, events: list[Event]) -> None:
-        seat = {player: index for index, player in enumerate(self.order)}
-        ranked = sorted(self.scores.items(), key=lambda item: (-item[1], seat.get(item[0], 0)))
-        standings = []
-        for player, score in ranked:
-            place = 1 + sum(1 for _, other in ranked if other > score)
-            standings.append((player, score, place))
+        standings = final_standings(self.scores, self.order)
         self.phase = Phase.ENDED
         self.turn = None
         self.ended_reason = reason
-        events.append(TableEnded(reason, tuple(standings)))
+        events.append(TableEnded(reason, standings))
 
     def _check_not_ended(self) -> None:
         if self.phase is Phase.ENDED:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 import trio
@@ -16,7 +17,8 @@ from ui_support import LocalTable, draw
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
-from dalmuti_net.client.runner import connect_failure_kind
+from dalmuti_net.client.runner import Status, connect_failure_kind
+from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.errors import CONNECT_FAILURES
 from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
@@ -240,3 +242,30 @@ def test_a_goodbye_after_the_end_keeps_the_final_standings_in_columns() -> None:
     standings = rows[head + 1 : head + 5]
     assert any("Ana (you)" in row for row in standings)
     assert len({len(row) for row in standings}) == 1, standings  # scores line up
+
+
+def test_back_at_a_table_that_ended_meanwhile_shows_its_final_standings(tmp_path: Path) -> None:
+    """Killed mid-game, started again after the end: the seat's token still opens the
+    table, whose snapshot has no `table_ended` event; the screen says it is over anyway."""
+    table = LocalTable(Rules(scoring=True), bots=3)
+    table.press("s")
+    token = table.session.token
+    assert token is not None
+    table.table.disconnected(table.ui_connection)  # kill -9
+    table.table.end_table()
+    table.pump()
+    store = SeatStore(tmp_path)
+    store.remember(table.table.table_id, token, "Ana", "Test table")
+    again = ClientSession("Ana", seats=store)
+    again.receive(table.table.about_message())
+    assert again.token == token
+    ui = ClientUi(Translator("zh_Hant"), again, address="test")
+    ui.on_status(Status.CONNECTED)
+    connection = table._connect(again)
+    for message in table._take(connection):
+        again.receive(message)
+        ui.on_message(message)
+    screen = draw(ui)
+    assert ui.t._("The table is over.") in screen and ui.t._("Final standings") in screen
+    assert "Ana（你）" in screen
+    assert store.seat_for(table.table.table_id) is None  # nothing left to resume
