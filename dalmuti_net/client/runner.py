@@ -40,7 +40,7 @@ class CannotConnect(Exception):
     def __init__(self, reason: str, kind: str | None = None) -> None:
         super().__init__(reason)
         self.kind = kind
-        """refused, unknown_name, no_route or timed_out when the error says which, for a
+        """refused, unknown_name, no_route, timed_out or not_a_host when known, for a
         sentence in the player's language (else only the system's own words)."""
 
 
@@ -65,6 +65,9 @@ def connect_failure_kind(error: OSError) -> str | None:
 class NotAHost(CannotConnect):
     """The first connection opened, but what answered is not a dalmuti-net host: it closed
     the connection or stayed silent before saying anything."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, "not_a_host")
 
 
 class ClientRunner:

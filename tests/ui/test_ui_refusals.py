@@ -17,7 +17,7 @@ from ui_support import LocalTable, draw
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
-from dalmuti_net.client.runner import Status, connect_failure_kind
+from dalmuti_net.client.runner import NotAHost, Status, connect_failure_kind
 from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.errors import CONNECT_FAILURES
@@ -222,6 +222,11 @@ def test_why_the_host_cannot_be_reached_is_said_in_the_players_language(language
     screen = "".join(draw(ui).split())  # lines joined again, whatever the script
     assert "allattempts" not in screen
     assert "".join(ui.t._(CONNECT_FAILURES["refused"]).split()) in screen
+    silent = NotAHost("no answer in 15 s: is it a dalmuti-net host?")
+    ui.cannot_connect(str(silent), silent.kind)
+    screen = "".join(draw(ui).split())
+    assert "".join(ui.t._(CONNECT_FAILURES["not_a_host"]).split()) in screen
+    assert "noanswerin15s" not in screen
     ui.cannot_connect("something the system said", None)  # a failure of no known kind
     assert "somethingthesystemsaid" in "".join(draw(ui).split())
 

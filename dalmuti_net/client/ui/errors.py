@@ -70,6 +70,7 @@ CONNECT_FAILURES: dict[str, str] = {
     "unknown_name": N_("that name is not known on this network"),
     "no_route": N_("this computer has no way to that address from this network"),
     "timed_out": N_("no answer came in time"),
+    "not_a_host": N_("something answers there, but it is not a dalmuti-net table"),
 }
 
 
