@@ -274,3 +274,20 @@ def test_back_at_a_table_that_ended_meanwhile_shows_its_final_standings(tmp_path
     assert ui.t._("The table is over.") in screen and ui.t._("Final standings") in screen
     assert "Ana（你）" in screen
     assert store.seat_for(table.table.table_id) is None  # nothing left to resume
+
+
+def test_a_host_that_stopped_may_be_tried_again_for_the_same_seat() -> None:
+    table = LocalTable(Rules(scoring=True), bots=3)
+    table.press("s")
+    stopped = {"type": "goodbye", "reason": "stopping", "code": "shutting_down"}
+    table.session.receive(stopped)
+    table.ui.on_message(stopped)
+    screen = draw(table.ui)
+    assert "The host stopped the table." in screen and "r try again" in screen
+    assert table.ui.press("r") == [Rejoin(spectator=False, code=None)]
+    assert table.session.token is not None  # kept: the resumed host knows this seat
+    ended = {"type": "goodbye", "reason": "ended", "code": "table_ended"}
+    over = LocalTable(bots=3)
+    over.session.receive(ended)
+    over.ui.on_message(ended)
+    assert "try again" not in draw(over.ui)  # an ended table is not coming back

@@ -130,14 +130,19 @@ def closed(
     *,
     can_list: bool,
     standings: tuple[tuple[str, int, int], ...] = (),
+    can_retry: bool = False,
 ) -> RefusalScreen:
     """The connection is over for another reason (a goodbye, a kick, ...); with the final
-    ``standings`` when the table had ended before."""
+    ``standings`` when the table had ended before; ``can_retry`` when the same host may be
+    back (a host that stopped, to be resumed from its save), so the seat can be taken back."""
     sentences = [sentence]
     if detail:
         sentences.append(t._("The host said: {reason}").format(reason=detail))
     title = t._("This table has ended") if standings else t._("Not connected")
-    return RefusalScreen("closed", title, tuple(sentences), _ways_out(t, can_list), standings)
+    retry = (Choice("r", RETRY, N_("try again")),) if can_retry else ()
+    return RefusalScreen(
+        "closed", title, tuple(sentences), (*retry, *_ways_out(t, can_list)), standings
+    )
 
 
 def refusal_lines(t: Translator, screen: RefusalScreen, cols: int) -> list[Line]:

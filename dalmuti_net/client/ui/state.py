@@ -404,7 +404,11 @@ class ClientUi:
                 self.problem = self.t._("The connection to the host is closed.")
                 self.problem_detail = None
                 self.refusal = refusals.closed(
-                    self.t, self.problem, None, can_list=not self.local_host
+                    self.t,
+                    self.problem,
+                    None,
+                    can_list=not self.local_host,
+                    can_retry=not self.local_host,
                 )
                 self.screen = Screen.PROBLEM
 
@@ -432,7 +436,12 @@ class ClientUi:
                 else tuple((self.name_of(p), score, place) for p, score, place in ended.standings)
             )
             self.refusal = refusals.closed(
-                self.t, self.problem, self.problem_detail, can_list=can_list, standings=standings
+                self.t,
+                self.problem,
+                self.problem_detail,
+                can_list=can_list,
+                standings=standings,
+                can_retry=session.goodbye_code == "shutting_down" and not self.local_host,
             )
         self.screen = Screen.PROBLEM
 
