@@ -188,6 +188,7 @@ def test_version_mismatch_is_a_sentence_with_both_versions() -> None:
     assert ui.screen is Screen.PROBLEM
     screen = draw(ui)
     assert "protocol version 2" in screen and "version 1" in screen
+    assert "pipx install --force ." in screen  # what to do, as the README installs it
     assert "Traceback" not in screen
     assert ui.press("q") == [Quit()]
     zh = ClientUi(Translator("zh_Hant"), ClientSession("Ana"))

@@ -98,8 +98,9 @@ def for_error(
             (
                 describe_error(t, error),
                 t._(
-                    "Update both to the same release: python3 -m pip install --upgrade "
-                    "dalmuti-net, on this computer and on the host's."
+                    "Install the same release on this computer and on the host's: in "
+                    "that release's dalmuti-net folder, pipx install --force . (as in "
+                    "the README)."
                 ),
             ),
             _ways_out(t, can_list),
