@@ -244,3 +244,34 @@ async def test_the_host_at_a_new_address_gives_the_same_seat_back(tmp_path: Path
         assert again.session.token_from_store
         again.scope.cancel()
         nursery.cancel_scope.cancel()
+
+
+def test_the_host_players_own_seat_comes_back_with_host_resume(tmp_path: Path) -> None:
+    """`dalmuti host --save`, a crash, `dalmuti host --resume`: the host player's terminal
+    gets the token of the same seat (its name, its place in the game) back."""
+    from dalmuti_net.cli import build_parser
+    from dalmuti_net.commands.host import options_from
+    from dalmuti_net.commands.host_runtime import PreparedHost
+
+    save = tmp_path / "table.dat"
+    argv = ["host", "--player-name", "Ana", "--bots", "3", "--rules", "scoring"]
+    first = PreparedHost.create(
+        options_from(build_parser().parse_args([*argv, "--save", str(save)]))
+    )
+    assert first.journal is not None and first.host_token is not None
+    first.table.start()
+    game = first.table.game
+    assert game is not None
+    host_seat = next(seat for seat in first.table.seats.values() if seat.host)
+    first.journal.append(first.table.take_journal())
+    first.journal.close()  # then the process dies: nothing more is written
+
+    again = PreparedHost.create(
+        options_from(build_parser().parse_args(["host", "--resume", str(save)]))
+    )
+    assert again.host_token == first.host_token
+    seat = next(seat for seat in again.table.seats.values() if seat.token == again.host_token)
+    assert seat.host and seat.name == "Ana" and seat.player == host_seat.player
+    assert again.table.game is not None and again.table.game.hand_number == game.hand_number
+    assert again.journal is not None
+    again.journal.close()
