@@ -83,10 +83,10 @@ def _list(t: Translator, tables: list[TableHistory]) -> None:
 
     for index, table in enumerate(tables):
         viewer, _ = table.choose(None)
-        names = [seat.name for seat in table.seats.values() if seat.played]
+        players = [seat.player for seat in table.seats.values() if seat.played]
         if index:
             print()
-        print("\n".join(table_listing(t, table.number, table.name, table.frames(viewer), names)))
+        print("\n".join(table_listing(t, table.number, table.name, table.frames(viewer), players)))
 
 
 def _tell(

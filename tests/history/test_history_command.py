@@ -63,6 +63,30 @@ def test_the_listing_names_the_table_its_players_and_each_hands_finish(
     assert "Hand 4" not in out and "H0" in out and "Late" in out
 
 
+def test_the_listing_says_who_lost_the_crown_and_names_bots_in_its_language(
+    save: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "The hand where I lost the crown": a hand whose first finisher is not the Greater
+    Dalmuti it was dealt to says so, naming the one who held the crown."""
+    table = open_history(save)[0]
+    frames = table.frames(None)
+    names = {seat.player: seat.name for seat in table.seats.values()}
+    crowned = {f["hand"]: f["order"][0] for f in frames if f["type"] == "hand_started"}
+    finished = {f["hand"]: f["finishing"][0] for f in frames if f["type"] == "hand_ended"}
+    _, out, _ = run(capsys, str(save))
+    lines = {int(line.split()[1].rstrip(":")): line for line in out.splitlines() if "Hand" in line}
+    assert set(lines) == set(crowned) == {1, 2, 3}
+    for hand, line in lines.items():
+        lost = finished.get(hand) not in (None, crowned[hand])
+        assert line.endswith(f"; {names[crowned[hand]]} loses the crown") == lost, line
+        assert ("loses the crown" in line) == lost, line
+    assert "Random bot" in out
+    _, out, _ = run(capsys, str(save), "--lang", "es")
+    assert "Random bot" not in out and "Bot aleatorio" in out
+    if any(finished[hand] != crowned[hand] for hand in finished):
+        assert "pierde la corona" in out
+
+
 TOLD = {
     "en": ("Secrets, hand 2, as H0 saw it:", "Hand 2 of 3 begins.", "You are dealt: ", "(you)"),
     "zh-Hant": (

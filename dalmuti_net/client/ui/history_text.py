@@ -15,7 +15,7 @@ from ...protocol.messages import Message, event_from_message
 from ..session import ClientSession
 from .i18n import Translator
 from .story import Namer, describe_event
-from .words import describe_cards
+from .words import describe_cards, seat_name
 
 
 def describe_for(
@@ -47,12 +47,12 @@ def tell(
     ``operator`` the host), the log's line for it (or ``None``)."""
     # A newcomer is named by a table message just after the event that announces it: a
     # history, read afterwards, names each player by the name it was known by.
-    everyone = names_in(frames)
+    everyone = names_in(t, frames)
     session = ClientSession("history", spectator=True)
     lines: list[str | None] = []
     for frame in frames:
         session.receive(frame)
-        names = {**everyone, **session.names}
+        names = {**everyone, **shown_names(t, session)}
 
         def name_of(player: int, me: int | None = me, names: dict[int, str] = names) -> str:
             name = names.get(player, f"#{player}")
@@ -67,27 +67,42 @@ def tell(
     return lines
 
 
-def names_in(frames: list[Message]) -> dict[int, str]:
+def names_in(t: Translator, frames: list[Message]) -> dict[int, str]:
+    """Every seat's name as the viewer was last told it (the host's bots translated)."""
     session = ClientSession("history", spectator=True)
     names: dict[int, str] = {}
     for frame in frames:
         session.receive(frame)
-        names.update(session.names)
+        names.update(shown_names(t, session))
     return names
+
+
+def shown_names(t: Translator, session: ClientSession) -> dict[int, str]:
+    """The seats' names as the table screen shows them, from the last table message."""
+    players = [] if session.table is None else session.table["players"]
+    return {seat["player"]: seat_name(t, seat["name"], seat["kind"]) for seat in players}
 
 
 def hand_summary(
     t: Translator, frames: list[Message], span: HandSpan, names: dict[int, str]
 ) -> str:
     """``Hand 3: Ana, Bo, Cy, Di (a revolution)``: the finishing order, or that it was not
-    finished."""
+    finished; and who lost the crown, if the Greater Dalmuti the hand was dealt to did not
+    finish first (the morning-after question: "the hand where I lost the crown")."""
     result = hand_result(frames, span)
+    hand = frames[span.start : span.end]
     if result is None:
         text = t._("Hand {hand}: not finished.").format(hand=span.number)
     else:
-        order = ", ".join(names.get(p, f"#{p}") for p in result["finishing"])
-        text = t._("Hand {hand}: {order}").format(hand=span.number, order=order)
-    if any(f["type"] == "revolution_declared" for f in frames[span.start : span.end]):
+        order = t.list_separator.join(names.get(p, f"#{p}") for p in result["finishing"])
+        crowned = next((f["order"][0] for f in hand if f["type"] == "hand_started"), None)
+        if crowned is None or not result["finishing"] or result["finishing"][0] == crowned:
+            text = t._("Hand {hand}: {order}").format(hand=span.number, order=order)
+        else:
+            text = t._("Hand {hand}: {order}; {name} loses the crown").format(
+                hand=span.number, order=order, name=names.get(crowned, f"#{crowned}")
+            )
+    if any(f["type"] == "revolution_declared" for f in hand):
         text += " " + t._("(a revolution)")
     return text
 
@@ -96,7 +111,7 @@ def standings_text(t: Translator, frames: list[Message], names: dict[int, str]) 
     ended = next((f for f in reversed(frames) if f["type"] == "table_ended"), None)
     if ended is None:
         return None
-    ranked = ", ".join(
+    ranked = t.list_separator.join(
         t._("{place}. {name} {score}").format(place=place, name=names.get(p, f"#{p}"), score=score)
         for p, score, place in ended["standings"]
     )
@@ -104,14 +119,16 @@ def standings_text(t: Translator, frames: list[Message], names: dict[int, str]) 
 
 
 def table_listing(
-    t: Translator, number: int, name: str, frames: list[Message], seat_names: list[str]
+    t: Translator, number: int, name: str, frames: list[Message], players: list[int]
 ) -> list[str]:
-    """The lines ``dalmuti history FILE`` prints for one table (from public messages)."""
-    names = names_in(frames)
+    """The lines ``dalmuti history FILE`` prints for one table (from public messages);
+    ``players``: the seats dealt in."""
+    names = names_in(t, frames)
+    seat_names = [names.get(player, f"#{player}") for player in players]
     lines = [t._("Table {number}: {name}").format(number=number, name=name)]
     lines.append(
         t.n_("{n} player: {names}", "{n} players: {names}", len(seat_names)).format(
-            n=len(seat_names), names=", ".join(seat_names)
+            n=len(seat_names), names=t.list_separator.join(seat_names)
         )
     )
     spans = [span for span in hand_spans(frames) if span.number > 0]
