@@ -12,12 +12,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..history.problems import N_, Problem
 from ..history.record import HandCounter, ViewerInfo, header_line, message_line
 from ..protocol.messages import Message
 from .session import ClientSession
 
 
-class RecordError(Exception):
+class RecordError(Problem):
     """The record cannot be written; the message says why in one sentence."""
 
 
@@ -29,9 +30,13 @@ class Recorder:
         try:
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:
-            raise RecordError(f"{path} already exists; record to a new file") from None
+            raise RecordError(
+                N_("{path} already exists; record to a new file"), path=path
+            ) from None
         except OSError as error:
-            raise RecordError(f"cannot write {path}: {error.strerror}") from None
+            raise RecordError(
+                N_("cannot write {path}: {reason}"), path=path, reason=error.strerror
+            ) from None
         self.path = path
         self._file = os.fdopen(descriptor, "w", encoding="utf-8")
         self._table_id: str | None = None

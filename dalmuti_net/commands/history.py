@@ -55,6 +55,7 @@ def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..client.ui.i18n import translator_for
+    from ..history.problems import N_
     from ..history.sources import HistoryError, open_history
 
     try:
@@ -64,7 +65,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         tables = open_history(Path(args.file))
         if args.table is not None and not 1 <= args.table <= len(tables):
-            raise HistoryError(f"there is no table {args.table} in {args.file}")
+            raise HistoryError(
+                N_("there is no table {table} in {path}"), table=args.table, path=args.file
+            )
         wanted = [tables[args.table - 1]] if args.table is not None else tables
         chose = args.as_name is not None or args.spectator
         if args.hand is None and not args.json and not chose:
@@ -74,7 +77,7 @@ def _run(args: argparse.Namespace) -> int:
         viewer, info = table.choose(args.as_name, spectator=args.spectator)
         frames = table.frames(viewer)
     except HistoryError as error:
-        return _fail(str(error), 2)
+        return _fail(error.told(t._), 2)
     return _tell(t, args, table, viewer, info, frames)
 
 
@@ -110,10 +113,11 @@ def _tell(
         chosen = [span for span in spans if span.number == args.hand]
         if not chosen or args.hand < 1:
             if not dealt:
-                return _fail("no hand was dealt in this history", 2)
+                return _fail(t._("no hand was dealt in this history"), 2)
             return _fail(
-                f"there is no hand {args.hand} in this history "
-                f"(hands {dealt[0].number} to {dealt[-1].number})",
+                t._("there is no hand {hand} in this history (hands {first} to {last})").format(
+                    hand=args.hand, first=dealt[0].number, last=dealt[-1].number
+                ),
                 2,
             )
         # The first hand is told with what came before it (the seating draw).

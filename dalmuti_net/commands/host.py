@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             keep_league(host.table, Path(args.league), options.resume)
         except LeagueError as error:
-            raise CommandError(str(error)) from None
+            raise CommandError(error.told(t._)) from None
     if host.host_token is not None:
         # A local host player: asked for now, or the resumed table was saved with one.
         if args.plain:

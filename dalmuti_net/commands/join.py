@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             recorder = Recorder(Path(args.record))
         except RecordError as error:
-            print(f"dalmuti join: {error}", file=sys.stderr)
+            print(f"dalmuti join: {error.told(t._)}", file=sys.stderr)
             return 2
     if args.plain:
         from ..client.plain.command import join_plain

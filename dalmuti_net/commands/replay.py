@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..client.ui.i18n import translator_for
+    from ..history.problems import N_
     from ..history.sources import HistoryError, open_history
 
     try:
@@ -40,21 +41,25 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error), 2)
     if args.as_name == "host":
         return _fail(
-            "a replay shows one seat's or a spectator's screen; for everything the host "
-            "saw, use: dalmuti history FILE --as host",
+            t._(
+                "a replay shows one seat's or a spectator's screen; for everything the "
+                "host saw, use: dalmuti history FILE --as host"
+            ),
             2,
         )
     try:
         tables = open_history(Path(args.file))
         if args.table is not None and not 1 <= args.table <= len(tables):
-            raise HistoryError(f"there is no table {args.table} in {args.file}")
+            raise HistoryError(
+                N_("there is no table {table} in {path}"), table=args.table, path=args.file
+            )
         table = tables[args.table - 1 if args.table is not None else -1]
         viewer, info = table.choose(args.as_name, spectator=args.spectator)
         frames = table.frames(viewer)
     except HistoryError as error:
-        return _fail(str(error), 2)
+        return _fail(error.told(t._), 2)
     if info.kind == "host":
-        return _fail("this file holds the host's view: use dalmuti history FILE --as host", 2)
+        return _fail(t._("this file holds the host's view: use dalmuti history FILE --as host"), 2)
     from ..client.ui.replay import Replay
     from ..client.ui.replay_app import build_replay_application
     from ..client.ui.words import terminal_is_utf8
@@ -66,15 +71,23 @@ def run(args: argparse.Namespace) -> int:
         ascii_symbols=args.ascii or not terminal_is_utf8(),
     )
     if not replay.steps:
-        return _fail("nothing happened at this table yet: there is nothing to replay", 2)
+        return _fail(t._("nothing happened at this table yet: there is nothing to replay"), 2)
     if args.hand is not None and not replay.go_to_hand(args.hand):
         hands = replay.hands
-        where = f"hands {hands[0]} to {hands[-1]}" if hands else "no hand was dealt"
-        return _fail(f"there is no hand {args.hand} in this history ({where})", 2)
+        if not hands:
+            return _fail(t._("no hand was dealt in this history"), 2)
+        return _fail(
+            t._("there is no hand {hand} in this history (hands {first} to {last})").format(
+                hand=args.hand, first=hands[0], last=hands[-1]
+            ),
+            2,
+        )
     if not has_a_terminal():
         return _fail(
-            "there is no terminal here to show the replay in; dalmuti history FILE "
-            "--hand N tells a hand as lines of text",
+            t._(
+                "there is no terminal here to show the replay in; dalmuti history FILE "
+                "--hand N tells a hand as lines of text"
+            ),
             ExitCode.CANNOT_START,
         )
     build_replay_application(replay).run()

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                 if results:
                     tables.append(TableResults(history.table_id, history.name, results))
     except (LeagueError, HistoryError) as error:
-        print(f"dalmuti standings: {error}", file=sys.stderr)
+        print(f"dalmuti standings: {error.told(t._)}", file=sys.stderr)
         return 2
     counted = {table.table_id or f"#{index}" for index, table in enumerate(tables)}
     print("\n".join(standings_lines(t, combine(tables), len(counted))))

@@ -10,6 +10,7 @@ from ..engine import Event
 from ..engine.events import TableEnded
 from ..host.table import Table
 from .league import LeagueError, open_league, save_results
+from .problems import N_
 from .sources import HistoryError, open_history
 from .standings import TableResults, Tally
 
@@ -27,7 +28,9 @@ def keep_league(table: Table, league: Path, resumed_from: Path | None = None) ->
             saved = open_history(resumed_from)[-1]
             tally.feed_messages(saved.frames(None))
         except HistoryError as error:
-            raise LeagueError(f"cannot count the hands already played: {error}") from None
+            raise LeagueError(
+                N_("cannot count the hands already played: {reason}"), reason=error
+            ) from None
     watched = table.on_events
 
     def on_events(events: list[Event]) -> None:

@@ -11,6 +11,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from .problems import N_, Problem
 from .standings import PlayerResult, TableResults
 
 APPLICATION_ID = 0x444D4C47
@@ -32,7 +33,7 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 
-class LeagueError(Exception):
+class LeagueError(Problem):
     """The file is not a league this version can use; the message says why."""
 
 
@@ -49,9 +50,9 @@ def is_league(path: Path) -> bool:
 
 def _open(path: Path, create: bool) -> sqlite3.Connection:
     if not create and not path.exists():
-        raise LeagueError(f"there is no file {path}")
+        raise LeagueError(N_("there is no file {path}"), path=path)
     if path.exists() and path.stat().st_size and not is_league(path):
-        raise LeagueError(f"{path} is not a dalmuti-net league file")
+        raise LeagueError(N_("{path} is not a dalmuti-net league file"), path=path)
     try:
         where = path if create else path.resolve().as_uri() + "?mode=ro"
         connection = sqlite3.connect(where, uri=not create)
@@ -63,9 +64,16 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
                 connection.execute(SCHEMA)
         elif version != FORMAT:
             connection.close()
-            raise LeagueError(f"{path} has league format {version}, not {FORMAT}")
+            raise LeagueError(
+                N_("{path} has league format {version}, not {supported}"),
+                path=path,
+                version=version,
+                supported=FORMAT,
+            )
     except sqlite3.Error as error:
-        raise LeagueError(f"cannot use {path} as a league: {error}") from None
+        raise LeagueError(
+            N_("cannot use {path} as a league: {reason}"), path=path, reason=error
+        ) from None
     return connection
 
 
@@ -84,7 +92,7 @@ def save_results(path: Path, table: TableResults) -> None:
                 [_row(table, result) for result in table.results],
             )
     except sqlite3.Error as error:
-        raise LeagueError(f"cannot write to {path}: {error}") from None
+        raise LeagueError(N_("cannot write to {path}: {reason}"), path=path, reason=error) from None
 
 
 def _row(table: TableResults, r: PlayerResult) -> tuple[object, ...]:
@@ -99,7 +107,7 @@ def read_league(path: Path) -> list[TableResults]:
                 " FROM results ORDER BY ended_at, table_id, player"
             ).fetchall()
     except sqlite3.Error as error:
-        raise LeagueError(f"cannot read {path}: {error}") from None
+        raise LeagueError(N_("cannot read {path}: {reason}"), path=path, reason=error) from None
     tables: dict[str, TableResults] = {}
     for table_id, name, player, score, place, hands, place_sum, crowns in rows:
         result = PlayerResult(player, score, place, hands, place_sum, crowns)

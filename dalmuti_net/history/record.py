@@ -18,6 +18,7 @@ from typing import IO, Any
 
 from ..protocol import Direction, ProtocolError, validate
 from ..protocol.messages import Message
+from .problems import N_, Problem
 
 FORMAT = "dalmuti-history"
 VERSION = 1
@@ -26,7 +27,7 @@ MAX_LINE_BYTES = 256 * 1024
 VIEWER_KINDS = ("seat", "spectator", "host")
 
 
-class RecordError(Exception):
+class RecordError(Problem):
     """The file is not a history this version can read; the message says why."""
 
 
@@ -92,18 +93,25 @@ def read_record(path: Path) -> Record:
         with path.open("rb") as file:
             raw_lines = file.read().split(b"\n")
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        raise RecordError(
+            N_("cannot read {path}: {reason}"), path=path, reason=error.strerror
+        ) from None
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()
     elif raw_lines:
         raw_lines.pop()  # no newline at the end: cut short while it was written
     if not raw_lines:
-        raise RecordError(f"{path} is empty")
+        raise RecordError(N_("{path} is empty"), path=path)
     header = _json(raw_lines[0], path, 1)
     if header.get("format") != FORMAT:
-        raise RecordError(f"{path} is not a dalmuti-net history")
+        raise RecordError(N_("{path} is not a dalmuti-net history"), path=path)
     if header.get("version") != VERSION:
-        raise RecordError(f"{path} has history version {header.get('version')}, not {VERSION}")
+        raise RecordError(
+            N_("{path} has history version {version}, not {supported}"),
+            path=path,
+            version=header.get("version"),
+            supported=VERSION,
+        )
     viewer = _viewer(header.get("viewer"), path)
     frames: list[Message] = []
     texts: list[str | None] = []
@@ -112,37 +120,46 @@ def read_record(path: Path) -> Record:
         message = line.get("message")
         text = line.get("text")
         if not isinstance(message, dict) or not isinstance(line.get("hand"), int):
-            raise RecordError(f"{path}, line {number}: not a history line")
+            raise RecordError(N_("{path}, line {line}: not a history line"), path=path, line=number)
         if text is not None and not isinstance(text, str):
-            raise RecordError(f"{path}, line {number}: the text is not a string")
+            raise RecordError(
+                N_("{path}, line {line}: the text is not a string"), path=path, line=number
+            )
         try:
             frames.append(validate(message, Direction.TO_CLIENT))
         except ProtocolError as error:
-            raise RecordError(f"{path}, line {number}: {error.message}") from None
+            raise RecordError(
+                N_("{path}, line {line}: {reason}"), path=path, line=number, reason=error.message
+            ) from None
         texts.append(text)
     return Record(header, viewer, frames, texts)
 
 
 def _json(raw: bytes, path: Path, number: int) -> dict[str, Any]:
     if len(raw) > MAX_LINE_BYTES:
-        raise RecordError(f"{path}, line {number}: longer than {MAX_LINE_BYTES} bytes")
+        raise RecordError(
+            N_("{path}, line {line}: longer than {limit} bytes"),
+            path=path,
+            line=number,
+            limit=MAX_LINE_BYTES,
+        )
     try:
         value = json.loads(raw)
     except (UnicodeDecodeError, ValueError):
-        raise RecordError(f"{path}, line {number}: not JSON") from None
+        raise RecordError(N_("{path}, line {line}: not JSON"), path=path, line=number) from None
     if not isinstance(value, dict):
-        raise RecordError(f"{path}, line {number}: not a JSON object")
+        raise RecordError(N_("{path}, line {line}: not a JSON object"), path=path, line=number)
     return value
 
 
 def _viewer(value: Any, path: Path) -> ViewerInfo:
     if not isinstance(value, dict) or value.get("kind") not in VIEWER_KINDS:
-        raise RecordError(f"{path} does not say whose view it holds")
+        raise RecordError(N_("{path} does not say whose view it holds"), path=path)
     player, name = value.get("player"), value.get("name")
     if (player is not None and type(player) is not int) or (
         name is not None and not isinstance(name, str)
     ):
-        raise RecordError(f"{path} has a damaged viewer")
+        raise RecordError(N_("{path} has a damaged viewer"), path=path)
     return ViewerInfo(value["kind"], player, name)
 
 

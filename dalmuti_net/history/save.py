@@ -13,10 +13,12 @@ from typing import Any
 from ..host.journal import JournalError, read_journal
 from ..host.settings import SettingsError, settings_from_dict
 from ..host.table import Limits
+from .problems import N_, Problem
 
 
-class SaveError(Exception):
-    """The file is not a save this version can read; the message says why in one sentence."""
+class SaveError(Problem):
+    """The file is not a save this version can read; the message says why in one sentence
+    (``SaveError(N_("... {path} ..."), path=path)``, or a finished sentence)."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,10 @@ class SavedTable:
 def open_save(path: Path) -> list[SavedTable]:
     """The tables in the host's save at ``path``."""
     if not _looks_like_a_save(path):
-        raise SaveError(f"{path} is not a dalmuti-net file (a host's save, a league or a history)")
+        raise SaveError(
+            N_("{path} is not a dalmuti-net file (a host's save, a league or a history)"),
+            path=path,
+        )
     try:
         header, entries = read_journal(path)
     except JournalError as error:
@@ -56,7 +61,9 @@ def open_save(path: Path) -> list[SavedTable]:
             ),
         }
     except (KeyError, TypeError, SettingsError) as error:
-        raise SaveError(f"{path} has a damaged header ({error})") from None
+        raise SaveError(
+            N_("{path} has a damaged header ({reason})"), path=path, reason=error
+        ) from None
     name = header["name"] if isinstance(header["name"], str) else "Dalmuti table"
     return [SavedTable(1, name, arguments, tuple(entries))]
 

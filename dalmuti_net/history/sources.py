@@ -9,12 +9,17 @@ from pathlib import Path
 
 from ..protocol.messages import Message
 from .frames import HOST, DamagedSave, Rerun, SeatRecord, Viewer, rerun
+from .problems import N_, Problem
 from .record import Record, RecordError, ViewerInfo, is_record, read_record
 from .save import SavedTable, SaveError, open_save
 
 
-class HistoryError(Exception):
+class HistoryError(Problem):
     """What cannot be shown, in one sentence."""
+
+    @classmethod
+    def of(cls, problem: Problem) -> HistoryError:
+        return cls(problem.template, **problem.values)
 
 
 @dataclass
@@ -37,7 +42,12 @@ class TableHistory:
             try:
                 self._rerun = rerun(self.saved)
             except DamagedSave as damaged:
-                raise HistoryError(f"{self.path} is damaged: {damaged}") from None
+                raise HistoryError(
+                    N_("{path} is damaged: change {change} cannot be played again ({reason})"),
+                    path=self.path,
+                    change=damaged.change,
+                    reason=damaged.reason,
+                ) from None
         return self._rerun
 
     @property
@@ -56,18 +66,17 @@ class TableHistory:
                 return _key(recorded), recorded
             if name == "host" and recorded.kind != "host":
                 raise HistoryError(
-                    "the host's view (everything) is only in the host's own save; "
-                    "this file holds one viewer's messages"
+                    N_(
+                        "the host's view (everything) is only in the host's own save; "
+                        "this file holds one viewer's messages"
+                    )
                 )
             wanted_spectator = spectator or (name is not None and recorded.kind == "spectator")
             if (spectator and recorded.kind == "spectator") or (
                 name is not None and name.casefold() == (recorded.name or "").casefold()
             ):
                 return _key(recorded), recorded
-            who = "a spectator" if wanted_spectator else repr(name)
-            raise HistoryError(
-                f"this file holds only what {_describe(recorded)} was sent, not {who}"
-            )
+            raise _not_this_viewer(recorded, None if wanted_spectator else name)
         if name == "host":
             return HOST, ViewerInfo("host")
         if name is None:
@@ -75,8 +84,12 @@ class TableHistory:
         played = self._played()
         player = played.viewer_named(name)
         if player is None:
-            names = ", ".join(seat.name for seat in played.seats.values()) or "nobody"
-            raise HistoryError(f"nobody called {name!r} sat at this table (seated: {names})")
+            names = ", ".join(seat.name for seat in played.seats.values())
+            raise HistoryError(
+                N_("nobody called '{name}' sat at this table (seated: {names})"),
+                name=name,
+                names=names,
+            )
         return player, ViewerInfo("seat", player, played.seats[player].name)
 
     def frames(self, viewer: Viewer) -> list[Message]:
@@ -88,12 +101,12 @@ class TableHistory:
 def open_history(path: Path) -> list[TableHistory]:
     """The tables in ``path``: a host's save or a history file."""
     if not path.exists():
-        raise HistoryError(f"there is no file {path}")
+        raise HistoryError(N_("there is no file {path}"), path=path)
     if is_record(path):
         try:
             record = read_record(path)
         except RecordError as error:
-            raise HistoryError(str(error)) from None
+            raise HistoryError.of(error) from None
         header = record.header
         name = header.get("table") if isinstance(header.get("table"), str) else None
         table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else None
@@ -101,7 +114,7 @@ def open_history(path: Path) -> list[TableHistory]:
     try:
         saved = open_save(path)
     except SaveError as error:
-        raise HistoryError(str(error)) from None
+        raise HistoryError.of(error) from None
     return [
         TableHistory(table.number, table.name, table.settings.get("table_id"), path, saved=table)
         for table in saved
@@ -114,10 +127,25 @@ def _key(viewer: ViewerInfo) -> Viewer:
     return viewer.player if viewer.kind == "seat" else None
 
 
-def _describe(viewer: ViewerInfo) -> str:
-    if viewer.kind == "spectator":
-        return "a spectator"
-    return repr(viewer.name) if viewer.name else "one seat"
+def _not_this_viewer(recorded: ViewerInfo, asked: str | None) -> HistoryError:
+    """A history file holds ``recorded``'s messages, not those of the seat ``asked`` (or,
+    with ``None``, a spectator's)."""
+    if recorded.kind == "spectator":
+        return HistoryError(
+            N_("this file holds only what a spectator was sent, not '{name}'"), name=asked
+        )
+    holder = recorded.name or f"#{recorded.player}"
+    if recorded.kind == "host":
+        return HistoryError(N_("this file holds the host's view, not one seat's or a spectator's"))
+    if asked is None:
+        return HistoryError(
+            N_("this file holds only what '{holder}' was sent, not a spectator"), holder=holder
+        )
+    return HistoryError(
+        N_("this file holds only what '{holder}' was sent, not '{name}'"),
+        holder=holder,
+        name=asked,
+    )
 
 
 def _seats_of(frames: list[Message]) -> dict[int, SeatRecord]:

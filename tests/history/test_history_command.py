@@ -194,6 +194,51 @@ def test_what_cannot_be_shown_is_said_in_one_line(
     assert err.startswith("dalmuti history: ") and says in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("lang", "says"),
+    [
+        (
+            "zh-Hant",
+            (
+                "沒有 ",
+                "沒有叫「Nobody」的人坐過這張牌桌",
+                "（只有第 1 到第 3 手）",
+                "不是 dalmuti-net 的檔案",
+            ),
+        ),
+        (
+            "es",
+            (
+                "no existe el archivo",
+                "nadie llamado «Nobody»",
+                "(manos 1 a 3)",
+                "no es un archivo de",
+            ),
+        ),
+    ],
+)
+def test_each_command_refuses_in_the_language_asked_for(
+    save: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    says: tuple[str, str, str, str],
+) -> None:
+    stray = tmp_path / "notes.txt"
+    stray.write_text("not a table\n", encoding="utf-8")
+    commands = [
+        ["history", str(tmp_path / "missing.dat")],
+        ["replay", str(save), "--as", "Nobody"],
+        ["history", str(save), "--hand", "9", "--as", "H0"],
+        ["standings", str(stray)],
+    ]
+    for command, sentence in zip(commands, says, strict=True):
+        code = main([*command, "--lang", lang])
+        err = capsys.readouterr().err
+        assert code == 2 and err.startswith(f"dalmuti {command[0]}: "), err
+        assert sentence in err and err.count("\n") == 1, err
+
+
 def test_a_record_holds_one_viewer_and_never_the_hosts(
     save: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
