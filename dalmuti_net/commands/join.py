@@ -72,11 +72,6 @@ def run(args: argparse.Namespace) -> int:
 
         from ..client.recorder import Recorder, RecordError
 
-        if args.plain:
-            print(
-                "dalmuti join: --record works with the table screen, not --plain", file=sys.stderr
-            )
-            return 2
         try:
             recorder = Recorder(Path(args.record))
         except RecordError as error:
@@ -85,7 +80,11 @@ def run(args: argparse.Namespace) -> int:
     if args.plain:
         from ..client.plain.command import join_plain
 
-        return join_plain(args, t, target, _default_name())
+        try:
+            return join_plain(args, t, target, _default_name(), recorder)
+        finally:
+            if recorder is not None:
+                recorder.close()
     import trio
 
     if not has_a_terminal():

@@ -5,5 +5,5 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-for folder in ("host", "ui"):
+for folder in ("host", "ui", "plain", "clients"):
     sys.path.insert(0, str(Path(__file__).parent.parent / folder))

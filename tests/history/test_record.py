@@ -96,3 +96,31 @@ def test_a_record_of_another_table_after_the_first_is_left_out(tmp_path: Path) -
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1 + len(frames)
     assert all(json.loads(line).get("message", {}).get("table_id") != "another" for line in lines)
+
+
+def test_join_plain_records_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`dalmuti join --plain --record`: the line-by-line table keeps the same record,
+    which `dalmuti history` tells and `dalmuti standings` counts."""
+    from host_process import running_host
+    from test_plain_e2e import ONE_HAND, PlainProcess, play_to_the_end
+
+    rules = tmp_path / "one_hand.toml"
+    rules.write_text(ONE_HAND, encoding="utf-8")
+    path = tmp_path / "ana.jsonl"
+    t = Translator("es")
+    with running_host(rules, name="Pipe table") as host:
+        arguments = ["join", "--plain", "--lang", "es", "--player-name", "Ana"]
+        client = PlainProcess([*arguments, "--record", str(path), host.address], tmp_path)
+        play_to_the_end(client, t)
+        client.send(t._("quit|q|exit").split("|")[0])
+        status, errors = client.finish()
+    assert status == 0 and errors == ""
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    record = read_record(path)
+    assert record.viewer.kind == "seat" and record.viewer.name == "Ana"
+    assert any(frame["type"] == "table_ended" for frame in record.frames)
+    assert main(["history", str(path), "--hand", "1", "--lang", "es"]) == 0
+    told = capsys.readouterr().out
+    assert told.startswith("Pipe table, mano 1, tal como la vio Ana:") and "Recibes: " in told
+    assert main(["standings", str(path)]) == 0
+    assert "Ana" in capsys.readouterr().out

@@ -18,12 +18,18 @@ from .runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
 
 if TYPE_CHECKING:
     from ...commands.host_runtime import PreparedHost
+    from ..recorder import Recorder
 
 
 def join_plain(
-    args: argparse.Namespace, t: Translator, target: tuple[str, int] | None, default_name: str
+    args: argparse.Namespace,
+    t: Translator,
+    target: tuple[str, int] | None,
+    default_name: str,
+    recorder: Recorder | None = None,
 ) -> int:
-    """Join ``target`` (or a table found on the LAN) and play it in lines of text."""
+    """Join ``target`` (or a table found on the LAN) and play it in lines of text; with
+    ``recorder``, keep what the client is sent (``dalmuti join --record``)."""
     prepare_stdout()
     remembered = load_name()
     name = (args.player_name or remembered or "").strip()
@@ -37,6 +43,7 @@ def join_plain(
     )
     client = PlainClient(table)
     client.seats = SeatStore()
+    client.recorder = recorder
 
     async def main() -> int:
         if target is None:
@@ -49,13 +56,7 @@ def join_plain(
             )
         host, port = target
         display = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        session = ClientSession(
-            name or default_name,
-            spectator=args.spectate,
-            code=args.code,
-            seats=client.seats,
-            software=PLAIN_SOFTWARE,
-        )
+        session = client.new_session(name or default_name, args.spectate, args.code)
         table.connecting(session, display)
         client.flush()
 

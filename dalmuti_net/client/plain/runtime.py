@@ -17,6 +17,7 @@ from typing import TextIO
 import trio
 
 from ...protocol.messages import Message
+from ..recorder import Recorder, RecordingSession
 from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..seats import SeatStore
 from ..session import TABLE_UI_SOFTWARE, ClientSession
@@ -52,6 +53,8 @@ class PlainClient:
         self._serial_timed = 0
         self.before_exit: Callable[[Quit], Awaitable[None]] | None = None
         """Run before quitting (the host player's terminal says goodbye to everyone)."""
+        self.recorder: Recorder | None = None
+        """Where ``dalmuti join --record`` keeps what every session is sent."""
 
     # ------------------------------------------------------------------ output
 
@@ -123,14 +126,14 @@ class PlainClient:
                             break
                         if on_join is not None:
                             on_join(join)
-                        session = self._session(join.name, spectator, join.code)
+                        session = self.new_session(join.name, spectator, join.code)
                         connect = _tcp(join.host, join.port)
                         table.connecting(session, table.ui.address)
                         self.flush()
                     status, step = await self._play(session, connect)
                     if isinstance(step, Rejoin):
                         token = None if step.spectator else session.token
-                        session = self._session(session.name, step.spectator, step.code, token)
+                        session = self.new_session(session.name, step.spectator, step.code, token)
                         table.connecting(session, table.ui.address)
                         self.flush()
                     elif isinstance(step, BackToList):
@@ -142,10 +145,10 @@ class PlainClient:
                 nursery.cancel_scope.cancel()
         return 0
 
-    def _session(
+    def new_session(
         self, name: str, spectator: bool, code: str | None, token: str | None = None
     ) -> ClientSession:
-        return ClientSession(
+        session = RecordingSession(
             name,
             spectator=spectator,
             token=token,
@@ -153,6 +156,8 @@ class PlainClient:
             seats=self.seats,
             software=PLAIN_SOFTWARE,
         )
+        session.recorder = self.recorder
+        return session
 
     async def _find_table(self, interfaces: Sequence[str] | None) -> Join | None:
         from ..discovery import browse_tables
