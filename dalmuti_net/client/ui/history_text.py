@@ -15,6 +15,7 @@ from ...protocol.messages import Message, event_from_message
 from ..session import ClientSession
 from .i18n import Translator
 from .story import Namer, describe_event
+from .text import tidy
 from .words import describe_cards, seat_name
 
 
@@ -63,7 +64,8 @@ def tell(
             lines.append(f"{frame['name']}: {frame['text']}")
             continue
         event = event_from_message(frame) if "seq" in frame and kind != "snapshot" else None
-        lines.append(None if event is None else describe_for(t, event, name_of, me, operator))
+        line = None if event is None else describe_for(t, event, name_of, me, operator)
+        lines.append(None if line is None else tidy(line))
     return lines
 
 
@@ -138,7 +140,7 @@ def table_listing(
     standings = standings_text(t, frames, names)
     if standings is not None:
         lines.append(standings)
-    return lines
+    return [tidy(line) for line in lines]
 
 
 def history_title(t: Translator, table_name: str, info: ViewerInfo, hand: int | None) -> str:
