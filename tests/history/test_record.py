@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_history_command import history_validator
 from test_replay_ui import RULES, replay_of
 from test_ui_screens import answer
 from ui_support import LocalTable
@@ -57,6 +58,15 @@ def test_a_record_is_what_the_client_was_sent_and_tells_the_same_hands(tmp_path:
     record = read_record(path)
     assert record.viewer.kind == "seat" and record.viewer.name == "Ana"
     assert record.header["source"] == "client"
+    # A record is the documented format too: each kind of line against the schema.
+    seen: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        value = json.loads(line)
+        kind = value["message"]["type"] if "message" in value else "header"
+        if kind not in seen:
+            seen.add(kind)
+            history_validator().validate(value)
+    assert {"header", "welcome", "snapshot", "cards_dealt", "decision", "chat"} <= seen
     assert record.frames[0]["type"] == "welcome" and record.frames[0]["token"] is None
     assert record.frames[2:] == sent
     # Told from the record, each line the save tells is there, and the chat besides.
