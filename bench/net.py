@@ -49,7 +49,7 @@ from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.connection import Connection, ConnectionClosed
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine import PlayDecision, Rules
-from dalmuti_net.host.journal import Journal
+from dalmuti_net.host.savefile import SaveFile
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import encode
@@ -249,8 +249,8 @@ async def host_one_table(
             ended.set()
 
     clock = HostClock()
-    saving = Journal(workdir / "table.dat", {"name": "Bench"}) if journal else None
-    server = TimedServer(table, clock, journal=saving, between_hands=0, on_change=on_change)
+    saving = SaveFile.create(workdir / "table.save", {"name": "Bench"}) if journal else None
+    server = TimedServer(table, clock, save=saving, between_hands=0, on_change=on_change)
     outputs: list[Path] = []
     processes: list[subprocess.Popen[bytes]] = []
     async with trio.open_nursery() as nursery:
@@ -366,7 +366,7 @@ def main_driver(args: argparse.Namespace) -> None:
                 if args.profile:
                     command.append("--profile")
                 if args.journal:
-                    command.append("--journal")
+                    command.append("--save")
                 subprocess.run(command, check=True)
                 print(row(json.loads(result_file.read_text()), mode), flush=True)
                 if args.compare_writes:
@@ -411,9 +411,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="cProfile the host (stderr)")
     parser.add_argument(
+        "--save",
         "--journal",
+        dest="journal",
         action="store_true",
-        help="the host saves every change to a journal file (fsync), as `--save` does",
+        help="the host saves every change to its SQLite save (WAL, synchronous=FULL), as "
+        "`dalmuti host --save` does",
     )
     parser.add_argument(
         "--compare-writes",
@@ -429,7 +432,7 @@ def main() -> None:
     host.add_argument("--out", type=Path, required=True)
     host.add_argument("--profile", action="store_true")
     host.add_argument("--one-write-per-message", action="store_true")
-    host.add_argument("--journal", action="store_true")
+    host.add_argument("--save", "--journal", dest="journal", action="store_true")
     client = sub.add_parser("client", help="(started by a host) clients of one process")
     client.add_argument("--port", type=int, required=True)
     client.add_argument("--players", type=int, default=0)

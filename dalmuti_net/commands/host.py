@@ -210,14 +210,16 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from ..bots import UnknownStrategy, resolve_strategy
-    from ..host.journal import JournalError
+    from ..host.savefile import SaveBusy, SaveError
     from ..host.settings import SettingsError
     from .host_runtime import PreparedHost
 
     try:
         resolve_strategy(options.bot_strategy)
         host = PreparedHost.create(options)
-    except (SettingsError, JournalError, UnknownStrategy) as error:
+    except SaveBusy as error:
+        raise CommandError(str(error), ExitCode.CANNOT_START) from None
+    except (SettingsError, SaveError, UnknownStrategy) as error:
         print(f"dalmuti host: {error}", file=sys.stderr)
         return 2
     except OSError as error:
@@ -313,8 +315,8 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
     except* HostStartError as group:
         failures.extend(group.exceptions)
     finally:
-        if host.journal is not None:
-            host.journal.close()
+        if host.save is not None:
+            host.save.close()
     if failures:
         raise failures[0]
     return 0

@@ -13,6 +13,7 @@ import signal
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -21,11 +22,11 @@ from ..bots import make_strategy
 from ..client.bot import play, stream_connector
 from ..client.ui.i18n import Translator
 from ..client.ui.words import seat_name
-from ..host.journal import Journal, read_journal
 from ..host.pacing import BotPace
+from ..host.savefile import SaveError, SaveFile
 from ..host.server import TableServer
-from ..host.settings import TableSettings, load_settings, settings_from_dict
-from ..host.table import Limits, StartBot, Table
+from ..host.settings import SettingsError, TableSettings, load_settings, settings_from_dict
+from ..host.table import Limits, StartBot, Table, UnplayableChange
 from ..protocol import ProtocolError
 from ..protocol.catalogue import DEFAULT_PORT
 from .common import CommandError, ExitCode
@@ -47,7 +48,7 @@ class PreparedHost:
     options: HostOptions
     settings: TableSettings
     table: Table
-    journal: Journal | None
+    save: SaveFile | None
     host_token: str | None = None
     port: int | None = None
     server: TableServer | None = None
@@ -61,16 +62,16 @@ class PreparedHost:
     @classmethod
     def create(cls, options: HostOptions) -> PreparedHost:
         if options.resume is not None:
-            header, entries = read_journal(options.resume)
-            settings = settings_from_dict(
-                {"rules": header["rules"], "table": header["table"]}, str(options.resume)
-            )
-            table = Table.replay(entries, **_table_arguments(header, settings))
-            resumed = Journal(options.resume)
+            resumed, saved = SaveFile.resume(options.resume)
+            try:
+                settings, table = _rebuild(options.resume, saved.header, saved.entries)
+            except BaseException:
+                resumed.close()
+                raise
             host_seat = next((s for s in table.seats.values() if s.host), None)
             prepared = cls(options, settings, table, resumed, t=messages(options.lang))
             prepared.host_token = (
-                None if header["headless"] or host_seat is None else (host_seat.token)
+                None if saved.header.get("headless") or host_seat is None else host_seat.token
             )
             return prepared
         settings = load_settings(options.rules)
@@ -89,8 +90,8 @@ class PreparedHost:
             },
         }
         table = Table(**_table_arguments(header, settings))
-        journal = Journal(options.save, header) if options.save is not None else None
-        prepared = cls(options, settings, table, journal, t=messages(options.lang))
+        save = SaveFile.create(options.save, header) if options.save is not None else None
+        prepared = cls(options, settings, table, save, t=messages(options.lang))
         if not options.headless:
             prepared.host_token = table.reserve_seat(options.player_name, host=True).token
         for _ in range(options.bots):
@@ -106,10 +107,11 @@ class PreparedHost:
         table = self.table
         server = TableServer(
             table,
-            journal=self.journal,
+            save=self.save,
             run_bot=self._run_bot,
             between_hands=self.settings.between_hands,
             on_change=self._on_change,
+            on_save_problem=self._on_save_problem,
         )
         self.server = server
         pace = self.options.bot_pace
@@ -167,8 +169,8 @@ class PreparedHost:
                     break
                 await server.shutdown()
                 nursery.cancel_scope.cancel()
-        if self.journal is not None:
-            self.journal.close()
+        if self.save is not None:
+            self.save.close()
 
     async def _listen(self) -> list[trio.SocketListener]:
         wanted = self.options.port if self.options.port is not None else DEFAULT_PORT
@@ -257,6 +259,23 @@ class PreparedHost:
                 self._nursery.start_soon(self.server.flush)
         self._report()
 
+    def _on_save_problem(self, reason: str | None) -> None:
+        """The operator sees why the table waits, and when it goes on."""
+        assert self.save is not None
+        _ = self.t._
+        if reason is None:
+            self.say(
+                _("The table is saved again to {file}; play goes on.").format(file=self.save.path)
+            )
+            return
+        self.say(
+            _(
+                "Cannot save the table to {file}: {reason}. The table waits (players are "
+                "told) and goes on as soon as the file can be written; free some space, or "
+                "stop the host with Ctrl-C: the save keeps every acknowledged move."
+            ).format(file=self.save.path, reason=reason)
+        )
+
     def _report(self) -> None:
         """One line on the console whenever the seats, phase or hand change."""
         if self.table_on_screen:
@@ -282,6 +301,24 @@ class PreparedHost:
             if table.game is not None:
                 for seat_line in _standings(table, self.t):
                     self.say(seat_line)
+
+
+def _rebuild(
+    path: Path, header: dict[str, Any], entries: list[dict[str, Any]]
+) -> tuple[TableSettings, Table]:
+    """The table a save holds, or a ``SaveError`` in one sentence saying what is wrong."""
+    try:
+        settings = settings_from_dict(
+            {"rules": header["rules"], "table": header["table"]}, str(path)
+        )
+        arguments = _table_arguments(header, settings)
+    except (KeyError, TypeError, ValueError, SettingsError) as error:
+        raise SaveError(f"{path} has damaged table settings ({error!r})") from None
+    try:
+        table = Table.replay(entries, **arguments)
+    except UnplayableChange as error:
+        raise SaveError(f"{path} is damaged: {error}") from None
+    return settings, table
 
 
 def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[str, Any]:

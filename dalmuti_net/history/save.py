@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..host.journal import JournalError, read_journal
+from ..host.savefile import SQLITE_MAGIC, read_save
+from ..host.savefile import SaveError as UnreadableSave
 from ..host.settings import SettingsError, settings_from_dict
 from ..host.table import Limits
 from .problems import N_, Problem
@@ -40,9 +41,10 @@ def open_save(path: Path) -> list[SavedTable]:
             path=path,
         )
     try:
-        header, entries = read_journal(path)
-    except JournalError as error:
+        saved = read_save(path)
+    except UnreadableSave as error:
         raise SaveError(str(error)) from None
+    header, entries = saved.header, saved.entries
     try:
         settings = settings_from_dict(
             {"rules": header["rules"], "table": header["table"]}, str(path)
@@ -69,10 +71,13 @@ def open_save(path: Path) -> list[SavedTable]:
 
 
 def _looks_like_a_save(path: Path) -> bool:
-    """A save starts with a framed msgpack map (its header)."""
+    """A save is an SQLite database (or, from before, a framed msgpack map: ``read_save``
+    says that this version no longer reads those)."""
     try:
         with path.open("rb") as file:
-            head = file.read(5)
+            head = file.read(len(SQLITE_MAGIC))
     except OSError:
         return True  # reading it properly says what is wrong
-    return len(head) == 5 and (0x80 <= head[4] <= 0x8F or head[4] in (0xDE, 0xDF))
+    if head.startswith(SQLITE_MAGIC):
+        return True
+    return len(head) >= 5 and (0x80 <= head[4] <= 0x8F or head[4] in (0xDE, 0xDF))

@@ -1,4 +1,4 @@
-"""The trio server around the table core: connections, timers, the journal, bots.
+"""The trio server around the table core: connections, timers, the save, bots.
 
 Every connection gets a reader (frames in, with a size limit before buffering, a rate
 limit and a silence timeout) and a writer fed by a bounded queue; a client that stops
@@ -6,10 +6,15 @@ reading fills its queue and is dropped without slowing anyone else.
 
 Connections and timers only hand inputs to the table and say that it changed (``changed``).
 One long-lived delivery task per server, in the server's own nursery, takes what the table
-produced (journal entries, outgoing messages, effects), writes and syncs the journal, and
+produced (save records, outgoing messages, effects), commits the records to the save, and
 only then delivers. No connection's task ever holds a change in flight, so a connection
 that is cancelled (its client reset it) cannot drop the save or another connection's
 messages: acceptance and delivery complete together, by construction.
+
+If the save cannot be written (a full disk, an I/O error), nothing is delivered: the
+changes stay accepted in memory but unacknowledged, everyone is told once that the host
+cannot save, the operator is told why, and the delivery task tries again every
+``SAVE_RETRY`` seconds; the table goes on as soon as a write succeeds.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import trio.testing
 from ..protocol import Direction, ErrorCode, FrameReader, ProtocolError, encode, unpack, validate
 from ..protocol.messages import ACTION_TYPES, Message
 from .countdowns import timers_message
-from .journal import Journal
+from .savefile import SaveFile, SaveWriteError
 from .table import Close, StartBot, Table
 
 log = logging.getLogger(__name__)
@@ -37,6 +42,9 @@ OUTBOX_LIMIT = 2048
 
 WRITER_GRACE = 2.0
 """Seconds a closing connection's writer gets to send its last messages."""
+
+SAVE_RETRY = 1.0
+"""Seconds between attempts to write the save while it cannot be written."""
 
 BotRunner = Callable[[trio.abc.Stream, StartBot], Awaitable[None]]
 """Plays a bot seat over ``stream`` (a client of this host), given the seat's token."""
@@ -78,13 +86,19 @@ class TableServer:
         self,
         table: Table,
         *,
-        journal: Journal | None = None,
+        save: SaveFile | None = None,
         run_bot: BotRunner | None = None,
         between_hands: float = 3.0,
         on_change: Callable[[], None] | None = None,
+        on_save_problem: Callable[[str | None], None] | None = None,
     ) -> None:
         self.table = table
-        self.journal = journal
+        self.save = save
+        self.on_save_problem = on_save_problem
+        """Told why the save cannot be written, then ``None`` once it can again."""
+        self.save_problem: str | None = None
+        """Why the last write of the save failed, while it keeps failing."""
+        self._unsaved: list[dict[str, Any]] = []
         self.run_bot = run_bot
         self.between_hands = between_hands
         self.on_change = on_change
@@ -290,18 +304,31 @@ class TableServer:
             await self._change_arrived.wait()
             self._change_arrived = trio.Event()
             batch = self._changes
-            await self._deliver()
+            while not await self._deliver():
+                await trio.sleep(SAVE_RETRY)
             self._delivered = batch
             self._delivery_done.set()
             self._delivery_done = trio.Event()
 
-    async def _deliver(self) -> None:
-        """Journal first, then deliver: nothing is acknowledged before it is on disk."""
-        entries = self.table.take_journal()
+    async def _deliver(self) -> bool:
+        """Save first, then deliver: nothing is acknowledged before it is on disk. False
+        if the save could not be written (then nothing was delivered)."""
+        self._unsaved.extend(self.table.take_journal())
+        if self._unsaved and self.save is not None:
+            try:
+                await trio.to_thread.run_sync(self.save.append, self._unsaved)
+            except SaveWriteError as error:
+                self._cannot_save(str(error))
+                return False
+            if self.save_problem is not None:
+                self.save_problem = None
+                if self.on_save_problem is not None:
+                    self.on_save_problem(None)
+                else:
+                    log.warning("the save can be written again")
+        self._unsaved = []
         effects = self.table.take_effects()
         outboxes = {c: self.table.take_outbox(c) for c in list(self.table.connections)}
-        if entries and self.journal is not None:
-            await trio.to_thread.run_sync(self.journal.append, entries)
         for connection, messages in outboxes.items():
             link = self.links.get(connection)
             if link is None:
@@ -318,6 +345,28 @@ class TableServer:
         self._schedule()
         if self.on_change is not None:
             self.on_change()
+        return True
+
+    def _cannot_save(self, reason: str) -> None:
+        """Say once per failure, to the operator and to everyone, that the table waits."""
+        if self.save_problem is not None:
+            return
+        self.save_problem = reason
+        if self.on_save_problem is not None:
+            self.on_save_problem(reason)
+        else:
+            log.warning("cannot write the save: %s; the table waits until it can", reason)
+        notice = _error_message(
+            ProtocolError(
+                ErrorCode.CANNOT_SAVE,
+                "the host cannot save the table right now; the table goes on, and your "
+                "last move is answered, as soon as it can",
+            )
+        )
+        for link in list(self.links.values()):
+            connection = self.table.connections.get(link.connection)
+            if connection is not None and connection.greeted and not connection.closing:
+                self._send(link, dict(notice))
 
     def _schedule(self) -> None:
         """Start the timers the table's new state calls for."""

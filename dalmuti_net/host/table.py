@@ -932,8 +932,23 @@ class Table:
         table = cls(**settings)
         table._replaying = True
         try:
-            for entry in journal:
-                table._apply(entry)
+            for number, entry in enumerate(journal, start=1):
+                try:
+                    table._apply(entry)
+                except Exception as error:  # a save is a file: anything in it may be wrong
+                    raise UnplayableChange(number, error) from error
         finally:
             table._replaying = False
         return table
+
+
+class UnplayableChange(Exception):
+    """A saved change the table cannot take again (the save was damaged or forged)."""
+
+    def __init__(self, number: int, error: Exception) -> None:
+        if isinstance(error, KeyError):
+            reason = f"it lacks {error.args[0]!r}" if error.args else "something is missing"
+        else:
+            reason = str(error) or "it does not fit the table at that point"
+        super().__init__(f"change {number} cannot be played again ({reason})")
+        self.number = number

@@ -49,6 +49,8 @@ class ErrorCode(StrEnum):
     BAD_POSITION = "bad_position"
     ALREADY_SEATED = "already_seated"
     TABLE_ENDED = "table_ended"
+    # The host's own trouble, told to everyone unasked: the connection stays open.
+    CANNOT_SAVE = "cannot_save"
 
 
 FATAL_CODES = frozenset(
@@ -110,6 +112,11 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.BAD_POSITION: "Not a position the newcomer may take.",
     ErrorCode.ALREADY_SEATED: "That player is already at the table.",
     ErrorCode.TABLE_ENDED: "The table has ended.",
+    ErrorCode.CANNOT_SAVE: (
+        "Sent to everyone, unasked, when the host cannot write its save (a full disk, an "
+        "I/O error): what arrived since is accepted but not yet acknowledged, and nothing "
+        "more is delivered until the save is written; then the table goes on by itself."
+    ),
 }
 
 

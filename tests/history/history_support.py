@@ -10,7 +10,7 @@ from typing import Any
 from harness import Harness
 from test_host_secrecy import all_optional, eventful_game
 
-from dalmuti_net.host.journal import Journal, read_journal
+from dalmuti_net.host.savefile import SaveFile, read_save
 
 
 def write_save(path: Path, seed: int) -> Harness:
@@ -33,13 +33,12 @@ def write_save(path: Path, seed: int) -> Harness:
 
 def write_changes(path: Path, header: dict[str, Any], changes: list[dict[str, Any]]) -> None:
     """A save at ``path`` holding ``changes`` (as the table core records them)."""
-    journal = Journal(path, header)
-    journal.append(changes)
-    journal.close()
+    save = SaveFile.create(path, header)
+    save.append(changes)
+    save.close()
 
 
 def read_changes(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header (as ``write_changes`` takes it) and the changes of the save at ``path``."""
-    header, changes = read_journal(path)
-    header = {key: value for key, value in header.items() if key not in ("op", "format")}
-    return header, changes
+    saved = read_save(path)
+    return saved.header, saved.entries

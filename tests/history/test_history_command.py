@@ -261,7 +261,7 @@ def test_a_record_holds_one_viewer_and_never_the_hosts(
         (b"", "is not a dalmuti-net file"),
         (b'{"format": "other"}\n', "is not a dalmuti-net history"),
         (b"\x00\x00\x00\x05hello", "is not a dalmuti-net file"),
-        (b"\x00\x00\x00\x05\x81\xa2op", "is not a dalmuti-net table journal"),
+        (b"\x00\x00\x00\x05\x81\xa2op", "is a save from an older dalmuti-net"),
         (b'{"format": "dalmuti-history", "version": 2}\n', "history version 2"),
     ],
 )

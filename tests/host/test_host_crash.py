@@ -1,6 +1,6 @@
 """kill -9 mid-hand: of a client process (another process resumes its seat with the token),
 and of the host process (`dalmuti host --resume FILE` continues the same game, the clients'
-tokens still work, and every acknowledged action is in the journal)."""
+tokens still work, and every acknowledged action is in the save)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from secrecy import check_capture
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.engine import Phase, Rules
-from dalmuti_net.host.journal import read_journal
+from dalmuti_net.host.savefile import read_save
 from dalmuti_net.host.table import Limits, Table
 
 HERE = Path(__file__).parent
@@ -165,7 +165,7 @@ async def test_the_host_killed_mid_hand_resumes_the_same_game(tmp_path: Path) ->
         "hand_limit = 4\nphilanthropic_scoring = true\nmerchant_exchange = true\n"
         "misdeal_chance = 0.3\n\n[table]\nbetween_hands = 0\ngrace_period = 60\n"
     )
-    journal, log, port = tmp_path / "table.dat", tmp_path / "second.log", free_port()
+    journal, log, port = tmp_path / "table.save", tmp_path / "second.log", free_port()
     common = ["--port", str(port)]
     fresh = ["--headless", "--save", str(journal), "--rules", str(rules_file), "--bots", "2"]
     fresh += ["--autostart", "4", "--seed", "77", "--table-name", "Crash table"]
@@ -201,12 +201,12 @@ async def test_the_host_killed_mid_hand_resumes_the_same_game(tmp_path: Path) ->
                 await bo.closed.wait()
             nursery.cancel_scope.cancel()
 
-        _, entries = read_journal(journal)
+        entries = read_save(journal).entries
         for client in (ana, bo):
             mine = acknowledged_actions(client)
             assert mine, f"{client.session.name} had actions acknowledged"
             assert is_subsequence(mine, acted(entries, client.session.player)), (
-                "an acknowledged action is missing from the journal"
+                "an acknowledged action is missing from the save"
             )
 
         second_host = await start_host([*common, "--resume", str(journal)], log)
@@ -242,7 +242,7 @@ async def test_the_host_killed_mid_hand_resumes_the_same_game(tmp_path: Path) ->
             first_host.kill()
             await first_host.wait()
 
-    _, entries = read_journal(journal)
+    entries = read_save(journal).entries
     for client in (ana2, bo2):
         assert not client.errors
         assert is_subsequence(acknowledged_actions(client), acted(entries, client.session.player))

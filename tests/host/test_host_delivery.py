@@ -23,7 +23,7 @@ from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.connection import Connection, ConnectionClosed
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine import Rules
-from dalmuti_net.host.journal import Journal, read_journal
+from dalmuti_net.host.savefile import SaveFile, read_save
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import ProtocolError
@@ -135,8 +135,8 @@ async def play_with_resets(path: Path, seed: int, hands: int, minimum_resets: in
     for _ in range(HOST_BOTS):
         table.add_bot("random")
     table.start()
-    save = Journal(path, {"name": table.name, "seed": seed})
-    server = TableServer(table, journal=save, run_bot=bot_runner(), between_hands=0)
+    save = SaveFile.create(path, {"name": table.name, "seed": seed})
+    server = TableServer(table, save=save, run_bot=bot_runner(), between_hands=0)
     players = [
         ResettingPlayer(0, f"Player {n}", token, random.Random(rng.random()))
         for n, token in enumerate(tokens.values())
@@ -164,7 +164,7 @@ async def play_with_resets(path: Path, seed: int, hands: int, minimum_resets: in
     save.close()
 
     assert sum(p.resets for p in players) >= minimum_resets
-    _, entries = read_journal(path)
+    entries = read_save(path).entries
     for player, client in zip(tokens, players, strict=True):
         assert client.acked, f"{client.name} had actions acknowledged"
         assert is_subsequence(client.acked, acted(entries, player)), (

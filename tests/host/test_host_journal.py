@@ -1,21 +1,17 @@
-"""The journal: a table rebuilt from it by ``Table.replay`` is the live table, at any point
-of any game; the file keeps every entry and survives a torn last record."""
+"""The table's record of accepted changes: a table rebuilt from it by ``Table.replay`` is
+the live table, at any point of any game (the save file itself: test_host_save.py)."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
-import pytest
 from harness import Harness, random_chooser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dalmuti_net.engine import Rules
-from dalmuti_net.host.journal import Journal, JournalError, read_journal
 from dalmuti_net.host.table import Table
-from dalmuti_net.protocol import encode
 
 
 def table_state(table: Table) -> dict[str, Any]:
@@ -125,52 +121,3 @@ def test_a_replayed_table_plays_on_like_the_live_one() -> None:
         action = default_move(decision)
         assert table.game.apply(player, action) == twin.game.apply(player, action)
     assert table.game.to_dict() == twin.game.to_dict()
-
-
-# ---------------------------------------------------------------------- the file
-
-
-def test_the_journal_file_keeps_every_entry(tmp_path: Path) -> None:
-    path = tmp_path / "table.dat"
-    table = Table("File", Rules.all_optional(0.3), seed=9)
-    harness = Harness(table, random.Random(9))
-    host = harness.join("Host", chooser=random_chooser(harness.rng))
-    harness.start_with_bots(host, 4)
-    harness.run(max_steps=300)
-    journal = Journal(path, {"name": "File", "seed": 9})
-    journal.append(table.journal[:10])
-    journal.close()
-    journal = Journal(path)  # reopened for appending, as --resume does
-    journal.append(table.journal[10:])
-    journal.close()
-    header, entries = read_journal(path)
-    assert header["op"] == "header" and header["name"] == "File"
-    assert entries == table.journal
-
-
-def test_a_torn_last_record_is_dropped(tmp_path: Path) -> None:
-    path = tmp_path / "table.dat"
-    journal = Journal(path, {"name": "Torn"})
-    journal.append([{"op": "start", "seed": 1, "players": [1, 2, 3, 4]}])
-    journal.close()
-    whole = path.read_bytes()
-    frame = encode({"op": "act", "player": 1, "action": {"type": "pass"}})
-    path.write_bytes(whole + frame[: len(frame) - 3])
-    _, entries = read_journal(path)
-    assert entries == [{"op": "start", "seed": 1, "players": [1, 2, 3, 4]}]
-
-
-def test_files_that_are_not_journals_are_refused(tmp_path: Path) -> None:
-    empty = tmp_path / "empty.dat"
-    with pytest.raises(JournalError):
-        Journal(empty)
-    other = tmp_path / "other.dat"
-    other.write_bytes(encode({"type": "hello"}))
-    with pytest.raises(JournalError, match="not a dalmuti-net table journal"):
-        read_journal(other)
-    future = tmp_path / "future.dat"
-    future.write_bytes(encode({"op": "header", "format": 99}))
-    with pytest.raises(JournalError, match="format 99"):
-        read_journal(future)
-    with pytest.raises(JournalError, match="cannot read"):
-        read_journal(tmp_path / "missing.dat")

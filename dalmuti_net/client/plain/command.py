@@ -117,8 +117,8 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
     except* HostStartError as group:
         failures.extend(group.exceptions)
     finally:
-        if host.journal is not None:
-            host.journal.close()
+        if host.save is not None:
+            host.save.close()
     if failures:
         print(f"dalmuti host: {failures[0]}", file=sys.stderr)
         return 1

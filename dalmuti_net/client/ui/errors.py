@@ -42,6 +42,10 @@ ERROR_SENTENCES: dict[str, str] = {
     "bad_position": N_("The newcomer cannot sit there."),
     "already_seated": N_("That player is already at the table."),
     "table_ended": N_("The table has ended."),
+    "cannot_save": N_(
+        "The host cannot save the table right now (its disk may be full): the table waits, "
+        "and goes on by itself as soon as the host can save again."
+    ),
 }
 
 TROUBLESHOOTING = N_(

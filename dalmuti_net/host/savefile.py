@@ -1,0 +1,341 @@
+"""The table's save on disk (`dalmuti host --save FILE` / `--resume FILE`): an SQLite
+database (stdlib ``sqlite3``) holding how the table was built and every change it
+accepted, so that a host that crashed rebuilds the same table, and hand histories,
+replays and standings are read from the same file.
+
+What is kept: the table's settings (rules, seed, name...) and its accepted inputs in
+order, each tagged with the hand it belongs to. The engine is deterministic given the
+seed, so these replay to exactly the table that was live (tests hold the two against
+each other); events and messages are derived from them, never stored twice.
+
+How it is kept: WAL with ``synchronous=FULL``, one transaction per batch of changes the
+server commits before anything is acknowledged; a crash at any moment leaves the last
+committed batch or the one before it, never half of one. The format is ``PRAGMA
+user_version``; ``PRAGMA application_id`` says the file is a dalmuti-net save. Each change
+carries a checksum and the file counts its changes, so damage is refused with one
+sentence instead of replaying an older state. (One limit: SQLite's log checksums its
+frames and stops reading at the first bad one, as after a crash, so damage inside a log
+that a crash left behind reads as a crash at that point; the file itself, which a clean
+stop leaves alone, has no such blind spot.) While a host writes the file it holds an
+exclusive ``flock`` on it: a second host is refused at once, while readers (``dalmuti
+history``) can still read it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+APPLICATION_ID = 0x444D5356
+"""``PRAGMA application_id``: 'DMSV', a dalmuti-net host's save."""
+FORMAT = 1
+"""``PRAGMA user_version`` of the files this version writes and reads."""
+
+PAGE_SIZE = 1024
+
+SCHEMA = """
+CREATE TABLE saved_table (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    table_id TEXT,
+    name TEXT NOT NULL,
+    header TEXT NOT NULL,
+    changes INTEGER NOT NULL
+);
+CREATE TABLE changes (
+    seq INTEGER PRIMARY KEY,
+    hand INTEGER NOT NULL,
+    op TEXT NOT NULL,
+    entry TEXT NOT NULL,
+    crc INTEGER NOT NULL
+);
+CREATE INDEX changes_by_hand ON changes (hand, seq);
+"""
+"""``saved_table`` is the one table the file holds: ``header`` (JSON) says how to build
+it, ``changes`` how many changes it accepted. ``changes`` are those changes (``entry``,
+JSON, as ``Table.apply_saved`` takes them) numbered 1, 2... with no gap; ``hand`` is 0 in
+the lobby, then the hand being played when the change was accepted; ``crc`` is the CRC-32
+of ``entry``'s UTF-8 bytes."""
+
+
+class SaveError(Exception):
+    """The file cannot be used as a save; the message says why in one sentence."""
+
+
+class SaveBusy(SaveError):
+    """Another host is using the file."""
+
+
+class SaveWriteError(Exception):
+    """A batch could not be written (disk full, I/O error); nothing of it is in the file."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    header: dict[str, Any]
+    """How to build the table (settings, seed, name...)."""
+    entries: list[dict[str, Any]]
+    """Every accepted change, in order."""
+    hands: list[int]
+    """The hand of each entry: 0 in the lobby, then 1, 2..."""
+
+
+def _hand_after(hand: int, entry: dict[str, Any]) -> int:
+    """The hand a change belongs to, given the hand before it."""
+    return hand + 1 if entry.get("op") in ("start", "next_hand") else hand
+
+
+class SaveFile:
+    """A save open for writing by this host (it holds the file's lock until ``close``)."""
+
+    def __init__(self, path: Path, lock: int, db: sqlite3.Connection, saved: Saved) -> None:
+        self.path = path
+        self._lock = lock
+        self._db = db
+        self._count = len(saved.entries)
+        self._hand = saved.hands[-1] if saved.hands else 0
+
+    @classmethod
+    def create(cls, path: Path, header: dict[str, Any]) -> SaveFile:
+        """A new save at ``path`` (which must not hold anything yet)."""
+        lock = _lock(path)
+        try:
+            if os.fstat(lock).st_size:
+                raise SaveError(f"{path} already holds something; it was not changed")
+            for leftover in ("-wal", "-shm"):  # of a host that crashed while creating it
+                Path(f"{path}{leftover}").unlink(missing_ok=True)
+            db = _connect(path)
+            try:
+                with db:
+                    db.execute("BEGIN IMMEDIATE")
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    db.execute(
+                        "INSERT INTO saved_table (id, table_id, name, header, changes) "
+                        "VALUES (1, ?, ?, ?, 0)",
+                        (header.get("table_id"), str(header.get("name", "")), _dump(header)),
+                    )
+                    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    db.execute(f"PRAGMA user_version = {FORMAT}")
+                # The first page into the file itself (a new one is all in the log): a
+                # look at the file says what it is, even after a crash.
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as error:
+                db.close()
+                raise SaveError(f"cannot write {path}: {error}") from None
+        except BaseException:
+            os.close(lock)
+            raise
+        return cls(path, lock, db, Saved(header, [], []))
+
+    @classmethod
+    def resume(cls, path: Path) -> tuple[SaveFile, Saved]:
+        """Open the save at ``path`` to go on writing it, with what it holds."""
+        if not path.exists():
+            raise SaveError(f"there is no file {path}")
+        _check_kind(path)
+        lock = _lock(path)
+        try:
+            try:
+                db = _connect(path)
+            except sqlite3.Error as error:
+                raise SaveError(_damaged(path, error)) from None
+            try:
+                saved = _read(db, path)
+            except BaseException:
+                db.close()
+                raise
+        except BaseException:
+            os.close(lock)
+            raise
+        return cls(path, lock, db, saved), saved
+
+    def append(self, entries: list[dict[str, Any]]) -> None:
+        """Commit ``entries`` as one transaction, synced to disk before this returns.
+        Raises ``SaveWriteError`` if it could not: then nothing of them is in the file and
+        the same entries can be given again."""
+        rows = []
+        seq, hand = self._count, self._hand
+        for entry in entries:
+            seq += 1
+            hand = _hand_after(hand, entry)
+            text = _dump(entry)
+            rows.append((seq, hand, str(entry.get("op")), text, zlib.crc32(text.encode())))
+        try:
+            if self._db.in_transaction:  # a failed attempt that could not roll back
+                self._db.execute("ROLLBACK")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(
+                    "INSERT INTO changes (seq, hand, op, entry, crc) VALUES (?, ?, ?, ?, ?)", rows
+                )
+                self._db.execute("UPDATE saved_table SET changes = ? WHERE id = 1", (seq,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as error:
+            raise SaveWriteError(str(error)) from None
+        self._count, self._hand = seq, hand
+
+    def close(self) -> None:
+        try:
+            self._db.close()
+        finally:
+            os.close(self._lock)
+
+
+def read_save(path: Path) -> Saved:
+    """What the save at ``path`` holds, read only (a host may be writing it meanwhile)."""
+    if not path.exists():
+        raise SaveError(f"there is no file {path}")
+    _check_kind(path)
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    except sqlite3.Error as error:
+        raise SaveError(_damaged(path, error)) from None
+    try:
+        return _read(db, path)
+    finally:
+        db.close()
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _check_kind(path: Path) -> None:
+    """Refuse, in words, a file that is not a save at all."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(100)
+    except OSError as error:
+        raise SaveError(f"cannot read {path}: {error.strerror}") from None
+    if not head:
+        raise SaveError(f"{path} is empty: it is not a dalmuti-net save")
+    if not head.startswith(SQLITE_MAGIC):
+        if len(head) >= 5 and (0x80 <= head[4] <= 0x8F or head[4] in (0xDE, 0xDF)):
+            raise SaveError(
+                f"{path} is a save from an older dalmuti-net (its own file format, before "
+                "SQLite); this version cannot read it"
+            )
+        raise SaveError(f"{path} is not a dalmuti-net save (it is not an SQLite database)")
+    if len(head) < 100:
+        raise SaveError(f"{path} is damaged: its first page is cut short")
+
+
+def _lock(path: Path) -> int:
+    """Open ``path`` (created 0600 if new) and take its exclusive lock, or refuse at once."""
+    try:
+        lock = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        raise SaveError(f"cannot open {path}: {error.strerror}") from None
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(lock)
+        raise SaveBusy(
+            f"{path} is in use by another running host; stop that host first, or save "
+            "this table to another file"
+        ) from None
+    return lock
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # Autocommit mode: transactions are begun and committed explicitly. The delivery task
+    # writes from trio's worker threads, one batch at a time.
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
+    try:
+        # Small pages for small rows: a batch writes a few KiB to the log, not a few pages
+        # of 4 KiB (only a new file takes it).
+        db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise sqlite3.OperationalError(f"cannot use write-ahead logging ({mode})")
+        db.execute("PRAGMA synchronous = FULL")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _read(db: sqlite3.Connection, path: Path) -> Saved:
+    # One read transaction: one snapshot of the file, though a host may commit meanwhile.
+    try:
+        db.execute("BEGIN")
+        try:
+            return _read_snapshot(db, path)
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+    except (sqlite3.Error, UnicodeDecodeError) as error:
+        raise SaveError(_damaged(path, error)) from None
+
+
+def _read_snapshot(db: sqlite3.Connection, path: Path) -> Saved:
+    try:
+        if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise SaveError(f"{path} is an SQLite database but not a dalmuti-net save")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > FORMAT:
+            raise SaveError(
+                f"{path} was written by a newer dalmuti-net (save format {version}; this "
+                f"version reads format {FORMAT})"
+            )
+        if version != FORMAT:
+            raise SaveError(f"{path} has save format {version}, which this version cannot read")
+        check = db.execute("PRAGMA quick_check").fetchall()
+        if check != [("ok",)]:
+            raise SaveError(f"{path} is damaged: SQLite's check says {check[0][0]!r}")
+        row = db.execute("SELECT header, changes FROM saved_table WHERE id = 1").fetchone()
+        if row is None:
+            raise SaveError(f"{path} is damaged: the table's settings are missing")
+        header = _load(row[0], path, "the table's settings")
+        if not isinstance(header, dict):
+            raise SaveError(f"{path} is damaged: the table's settings are not a map")
+        entries: list[dict[str, Any]] = []
+        hands: list[int] = []
+        hand = 0
+        query = "SELECT seq, hand, entry, crc FROM changes ORDER BY seq"
+        for seq, stored_hand, text, crc in db.execute(query):
+            where = f"change {seq}"
+            if seq != len(entries) + 1:
+                raise SaveError(f"{path} is damaged: change {len(entries) + 1} is missing")
+            if not isinstance(text, str) or zlib.crc32(text.encode()) != crc:
+                raise SaveError(f"{path} is damaged: {where} does not match its checksum")
+            entry = _load(text, path, where)
+            if not isinstance(entry, dict):
+                raise SaveError(f"{path} is damaged: {where} is not a map")
+            hand = _hand_after(hand, entry)
+            if stored_hand != hand:
+                raise SaveError(f"{path} is damaged: {where} is filed under the wrong hand")
+            entries.append(entry)
+            hands.append(hand)
+        if len(entries) != row[1]:
+            raise SaveError(
+                f"{path} is damaged: it counts {row[1]} changes but holds {len(entries)}"
+            )
+    except (sqlite3.Error, UnicodeDecodeError) as error:
+        raise SaveError(_damaged(path, error)) from None
+    return Saved(header, entries, hands)
+
+
+def _damaged(path: Path, error: sqlite3.Error | UnicodeDecodeError) -> str:
+    return f"{path} is damaged or unreadable: SQLite says {str(error)!r}"
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _load(text: Any, path: Path, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        raise SaveError(f"{path} is damaged: {what} cannot be read") from None
