@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from dalmuti_net.client.ui.i18n import Translator
-from dalmuti_net.client.ui.lobby import RULE_FIELDS, LobbyKeys, RulesEditor, rule_value_text
+import pytest
+
+from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
+from dalmuti_net.client.ui.lobby import (
+    RULE_FIELDS,
+    LobbyKeys,
+    RulesEditor,
+    not_applicable,
+    rule_value_text,
+    typed_rule,
+)
 from dalmuti_net.engine import Rules
 
 EN = Translator("en")
@@ -114,3 +123,112 @@ def test_rule_values_in_words() -> None:
     assert rule_value_text(EN, "hand_limit", None) == "no limit"
     assert rule_value_text(EN, "misdeal_chance", 0.25) == "25%"
     assert rule_value_text(Translator("es"), "scoring", False) == "no"
+
+
+# ----------------------------------------------------------------------------- at a table
+
+
+def lobby_with_bea(language: str = "en") -> tuple[Any, Any]:
+    from ui_support import LocalTable
+
+    from dalmuti_net.client.session import ClientSession
+
+    local = LocalTable(language=language, bots=2)  # Ana, the first to come, is the host
+    bea = ClientSession("Bea")
+    local._connect(bea)
+    local.pump()
+    return local, bea
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_start_says_who_is_not_ready_and_the_host_may_start_anyway(language: str) -> None:
+    from ui_support import draw
+
+    local, _ = lobby_with_bea(language)
+    t = local.ui.t
+    assert local.ui.not_ready() == ["Bea"]
+    screen = draw(local.ui)
+    assert "Bea" in screen and t._("not ready") in screen
+    local.press("s")
+    assert local.table.phase == "lobby" and local.ui.confirmation is not None
+    assert "Bea" in draw(local.ui) and t._("start anyway") in draw(local.ui)
+    local.press("escape")
+    assert local.table.phase == "lobby" and local.ui.confirmation is None
+    local.press("s", "s")
+    assert local.sent[-1] == {"type": "start"} and local.table.phase == "playing"
+
+
+def test_when_everyone_is_ready_start_starts() -> None:
+    local, _ = lobby_with_bea()
+    local._send(max(local.table.connections), {"type": "ready", "ready": True})  # Bea's
+    local.pump()
+    assert local.ui.not_ready() == []
+    local.press("s")
+    assert local.ui.confirmation is None and local.table.phase == "playing"
+
+
+def test_numbers_are_typed_in_the_rules_panel() -> None:
+    from ui_support import LocalTable, draw
+
+    local = LocalTable()
+    local.press("o", *["down"] * 3)  # Hands to play
+    local.press("2", "0", "enter")
+    assert local.sent[-1] == {"type": "set_rules", "rules": {"hand_limit": 20}}
+    local.press("enter", "enter")  # empty: no limit
+    assert local.sent[-1] == {"type": "set_rules", "rules": {"hand_limit": None}}
+    local.press("7", "x", "backspace", "backspace", "enter")
+    assert local.sent[-1]["rules"] == {"hand_limit": None}
+    local.press("0", "enter")
+    assert "Type a whole number from 1 to 1000." in draw(local.ui)
+    local.press(*["down"] * 3, "1", "5", "enter")  # Misdeal chance, in percent
+    assert local.sent[-1] == {"type": "set_rules", "rules": {"misdeal_chance": 0.15}}
+    assert "15%" in draw(local.ui)
+
+
+def test_typed_values_are_checked() -> None:
+    rules = Rules(scoring=True).to_dict()
+    assert typed_rule("hand_limit", "", rules).problem is not None
+    assert typed_rule("hand_limit", "1001", rules).problem is not None
+    assert typed_rule("misdeal_chance", "101", rules).problem is not None
+    assert typed_rule("misdeal_chance", "20%", rules).request == {
+        "type": "set_rules",
+        "rules": {"misdeal_chance": 0.2},
+    }
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_rules_that_cannot_apply_to_the_seats_say_so(language: str) -> None:
+    from ui_support import LocalTable, draw
+
+    local = LocalTable(language=language)
+    t = local.ui.t
+    local.press("o", *["down"] * 5, "space")  # Merchant exchange on, with 4 seated
+    needs = t._("The Merchant exchange needs 6 players or more: {n} are seated.").format(n=4)
+    assert needs in draw(local.ui, 120, 40).replace("\n", "")
+    local.press("escape", "b", "b")
+    assert needs.split(":")[0] not in draw(local.ui, 120, 40)  # 6 seated: it applies
+    assert not_applicable("stripped_decks", 6) is not None
+    assert not_applicable("stripped_decks", 5) is None
+    assert not_applicable("merchant_exchange", 6) is None
+
+
+def test_one_cursor_at_a_time() -> None:
+    from ui_support import LocalTable, draw
+
+    local = LocalTable()
+    assert draw(local.ui).count("▶") == 1  # the seats'
+    local.press("o")
+    assert draw(local.ui).count("▶") == 1  # the rules panel's only
+
+
+def test_joins_and_leaves_are_in_everyones_log() -> None:
+    from ui_support import draw
+
+    local, _ = lobby_with_bea("es")
+    assert "Bea se une a la mesa." in draw(local.ui)
+    bea_connection = max(local.table.connections)
+    local._send(bea_connection, {"type": "leave"})
+    local.pump()
+    assert "Bea deja la mesa." in draw(local.ui)
+    local.press("down", "x")  # Ana removes a bot
+    assert "deja la mesa." in local.ui.log[-1].text

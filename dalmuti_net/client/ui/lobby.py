@@ -27,6 +27,45 @@ RULE_FIELDS = (
     RuleField("misdeal_chance", N_("Misdeal chance per deal (rule 18)")),
 )
 MISDEAL_STEP = 0.05
+TYPED_FIELDS = {
+    "hand_limit": N_("Hands to play ({low}–{high}; empty: no limit):"),
+    "misdeal_chance": N_("Misdeal chance per deal, in percent ({low}–{high}):"),
+}
+"""Numeric options the host player may also type (Enter or a digit opens the field)."""
+TYPED_RANGES = {"hand_limit": (1, MAX_HAND_LIMIT), "misdeal_chance": (0, 100)}
+
+
+def not_applicable(key: str, seated: int) -> Problem | None:
+    """Why an option in force does nothing with this many seats (rules 14 and 17)."""
+    if key == "stripped_decks" and seated > 5:
+        return Problem(
+            N_("Stripped decks apply to 4 or 5 players only: {n} are seated."), {"n": seated}
+        )
+    if key == "merchant_exchange" and seated < 6:
+        return Problem(
+            N_("The Merchant exchange needs 6 players or more: {n} are seated."), {"n": seated}
+        )
+    return None
+
+
+def typed_rule(key: str, text: str, rules: dict[str, Any]) -> Result:
+    """The request for a typed value of ``key``, or why it cannot be."""
+    low, high = TYPED_RANGES[key]
+    text = text.strip().rstrip("%")
+    if key == "hand_limit" and not text:
+        if rules.get("scoring"):
+            return Result(problem=Problem(N_("With scoring on, the table plays at least 1 hand.")))
+        return Result(request={"type": "set_rules", "rules": {"hand_limit": None}})
+    if not text.isdigit() or not low <= int(text) <= high:
+        return Result(
+            problem=Problem(
+                N_("Type a whole number from {low} to {high}."), {"low": low, "high": high}
+            )
+        )
+    value: Any = int(text) if key == "hand_limit" else round(int(text) / 100, 2)
+    if rules.get(key) == value:
+        return CHANGED
+    return Result(request={"type": "set_rules", "rules": {key: value}})
 
 
 def rule_value_text(t: Translator, key: str, value: Any) -> str:
@@ -97,12 +136,12 @@ class RulesEditor:
         return Result(request={"type": "set_rules", "rules": changes})
 
     def hints(self) -> list[Hint]:
-        return [
-            Hint("↑↓", N_("option")),
-            Hint("Space", N_("switch")),
-            Hint("←→", N_("less/more")),
-            Hint("o/Esc", N_("close")),
-        ]
+        hints = [Hint("↑↓", N_("option"))]
+        if self.field.key in TYPED_FIELDS:
+            hints += [Hint("←→", N_("less/more")), Hint(N_("0-9/Enter"), N_("type a number"))]
+        else:
+            hints.append(Hint("Space", N_("switch")))
+        return [*hints, Hint("o/Esc", N_("close"))]
 
 
 class LobbyKeys:
@@ -157,7 +196,7 @@ class LobbyKeys:
         return Result(request={"type": "kick", "player": seat["player"]})
 
     def hints(self, is_host: bool) -> list[Hint]:
-        hints = [Hint("r", N_("ready"))]
+        hints = [Hint("r", N_("ready"))] if not is_host else []
         if is_host:
             hints += [
                 Hint("s", N_("start")),

@@ -23,7 +23,7 @@ from .countdowns import seat_flags as countdown_flags
 from .errors import TROUBLESHOOTING
 from .help import help_screen
 from .i18n import N_, Translator
-from .lobby import RULE_FIELDS, rule_value_text
+from .lobby import RULE_FIELDS, not_applicable, rule_value_text
 from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
 from .story import TrickStep, describe_event, describe_last_trick, describe_step
@@ -162,7 +162,7 @@ def visible_hints(ui: ClientUi, cols: int, rows: int) -> list[Hint]:
 def _footer(ui: ClientUi, cols: int, rows: int = 24) -> list[Line]:
     lines: list[Line] = []
     if ui.editor is not None:
-        label = ui.t._(ui.editor.label)
+        label = ui.t._(ui.editor.label).format(**ui.editor.values)
         label += label_gap(label)
         room = max(1, cols - width(label) - 1)  # the cursor's cell
         text = tail(ui.editor.text, room)  # scrolled: the end being typed stays in view
@@ -729,16 +729,23 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     players = table.get("players", [])
     lines: list[Line] = [rule(t._("Players ({n} of 4 to 8)").format(n=len(players)), cols)]
     for index, seat in enumerate(players):
-        chosen = session is not None and session.is_host and index == ui.lobby.index
+        chosen = (
+            session is not None
+            and session.is_host
+            and ui.overlay is not Overlay.RULES  # one cursor: the rules panel has it
+            and index == ui.lobby.index
+        )
         marks = []
         if seat["host"]:
             marks.append(("class:heading", t._("host")))
         if seat["kind"] == "bot":
             marks.append(("class:dim", t._("bot")))
-        if seat["ready"]:
+        if seat["host"]:
+            pass  # the host player's start is their ready
+        elif seat["ready"]:
             marks.append(("class:good", t._("ready")))
         elif seat["kind"] == "human":
-            marks.append(("class:dim", t._("not ready")))
+            marks.append(("class:warning", t._("not ready")))
         if not seat["connected"]:
             marks.append(("class:error", t._("offline")))
         name_style = "class:cursor" if chosen else ("class:me" if seat["player"] == ui.me else "")
@@ -768,12 +775,24 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             on.append(f"{t._(RULE_FIELDS[-1].label)}: {chance}")
         if rules.get("hand_limit"):
             on.append(f"{t._('Hands to play')}: {rules['hand_limit']}")
-        text = "; ".join(on) if on else t._("The basic rules, no optional rule.")
+        text = t._("; ").join(on) if on else t._("The basic rules, no optional rule.")
         lines += wrapped(text, cols)[:4]
+        lines += _rules_not_applicable(ui, cols)
+    unready = ui.not_ready()
     if table.get("can_start") and session is not None and session.is_host:
-        lines.append(plain(t._("Enough players: press s to start."), "class:good"))
+        if unready:
+            names = t.list_separator.join(unready)
+            text = t._("Enough players. Not ready yet: {names} (s starts anyway).")
+            lines += wrapped(text.format(names=names), cols, "class:warning")[:2]
+        else:
+            lines.append(plain(t._("Enough players: press s to start."), "class:good"))
     elif session is not None and not session.is_host:
-        lines.append(plain(t._("Waiting for the host player to start."), "class:dim"))
+        me = next((p for p in players if p["player"] == ui.me), None)
+        if me is not None and not me["ready"]:
+            text = t._("Waiting for the host player to start. Press r when you are ready.")
+        else:
+            text = t._("Waiting for the host player to start.")
+        lines += wrapped(text, cols, "class:dim")[:2]
     if ui.notice is not None:
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
     room = rows - len(lines)
@@ -796,8 +815,22 @@ def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
                 ("class:heading", value),
             ]
         )
+    lines += _rules_not_applicable(ui, cols)
     if ui.notice is not None:
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
+    return lines
+
+
+def _rules_not_applicable(ui: ClientUi, cols: int) -> list[Line]:
+    """Options that are on but do nothing with the seats there are, each said once."""
+    table = ui.table or {}
+    rules = table.get("rules", {})
+    seated = len(table.get("players", []))
+    lines: list[Line] = []
+    for option in RULE_FIELDS:
+        problem = not_applicable(option.key, seated) if rules.get(option.key) else None
+        if problem is not None:
+            lines += wrapped(problem.show(ui.t), cols, "class:warning")[:2]
     return lines
 
 

@@ -31,7 +31,7 @@ from .help import HINTS as HELP_HINTS
 from .help import body_rows as help_rows
 from .help import max_scroll as help_max_scroll
 from .i18n import N_, Translator
-from .lobby import LobbyKeys, RulesEditor
+from .lobby import TYPED_FIELDS, TYPED_RANGES, LobbyKeys, RulesEditor, typed_rule
 from .refusals import RefusalScreen
 from .story import TrickStory, describe_event
 from .words import seat_name
@@ -101,10 +101,18 @@ class LogLine:
 class LineEditor:
     """A one-line text field: characters, Backspace, Enter to accept, Esc to cancel."""
 
-    def __init__(self, purpose: str, label: str, text: str = "", max_chars: int = 100) -> None:
+    def __init__(
+        self,
+        purpose: str,
+        label: str,
+        text: str = "",
+        max_chars: int = 100,
+        values: dict[str, object] | None = None,
+    ) -> None:
         self.purpose = purpose
         self.label = label
-        """Marked with N_."""
+        """Marked with N_; ``values`` fill its placeholders."""
+        self.values = values or {}
         self.text = text
         self.max_chars = max_chars
 
@@ -182,6 +190,8 @@ class ClientUi:
         self._answered = False
         self._resumed = False
         self.lobby = LobbyKeys()
+        self._lobby_seats: dict[int, str] | None = None
+        """Who sat in the lobby when the table was last seen: joins and leaves are logged."""
         self.rules_editor = RulesEditor()
         self.problem: str | None = None
         self.problem_detail: str | None = None
@@ -335,6 +345,8 @@ class ClientUi:
                 return []
             self.name = text
             return self._ask_code()
+        if editor.purpose.startswith("rule:"):
+            return self._result(typed_rule(editor.purpose[5:], text, self._rules()))
         if editor.purpose == "retry_code":
             if not text:
                 return []
@@ -512,6 +524,8 @@ class ClientUi:
             self._log_event(message)
         if kind in ("table", "snapshot"):
             self._follow_host_player()
+        if kind in ("table", "snapshot", "welcome"):
+            self._log_lobby_changes()
         self._follow_decision()
         return effects
 
@@ -530,6 +544,29 @@ class ClientUi:
             self.add_log(
                 "info", self.t._("{name} is now the host player.").format(name=self.name_of(host))
             )
+
+    def _log_lobby_changes(self) -> None:
+        """In the lobby, everyone's log says who sat down and who left (in a game, the
+        game's own events say it)."""
+        table = self.table
+        if table is None:
+            return
+        if table["phase"] != "lobby":
+            self._lobby_seats = None
+            return
+        seats = {seat["player"]: seat for seat in table["players"]}
+        before = self._lobby_seats
+        self._lobby_seats = {player: self.name_of(player) for player in seats}
+        if before is None:
+            return  # what was there when we came in is on screen, not news
+        t = self.t
+        for player in seats:
+            if player not in before and player != self.me:
+                name = self.name_of(player)
+                self.add_log("info", t._("{name} joins the table.").format(name=name))
+        for player, name in before.items():
+            if player not in seats:
+                self.add_log("info", t._("{name} leaves the table.").format(name=name))
 
     def _log_event(self, message: Message) -> None:
         event = event_from_message(message)
@@ -629,6 +666,18 @@ class ClientUi:
             if key in ("escape", "o"):
                 self.overlay = None
                 return []
+            field = self.rules_editor.field.key
+            if field in TYPED_FIELDS and (key == "enter" or key.isdigit()):
+                low, high = TYPED_RANGES[field]
+                self.notice = None
+                self.editor = LineEditor(
+                    f"rule:{field}",
+                    TYPED_FIELDS[field],
+                    key if key.isdigit() else "",
+                    len(str(high)),
+                    {"low": low, "high": high},
+                )
+                return []
             return self._result(self.rules_editor.press(key, self._rules()))
         if key == "q":
             return self._quit()
@@ -659,8 +708,40 @@ class ClientUi:
                     return []
                 self.overlay = Overlay.RULES
                 return []
-            return self._result(self.lobby.press(key, table, self.me, self.session.is_host))
+            result = self.lobby.press(key, table, self.me, self.session.is_host)
+            unready = self.not_ready()
+            if result.request == {"type": "start"} and unready:
+                self.confirmation = self._start_question(unready)
+                return []
+            return self._result(result)
         return []
+
+    def not_ready(self) -> list[str]:
+        """The seated people, other than the host player, who have not said ready."""
+        table = self.table
+        seats = [] if table is None else table["players"]
+        return [
+            self.name_of(s["player"])
+            for s in seats
+            if s["kind"] == "human" and not s["ready"] and not s["host"]
+        ]
+
+    def _start_question(self, unready: list[str]) -> Confirmation:
+        t = self.t
+        names = t.list_separator.join(unready)
+        return Confirmation(
+            t.n_("{n} player is not ready", "{n} players are not ready", len(unready)).format(
+                n=len(unready)
+            ),
+            (
+                Choice(
+                    "s",
+                    "start",
+                    N_("start anyway"),
+                    t._("Not ready yet: {names}. Start the table anyway?").format(names=names),
+                ),
+            ),
+        )
 
     def _rules(self) -> dict[str, Any]:
         table = self.table
@@ -806,6 +887,8 @@ class ClientUi:
             return [Send(leave), Quit()]
         if action == "end":
             return [Quit(end_table=True)]
+        if action == "start":
+            return [Send({"type": "start"})]
         assert action == BACK
         return []
 
