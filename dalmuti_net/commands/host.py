@@ -283,6 +283,7 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
         client.refresh()
 
     host.say = say
+    host.table_on_screen = True
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:

@@ -646,7 +646,7 @@ def _hand(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
         pieces.append(piece)
     lines = [rule(title, cols)]
     if not pieces:
-        lines.append(plain(t._("(no cards)"), "class:dim"))
+        return [*lines, plain(t._("(no cards)"), "class:dim")]
     return lines + wrap_fragments(pieces, cols)
 
 

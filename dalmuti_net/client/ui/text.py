@@ -119,7 +119,27 @@ def _pieces(text: str) -> list[str]:
             word += char
     if word:
         pieces.append(word)
-    return _numbers_kept_with_their_words(pieces)
+    return _numbers_kept_with_their_words(_seat_numbers_kept_with_names(pieces))
+
+
+def _seat_numbers_kept_with_names(pieces: list[str]) -> list[str]:
+    """``Heuristic bot (3)``: a seat's number never starts a line apart from its name."""
+    out: list[str] = []
+    for piece in pieces:
+        number = piece.rstrip(".,;:")
+        if (
+            len(out) >= 2
+            and out[-1] == " "
+            and out[-2] != " "
+            and number.startswith("(")
+            and number.endswith(")")
+            and number[1:-1].isdigit()
+        ):
+            out.pop()
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return out
 
 
 def _numbers_kept_with_their_words(pieces: list[str]) -> list[str]:
