@@ -15,6 +15,8 @@ from dalmuti_net.client.ui.lobby import (
     rule_value_text,
     typed_rule,
 )
+from dalmuti_net.client.ui.text import tidy
+from dalmuti_net.client.ui.words import describe_set
 from dalmuti_net.engine import Rules
 
 EN = Translator("en")
@@ -232,3 +234,39 @@ def test_joins_and_leaves_are_in_everyones_log() -> None:
     assert "Bea deja la mesa." in draw(local.ui)
     local.press("down", "x")  # Ana removes a bot
     assert "deja la mesa." in local.ui.log[-1].text
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_a_spectator_arriving_mid_hand_gets_the_hand_so_far(language: str) -> None:
+    from test_ui_screens import answer
+    from ui_support import LocalTable, draw
+
+    from dalmuti_net.client.session import ClientSession
+    from dalmuti_net.client.ui.state import ClientUi
+
+    local = LocalTable(Rules(scoring=True), seed=5, bots=3)
+    local.press("s")
+    for _ in range(4):
+        answer(local)
+    observation = local.session.observation
+    assert observation is not None and observation.trick
+    watcher = ClientSession("Eve", spectator=True)
+    ui = ClientUi(Translator(language), watcher, address="test")
+    connection = local._connect(watcher)
+    for message in local._take(connection):
+        watcher.receive(message)
+        ui.on_message(message)
+    t = ui.t
+    logged = [line.text for line in ui.log]
+    assert logged[0] == t._("You arrive during hand {hand}. So far in this hand:").format(hand=1)
+    ana = local.session.player
+    assert ana is not None
+    plays = [
+        t._("{name} plays {set}.").format(name=ui.name_of(p), set=describe_set(t, card_set))
+        for p, card_set in observation.trick
+    ]
+    assert all(play in logged for play in plays)
+    assert len(logged) >= 1 + len(plays)
+    assert tidy(logged[1]) in draw(ui, 120, 40)  # as the screen writes it
+    # Someone in the lobby when the hand starts gets the events, not a catch-up.
+    assert not any("arrive" in line.text for line in local.ui.log)

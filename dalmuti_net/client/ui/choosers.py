@@ -419,7 +419,7 @@ class TaxChooser(Chooser):
     def hints(self) -> list[Hint]:
         return [
             Hint("←→", N_("card")),
-            Hint("↑/Space", N_("add")),
+            Hint(N_("↑/Space"), N_("add")),
             Hint("↓", N_("take back")),
             Hint("Enter", N_("give")),
         ]

@@ -140,7 +140,7 @@ class RulesEditor:
         if self.field.key in TYPED_FIELDS:
             hints += [Hint("←→", N_("less/more")), Hint(N_("0-9/Enter"), N_("type a number"))]
         else:
-            hints.append(Hint("Space", N_("switch")))
+            hints.append(Hint(N_("Space"), N_("switch")))
         return [*hints, Hint("o/Esc", N_("close"))]
 
 

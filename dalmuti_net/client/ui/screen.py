@@ -772,9 +772,11 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         ]
         if rules.get("misdeal_chance"):
             chance = rule_value_text(t, "misdeal_chance", rules["misdeal_chance"])
-            on.append(f"{t._(RULE_FIELDS[-1].label)}: {chance}")
+            label = t._("{label}:").format(label=t._(RULE_FIELDS[-1].label))
+            on.append(label + label_gap(label) + chance)
         if rules.get("hand_limit"):
-            on.append(f"{t._('Hands to play')}: {rules['hand_limit']}")
+            label = t._("{label}:").format(label=t._("Hands to play"))
+            on.append(label + label_gap(label) + str(rules["hand_limit"]))
         text = t._("; ").join(on) if on else t._("The basic rules, no optional rule.")
         lines += wrapped(text, cols)[:4]
         lines += _rules_not_applicable(ui, cols)
@@ -782,7 +784,11 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if table.get("can_start") and session is not None and session.is_host:
         if unready:
             names = t.list_separator.join(unready)
-            text = t._("Enough players. Not ready yet: {names} (s starts anyway).")
+            text = t.n_(
+                "Enough players. Not ready yet: {names} (s starts anyway).",
+                "Enough players. Not ready yet: {names} (s starts anyway).",
+                len(unready),
+            )
             lines += wrapped(text.format(names=names), cols, "class:warning")[:2]
         else:
             lines.append(plain(t._("Enough players: press s to start."), "class:good"))

@@ -33,7 +33,7 @@ from .help import max_scroll as help_max_scroll
 from .i18n import N_, Translator
 from .lobby import TYPED_FIELDS, TYPED_RANGES, LobbyKeys, RulesEditor, typed_rule
 from .refusals import RefusalScreen
-from .story import TrickStory, describe_event
+from .story import TrickStory, catch_up, describe_event
 from .words import seat_name
 
 LOG_LINES = 500
@@ -189,6 +189,7 @@ class ClientUi:
         self._decision_seen: object = None
         self._answered = False
         self._resumed = False
+        self._arriving = False
         self.lobby = LobbyKeys()
         self._lobby_seats: dict[int, str] | None = None
         """Who sat in the lobby when the table was last seen: joins and leaves are logged."""
@@ -487,6 +488,7 @@ class ClientUi:
             # The runner says CONNECTED before this message is handled: only the first
             # welcome of a run is a welcome back.
             welcomed, self._welcomed = self._welcomed, True
+            self._arriving = True  # the snapshot that follows may be the middle of a hand
             if session.seat_was_lost:
                 self.add_log(
                     "info",
@@ -515,8 +517,18 @@ class ClientUi:
         elif kind == "goodbye":
             self._show_closed(session)
         elif kind == "snapshot":
-            if session.observation is not None:
-                self.trick_story.sync(session.observation)
+            observation = session.observation
+            if observation is not None:
+                self.trick_story.sync(observation)
+                if (
+                    self._arriving
+                    and observation.phase in HAND_PHASES
+                    and observation.hand_number
+                    and not any(line.kind == "event" for line in self.log)
+                ):
+                    for text in catch_up(self.t, observation, self.name_of, self.me):
+                        self.add_log("event", text)
+            self._arriving = False
             if self._resumed:
                 self._resumed = False
                 self.add_log("info", self.t._("Up to date with the table."))
@@ -738,7 +750,11 @@ class ClientUi:
                     "s",
                     "start",
                     N_("start anyway"),
-                    t._("Not ready yet: {names}. Start the table anyway?").format(names=names),
+                    t.n_(
+                        "Not ready yet: {names}. Start the table anyway?",
+                        "Not ready yet: {names}. Start the table anyway?",
+                        len(unready),
+                    ).format(names=names),
                 ),
             ),
         )

@@ -149,6 +149,10 @@ def _numbers_kept_with_their_words(pieces: list[str]) -> list[str]:
     index = 0
     while index < len(pieces):
         piece = pieces[index]
+        number = piece.rstrip("".join(CLOSING))
+        if number.isdigit() and len(out) >= 2 and out[-1] == " " and _is_wide_word(out[-2]):
+            out.pop()
+            piece = out.pop() + " " + piece  # 規則 15: in Chinese, with the word before it
         if piece.isdigit() and index + 2 < len(pieces) and pieces[index + 1] == " ":
             piece += " " + pieces[index + 2]
             index += 3
