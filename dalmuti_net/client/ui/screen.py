@@ -341,9 +341,9 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if ui.results is not None and observation.ended is None:
         lines += _results(ui, observation, cols)
         return lines + _log_block(ui, cols, rows - len(lines))
-    seats = _seats(ui, observation, cols)
+    seat_cols = min(84, cols - 40) if cols >= WIDE else cols
+    seats = _seats(ui, observation, cols, seat_cols)
     if cols >= WIDE:
-        seat_cols = min(84, cols - 40)
         trick = _trick_panel(ui, observation, cols - seat_cols - 3)
         lines += side_by_side(seats, trick, seat_cols)
     else:
@@ -394,7 +394,9 @@ def _seat_flags(
     return flags + countdown_flags(t, ui.countdowns, player)
 
 
-def _seats(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+def _seats(ui: ClientUi, observation: Observation, cols: int, room: int) -> list[Line]:
+    """The seats, one a row, in ``room`` cells (the trick's panel beside them when wide);
+    ``cols`` sets the name column's width."""
     t = ui.t
     table = ui.table or {}
     by_player = {s["player"]: s for s in table.get("players", [])}
@@ -431,8 +433,12 @@ def _seats(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
         if scoring:
             score = str(observation.scores.get(player, 0))
             row.append(("", " " + fit(score, score_cols, "right")))
+        used = line_width(row)
         for style, flag in _seat_flags(ui, observation, player, by_player.get(player)):
+            if used + 2 + width(flag) > room:
+                continue  # whole flags only: the least needed ("bot") come last
             row += [("", "  "), (style, flag)]
+            used += 2 + width(flag)
         lines.append(row)
     joining = [p for p in observation.joining] + [
         s["player"]
