@@ -19,7 +19,7 @@ from dalmuti_net.host.pacing import DEFAULT_BOT_PACE, BotPace
 from dalmuti_net.host.pacing import TABLE_UI_SOFTWARE as UI_PREFIX
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.settings import settings_from_dict
-from dalmuti_net.host.table import StartBot, Table
+from dalmuti_net.host.table import Limits, StartBot, Table
 from dalmuti_net.protocol.messages import Message, action_message
 
 PACE = 0.8
@@ -36,10 +36,13 @@ def choose_in_the_trio_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(trio.to_thread, "run_sync", run_here)
 
 
-async def watched_hand(software: str, spectator: bool = False) -> list[tuple[float, str, int]]:
+async def watched_hand(
+    software: str, spectator: bool = False, limits: Limits | None = None
+) -> list[tuple[float, str, int]]:
     """One hand: a person (answering at once) with ``software`` and three paced bots.
-    Returns (time, "played"/"passed"/"asked", player) as the person saw them."""
-    table = Table("Paced", Rules(), seed=4, headless=True)
+    Returns (time, "played"/"passed"/"asked", player) as the person saw them, and
+    (time, "timer", milliseconds left on the person's turn timer) as the host told it."""
+    table = Table("Paced", Rules(), seed=4, headless=True, limits=limits or Limits())
     server = TableServer(table, between_hands=3600)
     pace = BotPace(PACE, server)
 
@@ -72,6 +75,10 @@ async def watched_hand(software: str, spectator: bool = False) -> list[tuple[flo
                 seen.append((trio.current_time(), kind, message["player"]))
             if kind == "hand_ended":
                 nursery.cancel_scope.cancel()
+            if kind == "timers":
+                for player, left in message["turn"]:
+                    if player == person.player:
+                        seen.append((trio.current_time(), "timer", left))
             decision = person.decision
             if decision is not None and person.observation is not None:
                 seen.append((trio.current_time(), "asked", person.player or 0))
@@ -92,7 +99,7 @@ async def test_bots_move_at_a_human_pace_for_the_table_ui(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
     seen = await watched_hand(TABLE_UI_SOFTWARE)
-    moves = [entry for entry in seen if entry[1] != "asked"]
+    moves = [entry for entry in seen if entry[1] in ("played", "passed")]
     assert len(moves) > 8
     me = next(player for _, kind, player in seen if kind == "asked")
     for (before, _, _), (after, _, player) in itertools.pairwise(moves):
@@ -111,7 +118,7 @@ async def test_nobody_at_the_table_ui_no_pace(
     autojump_clock: trio.testing.MockClock, software: str, spectator: bool
 ) -> None:
     seen = await watched_hand(software, spectator)
-    assert len(seen) > 8
+    assert len([entry for entry in seen if entry[1] != "asked"]) > 8
     assert seen[-1][0] - seen[0][0] < PACE  # the whole hand went by as fast as they think
 
 
@@ -120,3 +127,17 @@ def test_the_pace_settings() -> None:
     assert settings_from_dict({}).bot_pace == DEFAULT_BOT_PACE == 0.8
     assert settings_from_dict({"table": {"bot_pace": 0}}).bot_pace == 0
     assert settings_from_dict({"table": {"bot_pace": 1.5}}).bot_pace == 1.5
+
+
+async def test_the_turn_timer_starts_when_the_decision_is_sent(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The bots' pace is spent before the person's decision exists: their whole turn
+    time is left when they are asked, every time."""
+    seen = await watched_hand(TABLE_UI_SOFTWARE, limits=Limits(turn_timer_ms=8_000))
+    asked = [at for at, kind, _ in seen if kind == "asked"]
+    timers = [(at, left) for at, kind, left in seen if kind == "timer"]
+    assert len(asked) >= 2 and timers
+    for at in asked:
+        told = [left for when, left in timers if abs(when - at) < 1e-6]
+        assert told == [8_000], (at, timers)
