@@ -76,6 +76,9 @@ class _LoggedUi(ClientUi):
         super().add_log(kind, text)
         self.fresh.append(text)
 
+    def _log_lobby_changes(self) -> None:
+        """The plain table tells who sits down and leaves itself (``_table_changes``)."""
+
 
 class PlainTable:
     def __init__(
