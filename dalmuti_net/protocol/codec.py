@@ -27,6 +27,10 @@ _LIMITS = {
 }
 
 
+_NOT_ALLOWED = (bytes, msgpack.ExtType, msgpack.Timestamp)
+"""What msgpack decodes a bin or an ext (timestamps included) into."""
+
+
 def encode_body(message: Message) -> bytes:
     body: bytes = msgpack.packb(message, use_bin_type=True)
     return body
@@ -38,7 +42,9 @@ def encode(message: Message) -> bytes:
 
 
 def _check_shape(value: Any, depth: int) -> None:
-    """String keys only, bounded nesting; msgpack's own limits cap the sizes."""
+    """String keys only, bounded nesting, no bin or ext of any length (msgpack's limits
+    refuse the longer ones; a zero-length bin or ext gets this far); msgpack's own limits
+    cap the sizes."""
     if depth > MAX_DEPTH:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"nesting deeper than {MAX_DEPTH} levels")
     if isinstance(value, dict):
@@ -49,6 +55,8 @@ def _check_shape(value: Any, depth: int) -> None:
     elif isinstance(value, list):
         for item in value:
             _check_shape(item, depth + 1)
+    elif isinstance(value, _NOT_ALLOWED):
+        raise ProtocolError(ErrorCode.BAD_FRAME, "msgpack bin and ext values are not allowed")
 
 
 def unpack(body: bytes) -> Message:

@@ -179,3 +179,43 @@ def test_random_bytes_long_campaign(body: bytes, direction: Direction) -> None:
 @given(value=msgpack_values, direction=directions)
 def test_arbitrary_msgpack_values_long_campaign(value: Any, direction: Direction) -> None:
     assert_decodes_or_refuses(msgpack.packb(value, use_bin_type=True), direction)
+
+
+def _with_extra(raw_value: bytes, where: str) -> bytes:
+    """{"type": "chat", "text": "hi", "x": VALUE} with the raw msgpack VALUE as "x", or
+    inside a list or a map under "x" (a field the host does not know is still decoded)."""
+    fields = b"".join(msgpack.packb(v) for v in ("type", "chat", "text", "hi", "x"))
+    if where == "in a list":
+        raw_value = b"\x91" + raw_value
+    elif where == "in a map":
+        raw_value = b"\x81" + msgpack.packb("k") + raw_value
+    return b"\x83" + fields + raw_value
+
+
+_BIN_AND_EXT = {
+    "bin8 of 0 bytes": b"\xc4\x00",
+    "bin8 of 1 byte": b"\xc4\x01a",
+    "bin16 of 0 bytes": b"\xc5\x00\x00",
+    "bin32 of 0 bytes": b"\xc6\x00\x00\x00\x00",
+    "bin8 of 200 bytes": b"\xc4\xc8" + bytes(200),
+    "ext8 of 0 bytes": b"\xc7\x00\x05",
+    "ext16 of 0 bytes": b"\xc8\x00\x00\x05",
+    "ext32 of 0 bytes": b"\xc9\x00\x00\x00\x00\x05",
+    "ext8 of 0 bytes, type -1": b"\xc7\x00\xff",
+    "fixext1": b"\xd4\x05a",
+    "fixext16": b"\xd8\x05" + bytes(16),
+    "timestamp32": b"\xd6\xff\x00\x00\x00\x00",
+    "timestamp96": b"\xc7\x0c\xff" + bytes(12),
+}
+
+
+@pytest.mark.parametrize("where", ["a field", "in a list", "in a map"])
+@pytest.mark.parametrize("raw_value", list(_BIN_AND_EXT.values()), ids=list(_BIN_AND_EXT))
+def test_bin_and_ext_of_any_length_are_bad_frames(raw_value: bytes, where: str) -> None:
+    body = _with_extra(raw_value, where)
+    for direction in Direction:
+        with pytest.raises(ProtocolError) as raised:
+            decode(body, direction)
+        assert raised.value.code is ErrorCode.BAD_FRAME and raised.value.fatal
+    # The same frame with a str in place of the bin or ext is fine.
+    assert decode(_with_extra(msgpack.packb(""), where), Direction.TO_HOST)["text"] == "hi"
