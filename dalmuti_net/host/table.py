@@ -46,6 +46,7 @@ from ..protocol.messages import (
     action_message,
     decision_message,
 )
+from ..protocol.text import clean_text
 from .default_moves import default_move
 
 SOFTWARE = f"dalmuti-net/{__version__}"
@@ -143,7 +144,7 @@ class Table:
         self.table_id = table_id or secrets.token_hex(8)
         """Names this table for its whole life (a resumed host keeps it): clients key the
         resume tokens they remember by it, never by the host's address."""
-        self.name = " ".join(name.split())[:MAX_TABLE_NAME_CHARS] or "Dalmuti table"
+        self.name = clean_text(name)[:MAX_TABLE_NAME_CHARS] or "Dalmuti table"
         self.rules = rules if rules is not None else Rules()
         self.code = code
         self.limits = limits if limits is not None else Limits()
@@ -294,7 +295,7 @@ class Table:
         return self.seats[player]
 
     def _unique_name(self, wanted: str) -> str:
-        base = " ".join(wanted.split())[:MAX_NAME_CHARS] or "Player"
+        base = clean_text(wanted)[:MAX_NAME_CHARS] or "Player"
         taken = {seat.name for seat in self.seats.values()}
         taken |= {c.name for c in self.connections.values() if c.spectator}
         if base not in taken:
@@ -784,7 +785,7 @@ class Table:
             self._next_player = max(self._next_player, player + 1)
             self.seats[player] = Seat(
                 player,
-                entry["name"],
+                clean_text(entry["name"]) or "Player",  # saves from before names were checked
                 entry["kind"],
                 entry["token"],
                 host=entry["host"],

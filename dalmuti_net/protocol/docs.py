@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import codec
+from . import codec, text
 from .catalogue import (
     DECISION_KINDS,
     MAX_CHAT_CHARS,
@@ -289,6 +289,11 @@ def render_limits() -> str:
             "Nesting",
             f"at most {codec.MAX_DEPTH} levels, counting the message map as level 1 "
             "(every value, scalars too, sits at a level)",
+        ),
+        (
+            "Characters in any str",
+            f"none of {text.REFUSED} (a `bad_message`); emoji sequences with the "
+            "zero-width joiner are fine",
         ),
         ("Player name", f"1..{MAX_NAME_CHARS} characters"),
         ("Table name", f"0..{MAX_TABLE_NAME_CHARS} characters"),

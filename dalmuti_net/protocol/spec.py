@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ErrorCode, ProtocolError
+from .text import JSON_PATTERN, first_control
 
 JsonSchema = dict[str, Any]
 
@@ -94,9 +95,20 @@ class Str(Spec):
             raise _fail(
                 path, f"a string of {self.min_length} to {self.max_length} characters", value
             )
+        control = first_control(value)
+        if control is not None:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"{path}: control character U+{ord(control):04X} not allowed in text",
+            )
 
     def schema(self) -> JsonSchema:
-        return {"type": "string", "minLength": self.min_length, "maxLength": self.max_length}
+        return {
+            "type": "string",
+            "minLength": self.min_length,
+            "maxLength": self.max_length,
+            "not": {"pattern": JSON_PATTERN},
+        }
 
     def describe(self) -> str:
         return f"str {self.min_length}..{self.max_length} chars"
