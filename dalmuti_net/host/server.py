@@ -135,7 +135,11 @@ class TableServer:
         await trio.serve_listeners(self.handle_tcp, listeners)
 
     async def handle_tcp(self, stream: trio.SocketStream) -> None:
-        await self.handle_stream(stream, internal=False)
+        try:
+            address = str(stream.socket.getpeername()[0])
+        except OSError:  # already reset by the peer
+            address = None
+        await self.handle_stream(stream, internal=False, address=address)
 
     def connect_local(self) -> trio.abc.Stream:
         """An in-process client connection (the host player's UI, a bot): our end is
@@ -161,14 +165,11 @@ class TableServer:
 
     # ------------------------------------------------------------------ one connection
 
-    async def handle_stream(self, stream: trio.abc.Stream, internal: bool = False) -> None:
-        connection = self.table.connect(internal=internal)
-        if connection is None:
-            refusal = ProtocolError(ErrorCode.TOO_MANY_CONNECTIONS, "the host is full")
-            with trio.move_on_after(1):
-                await stream.send_all(encode(_error_message(refusal)))
-            await trio.aclose_forcefully(stream)
-            return
+    async def handle_stream(
+        self, stream: trio.abc.Stream, internal: bool = False, address: str | None = None
+    ) -> None:
+        connection = self.table.connect(internal=internal, address=address)
+        self.changed()  # room made for it closes an idle connection
         outgoing, queued = trio.open_memory_channel[Message](OUTBOX_LIMIT)
         link = Link(connection, outgoing)
         self.links[connection] = link
@@ -193,14 +194,27 @@ class TableServer:
         frames = FrameReader(self.table.max_frame_bytes)
         rate = RateLimiter(limits.max_messages_per_second, limits.max_messages_per_second * 2)
         timeout = limits.heartbeat_timeout_ms / 1000
+        # Only whole frames count as being heard from, and before hello nothing does: a
+        # byte a second holds no connection open.
+        greeted = False
+        hello_by = trio.current_time() + limits.hello_timeout_ms / 1000
+        heard_by = trio.current_time() + timeout
         while True:
-            with trio.move_on_after(timeout) as silence:
+            deadline = heard_by if greeted or internal else min(hello_by, heard_by)
+            with trio.move_on_at(deadline) as silence:
                 try:
                     data = await stream.receive_some(RECEIVE_CHUNK)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
             if silence.cancelled_caught:
-                await self._refuse(link, ProtocolError(ErrorCode.TIMEOUT, "nothing heard"))
+                if not greeted and not internal and deadline == hello_by:
+                    self.table.hello_overdue(link.connection)
+                    await self.flush()
+                else:
+                    await self._refuse(
+                        link,
+                        ProtocolError(ErrorCode.TIMEOUT, f"no whole frame for {timeout:g} s"),
+                    )
                 return
             if not data:
                 return
@@ -209,6 +223,8 @@ class TableServer:
             except ProtocolError as error:
                 await self._refuse(link, error)
                 return
+            if bodies:
+                heard_by = trio.current_time() + timeout
             for body in bodies:
                 request_id = None
                 try:
@@ -234,6 +250,7 @@ class TableServer:
             if frames.refusal is not None:
                 await self._refuse(link, frames.refusal)
                 return
+            greeted = self.table.greeted_from_outside(link.connection)
             # Read on once this read's changes are saved and sent: a client cannot run
             # ahead of the disk. Only waiting: cancelling it loses nothing.
             await self.flush()
@@ -489,12 +506,3 @@ def _request_id(raw: Message) -> Any:
     if type(request_id) is str and len(request_id) <= 64:
         return request_id
     return None
-
-
-def _error_message(error: ProtocolError) -> Message:
-    return {
-        "type": "error",
-        "code": str(error.code),
-        "message": error.message,
-        "fatal": error.fatal,
-    }

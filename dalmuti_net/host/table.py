@@ -65,6 +65,16 @@ class Limits:
     max_chat_chars: int = 500
     max_spectators: int = 64
     max_connections: int = 128
+    """Connections from outside that have said hello; a seat resuming with its token is
+    let in over it (it is not a new place at the table)."""
+    hello_timeout_ms: int = 10_000
+    """A connection from outside that has not said hello this long after connecting is
+    closed, whatever it sent meanwhile."""
+    max_unwelcomed: int = 64
+    """Connections from outside that have not said hello yet; a new one over it closes the
+    oldest (so idle connections can never keep a newcomer out)."""
+    max_unwelcomed_per_address: int = 8
+    """The same, from one address."""
 
     def message(self, max_frame_bytes: int) -> dict[str, Any]:
         return {
@@ -104,6 +114,8 @@ class Connection:
     spectator: bool = False
     name: str = ""
     closing: bool = False
+    address: str | None = None
+    """The peer's IP address, for the limit on connections that have not said hello."""
 
 
 # Effects for the server.
@@ -328,15 +340,49 @@ class Table:
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self, *, internal: bool = False) -> int | None:
-        """A new connection's id, or ``None`` when the host is at its connection limit."""
-        outside = sum(1 for c in self.connections.values() if not c.internal)
-        if not internal and outside >= self.limits.max_connections:
-            return None
-        connection = Connection(self._next_connection, internal)
+    def connect(self, *, internal: bool = False, address: str | None = None) -> int:
+        """A new connection's id. Every connection gets in: room for one that has not said
+        hello yet is made by closing the oldest such connection from the same address
+        (over ``max_unwelcomed_per_address``), else from anywhere (over ``max_unwelcomed``),
+        so a crowd of idle sockets never keeps a player out. The limit on connections
+        applies at ``hello``."""
+        if not internal:
+            waiting = [
+                c for c in self.connections.values() if not (c.internal or c.greeted or c.closing)
+            ]
+            same_address = [c for c in waiting if c.address == address]
+            if len(same_address) >= self.limits.max_unwelcomed_per_address:
+                self._make_room(same_address[0], "from your address")
+            elif len(waiting) >= self.limits.max_unwelcomed:
+                self._make_room(waiting[0], "")
+        connection = Connection(self._next_connection, internal, address=address)
         self._next_connection += 1
         self.connections[connection.id] = connection
         return connection.id
+
+    def _make_room(self, oldest: Connection, where: str) -> None:
+        self.refuse(
+            oldest.id,
+            ProtocolError(
+                ErrorCode.TOO_MANY_CONNECTIONS,
+                " ".join(f"too many connections {where} have not said hello".split())
+                + "; the oldest is closed",
+            ),
+        )
+
+    def hello_overdue(self, connection_id: int) -> None:
+        """The server's hello deadline has passed for this connection."""
+        connection = self.connections.get(connection_id)
+        if connection is not None and not connection.greeted:
+            seconds = self.limits.hello_timeout_ms / 1000
+            self.refuse(
+                connection_id,
+                ProtocolError(ErrorCode.TIMEOUT, f"no hello within {seconds:g} s of connecting"),
+            )
+
+    def greeted_from_outside(self, connection_id: int) -> bool:
+        connection = self.connections.get(connection_id)
+        return connection is not None and connection.greeted and not connection.internal
 
     def take_outbox(self, connection_id: int) -> list[Message]:
         connection = self.connections.get(connection_id)
@@ -501,6 +547,17 @@ class Table:
         if self.code is not None and message.get("code") != self.code:
             raise ProtocolError(ErrorCode.BAD_CODE, "this table needs the right join code")
         token = message.get("token")
+        if token is None and not connection.internal:
+            outside = sum(
+                1
+                for c in self.connections.values()
+                if c.greeted and not c.internal and not c.closing
+            )
+            if outside >= self.limits.max_connections:
+                raise ProtocolError(
+                    ErrorCode.TOO_MANY_CONNECTIONS,
+                    f"the host is full ({self.limits.max_connections} connections)",
+                )
         if token is not None:
             seat = next((s for s in self.seats.values() if s.token == token), None)
             # A seat that left keeps being played until the hand ends: by its stand-in only.

@@ -81,8 +81,14 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_FULL: "No free seat (or no spectator place) is left.",
     ErrorCode.BAD_TOKEN: "The resume token matches no seat at this table.",
     ErrorCode.BAD_CODE: "The table needs a join code and it was missing or wrong.",
-    ErrorCode.TOO_MANY_CONNECTIONS: "The host has reached its connection limit.",
-    ErrorCode.TIMEOUT: "Nothing was heard from the client within the heartbeat timeout.",
+    ErrorCode.TOO_MANY_CONNECTIONS: (
+        "The host has reached its connection limit (a new seat or spectator), or closed this "
+        "connection, which had not said hello yet, to make room for a newer one."
+    ),
+    ErrorCode.TIMEOUT: (
+        "No whole frame came from the client within the heartbeat timeout, or no hello "
+        "within the hello deadline."
+    ),
     ErrorCode.SLOW_CONSUMER: "The client did not read its messages and its queue filled up.",
     ErrorCode.KICKED: "The host player removed this client from the table.",
     ErrorCode.REPLACED: "Another connection resumed this seat with its token.",

@@ -373,13 +373,14 @@ async def test_a_long_fuzzing_campaign() -> None:
     check_bystander(watcher, table)
 
 
-async def test_connections_over_the_limit_are_refused_at_once() -> None:
+async def test_a_hello_over_the_connection_limit_is_refused_at_once() -> None:
     table = Table("Small host", limits=Limits(max_connections=2))
     async with loopback_server(table) as (_server, port, nursery):
         first = await join_over_tcp(port, RecordingClient("One"), nursery)
         await join_over_tcp(port, RecordingClient("Two", spectator=True), nursery)
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         async with stream:
+            await stream.send_all(hello("Three", "spectator"))
             refused = await read_until_closed(stream)
         assert [m["code"] for m in refused] == ["too_many_connections"]
         assert refused[0]["fatal"] is True
