@@ -21,6 +21,7 @@ from ..protocol.messages import (
     event_from_message,
     observation_from_dict,
 )
+from ..protocol.text import clean_text
 from .seats import SeatStore
 
 SOFTWARE = f"dalmuti-net/{__version__}"
@@ -102,7 +103,8 @@ class ClientSession:
         message: Message = {
             "type": "hello",
             "version": PROTOCOL_VERSION,
-            "name": self.name,
+            # One's own name, typed with a stray control character: cleaned, not refused.
+            "name": clean_text(self.name) or "Player",
             "role": "spectator" if self.spectator else "player",
             "software": self.software,
         }

@@ -168,7 +168,18 @@ class TableServer:
     async def handle_stream(
         self, stream: trio.abc.Stream, internal: bool = False, address: str | None = None
     ) -> None:
-        connection = self.table.connect(internal=internal, address=address)
+        connection = self.table.connect(internal=internal, address=address, now=trio.current_time())
+        if connection is None:
+            refusal = {
+                "type": "error",
+                "code": str(ErrorCode.TOO_MANY_CONNECTIONS),
+                "message": "too many connections at once that have not said hello",
+                "fatal": True,
+            }
+            with trio.move_on_after(1):
+                await stream.send_all(encode(refusal))
+            await trio.aclose_forcefully(stream)
+            return
         self.changed()  # room made for it closes an idle connection
         outgoing, queued = trio.open_memory_channel[Message](OUTBOX_LIMIT)
         link = Link(connection, outgoing)

@@ -52,6 +52,12 @@ from .default_moves import default_move
 SOFTWARE = f"dalmuti-net/{__version__}"
 _TABLE_CHANGING = (HandEnded, TableEnded, PlayerRemoved, NewcomerPlaced)
 """Events after which the seats or the table's phase have changed: a ``table`` follows."""
+YOUNG_S = 1.0
+"""A connection that has not said hello yet is idle after this long: room is made for a
+newcomer by closing such a connection, never a younger one."""
+BURST_FACTOR = 4
+"""Over this many times its limit of connections waiting to say hello, all of them young,
+an address (or the host) is refused new connections at once."""
 HOST_ONLY = frozenset({"start", "add_bot", "remove_bot", "set_rules", "kick", "end_table"})
 
 
@@ -116,6 +122,7 @@ class Connection:
     closing: bool = False
     address: str | None = None
     """The peer's IP address, for the limit on connections that have not said hello."""
+    connected_at: float = 0.0
 
 
 # Effects for the server.
@@ -340,22 +347,40 @@ class Table:
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self, *, internal: bool = False, address: str | None = None) -> int:
-        """A new connection's id. Every connection gets in: room for one that has not said
-        hello yet is made by closing the oldest such connection from the same address
-        (over ``max_unwelcomed_per_address``), else from anywhere (over ``max_unwelcomed``),
-        so a crowd of idle sockets never keeps a player out. The limit on connections
-        applies at ``hello``."""
+    def connect(
+        self, *, internal: bool = False, address: str | None = None, now: float = 0.0
+    ) -> int | None:
+        """A new connection's id, or ``None`` when it is refused at once (too many
+        connections that have not said hello yet, all of them younger than
+        ``YOUNG_S``). ``now``: the server's clock, in seconds.
+
+        Room for a newcomer is made by closing the oldest connection still waiting to say
+        hello, from the same address over ``max_unwelcomed_per_address``, else from anywhere
+        over ``max_unwelcomed``, once it has waited ``YOUNG_S`` (a client says hello as soon
+        as it connects: one that has not by then is idle). So idle sockets never keep a
+        newcomer out, and a burst of clients connecting together (bots on one machine) are
+        all let in. The limit on connections that said hello applies at ``hello``."""
         if not internal:
             waiting = [
                 c for c in self.connections.values() if not (c.internal or c.greeted or c.closing)
             ]
-            same_address = [c for c in waiting if c.address == address]
-            if len(same_address) >= self.limits.max_unwelcomed_per_address:
-                self._make_room(same_address[0], "from your address")
-            elif len(waiting) >= self.limits.max_unwelcomed:
-                self._make_room(waiting[0], "")
+            for crowd, cap, where in (
+                (
+                    [c for c in waiting if c.address == address],
+                    self.limits.max_unwelcomed_per_address,
+                    "from your address",
+                ),
+                (waiting, self.limits.max_unwelcomed, ""),
+            ):
+                if len(crowd) < cap:
+                    continue
+                if now - crowd[0].connected_at >= YOUNG_S:
+                    self._make_room(crowd[0], where)
+                    break
+                if len(crowd) >= cap * BURST_FACTOR:
+                    return None
         connection = Connection(self._next_connection, internal, address=address)
+        connection.connected_at = now
         self._next_connection += 1
         self.connections[connection.id] = connection
         return connection.id

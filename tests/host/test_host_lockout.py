@@ -10,7 +10,7 @@ import trio
 from recording_clients import RecordingClient, join_over_tcp, loopback_server
 
 from dalmuti_net.bots import make_strategy
-from dalmuti_net.host.table import Limits, Table
+from dalmuti_net.host.table import BURST_FACTOR, YOUNG_S, Limits, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
 
 LIMITS = Limits(
@@ -68,9 +68,10 @@ async def trickle(stream: trio.SocketStream, data: bytes, every: float) -> None:
 
 async def slowloris(port: int, nursery: trio.Nursery, *, greet: bool) -> Watched:
     """Trickles a hello (``greet`` False), or says hello as a spectator and then trickles a
-    heartbeat frame padded to a kilobyte (``greet`` True), a byte every 0.1 s."""
+    heartbeat frame padded to a kilobyte (``greet`` True), a byte every 0.1 s; from
+    127.0.0.2, another address than the idle sockets'."""
     watched = Watched()
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    stream = await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2")
     nursery.start_soon(watched.read, stream)
     hello = {"type": "hello", "version": PROTOCOL_VERSION, "role": "spectator", "name": "Slow"}
     if greet:
@@ -110,7 +111,7 @@ async def test_idle_connections_and_a_slowloris_never_keep_a_seat_or_a_spectator
         idlers = [await idle(port, nursery) for _ in range(200)]
         hello_loris = await slowloris(port, nursery, greet=False)
         lorises = [hello_loris, greeted_loris]
-        await trio.sleep(0.2)
+        await trio.sleep(YOUNG_S + 0.2)  # they are all idle now
 
         back = {}
         for name in ("Bea", "Ana"):
@@ -135,7 +136,7 @@ async def test_idle_connections_and_a_slowloris_never_keep_a_seat_or_a_spectator
         assert all(len(w.codes) == 1 for w in idlers)
         made_room = [w for w in idlers if w.codes == ["too_many_connections"]]
         timed_out = [w for w in idlers if w.codes == ["timeout"]]
-        assert len(made_room) + len(timed_out) == 200 and len(timed_out) <= 8
+        assert len(made_room) + len(timed_out) == 200 and len(timed_out) <= 8 * BURST_FACTOR
         assert hello_loris.codes == ["timeout"]
         assert 1.9 < hello_loris.lasted < 6
         assert [m["type"] for m in greeted_loris.received][:2] == ["welcome", "snapshot"]
@@ -154,16 +155,23 @@ async def test_idle_connections_and_a_slowloris_never_keep_a_seat_or_a_spectator
 
 def test_room_for_a_newcomer_is_made_from_its_own_address_first() -> None:
     table = Table("Room", limits=Limits(max_unwelcomed=4, max_unwelcomed_per_address=2))
-    first, second = (table.connect(address="10.0.0.1") for _ in range(2))
-    other = table.connect(address="10.0.0.2")
-    table.connect(address="10.0.0.1")  # over 2 from 10.0.0.1: its oldest goes
+    first, second = (table.connect(address="10.0.0.1", now=0) for _ in range(2))
+    other = table.connect(address="10.0.0.2", now=0)
+    assert first is not None and second is not None and other is not None
+    # A burst from one address is let in while its oldest is young, up to 4 times the limit.
+    burst = [table.connect(address="10.0.0.1", now=0.5) for _ in range(7)]
+    assert burst[:-1] == [b for b in burst[:-1] if b is not None] and burst[-1] is None
+    assert not any(c.closing for c in table.connections.values())
+    # Once the oldest has waited YOUNG_S, it is closed for the newcomer.
+    table.connect(address="10.0.0.1", now=YOUNG_S)
     assert table.connections[first].closing and not table.connections[second].closing
     assert table.connections[first].outbox[0]["code"] == "too_many_connections"
-    table.connect(address="10.0.0.3")
-    table.connect(address="10.0.0.4")  # over 4 in all: the oldest anywhere goes
+    assert sum(c.closing for c in table.connections.values()) == 1
+    # From another address: over 4 waiting in all, the oldest anywhere goes.
+    table.connect(address="10.0.0.3", now=YOUNG_S)
     assert table.connections[second].closing and not table.connections[other].closing
     local = table.connect(internal=True)
-    assert not table.connections[other].closing and not table.connections[local].closing
+    assert local is not None and not table.connections[other].closing
 
 
 def test_the_connection_limit_applies_at_hello_and_never_to_a_resume() -> None:

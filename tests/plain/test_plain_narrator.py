@@ -189,8 +189,12 @@ def test_every_line_is_in_the_chosen_language() -> None:
 
 
 def test_no_control_character_survives_a_hostile_name_or_chat() -> None:
+    # The protocol refuses control characters in names and chat; the client cleans its
+    # own name and the plain table what is typed, and what it prints all the same.
     table = PlainLocal(name="Eve\x1b[31m\x07")
+    assert table.local.session.player is not None
     lines = table.type("say \x1b]0;pwned\x07hi\x9b2J")
+    assert lines == ["Eve [31m: ]0;pwnedhi2J"]
     assert all(not CONTROL.search(line) for line in table.printed + lines)
     assert clean("a\x1b[2Jb\tc\x9bd") == "a[2Jb cd"
 

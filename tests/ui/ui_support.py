@@ -14,7 +14,7 @@ from dalmuti_net.client.ui.state import ClientUi, Effect, Send
 from dalmuti_net.client.ui.text import width
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.table import Close, StartBot, Table
-from dalmuti_net.protocol import Direction, decode, encode
+from dalmuti_net.protocol import Direction, ProtocolError, decode, encode
 from dalmuti_net.protocol.messages import action_message
 
 
@@ -63,7 +63,13 @@ class LocalTable:
         return connection
 
     def _send(self, connection: int, message: dict[str, Any]) -> None:
-        self.table.receive(connection, decode(encode(message)[4:], Direction.TO_HOST))
+        """Through the codec; a message it refuses is refused as the server does."""
+        try:
+            decoded = decode(encode(message)[4:], Direction.TO_HOST)
+        except ProtocolError as error:
+            self.table.refuse(connection, error, message.get("id"))
+            return
+        self.table.receive(connection, decoded)
 
     def send(self, message: dict[str, Any]) -> None:
         """A request from the UI client."""
