@@ -12,6 +12,12 @@ from dalmuti_net.protocol.spec import Bool, Either, Enum, Float, Int, List, Null
 MAX_LIST = 5
 """Long enough to exercise lists, short enough to keep frames small and tests fast."""
 
+TEXT = st.characters(
+    exclude_categories=("Cc", "Cs"),
+    exclude_characters="\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
+)
+"""Every character a str may hold (dalmuti_net/protocol/text.py)."""
+
 
 def values(spec: Spec) -> st.SearchStrategy[Any]:
     if isinstance(spec, Int):
@@ -21,7 +27,7 @@ def values(spec: Spec) -> st.SearchStrategy[Any]:
     if isinstance(spec, Bool):
         return st.booleans()
     if isinstance(spec, Str):
-        return st.text(min_size=spec.min_length, max_size=min(spec.max_length, 40))
+        return st.text(TEXT, min_size=spec.min_length, max_size=min(spec.max_length, 40))
     if isinstance(spec, Enum):
         return st.sampled_from([str(v) for v in spec.values])
     if isinstance(spec, Nullable):
