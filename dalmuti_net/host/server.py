@@ -517,3 +517,12 @@ def _request_id(raw: Message) -> Any:
     if type(request_id) is str and len(request_id) <= 64:
         return request_id
     return None
+
+
+def _error_message(error: ProtocolError) -> Message:
+    return {
+        "type": "error",
+        "code": str(error.code),
+        "message": error.message,
+        "fatal": error.fatal,
+    }
