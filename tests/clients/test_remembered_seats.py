@@ -258,13 +258,13 @@ def test_the_host_players_own_seat_comes_back_with_host_resume(tmp_path: Path) -
     first = PreparedHost.create(
         options_from(build_parser().parse_args([*argv, "--save", str(save)]))
     )
-    assert first.journal is not None and first.host_token is not None
+    assert first.save is not None and first.host_token is not None
     first.table.start()
     game = first.table.game
     assert game is not None
     host_seat = next(seat for seat in first.table.seats.values() if seat.host)
-    first.journal.append(first.table.take_journal())
-    first.journal.close()  # then the process dies: nothing more is written
+    first.save.append(first.table.take_journal())
+    first.save.close()  # then the process dies: nothing more is written
 
     again = PreparedHost.create(
         options_from(build_parser().parse_args(["host", "--resume", str(save)]))
@@ -273,5 +273,5 @@ def test_the_host_players_own_seat_comes_back_with_host_resume(tmp_path: Path) -
     seat = next(seat for seat in again.table.seats.values() if seat.token == again.host_token)
     assert seat.host and seat.name == "Ana" and seat.player == host_seat.player
     assert again.table.game is not None and again.table.game.hand_number == game.hand_number
-    assert again.journal is not None
-    again.journal.close()
+    assert again.save is not None
+    again.save.close()
