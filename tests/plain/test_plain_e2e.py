@@ -129,6 +129,12 @@ def play_to_the_end(client: PlainProcess, t: Translator) -> None:
     pytest.fail("the table did not end; the client printed:\n" + client.text())
 
 
+def host_plain(home: Path, *options: str) -> PlainProcess:
+    """`dalmuti host --plain` on 127.0.0.1 as the host player Hal, bots unpaced."""
+    command = ["host", "--plain", "--interface", "127.0.0.1", "--port", "0", "--no-announce"]
+    return PlainProcess([*command, "--player-name", "Hal", "--bot-pace", "0", *options], home)
+
+
 @pytest.mark.parametrize("language", ["en", "zh_Hant", "es"])
 def test_join_plain_plays_a_whole_hand_through_a_pipe(tmp_path: Path, language: str) -> None:
     rules = tmp_path / "one_hand.toml"
@@ -165,28 +171,7 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
     rules = tmp_path / "one_hand.toml"
     rules.write_text(ONE_HAND, encoding="utf-8")
     t = Translator("en")
-    client = PlainProcess(
-        [
-            "host",
-            "--plain",
-            "--interface",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-announce",
-            "--table-name",
-            "Host pipe",
-            "--player-name",
-            "Hal",
-            "--rules",
-            str(rules),
-            "--seed",
-            "3",
-            "--bot-pace",
-            "0",
-        ],
-        tmp_path,
-    )
+    client = host_plain(tmp_path, "--table-name", "Host pipe", "--rules", str(rules), "--seed", "3")
     lobby = "Type ready when you are ready, or help for the commands."
     while (line := client.read_line(DEADLINE_S)) != lobby:
         assert line is not None, client.text()
@@ -212,24 +197,7 @@ def test_the_host_player_quitting_mid_hand_ends_the_table_without_a_closed_scree
     """Quitting the host's own terminal ends the table for everyone: the standings, then
     the program ends; no "connection closed" lines or choices after the player's own quit."""
     t = Translator("en")
-    client = PlainProcess(
-        [
-            "host",
-            "--plain",
-            "--interface",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-announce",
-            "--player-name",
-            "Hal",
-            "--bots",
-            "3",
-            "--bot-pace",
-            "0",
-        ],
-        tmp_path,
-    )
+    client = host_plain(tmp_path, "--bots", "3")
     lobby = "Type ready when you are ready, or help for the commands."
     while (line := client.read_line(DEADLINE_S)) != lobby:
         assert line is not None, client.text()

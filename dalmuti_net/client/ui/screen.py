@@ -587,28 +587,17 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     widths = [max(width(r[c]) for r in [headers, *rows]) for c in range(len(headers))]
     widths[1] = min(widths[1], 22)
     right = {3, 4}
-    lines.append(
-        plain(
-            "  "
-            + "  ".join(
-                fit(h, w, "right" if i in right else "left")
-                for i, (h, w) in enumerate(zip(headers, widths, strict=True))
-            ),
-            "class:heading",
+
+    def columns(cells: list[str], style: str) -> Line:
+        fitted = (
+            fit(cell, w, "right" if i in right else "left")
+            for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
         )
-    )
+        return plain("  " + "  ".join(fitted), style)
+
+    lines.append(columns(headers, "class:heading"))
     for player, row in zip(result.finishing, rows, strict=True):
-        style = "class:me" if player == ui.me else ""
-        lines.append(
-            plain(
-                "  "
-                + "  ".join(
-                    fit(v, w, "right" if i in right else "left")
-                    for i, (v, w) in enumerate(zip(row, widths, strict=True))
-                ),
-                style,
-            )
-        )
+        lines.append(columns(row, "class:me" if player == ui.me else ""))
     for transfer in observation.transfers:
         told = describe_event(t, transfer, ui.name_of, ui.me)
         if told is not None:
