@@ -39,6 +39,7 @@ from ..engine.events import (
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, ViewerFeed, snapshot_message
 from ..protocol.catalogue import MAX_NAME_CHARS, MAX_TABLE_NAME_CHARS
 from ..protocol.errors import from_refusal
+from ..protocol.feed import hand_events
 from ..protocol.messages import (
     ACTION_TYPES,
     Message,
@@ -663,8 +664,10 @@ class Table:
         viewer = None if connection.spectator else connection.player
         feed = self._feeds[viewer]
         observation = decision = None
+        told: list[Event] = []
         if self.game is not None:
             observation = observe(self.game, viewer)
+            told = hand_events(self.game.log, viewer)
             if viewer is not None and self.game.phase is not Phase.ENDED:
                 decision = self.game.decision_for(viewer)
         connection.outbox.append(
@@ -676,6 +679,7 @@ class Table:
                 decision,
                 self.limits.turn_timer_ms if decision is not None else None,
                 self.decisions_asked.get(viewer, 0) if viewer is not None else 0,
+                told,
             )
         )
 

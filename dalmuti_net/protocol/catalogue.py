@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from ..engine.rules import MAX_HAND_LIMIT, MAX_PLAYERS
 from .errors import ErrorCode
-from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Str
+from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Str, Tagged
 
 PROTOCOL_VERSION = 1
 DEFAULT_PORT = 7341
@@ -276,6 +276,20 @@ EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
         ),
     ),
 }
+
+MAX_HAND_EVENTS = 1024
+"""The most events a snapshot's ``hand_events`` carries: more than a hand ever has (at
+most 80 plays, 7 passes after each); if comings and goings made more, the latest."""
+HAND_EVENT = Tagged(
+    "type",
+    {
+        name: Obj(fields={key: f for key, f in fields.items() if key != "seq"})
+        for name, (_, fields) in EVENT_MESSAGES.items()
+        if name != "waiting"
+    },
+    name="Event",
+)
+"""An event as a snapshot retells it: its message without ``seq``."""
 
 DECISION_KINDS: dict[str, tuple[str, dict[str, Field]]] = {
     "play": (
@@ -579,6 +593,13 @@ _MESSAGES = [
             "table": _f(TABLE, "Seats, rules, phase."),
             "game": _f(Nullable(OBSERVATION), "The game as you may see it; nil in the lobby."),
             "decision": _f(Nullable(DECISION), "The decision you owe, if any."),
+            "hand_events": _f(
+                List(HAND_EVENT, MAX_HAND_EVENTS),
+                "The hand so far, for a viewer arriving in the middle of it: the events"
+                " this viewer would have been sent since `hand_started` (the last hand's,"
+                " from its `hand_started` to now, between hands; the seating draw before"
+                " the first), in order, without `seq` and without `waiting`.",
+            ),
         },
     ),
     # Lobby and table management.

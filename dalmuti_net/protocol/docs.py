@@ -31,7 +31,7 @@ from .catalogue import (
 from .errors import DESCRIPTIONS, FATAL_CODES, ErrorCode
 from .examples import DECISIONS, EXAMPLES, Example
 from .schema import REPO_ROOT
-from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Spec, Str
+from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Spec, Str, Tagged
 
 PROTOCOL_PATH = REPO_ROOT / "PROTOCOL.md"
 EXAMPLE_BOT_PATH = REPO_ROOT / "protocol" / "example_bot.py"
@@ -116,6 +116,8 @@ def describe(spec: Spec) -> str:
         if all(isinstance(o, Obj) and o.name.startswith("Decision_") for o in spec.options):
             return "[Decision](#decisions)"
         return " or ".join(describe(option) for option in spec.options)
+    if isinstance(spec, Tagged):
+        return f"[{spec.name.lower()}](#events) without `seq`"
     if isinstance(spec, Enum):
         return " \\| ".join(f'`"{value}"`' for value in spec.values)
     if isinstance(spec, Int):

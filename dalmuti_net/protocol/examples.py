@@ -149,6 +149,31 @@ OBSERVATION: Message = {
     "leaving": [],
 }
 
+HAND_SO_FAR: list[Message] = [
+    {
+        "type": "hand_started",
+        "hand": 3,
+        "order": ORDER,
+        "scores": [9, 7, 5, 4, 3, 2],
+        "deck_size": 80,
+        "taxes": True,
+        "hand_limit": 20,
+    },
+    {"type": "misdeal_exposed", "card": 7, "intended": 1, "index": 33, "needs_decision": True},
+    {"type": "misdeal_resolved", "choice": "peon", "card": 7, "intended": 1, "peon": 3},
+    {"type": "cards_dealt", "player": 4, "cards": ELI_DEALT},
+    {"type": "deal_finished", "counts": [14, 14, 13, 13, 13, 13]},
+    {"type": "tax_paid", "giver": 3, "receiver": 2, "count": 2},
+    {"type": "tax_paid", "giver": 5, "receiver": 0, "count": 1},
+    {"type": "tax_paid", "giver": 2, "receiver": 3, "count": 2},
+    {"type": "tax_paid", "giver": 0, "receiver": 5, "count": 1},
+    {"type": "merchant_exchanged", "giver": 4, "other": 1},
+    {"type": "merchant_exchange_cards", "giver": 4, "other": 1, "given": 9, "received": 6},
+    {"type": "played", "player": 2, "set": card_set(11, 2), "remaining": 12},
+    {"type": "passed", "player": 0},
+]
+"""What Eli (player 4) was told of hand 3 so far, for the snapshot's ``hand_events``."""
+
 TO_HOST_BODIES: list[tuple[str, Message]] = [
     (
         "hello",
@@ -257,6 +282,7 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
             "table": TABLE,
             "game": OBSERVATION,
             "decision": {"type": "decision", **DECISIONS["play"]},
+            "hand_events": HAND_SO_FAR,
         },
     ),
     ("table", {"table": TABLE}),

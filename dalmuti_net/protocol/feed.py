@@ -6,10 +6,12 @@ numbers them (1, 2, 3... per viewer, so a gap means a missed message) and packs 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..engine import Decision, Event, Observation, Viewer, can_see
+from ..engine.events import HandStarted, Waiting, event_to_dict
+from .catalogue import MAX_HAND_EVENTS
 from .messages import Message, decision_message, event_message, observation_dict
 
 
@@ -37,6 +39,7 @@ def snapshot_message(
     decision: Decision | None,
     deadline_ms: int | None = None,
     decision_id: int = 0,
+    hand_events: Sequence[Event] = (),
 ) -> Message:
     return {
         "type": "snapshot",
@@ -47,4 +50,16 @@ def snapshot_message(
         "decision": None
         if decision is None
         else decision_message(decision, deadline_ms, decision_id=decision_id),
+        "hand_events": [event_to_dict(event) for event in hand_events],
     }
+
+
+def hand_events(log: Sequence[Event], viewer: Viewer) -> list[Event]:
+    """The hand so far as ``viewer`` was told it, for a snapshot: the events of ``log`` (the
+    game's, from the last hand's result on) that ``viewer`` may see, from ``hand_started``
+    on, without ``waiting`` (the snapshot's decision and game say who owes what now)."""
+    start = next((i for i, event in enumerate(log) if isinstance(event, HandStarted)), 0)
+    told = [
+        event for event in log[start:] if not isinstance(event, Waiting) and can_see(event, viewer)
+    ]
+    return told[-MAX_HAND_EVENTS:]

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from .catalogue import MESSAGES, PROTOCOL_VERSION, Direction, Message
-from .spec import Either, Field, JsonSchema, List, Nullable, Obj, Spec, named_objects
+from .spec import Either, Field, JsonSchema, List, Nullable, Obj, Spec, Tagged, named_objects
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_ID = f"urn:dalmuti-net:protocol:{PROTOCOL_VERSION}"
@@ -53,6 +53,13 @@ def _render(spec: Spec) -> JsonSchema:
         return {"anyOf": [_render(option) for option in spec.options]}
     if isinstance(spec, List):
         return {**spec.schema(), "items": _render(spec.item)}
+    if isinstance(spec, Tagged):
+        return {
+            "oneOf": [
+                _object(option, {spec.tag: {"const": kind}})
+                for kind, option in spec.options.items()
+            ]
+        }
     return spec.schema()
 
 

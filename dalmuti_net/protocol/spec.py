@@ -189,6 +189,37 @@ class List(Spec):
 
 
 @dataclass(frozen=True)
+class Tagged(Spec):
+    """A map whose ``tag`` field names which of ``options`` it is, checked against that
+    one (the events a snapshot carries: ``{"type": "played", ...}``)."""
+
+    tag: str
+    options: dict[str, Obj]
+    name: str
+
+    def check(self, value: Any, path: str) -> None:
+        if type(value) is not dict:
+            raise _fail(path, "a map", value)
+        kind = value.get(self.tag)
+        option = self.options.get(kind) if type(kind) is str else None
+        if option is None:
+            raise _fail(f"{path}.{self.tag}", f"the {self.tag} of a known {self.name}", kind)
+        option.check(value, path)
+
+    def schema(self) -> JsonSchema:
+        options = []
+        for kind, option in self.options.items():
+            body = option.object_schema()
+            body["properties"] = {self.tag: {"const": kind}, **body["properties"]}
+            body["required"] = [self.tag, *body["required"]]
+            options.append(body)
+        return {"oneOf": options}
+
+    def describe(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
 class Field:
     spec: Spec
     doc: str

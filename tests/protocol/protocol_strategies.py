@@ -7,7 +7,19 @@ from typing import Any
 from hypothesis import strategies as st
 
 from dalmuti_net.protocol.catalogue import Message
-from dalmuti_net.protocol.spec import Bool, Either, Enum, Float, Int, List, Nullable, Obj, Spec, Str
+from dalmuti_net.protocol.spec import (
+    Bool,
+    Either,
+    Enum,
+    Float,
+    Int,
+    List,
+    Nullable,
+    Obj,
+    Spec,
+    Str,
+    Tagged,
+)
 
 MAX_LIST = 5
 """Long enough to exercise lists, short enough to keep frames small and tests fast."""
@@ -37,6 +49,13 @@ def values(spec: Spec) -> st.SearchStrategy[Any]:
     if isinstance(spec, List):
         most = min(spec.max_items, max(spec.min_items, MAX_LIST))
         return st.lists(values(spec.item), min_size=spec.min_items, max_size=most)
+    if isinstance(spec, Tagged):
+        return st.one_of(
+            [
+                values(option).map(lambda body, kind=kind: {spec.tag: kind, **body})
+                for kind, option in spec.options.items()
+            ]
+        )
     if isinstance(spec, Obj):
         required = {k: values(f.spec) for k, f in spec.fields.items() if f.required}
         optional = {k: values(f.spec) for k, f in spec.fields.items() if not f.required}

@@ -18,6 +18,7 @@ from dalmuti_net.engine.events import event_to_dict
 from dalmuti_net.protocol import Direction, FrameReader, ViewerFeed, decode, encode
 from dalmuti_net.protocol.catalogue import EVENT_MESSAGES, MESSAGES, Message
 from dalmuti_net.protocol.errors import ErrorCode
+from dalmuti_net.protocol.feed import hand_events
 from dalmuti_net.protocol.messages import (
     ACTION_TYPES,
     action_from_message,
@@ -129,6 +130,7 @@ def test_events_decisions_actions_and_observations_map_losslessly(seed: int) -> 
                     "table": _TABLE,
                     "game": observed,
                     "decision": None,
+                    "hand_events": [event_to_dict(e) for e in hand_events(game.log, player)],
                 }
             )[4:],
             Direction.TO_CLIENT,

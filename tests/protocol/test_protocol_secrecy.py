@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.engine import Game, Rules, observe
 from dalmuti_net.protocol import Direction, ViewerFeed, decode, encode, snapshot_message
+from dalmuti_net.protocol.feed import hand_events
 from dalmuti_net.protocol.messages import decision_message
 
 # The secret events and the fields naming who may see each one.
@@ -68,6 +69,8 @@ def play_and_check(seed: int, players: int, misdeal_chance: float, hands_played:
     viewers: list[int | None] = [*seats, None]
     feeds = {viewer: ViewerFeed(viewer) for viewer in viewers}
     seen: set[str] = set()
+    # What each viewer was sent since the hand began, as a snapshot's hand_events retells it.
+    this_hand: dict[int | None, list[dict[str, Any]]] = {viewer: [] for viewer in viewers}
 
     def deliver(events: list[Any]) -> None:
         for viewer, feed in feeds.items():
@@ -75,6 +78,10 @@ def play_and_check(seed: int, players: int, misdeal_chance: float, hands_played:
                 wired = _wire(message)
                 seen.add(wired["type"])
                 check_event(wired, viewer, game)
+                if wired["type"] == "hand_started":
+                    this_hand[viewer] = []
+                if wired["type"] != "waiting":
+                    this_hand[viewer].append({k: v for k, v in wired.items() if k != "seq"})
 
     deliver(game.start())
     for step in range(5000):
@@ -84,10 +91,19 @@ def play_and_check(seed: int, players: int, misdeal_chance: float, hands_played:
             decision = None if viewer is None else game.decision_for(viewer)
             snapshot = _wire(
                 snapshot_message(
-                    feeds[viewer].seq, viewer, TABLE, observe(game, viewer), decision, None, 1
+                    feeds[viewer].seq,
+                    viewer,
+                    TABLE,
+                    observe(game, viewer),
+                    decision,
+                    None,
+                    1,
+                    hand_events(game.log, viewer),
                 )
             )
             check_snapshot(snapshot, viewer, hands)
+            # Someone arriving now is told the hand exactly as a watcher from the start was.
+            assert snapshot["hand_events"] == this_hand[viewer], viewer
         pending = game.pending()
         if not pending:
             if game.phase != "hand_over":

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from ...engine import Action
-from ...engine.events import HandEnded, HandStarted, TableEnded, Waiting
+from ...engine.events import Event, HandEnded, HandStarted, TableEnded, Waiting
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
@@ -33,7 +33,7 @@ from .help import max_scroll as help_max_scroll
 from .i18n import N_, Translator
 from .lobby import TYPED_FIELDS, TYPED_RANGES, LobbyKeys, RulesEditor, typed_rule
 from .refusals import RefusalScreen
-from .story import TrickStory, catch_up, describe_event
+from .story import TrickStory, describe_event
 from .words import seat_name
 
 LOG_LINES = 500
@@ -517,17 +517,13 @@ class ClientUi:
         elif kind == "goodbye":
             self._show_closed(session)
         elif kind == "snapshot":
+            if self._arriving and not any(line.kind == "event" for line in self.log):
+                # In the middle of a hand: its log so far, as a watcher from the start saw it.
+                for told in message["hand_events"]:
+                    self._tell_event(event_from_message(told))
             observation = session.observation
             if observation is not None:
                 self.trick_story.sync(observation)
-                if (
-                    self._arriving
-                    and observation.phase in HAND_PHASES
-                    and observation.hand_number
-                    and not any(line.kind == "event" for line in self.log)
-                ):
-                    for text in catch_up(self.t, observation, self.name_of, self.me):
-                        self.add_log("event", text)
             self._arriving = False
             if self._resumed:
                 self._resumed = False
@@ -581,7 +577,9 @@ class ClientUi:
                 self.add_log("info", t._("{name} leaves the table.").format(name=name))
 
     def _log_event(self, message: Message) -> None:
-        event = event_from_message(message)
+        self._tell_event(event_from_message(message))
+
+    def _tell_event(self, event: Event | None) -> None:
         if event is None:
             return
         if isinstance(event, HandStarted):

@@ -263,29 +263,3 @@ def describe_last_trick(t: Translator, story: TrickStory, name: Namer, me: int |
     if story.last_winner == me:
         return t._("Last trick, won by you")
     return t._("Last trick, won by {name}").format(name=name(story.last_winner))
-
-
-def catch_up(t: Translator, observation: Observation, name: Namer, me: int | None) -> list[str]:
-    """For someone who arrives in the middle of a hand (a spectator, a seat taken back
-    from another terminal): the hand's public record so far, as far as the game state
-    keeps it (the revolution or misdeal, the taxes and exchanges this viewer may know,
-    who is out, the trick on the table), so that the log does not start blank."""
-    lines = [
-        t._("You arrive during hand {hand}. So far in this hand:").format(
-            hand=observation.hand_number
-        )
-    ]
-    known: list[Event] = []
-    if observation.revolution is not None:
-        known.append(observation.revolution)
-    if observation.misdeal_result is not None:
-        known.append(observation.misdeal_result)
-    known += observation.transfers
-    for place, player in enumerate(observation.out, start=1):
-        known.append(ev.WentOut(player=player, place=place))
-    for player, card_set in observation.trick:
-        known.append(ev.Played(player=player, set=card_set, remaining=0))
-    told = [text for text in (describe_event(t, event, name, me) for event in known) if text]
-    if not told:
-        told = [t._("Nothing has been played yet.")]
-    return lines + told
