@@ -17,7 +17,7 @@ from referencing import Registry, Resource
 from dalmuti_net.cli import main
 from dalmuti_net.history.record import read_record
 from dalmuti_net.history.sources import open_history
-from dalmuti_net.protocol.schema import REPO_ROOT
+from tools.schema import REPO_ROOT
 
 SEED = 4
 

@@ -152,11 +152,11 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
 
 
 def test_the_rules_file_tables_in_host_readme_are_generated_from_the_code() -> None:
-    from dalmuti_net.host import rules_docs
+    from tools import rules_docs
 
     text = (KIT / "README.md").read_text(encoding="utf-8")
     assert "<!-- generated: rules-file -->" in text and "<!-- generated: presets -->" in text
-    assert rules_docs.rewrite(text) == text, "run `python -m dalmuti_net.host.rules_docs`"
+    assert rules_docs.rewrite(text) == text, "run `python -m tools.rules_docs`"
 
 
 def test_every_documented_key_is_accepted_and_nothing_else() -> None:

@@ -15,8 +15,8 @@ from typing import Any
 import trio
 
 from dalmuti_net.protocol import Direction, FrameReader, decode, encode
-from dalmuti_net.protocol.examples import DECISIONS, example
-from dalmuti_net.protocol.schema import REPO_ROOT
+from tools.examples import DECISIONS, example
+from tools.schema import REPO_ROOT
 
 KIT = REPO_ROOT / "protocol"
 BOT = KIT / "example_bot.py"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from dalmuti_net.protocol import Direction, FrameReader, ProtocolError, decode, encode
 from dalmuti_net.protocol.codec import MAX_DEPTH
 from dalmuti_net.protocol.errors import DESCRIPTIONS, ErrorCode
-from dalmuti_net.protocol.examples import EXAMPLES
+from tools.examples import EXAMPLES
 
 DECODE_CODES = {ErrorCode.BAD_FRAME, ErrorCode.UNKNOWN_TYPE, ErrorCode.BAD_MESSAGE}
 VALID_BODIES = [(e.direction, encode(e.message)[4:]) for e in EXAMPLES]

@@ -9,11 +9,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from dalmuti_net.protocol import codec, docs, schema, vectors
+from dalmuti_net.protocol import codec
 from dalmuti_net.protocol.catalogue import DEFAULT_PORT, MESSAGES, Direction
 from dalmuti_net.protocol.errors import ErrorCode
-from dalmuti_net.protocol.examples import EXAMPLES, Example
 from dalmuti_net.protocol.framing import FrameReader
+from tools import protocol_docs as docs
+from tools import schema, vectors
+from tools.examples import EXAMPLES, Example
 
 ROOT = schema.REPO_ROOT
 VECTOR_FILES = sorted((ROOT / "protocol" / "vectors").glob("*/*.json"))
@@ -31,7 +33,7 @@ def _validator() -> jsonschema.Draft202012Validator:
 def test_committed_schema_is_fresh() -> None:
     committed = schema.SCHEMA_PATH.read_text(encoding="utf-8")
     assert committed == schema.render_schema(), (
-        "protocol/schema.json is stale: run `python -m dalmuti_net.protocol.schema`"
+        "protocol/schema.json is stale: run `python -m tools.schema`"
     )
 
 
@@ -88,11 +90,11 @@ def test_schema_rejects_what_the_codec_rejects(message: dict[str, object]) -> No
 def test_committed_vectors_are_fresh(tmp_path: Path) -> None:
     expected = vectors.rendered_vectors(vectors.VECTORS_DIR)
     assert sorted(expected) == VECTOR_FILES, (
-        "protocol/vectors has missing or extra files: run `python -m dalmuti_net.protocol.vectors`"
+        "protocol/vectors has missing or extra files: run `python -m tools.vectors`"
     )
     for path, text in expected.items():
         assert path.read_text(encoding="utf-8") == text, (
-            f"{path.name} is stale: run `python -m dalmuti_net.protocol.vectors`"
+            f"{path.name} is stale: run `python -m tools.vectors`"
         )
 
 
@@ -139,7 +141,7 @@ def test_protocol_md_generated_blocks_are_fresh() -> None:
     assert set(found) == set(docs.RENDERERS), "PROTOCOL.md is missing generated blocks"
     for name, body in found.items():
         assert body == docs.render_block(name) + "\n", (
-            f"PROTOCOL.md block {name!r} is stale: run `python -m dalmuti_net.protocol.docs`"
+            f"PROTOCOL.md block {name!r} is stale: run `python -m tools.protocol_docs`"
         )
 
 

@@ -6,7 +6,7 @@ import trio
 from trio.testing import MemoryReceiveStream, MemorySendStream, memory_stream_pump
 
 from dalmuti_net.protocol import FrameReader, decode, encode
-from dalmuti_net.protocol.examples import EXAMPLES
+from tools.examples import EXAMPLES
 
 
 def one_byte_at_a_time() -> tuple[MemorySendStream, MemoryReceiveStream]:

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from dalmuti_net.protocol import PROTOCOL_VERSION, Direction, ProtocolError, decode
 from dalmuti_net.protocol.errors import ErrorCode
-from dalmuti_net.protocol.schema import SCHEMA_PATH
 from dalmuti_net.protocol.text import clean_text, first_control
+from tools.schema import SCHEMA_PATH
 
 REFUSED = (
     [chr(c) for c in range(0x20)]

@@ -10,9 +10,9 @@ import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
-from dalmuti_net.client.ui.catalogs import extract
 from dalmuti_net.client.ui.i18n import LANGUAGES
 from dalmuti_net.engine import Rules
+from tools.catalogs import extract
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
 

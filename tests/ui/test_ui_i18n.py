@@ -8,7 +8,6 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from dalmuti_net.client.ui import catalogs
 from dalmuti_net.client.ui.i18n import (
     LANGUAGES,
     Translator,
@@ -18,6 +17,7 @@ from dalmuti_net.client.ui.i18n import (
 )
 from dalmuti_net.client.ui.text import fit, truncate, width, wrap
 from dalmuti_net.engine import JESTER, Role
+from tools import catalogs
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .catalogue import EVENT_MESSAGES, PROTOCOL_VERSION, Direction
+from dalmuti_net.protocol.catalogue import EVENT_MESSAGES, PROTOCOL_VERSION, Direction
 
 Message = dict[str, Any]
 

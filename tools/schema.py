@@ -12,7 +12,7 @@ ways). Objects never set ``additionalProperties``: receivers ignore unknown fiel
 compatible version may add them. The schema describes the decoded msgpack map in the JSON
 data model (msgpack nil is JSON null).
 
-``python -m dalmuti_net.protocol.schema`` rewrites ``protocol/schema.json``.
+``python -m tools.schema`` rewrites ``protocol/schema.json``.
 """
 
 from __future__ import annotations
@@ -21,21 +21,23 @@ import json
 import sys
 from pathlib import Path
 
-from .catalogue import MESSAGES, PROTOCOL_VERSION, Direction, Message
-from .spec import Either, Field, JsonSchema, List, Nullable, Obj, Spec, Tagged, named_objects
+from dalmuti_net.protocol.catalogue import MESSAGES, PROTOCOL_VERSION, Direction, Message
+from dalmuti_net.protocol.spec import (
+    Either,
+    Field,
+    JsonSchema,
+    List,
+    Nullable,
+    Obj,
+    Spec,
+    Tagged,
+    named_objects,
+)
+
+from . import REPO_ROOT
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_ID = f"urn:dalmuti-net:protocol:{PROTOCOL_VERSION}"
-
-
-def _project_folder() -> Path:
-    """The project's folder: the checkout this module is in or, for an installed copy (a
-    wheel in site-packages), the current folder, where the protocol kit must then be."""
-    checkout = Path(__file__).resolve().parents[2]
-    return checkout if (checkout / "pyproject.toml").is_file() else Path.cwd()
-
-
-REPO_ROOT = _project_folder()
 SCHEMA_PATH = REPO_ROOT / "protocol" / "schema.json"
 
 

@@ -1,6 +1,6 @@
 """The rules-file format and the presets' values, written into host/README.md from the code.
 
-    python -m dalmuti_net.host.rules_docs [README]
+    python -m tools.rules_docs [README]
 
 rewrites the blocks between ``<!-- generated: NAME -->`` and ``<!-- end generated -->``
 (``rules-file``, ``presets``) from ``engine.Rules`` and the catalogue's rule fields, the
@@ -15,12 +15,20 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from ..engine import Rules
-from ..protocol.catalogue import RULES as RULE_FIELDS
-from ..protocol.docs import BLOCK
-from .settings import MAX_TABLE_SECONDS, PRESET_HELP, PRESETS, TABLE_KEYS, TableSettings
+from dalmuti_net.engine import Rules
+from dalmuti_net.host.settings import (
+    MAX_TABLE_SECONDS,
+    PRESET_HELP,
+    PRESETS,
+    TABLE_KEYS,
+    TableSettings,
+)
+from dalmuti_net.protocol.catalogue import RULES as RULE_FIELDS
 
-README_PATH = Path(__file__).resolve().parents[2] / "host" / "README.md"
+from . import REPO_ROOT
+from .protocol_docs import BLOCK
+
+README_PATH = REPO_ROOT / "host" / "README.md"
 
 
 def _value(value: Any) -> str:
@@ -99,7 +107,7 @@ def rewrite(text: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) > 1 or any(arg.startswith("-") for arg in args):
-        print("usage: python -m dalmuti_net.host.rules_docs [README]", file=sys.stderr)
+        print("usage: python -m tools.rules_docs [README]", file=sys.stderr)
         return 2
     path = Path(args[0]) if args else README_PATH
     text = path.read_text(encoding="utf-8")

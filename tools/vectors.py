@@ -2,7 +2,7 @@
 
 ``protocol/vectors/<direction>/<key>.json`` holds ``direction``, ``type``, ``hex`` (the
 whole frame: 4-byte length header and msgpack body) and ``decoded`` (the map as JSON).
-``python -m dalmuti_net.protocol.vectors`` rewrites the folder from ``examples``.
+``python -m tools.vectors`` rewrites the folder from ``examples``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .codec import decode, encode
+from dalmuti_net.protocol.codec import decode, encode
+
+from . import REPO_ROOT
 from .examples import EXAMPLES, Example
-from .schema import REPO_ROOT
 
 VECTORS_DIR = REPO_ROOT / "protocol" / "vectors"
 

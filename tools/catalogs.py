@@ -2,8 +2,8 @@
 (the table UI, the commands' messages, the host's console lines: every module of
 ``dalmuti_net``), read and write .po files, compile .mo files (the stdlib reads only .mo).
 
-``python -m dalmuti_net.client.ui.catalogs`` rewrites each language's .po with every
-string in the source (keeping the translations it has) and compiles its .mo;
+``python -m tools.catalogs`` (from the checkout's top folder) rewrites each language's
+.po with every string in the source (keeping the translations it has) and compiles its .mo;
 ``--check`` only reports strings that are missing or untranslated.
 """
 
@@ -16,9 +16,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR
+from dalmuti_net.client.ui.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR
 
-SOURCE_DIR = Path(__file__).parents[2]
+from . import PACKAGE_DIR, package_is_the_checkouts
+
+SOURCE_DIR = PACKAGE_DIR
 """The ``dalmuti_net`` package: every module in it may mark strings."""
 PLURAL_FORMS = {
     "zh_Hant": "nplurals=1; plural=0;",
@@ -213,6 +215,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="report, change nothing")
     args = parser.parse_args(argv)
+    if not args.check and not package_is_the_checkouts():
+        print(
+            f"dalmuti_net is imported from {PACKAGE_DIR}, not from this checkout: run this "
+            "from the checkout's top folder (or add --check)",
+            file=sys.stderr,
+        )
+        return 2
     source = extract()
     trouble: list[str] = []
     for language in LANGUAGES:

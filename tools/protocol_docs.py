@@ -3,7 +3,7 @@
 PROTOCOL.md is written by hand except for blocks between ``<!-- generated: NAME -->`` and
 ``<!-- end generated -->``, which this module renders from the catalogue, the examples
 (bytes from the codec), the example bot and the recorded transcripts.
-``python -m dalmuti_net.protocol.docs`` rewrites them in place.
+``python -m tools.protocol_docs`` rewrites them in place.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import codec, text
-from .catalogue import (
+from dalmuti_net.protocol import codec, text
+from dalmuti_net.protocol.catalogue import (
     DECISION_KINDS,
     MAX_CHAT_CHARS,
     MAX_CODE_CHARS,
@@ -28,10 +28,24 @@ from .catalogue import (
     Direction,
     Message,
 )
-from .errors import DESCRIPTIONS, FATAL_CODES, ErrorCode
+from dalmuti_net.protocol.errors import DESCRIPTIONS, FATAL_CODES, ErrorCode
+from dalmuti_net.protocol.spec import (
+    Bool,
+    Either,
+    Enum,
+    Field,
+    Float,
+    Int,
+    List,
+    Nullable,
+    Obj,
+    Spec,
+    Str,
+    Tagged,
+)
+
+from . import REPO_ROOT
 from .examples import DECISIONS, EXAMPLES, Example
-from .schema import REPO_ROOT
-from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Spec, Str, Tagged
 
 PROTOCOL_PATH = REPO_ROOT / "PROTOCOL.md"
 EXAMPLE_BOT_PATH = REPO_ROOT / "protocol" / "example_bot.py"
@@ -244,7 +258,7 @@ def render_group(group: str) -> str:
 
 
 def render_shapes() -> str:
-    from .spec import named_objects
+    from dalmuti_net.protocol.spec import named_objects
 
     shapes: dict[str, Obj] = {}
     for message in MESSAGES.values():
