@@ -14,6 +14,7 @@ import sys
 import traceback
 
 from . import __version__
+from .client.ui.i18n import N_, Translator
 from .commands.common import (
     EXIT_CODES_HELP,
     CommandError,
@@ -21,36 +22,54 @@ from .commands.common import (
     add_common_arguments,
     configure_logging,
 )
+from .commands.language import (
+    HelpFormatter,
+    RawDescriptionHelpFormatter,
+    add_lang_argument,
+    argparse_speaking,
+    help_translator,
+    translate_parser,
+)
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "bot": ("dalmuti_net.commands.bot", "seat bots at a table, to play or to test your own"),
-    "host": ("dalmuti_net.commands.host", "host a table on this machine and announce it"),
+    "bot": ("dalmuti_net.commands.bot", N_("seat bots at a table, to play or to test your own")),
+    "host": ("dalmuti_net.commands.host", N_("host a table on this machine and announce it")),
     "history": (
         "dalmuti_net.commands.history",
-        "the tables and hands in a host's save, each hand as one seat saw it",
+        N_("the tables and hands in a host's save, each hand as one seat saw it"),
     ),
-    "hosts": ("dalmuti_net.commands.hosts", "list the tables found on the local network"),
-    "join": ("dalmuti_net.commands.join", "find a table (or go to HOST[:PORT]) and play it"),
+    "hosts": ("dalmuti_net.commands.hosts", N_("list the tables found on the local network")),
+    "join": (
+        "dalmuti_net.commands.join",
+        N_("find a table (or go to HOST[:PORT]) and play it"),
+    ),
     "replay": (
         "dalmuti_net.commands.replay",
-        "step through a finished table, the screen as one seat saw it",
+        N_("step through a finished table, the screen as one seat saw it"),
     ),
     "standings": (
         "dalmuti_net.commands.standings",
-        "totals per player over many tables and evenings (league files, saves)",
+        N_("totals per player over many tables and evenings (league files, saves)"),
     ),
-    "sim": ("dalmuti_net.sim", "play bots against each other offline and compare them"),
+    "sim": ("dalmuti_net.sim", N_("play bots against each other offline and compare them")),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
+    """The whole command line, its help in ``t``'s language (the locale's by default)."""
     parser = argparse.ArgumentParser(
         prog="dalmuti",
-        description="The Great Dalmuti on your local network.",
+        description=N_("The Great Dalmuti on your local network."),
         epilog=EXIT_CODES_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"dalmuti-net {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"dalmuti-net {__version__}",
+        help=N_("show the version and exit"),
+    )
+    add_lang_argument(parser, dest="main_lang")  # dalmuti --lang es host: the host's too
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, summary) in COMMANDS.items():
         module = importlib.import_module(module_name)
@@ -58,35 +77,51 @@ def build_parser() -> argparse.ArgumentParser:
             name,
             help=summary,
             description=summary,
-            epilog="exit status: see `dalmuti --help`",
+            epilog=N_("exit status: see `dalmuti --help`"),
+            formatter_class=HelpFormatter,
         )
         module.add_arguments(sub)
+        if not any("--lang" in action.option_strings for action in sub._actions):
+            add_lang_argument(sub)
         add_common_arguments(sub)
         sub.set_defaults(run=module.run)
+    translate_parser(parser, t or help_translator([]))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return ExitCode.USAGE
+    argv = sys.argv[1:] if argv is None else argv
+    t = help_translator(argv)
+    parser = build_parser(t)
+    with argparse_speaking(t):
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return ExitCode.USAGE
+    if getattr(args, "lang", None) is None:
+        args.lang = args.main_lang
+    _ = t._
     try:
-        configure_logging(args, screen=takes_the_screen(args))
+        configure_logging(args, screen=takes_the_screen(args), t=t)
         result: int = args.run(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(_("interrupted"), file=sys.stderr)
         return ExitCode.INTERRUPTED
     except Exception as error:
         failure = user_failure(error)
         if args.debug:
             traceback.print_exc()
         if failure is None:
+            unexpected = (
+                _("unexpected error: {error} - please report it")
+                if args.debug
+                else _(
+                    "unexpected error: {error} (run again with --debug for the traceback) "
+                    "- please report it"
+                )
+            )
             print(
-                f"dalmuti {args.command}: unexpected error: {describe(error)} "
-                + ("" if args.debug else "(run again with --debug for the traceback) ")
-                + "- please report it",
+                f"dalmuti {args.command}: " + unexpected.format(error=describe(error)),
                 file=sys.stderr,
             )
             return ExitCode.FAILED

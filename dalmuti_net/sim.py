@@ -15,6 +15,8 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .bots.stats import t_975
+from .client.ui.i18n import N_
+from .commands.language import messages
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input
@@ -36,77 +38,91 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--players",
         type=_player_counts,
         metavar="N",
-        help="players at each table, 4 to 8 (default: as many as --strategies names, at least "
-        "4); with --duplicate a comma list, e.g. 4,6,8, plays each count in turn",
+        help=N_(
+            "players at each table, 4 to 8 (default: as many as --strategies names, at least "
+            "4); with --duplicate a comma list, e.g. 4,6,8, plays each count in turn"
+        ),
     )
     parser.add_argument(
         "--hands",
         type=int,
         default=DEFAULT_HANDS,
         metavar="H",
-        help=f"hands to play in all, over as many tables as needed (default {DEFAULT_HANDS})",
+        help=N_("hands to play in all, over as many tables as needed (default %(default)s)"),
     )
     parser.add_argument(
         "--seed",
         type=int,
         default=0,
         metavar="S",
-        help="seed for the deals and the bots: same seed, same result",
+        help=N_("seed for the deals and the bots: same seed, same result"),
     )
     parser.add_argument(
         "--rules",
         default="",
         metavar="PRESET|FILE|OPTIONS",
-        help="a preset (basic, scoring, party, all) or a TOML rules file, as for "
-        "`dalmuti host`, and/or a comma list of rule options on top (on top of scoring "
-        "when no preset or file comes first), e.g. 'party,merchant_exchange', "
-        "'misdeal_chance=0.1', 'no_scoring', 'none' (options: first_deal_revolution, "
-        "stripped_decks, scoring, philanthropic_scoring, merchant_exchange, "
-        "misdeal_chance=P, hand_limit=N)",
+        help=N_(
+            "a preset (basic, scoring, party, all) or a TOML rules file, as for "
+            "`dalmuti host`, and/or a comma list of rule options on top (on top of scoring "
+            "when no preset or file comes first), e.g. 'party,merchant_exchange', "
+            "'misdeal_chance=0.1', 'no_scoring', 'none' (options: first_deal_revolution, "
+            "stripped_decks, scoring, philanthropic_scoring, merchant_exchange, "
+            "misdeal_chance=P, hand_limit=N)"
+        ),
     )
     parser.add_argument(
         "--strategies",
         default=DEFAULT_BOTS,
         metavar="NAMES",
-        help="comma list of strategies, repeated to fill the seats "
-        f"(default {DEFAULT_BOTS}; a registered name such as heuristic or random, "
-        "or package.module:attr for your own)",
+        help=N_(
+            "comma list of strategies, repeated to fill the seats (default %(default)s; a "
+            "registered name such as heuristic or random, or package.module:attr for your own)"
+        ),
     )
     parser.add_argument("--bots", dest="strategies", help=argparse.SUPPRESS)  # old spelling
     parser.add_argument(
         "--rotate",
         action="store_true",
-        help="move every strategy round all the seats: tables come in rounds that share "
-        "a seed, each strategy one seat further on, so seat and deal luck cancel",
+        help=N_(
+            "move every strategy round all the seats: tables come in rounds that share "
+            "a seed, each strategy one seat further on, so seat and deal luck cancel"
+        ),
     )
     parser.add_argument(
         "--duplicate",
         action="store_true",
-        help="play each deal once per rotation of the strategies over the seats (the same "
-        "cards, every strategy in every seat) and report each strategy's points per hand, "
-        "average place and Greater Dalmuti share with 95%% confidence intervals over deals",
+        help=N_(
+            "play each deal once per rotation of the strategies over the seats (the same "
+            "cards, every strategy in every seat) and report each strategy's points per hand, "
+            "average place and Greater Dalmuti share with 95%% confidence intervals over deals"
+        ),
     )
     parser.add_argument(
         "--deals",
         type=int,
         default=DEFAULT_DEALS,
         metavar="D",
-        help=f"deals to play with --duplicate (default {DEFAULT_DEALS}; each is played once "
-        "per seat)",
+        help=N_(
+            "deals to play with --duplicate (default %(default)s; each is played once per seat)"
+        ),
     )
     parser.add_argument(
         "--jobs",
         type=int,
         default=os.cpu_count() or 1,
         metavar="N",
-        help="processes to play the tables in (default: every core, here "
-        f"{os.cpu_count() or 1}); the result is the same for any N",
+        help=N_(
+            "processes to play the tables in (default: every core, here %(default)s); the "
+            "result is the same for any N"
+        ),
     )
     parser.add_argument(
         "--ci",
         action="store_true",
-        help="add 95%% confidence intervals of each strategy's points per hand and share of "
-        "Greater Dalmuti finishes, taking whole tables (with --rotate, whole rounds) as samples",
+        help=N_(
+            "add 95%% confidence intervals of each strategy's points per hand and share of "
+            "Greater Dalmuti finishes, taking whole tables (with --rotate, whole rounds) as samples"
+        ),
     )
 
 
@@ -116,30 +132,50 @@ def run(args: argparse.Namespace) -> int:
     from .engine import MAX_PLAYERS, MIN_PLAYERS, RulesError
 
     try:
+        _ = messages(args.lang)._
+    except ValueError as error:
+        print(f"dalmuti sim: {error}", file=sys.stderr)
+        return 2
+    try:
         rules = parse_rules(args.rules)
         names = [name.strip() for name in args.strategies.split(",")]
         if not all(names):
             raise ValueError(
-                f"--strategies needs comma-separated strategy names, not {args.strategies!r}"
+                _("--strategies needs comma-separated strategy names, not {value}").format(
+                    value=repr(args.strategies)
+                )
             )
         for name in names:
             make_strategy(name, args.seed)
         counts = args.players or [max(len(names), MIN_PLAYERS)]
         if len(counts) > 1 and not args.duplicate:
-            raise ValueError("several --players counts need --duplicate")
+            raise ValueError(_("several --players counts need --duplicate"))
         for players in counts:
             if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-                raise ValueError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+                raise ValueError(
+                    _("{option} must be from {low} to {high}, not {value}").format(
+                        option="--players", low=MIN_PLAYERS, high=MAX_PLAYERS, value=players
+                    )
+                )
             if len(names) > players:
-                raise ValueError(f"{len(names)} strategies named for {players} seats")
-        if args.deals < 1:
-            raise ValueError(f"--deals must be at least 1, not {args.deals}")
-        if args.hands < 1:
-            raise ValueError(f"--hands must be at least 1, not {args.hands}")
-        if args.jobs < 1:
-            raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+                raise ValueError(
+                    _("{n} strategies named for {players} seats").format(
+                        n=len(names), players=players
+                    )
+                )
+        for option, value in (
+            ("--deals", args.deals),
+            ("--hands", args.hands),
+            ("--jobs", args.jobs),
+        ):
+            if value < 1:
+                raise ValueError(
+                    _("{option} must be at least {low}, not {value}").format(
+                        option=option, low=1, value=value
+                    )
+                )
     except (ValueError, RulesError, UnknownStrategy) as error:
-        print(f"dalmuti sim: error: {error}", file=sys.stderr)
+        print(f"dalmuti sim: {error}", file=sys.stderr)
         return 2
     if args.duplicate:
         return _run_duplicate(args, names, counts, rules)

@@ -115,7 +115,7 @@ def test_sim_accepts_a_strategy_given_as_module_and_attribute(
         (["--rules", "misdeal_chance=2"], "misdeal_chance must be a number from 0 (off) to 1"),
         (["--rules", "misdeal_chance"], "misdeal_chance needs a value"),
         (["--rules", "stripped_decks=maybe"], "stripped_decks is on or off"),
-        (["--players", "9"], "--players must be 4 to 8, not 9"),
+        (["--players", "9"], "--players must be from 4 to 8, not 9"),
         (
             ["--players", "4", "--strategies", "random,random,random,random,random"],
             "5 strategies named for 4 seats",

@@ -48,7 +48,11 @@ DEFAULT_FIND_TIMEOUT = 2.0
 
 
 class NoTableFound(Exception):
-    """Discovery saw no table this bot could join."""
+    """Discovery saw no table this bot could join: ``seen`` names the tables it saw."""
+
+    def __init__(self, message: str, seen: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.seen = seen
 
 
 class IllegalAnswer(Exception):
@@ -170,7 +174,10 @@ async def find_table(
     if not wanted:
         seen = ", ".join(repr(listing.name) for listing in listings) or "none"
         which = f"named {name!r} " if name is not None else ""
-        raise NoTableFound(f"no table {which}to join was found (tables seen: {seen})")
+        raise NoTableFound(
+            f"no table {which}to join was found (tables seen: {seen})",
+            tuple(listing.name for listing in listings),
+        )
     wanted.sort(key=lambda listing: listing.phase != "lobby")
     return wanted[0]
 

@@ -6,7 +6,9 @@ import argparse
 import sys
 from functools import partial
 
+from ..client.ui.i18n import N_
 from .common import CommandError, ExitCode
+from .language import messages
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,48 +16,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "address",
         nargs="?",
         metavar="HOST[:PORT]",
-        help="the host to join (port 7341 if none); without it, a table found on the local "
-        "network (the one named --table-name, if given; tables in their lobby first)",
+        help=N_(
+            "the host to join (port 7341 if none); without it, a table found on the local "
+            "network (the one named --table-name, if given; tables in their lobby first)"
+        ),
     )
-    parser.add_argument("--table-name", metavar="NAME", help="join the table of this name")
+    parser.add_argument("--table-name", metavar="NAME", help=N_("join the table of this name"))
     parser.add_argument(
         "--interface",
         metavar="ADDRESS",
         action="append",
-        help="look for tables on this interface address only (repeatable; default: all)",
+        help=N_("look for tables on this interface address only (repeatable; default: all)"),
     )
     parser.add_argument(
         "--strategy",
         default="heuristic",
         metavar="NAME|MODULE:ATTR",
-        help="a built-in strategy (heuristic, random, ...) or an importable factory "
-        "package.module:attr taking a seed (default heuristic)",
+        help=N_(
+            "a built-in strategy (heuristic, random, ...) or an importable factory "
+            "package.module:attr taking a seed (default heuristic)"
+        ),
     )
     parser.add_argument(
         "--exec",
         dest="exec_command",
         metavar="COMMAND",
-        help="play the seat with any program: COMMAND (run by the shell) reads one JSON line "
-        "per decision on its stdin and answers with one JSON line on its stdout (see "
-        "PROTOCOL.md, 'Bots over standard input and output'); --strategy is not used",
+        help=N_(
+            "play the seat with any program: COMMAND (run by the shell) reads one JSON line "
+            "per decision on its stdin and answers with one JSON line on its stdout (see "
+            "PROTOCOL.md, 'Bots over standard input and output'); --strategy is not used"
+        ),
     )
     parser.add_argument(
         "--exec-timeout",
         type=float,
         default=5.0,
         metavar="SECONDS",
-        help="how long the --exec program may think about a decision (less with a turn "
-        "timer) before the seat plays the default move (default 5)",
+        help=N_(
+            "how long the --exec program may think about a decision (less with a turn "
+            "timer) before the seat plays the default move (default 5)"
+        ),
     )
     parser.add_argument(
-        "--player-name", metavar="NAME", help="the bot's name (default: the strategy's)"
+        "--player-name", metavar="NAME", help=N_("the bot's name (default: the strategy's)")
     )
     parser.add_argument("--name", dest="player_name", help=argparse.SUPPRESS)  # old spelling
     parser.add_argument(
-        "--count", type=int, default=1, metavar="N", help="how many bots to seat (default 1)"
+        "--count", type=int, default=1, metavar="N", help=N_("how many bots to seat (default 1)")
     )
-    parser.add_argument("--code", help="the table's join code, if it has one")
-    parser.add_argument("--seed", type=int, default=None, help="seed the strategies' randomness")
+    parser.add_argument("--code", help=N_("the table's join code, if it has one"))
+    parser.add_argument(
+        "--seed", type=int, default=None, help=N_("seed the strategies' randomness")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,11 +76,13 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import UnknownStrategy, make_strategy
     from ..client.bot import play
     from ..client.connection import parse_address
-    from ..client.runner import CannotConnect, NotAHost
+    from ..client.runner import CannotConnect
     from ..client.stdio import StdioBot, play_stdio
+    from ..client.ui.errors import describe_error, describe_goodbye, describe_unreachable
     from ..host.default_moves import default_move
 
     try:
+        t = messages(args.lang)
         if args.address is not None:
             host, port = parse_address(args.address)
         strategies = [
@@ -78,14 +92,25 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, UnknownStrategy) as error:
         print(f"dalmuti bot: {error}", file=sys.stderr)
         return 2
+    _ = t._
     if not 1 <= args.count <= 8:
-        print("dalmuti bot: --count must be from 1 to 8", file=sys.stderr)
+        print(
+            "dalmuti bot: "
+            + _("{option} must be from {low} to {high}").format(option="--count", low=1, high=8),
+            file=sys.stderr,
+        )
         return 2
     if not 0 < args.exec_timeout <= 3600:
-        print("dalmuti bot: --exec-timeout must be more than 0 and at most 3600", file=sys.stderr)
+        print(
+            "dalmuti bot: "
+            + _("{option} must be more than {low} and at most {high}").format(
+                option="--exec-timeout", low=0, high=3600
+            ),
+            file=sys.stderr,
+        )
         return 2
     if args.exec_command is not None and not args.exec_command.strip():
-        print("dalmuti bot: --exec needs a command to run", file=sys.stderr)
+        print("dalmuti bot: " + _("--exec needs a command to run"), file=sys.stderr)
         return 2
     if args.address is None:
         from ..client.sdk import NoTableFound, find_table
@@ -95,23 +120,35 @@ def run(args: argparse.Namespace) -> int:
                 partial(find_table, args.table_name, interfaces=args.interface, code=args.code)
             )
         except NoTableFound as error:
+            seen = ", ".join(repr(name) for name in error.seen) or _("none")
+            found = (
+                _("no table named {name} to join was found (tables seen: {seen})")
+                if args.table_name is not None
+                else _("no table to join was found (tables seen: {seen})")
+            )
             raise CommandError(
-                f"{error}; give the host's address (dalmuti bot HOST[:PORT]) or check "
-                "`dalmuti hosts`",
+                found.format(name=repr(args.table_name), seen=seen)
+                + _("; give the host's address (dalmuti bot HOST[:PORT]) or check `dalmuti hosts`"),
                 ExitCode.NOT_FOUND,
             ) from None
         host, port = listing.addresses[0], listing.port
-        print(f"joining {listing.name!r} at {host}:{port}")
+        print(
+            _("joining {table} at {address}").format(
+                table=repr(listing.name), address=f"{host}:{port}"
+            )
+        )
     if args.exec_command is not None:
         base_name = args.player_name or "Exec bot"
     else:
         base_name = args.player_name or f"{strategies[0].name.capitalize()} bot"
     outcome: list[str] = []
+    refused = False
 
     async def connect() -> trio.abc.Stream:
         return await trio.open_tcp_stream(host, port)
 
     async def one(index: int) -> None:
+        nonlocal refused
         name = base_name if args.count == 1 else f"{base_name} {index + 1}"
         if args.exec_command is not None:
             program = StdioBot(
@@ -126,27 +163,30 @@ def run(args: argparse.Namespace) -> int:
             session = await play(connect, strategies[index], name, code=args.code)
         if session.errors and session.errors[-1].fatal:
             error = session.errors[-1]
-            outcome.append(f"{name}: the host refused: {error.message} ({error.code})")
-        elif session.closed_reason:
-            outcome.append(f"{name}: {session.closed_reason}")
+            refused = True
+            outcome.append(f"{name}: {describe_error(t, error)} ({error.code})")
+        elif session.goodbye_code is not None or session.closed_reason:
+            outcome.append(f"{name}: {describe_goodbye(t, session.goodbye_code)}")
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             for index in range(args.count):
                 nursery.start_soon(one, index)
 
-    unreachable: list[BaseException] = []
+    unreachable: list[CannotConnect] = []
     try:
         trio.run(main)
     except* CannotConnect as group:
-        unreachable.extend(group.exceptions)
+        unreachable.extend(e for e in group.exceptions if isinstance(e, CannotConnect))
     except* KeyboardInterrupt:
         raise KeyboardInterrupt from None  # Ctrl-C in any bot's task: "interrupted", 130
     if unreachable:
         failure = unreachable[0]
-        what = f"{host}:{port}" if isinstance(failure, NotAHost) else f"cannot reach {host}:{port}"
-        print(f"dalmuti bot: {what}: {failure}", file=sys.stderr)
+        print(
+            "dalmuti bot: " + describe_unreachable(t, f"{host}:{port}", str(failure), failure.kind),
+            file=sys.stderr,
+        )
         return ExitCode.NOT_FOUND
     for line in outcome:
         print(line)
-    return ExitCode.REFUSED if any("refused" in line for line in outcome) else ExitCode.OK
+    return ExitCode.REFUSED if refused else ExitCode.OK

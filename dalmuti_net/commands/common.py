@@ -12,6 +12,12 @@ import logging
 import sys
 from enum import IntEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..client.ui.i18n import N_
+
+if TYPE_CHECKING:
+    from ..client.ui.i18n import Translator
 
 
 class ExitCode(IntEnum):
@@ -32,7 +38,7 @@ class ExitCode(IntEnum):
     """Ctrl-C."""
 
 
-EXIT_CODES_HELP = """\
+EXIT_CODES_HELP = N_("""\
 exit status (the same for every command):
   0    done
   1    started, but could not go on (connection lost, a bot's strategy failed)
@@ -41,7 +47,7 @@ exit status (the same for every command):
   4    no host could be reached, or no table was found on the network
   5    the host refused: table full, wrong join code, another protocol version
   130  interrupted (Ctrl-C)
-Every failure is one line on stderr; --debug shows the traceback as well."""
+Every failure is one line on stderr; --debug shows the traceback as well.""")
 
 
 class CommandError(Exception):
@@ -60,27 +66,31 @@ def has_a_terminal() -> bool:
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """``-v/--verbose``, ``--log-file`` and ``--debug``, the same on every subcommand."""
-    group = parser.add_argument_group("diagnostics")
+    group = parser.add_argument_group(N_("diagnostics"))
     group.add_argument(
         "-v",
         "--verbose",
         action="count",
         default=0,
-        help="log more: -v what the program does, -vv also zeroconf and the details "
-        "(on stderr, or only to --log-file while a table is on screen)",
+        help=N_(
+            "log more: -v what the program does, -vv also zeroconf and the details "
+            "(on stderr, or only to --log-file while a table is on screen)"
+        ),
     )
     group.add_argument(
         "--log-file",
         metavar="FILE",
         type=Path,
-        help="append the log to FILE (warnings, or more with -v)",
+        help=N_("append the log to FILE (warnings, or more with -v)"),
     )
     group.add_argument(
-        "--debug", action="store_true", help="show the traceback when something fails"
+        "--debug", action="store_true", help=N_("show the traceback when something fails")
     )
 
 
-def configure_logging(args: argparse.Namespace, *, screen: bool) -> None:
+def configure_logging(
+    args: argparse.Namespace, *, screen: bool, t: Translator | None = None
+) -> None:
     """Send the project's log where ``-v``/``--log-file`` ask.
 
     ``screen``: a full-screen table will own the terminal, so nothing is written to stderr
@@ -94,9 +104,14 @@ def configure_logging(args: argparse.Namespace, *, screen: bool) -> None:
         try:
             handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
         except OSError as error:
+            sentence = N_(
+                "cannot write the log file {file}: {reason}; give a file in a folder "
+                "you can write to"
+            )
             raise CommandError(
-                f"cannot write the log file {log_file}: {error.strerror}; give a file in a "
-                "folder you can write to",
+                (sentence if t is None else t._(sentence)).format(
+                    file=log_file, reason=error.strerror
+                ),
                 ExitCode.USAGE,
             ) from None
     if verbosity and not screen:

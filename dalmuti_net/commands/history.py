@@ -7,6 +7,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from ..client.ui.i18n import N_
+from .language import add_lang_argument
+
 if TYPE_CHECKING:
     from ..client.ui.i18n import Translator
     from ..history.frames import Viewer
@@ -19,25 +22,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",
         metavar="FILE",
-        help="a host's save (dalmuti host --save) or a history file (dalmuti join --record, "
-        "dalmuti history --json)",
+        help=N_(
+            "a host's save (dalmuti host --save) or a history file (dalmuti join --record, "
+            "dalmuti history --json)"
+        ),
     )
-    parser.add_argument("--hand", type=int, metavar="N", help="tell hand N (default: list)")
+    parser.add_argument("--hand", type=int, metavar="N", help=N_("tell hand N (default: list)"))
     who = parser.add_mutually_exclusive_group()
     who.add_argument(
         "--as",
         dest="as_name",
         metavar="NAME",
-        help="as the seat NAME saw it; 'host' for everything (only from the host's save)",
+        help=N_("as the seat NAME saw it; 'host' for everything (only from the host's save)"),
     )
-    who.add_argument("--spectator", action="store_true", help="as a spectator saw it")
-    parser.add_argument("--table", type=int, metavar="N", help="the file's Nth table")
+    who.add_argument("--spectator", action="store_true", help=N_("as a spectator saw it"))
+    parser.add_argument("--table", type=int, metavar="N", help=N_("the file's Nth table"))
     parser.add_argument(
         "--json",
         action="store_true",
-        help="JSON Lines, one message a line (format: protocol/HISTORY.md)",
+        help=N_("JSON Lines, one message a line (format: protocol/HISTORY.md)"),
     )
-    parser.add_argument("--lang", help="en, zh-Hant or es (default: from the locale)")
+    add_lang_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

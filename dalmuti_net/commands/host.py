@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..client.ui.i18n import N_
 from ..protocol.catalogue import DEFAULT_PORT
 from .common import CommandError, ExitCode, has_a_terminal
 from .host_options import HostOptions
-from .language import add_lang_argument, messages
+from .language import Told, add_lang_argument, messages
 from .screen_options import add_turn_alert_arguments
 
 if TYPE_CHECKING:
@@ -21,87 +22,98 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--table-name", metavar="NAME", help="the table's name (default: USER's table)"
+        "--table-name", metavar="NAME", help=N_("the table's name (default: USER's table)")
     )
     parser.add_argument("--name", dest="table_name", help=argparse.SUPPRESS)  # old spelling
     parser.add_argument(
         "--port",
         type=int,
         default=None,
-        help=f"TCP port (default {DEFAULT_PORT}, or a free port if {DEFAULT_PORT} is busy; "
-        "a port given here is used or the host does not start)",
+        help=Told(
+            N_(
+                "TCP port (default {port}, or a free port if {port} is busy; a port given "
+                "here is used or the host does not start)"
+            ),
+            port=DEFAULT_PORT,
+        ),
     )
     parser.add_argument(
         "--interface",
         metavar="ADDRESS",
-        help="bind and announce on this address only (e.g. 192.168.1.20, or 127.0.0.1 to "
-        "stay on this machine); default: every interface",
+        help=N_(
+            "bind and announce on this address only (e.g. 192.168.1.20, or 127.0.0.1 to "
+            "stay on this machine); default: every interface"
+        ),
     )
     parser.add_argument(
         "--no-announce",
         action="store_true",
-        help="do not announce the table on the LAN (players join by address)",
+        help=N_("do not announce the table on the LAN (players join by address)"),
     )
     parser.add_argument(
         "--rules",
         metavar="FILE|PRESET",
-        help="a TOML rules file, or a preset: basic, scoring, party, all",
+        help=N_("a TOML rules file, or a preset: basic, scoring, party, all"),
     )
     parser.add_argument(
-        "--bots", type=int, default=0, metavar="N", help="seat N bots before anyone joins"
+        "--bots", type=int, default=0, metavar="N", help=N_("seat N bots before anyone joins")
     )
     parser.add_argument(
         "--strategy",
         default="heuristic",
         metavar="NAME|MODULE:ATTR",
-        help="strategy of the bots added with --bots (default heuristic)",
+        help=N_("strategy of the bots added with --bots (default heuristic)"),
     )
     parser.add_argument("--bot-strategy", dest="strategy", help=argparse.SUPPRESS)  # old
-    parser.add_argument("--code", help="a join code players must give")
+    parser.add_argument("--code", help=N_("a join code players must give"))
     parser.add_argument(
         "--headless",
         action="store_true",
-        help="no local player: the first player to join becomes the host player",
+        help=N_("no local player: the first player to join becomes the host player"),
     )
     parser.add_argument(
         "--player-name",
         metavar="NAME",
-        help="your name at the table (default: the name dalmuti join remembers, else your "
-        "login name)",
+        help=N_(
+            "your name at the table (default: the name dalmuti join remembers, else your "
+            "login name)"
+        ),
     )
     parser.add_argument(
         "--save",
         metavar="FILE",
         type=Path,
-        help="write every accepted move to FILE, to --resume after a crash",
+        help=N_("write every accepted move to FILE, to --resume after a crash"),
     )
     parser.add_argument(
         "--resume",
         metavar="FILE",
         type=Path,
-        help="continue the table saved in FILE (and keep saving to it)",
+        help=N_("continue the table saved in FILE (and keep saving to it)"),
     )
     parser.add_argument(
-        "--autostart", type=int, metavar="N", help="start as soon as N seats (4 to 8) are taken"
+        "--autostart", type=int, metavar="N", help=N_("start as soon as N seats (4 to 8) are taken")
     )
     parser.add_argument(
         "--bot-pace",
         type=float,
         metavar="SECONDS",
-        help="while someone plays from the table screen, each move of this host's bots "
-        "takes at least SECONDS (default 0.8, or bot_pace in the rules file; 0 is off)",
+        help=N_(
+            "while someone plays from the table screen, each move of this host's bots "
+            "takes at least SECONDS (default 0.8, or bot_pace in the rules file; 0 is off)"
+        ),
     )
     parser.add_argument(
         "--league",
         metavar="FILE",
-        help="add each finished table's results to FILE, for dalmuti standings",
+        help=N_("add each finished table's results to FILE, for dalmuti standings"),
     )
     parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
     add_lang_argument(parser)
     parser.add_argument(
         "--plain",
         action="store_true",
-        help="your table as lines of text (screen readers, braille, pipes), not a full screen",
+        help=N_("your table as lines of text (screen readers, braille, pipes), not a full screen"),
     )
     add_turn_alert_arguments(parser)
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..client.ui.i18n import N_
 from ..protocol.discovery import TableListing
 from .common import ExitCode
+from .language import messages
+
+if TYPE_CHECKING:
+    from ..client.ui.i18n import Translator
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,14 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=2.0,
         metavar="SECONDS",
-        help="how long to listen for answers (default 2)",
+        help=N_("how long to listen for answers (default 2)"),
     )
-    parser.add_argument("--json", action="store_true", help="one JSON array, for scripts")
+    parser.add_argument("--json", action="store_true", help=N_("one JSON array, for scripts"))
     parser.add_argument(
         "--interface",
         metavar="ADDRESS",
         action="append",
-        help="listen on this interface address only (repeatable; default: all)",
+        help=N_("listen on this interface address only (repeatable; default: all)"),
     )
 
 
@@ -46,32 +51,49 @@ def listing_dict(listing: TableListing) -> dict[str, Any]:
     }
 
 
-def listing_line(listing: TableListing) -> str:
-    """``NAME  ADDRESS:PORT  seats 3/8  lobby  code  [issues]`` in plain English."""
+def listing_line(listing: TableListing, t: Translator | None = None) -> str:
+    """``NAME  ADDRESS:PORT  seats 3/8  lobby  code  [issues]`` in ``t``'s language."""
+    _ = (t or messages(None))._
     address = listing.addresses[0] if listing.addresses else "?"
     if ":" in address:
         address = f"[{address}]"
     seats = (
         f"{listing.seats_taken}/{listing.seats_total}" if listing.seats_taken is not None else "?"
     )
+    phase = PHASE_WORDS.get(str(listing.phase)) if listing.phase is not None else None
     parts = [
         listing.name,
         f"{address}:{listing.port}",
-        f"seats {seats}",
-        str(listing.phase) if listing.phase is not None else "phase ?",
-        "join code needed" if listing.code_required else "open",
+        _("seats {seats}").format(seats=seats),
+        _(phase) if phase is not None else _("phase ?"),
+        _("join code needed") if listing.code_required else _("open"),
     ]
     if not listing.compatible:
-        parts.append("incompatible")
+        parts.append(_("incompatible"))
     line = "  ".join(parts)
     if listing.issues:
         line += "  (" + "; ".join(listing.issues) + ")"
     return line
 
 
+PHASE_WORDS = {"lobby": N_("lobby"), "playing": N_("playing"), "ended": N_("ended")}
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        t = messages(args.lang)
+    except ValueError as error:
+        print(f"dalmuti hosts: {error}", file=sys.stderr)
+        return 2
+    _ = t._
     if not 0 < args.timeout <= 600:
-        print("dalmuti hosts: --timeout must be more than 0 and at most 600", file=sys.stderr)
+        print(
+            "dalmuti hosts: "
+            + _("{option} must be more than {low} and at most {high}").format(
+                option="--timeout", low=0, high=600
+            ),
+            file=sys.stderr,
+        )
         return 2
     import trio
 
@@ -84,12 +106,14 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.OK if listings else ExitCode.NOT_FOUND
     if not listings:
         print(
-            f"No table answered within {args.timeout:g} s. Check that you are on the same "
-            "network as the host, that no firewall blocks UDP port 5353, and that no VPN is "
-            "in the way; `dalmuti join HOST[:PORT]` works without discovery.",
+            _(
+                "No table answered within {seconds} s. Check that you are on the same "
+                "network as the host, that no firewall blocks UDP port 5353, and that no VPN "
+                "is in the way; `dalmuti join HOST[:PORT]` works without discovery."
+            ).format(seconds=f"{args.timeout:g}"),
             file=sys.stderr,
         )
         return ExitCode.NOT_FOUND
     for listing in listings:
-        print(listing_line(listing))
+        print(listing_line(listing, t))
     return 0

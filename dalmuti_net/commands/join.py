@@ -7,6 +7,7 @@ import logging
 import sys
 from typing import TYPE_CHECKING
 
+from ..client.ui.i18n import N_
 from .common import CommandError, ExitCode, has_a_terminal
 from .language import add_lang_argument, messages
 from .screen_options import add_turn_alert_arguments
@@ -22,34 +23,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "address",
         nargs="?",
         metavar="HOST[:PORT]",
-        help="join this host directly (port 7341 if none); without it, pick a table found "
-        "on the local network",
+        help=N_(
+            "join this host directly (port 7341 if none); without it, pick a table found "
+            "on the local network"
+        ),
     )
     parser.add_argument(
-        "--player-name", metavar="NAME", help="your name at the table (remembered for next time)"
+        "--player-name",
+        metavar="NAME",
+        help=N_("your name at the table (remembered for next time)"),
     )
     parser.add_argument("--name", dest="player_name", help=argparse.SUPPRESS)  # old spelling
-    parser.add_argument("--code", help="the table's join code, if it has one")
-    parser.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
+    parser.add_argument("--code", help=N_("the table's join code, if it has one"))
+    parser.add_argument(
+        "--spectate", action="store_true", help=N_("watch instead of taking a seat")
+    )
     add_lang_argument(parser)
     parser.add_argument(
         "--interface",
         metavar="ADDRESS",
         action="append",
-        help="look for tables on this interface address only (repeatable; default: all)",
+        help=N_("look for tables on this interface address only (repeatable; default: all)"),
     )
     parser.add_argument(
-        "--ascii", action="store_true", help="plain letters instead of the role symbols"
+        "--ascii", action="store_true", help=N_("plain letters instead of the role symbols")
     )
     parser.add_argument(
         "--record",
         metavar="FILE",
-        help="keep what this client is sent in FILE, for dalmuti replay (a new file)",
+        help=N_("keep what this client is sent in FILE, for dalmuti replay (a new file)"),
     )
     parser.add_argument(
         "--plain",
         action="store_true",
-        help="the table as lines of text (screen readers, braille, pipes), not a full screen",
+        help=N_("the table as lines of text (screen readers, braille, pipes), not a full screen"),
     )
     add_turn_alert_arguments(parser)
 

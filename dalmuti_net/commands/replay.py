@@ -6,25 +6,27 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..client.ui.i18n import N_
 from .common import ExitCode, has_a_terminal
+from .language import add_lang_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",
         metavar="FILE",
-        help="a host's save (dalmuti host --save) or a record (dalmuti join --record)",
+        help=N_("a host's save (dalmuti host --save) or a record (dalmuti join --record)"),
     )
     who = parser.add_mutually_exclusive_group()
-    who.add_argument("--as", dest="as_name", metavar="NAME", help="as the seat NAME saw it")
+    who.add_argument("--as", dest="as_name", metavar="NAME", help=N_("as the seat NAME saw it"))
     who.add_argument(
-        "--spectator", action="store_true", help="as a spectator saw it (a save's default)"
+        "--spectator", action="store_true", help=N_("as a spectator saw it (a save's default)")
     )
-    parser.add_argument("--table", type=int, metavar="N", help="the file's Nth table")
-    parser.add_argument("--hand", type=int, metavar="N", help="start at hand N")
-    parser.add_argument("--lang", help="en, zh-Hant or es (default: from the locale)")
+    parser.add_argument("--table", type=int, metavar="N", help=N_("the file's Nth table"))
+    parser.add_argument("--hand", type=int, metavar="N", help=N_("start at hand N"))
+    add_lang_argument(parser)
     parser.add_argument(
-        "--ascii", action="store_true", help="plain letters instead of the role symbols"
+        "--ascii", action="store_true", help=N_("plain letters instead of the role symbols")
     )
 
 

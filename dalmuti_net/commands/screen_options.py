@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 
+from ..client.ui.i18n import N_
+
 
 def add_turn_alert_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--no-bell", action="store_true", help="do not ring the terminal bell on your turn"
+        "--no-bell", action="store_true", help=N_("do not ring the terminal bell on your turn")
     )
     parser.add_argument(
         "--no-title",
         action="store_true",
-        help="leave the window title alone (it says when it is your turn)",
+        help=N_("leave the window title alone (it says when it is your turn)"),
     )

@@ -7,16 +7,21 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..client.ui.i18n import N_
+from .language import add_lang_argument
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "files",
         nargs="+",
         metavar="FILE",
-        help="a league file (dalmuti host --league), a host's save, or a history file; "
-        "a table found in several files counts once",
+        help=N_(
+            "a league file (dalmuti host --league), a host's save, or a history file; "
+            "a table found in several files counts once"
+        ),
     )
-    parser.add_argument("--lang", help="en, zh-Hant or es (default: from the locale)")
+    add_lang_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

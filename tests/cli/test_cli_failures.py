@@ -105,7 +105,7 @@ def test_bot_at_an_unreachable_host(capsys: pytest.CaptureFixture[str], busy_por
         port = closed.getsockname()[1]
     code, err = fails(capsys, "bot", f"127.0.0.1:{port}")
     assert code == ExitCode.NOT_FOUND
-    assert f"cannot reach 127.0.0.1:{port}" in err
+    assert f"Could not reach the host at 127.0.0.1:{port} (nothing answers on that port" in err
 
 
 def test_an_error_inside_nested_exception_groups_is_found() -> None:
@@ -160,7 +160,7 @@ def test_bot_at_something_that_is_not_a_host(
 ) -> None:
     code, err = fails(capsys, "bot", f"127.0.0.1:{closing_peer}")
     assert code == ExitCode.NOT_FOUND
-    assert f"127.0.0.1:{closing_peer}: the connection was closed before any answer" in err
+    assert f"127.0.0.1:{closing_peer} (something answers there, but it is not a dalmuti" in err
 
 
 def test_bot_at_a_peer_that_never_answers(
@@ -170,7 +170,7 @@ def test_bot_at_a_peer_that_never_answers(
     monkeypatch.setattr(runner, "HANDSHAKE_TIMEOUT_S", 0.5)
     code, err = fails(capsys, "bot", f"127.0.0.1:{busy_port}")
     assert code == ExitCode.NOT_FOUND
-    assert "no answer in 0 s: is it a dalmuti-net host?" in err
+    assert f"127.0.0.1:{busy_port} (something answers there, but it is not a dalmuti" in err
 
 
 def test_two_hosts_on_one_port() -> None:
@@ -210,7 +210,7 @@ def test_two_hosts_on_one_port() -> None:
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["--players", "3"], "--players must be 4 to 8, not 3"),
+        (["--players", "3"], "--players must be from 4 to 8, not 3"),
         (["--strategies", "nope"], "unknown strategy 'nope'"),
         (["--hands", "0"], "--hands must be at least 1, not 0"),
         (["--rules", "nope"], "unknown rule option 'nope'"),

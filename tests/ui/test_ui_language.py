@@ -67,7 +67,7 @@ def test_option_problems_are_told_in_the_chosen_language() -> None:
     [
         ("en", "Hand 1 is being dealt.", "Heuristic bot (2)"),
         ("zh-Hant", "正在發第 1 手牌。", "聰明機器人（2）"),
-        ("es", "Se reparte la mano 1.", "Bot listo (2)"),
+        ("es", "Se reparte la mano 1.", "Bot astuto (2)"),
     ],
 )
 def test_the_host_console_speaks_the_hosts_language(language: str, dealt: str, bot: str) -> None:
