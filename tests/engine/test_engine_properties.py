@@ -368,7 +368,7 @@ TABLE = {
 }
 
 
-@settings(max_examples=120)
+@settings(max_examples=40)
 @given(**TABLE)
 def test_random_games_keep_every_invariant(players: int, rules: Rules, seed: int) -> None:
     play_random_games(players, rules, seed, hands=3)

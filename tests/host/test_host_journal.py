@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from harness import Harness, random_chooser
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -91,9 +92,18 @@ def random_table_life(seed: int, checkpoints: int) -> None:
     assert table_state(rebuilt(table, start_rules)) == table_state(table)
 
 
-@settings(max_examples=15)
+@settings(max_examples=8)
 @given(seed=st.integers(0, 2**32), checkpoints=st.integers(1, 12))
 def test_replaying_the_journal_rebuilds_the_live_table(seed: int, checkpoints: int) -> None:
+    random_table_life(seed, checkpoints)
+
+
+@pytest.mark.slow
+@settings(max_examples=200)
+@given(seed=st.integers(0, 2**32), checkpoints=st.integers(1, 12))
+def test_campaign_replaying_the_journal_rebuilds_the_live_table(
+    seed: int, checkpoints: int
+) -> None:
     random_table_life(seed, checkpoints)
 
 

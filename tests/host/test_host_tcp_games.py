@@ -86,10 +86,11 @@ async def test_a_whole_game_over_tcp(seats: int) -> None:
         assert not session.errors
 
 
-async def test_a_full_twenty_hand_table_with_the_bot_command(tmp_path: Any) -> None:
-    """Eight seats: the host player here, seven bots from `dalmuti bot --count 7`."""
-    table = Table("Twenty hands", every_optional_rule(), seed=20)
-    assert table.rules.hand_limit == 20
+@pytest.mark.parametrize("hands", [4, pytest.param(20, marks=pytest.mark.slow)])
+async def test_a_whole_table_with_the_bot_command(hands: int) -> None:
+    """Eight seats: the host player here, seven bots from `dalmuti bot --count 7`, to the
+    hand limit (the rules' own 20 hands under `slow`)."""
+    table = Table(f"{hands} hands", every_optional_rule(hand_limit=hands), seed=20)
     async with loopback_server(table) as (_server, port, nursery):
         host = await join_over_tcp(
             port, RecordingClient("Host", strategy=make_strategy("heuristic", 2)), nursery
@@ -115,7 +116,7 @@ async def test_a_full_twenty_hand_table_with_the_bot_command(tmp_path: Any) -> N
                 bots.kill()
                 await bots.wait()
     assert exit_code == 0
-    assert table.game is not None and table.game.hand_number == 20
+    assert table.game is not None and table.game.hand_number == hands
     check_finished_client(host, table)
     check_finished_client(watcher, table)
     names = sorted(seat.name for seat in table.seats.values() if seat.name != "Host")

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from test_ui_screens import answer, playing_table
-from ui_support import LocalTable, draw
+from ui_support import LocalTable, draw, english_by_default
 
 from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.engine import JESTER, PlacementDecision, Rules
@@ -64,7 +64,9 @@ def held(hand: Counts | None) -> dict[int, int]:
     return {card: hand[card] for card in range(1, JESTER + 1) if hand[card]}
 
 
-@pytest.mark.parametrize("language", list(LANGUAGES))
+# A revolution is owed to us only when we hold both Jesters, about one hand in forty, so
+# this plays some 60 hands per language.
+@pytest.mark.parametrize("language", english_by_default())
 def test_the_hand_on_screen_is_the_hand_in_every_decision(language: str) -> None:
     seen: set[str] = set()
     for seed in range(1, 40):

@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.screen import Line, render
 from dalmuti_net.client.ui.state import ClientUi, Effect, Send
 from dalmuti_net.client.ui.text import width
@@ -16,6 +18,16 @@ from dalmuti_net.engine import Rules
 from dalmuti_net.host.table import Close, StartBot, Table
 from dalmuti_net.protocol import Direction, ProtocolError, decode, encode
 from dalmuti_net.protocol.messages import action_message
+
+
+def english_by_default() -> list[Any]:
+    """Every language as a parameter, all but English under `slow`: for tests that play a
+    whole game per language where the language changes only the words (each screen is
+    drawn in every language at 80x24 by tests/ui/test_ui_decision_words.py)."""
+    return [
+        language if language == "en" else pytest.param(language, marks=pytest.mark.slow)
+        for language in LANGUAGES
+    ]
 
 
 def screen_text(lines: list[Line]) -> str:
