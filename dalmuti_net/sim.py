@@ -174,7 +174,10 @@ def run(args: argparse.Namespace) -> int:
                         option=option, low=1, value=value
                     )
                 )
-    except (ValueError, RulesError, UnknownStrategy) as error:
+    except UnknownStrategy as error:
+        print(f"dalmuti sim: {error.told(_)}", file=sys.stderr)
+        return 2
+    except (ValueError, RulesError) as error:
         print(f"dalmuti sim: {error}", file=sys.stderr)
         return 2
     if args.duplicate:

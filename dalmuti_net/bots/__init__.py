@@ -27,8 +27,22 @@ STRATEGIES: dict[str, StrategyFactory] = {
 }
 
 
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalogs; it is translated where it is told."""
+    return text
+
+
 class UnknownStrategy(ValueError):
-    """A strategy name that is neither registered nor an importable ``module:attr``."""
+    """A strategy name that is neither registered nor an importable ``module:attr``:
+    ``str()`` is the English sentence, ``told`` the sentence in a ``Translator._``'s."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
+
+    def told(self, translate: Callable[[str], str]) -> str:
+        return translate(self.template).format(**self.values)
 
 
 def register_strategy(name: str, factory: StrategyFactory) -> None:
@@ -48,8 +62,12 @@ def resolve_strategy(name: str) -> StrategyFactory:
     factory = STRATEGIES.get(name)
     if factory is None:
         raise UnknownStrategy(
-            f"unknown strategy {name!r}; known strategies: {', '.join(strategy_names())} "
-            "(or package.module:attr for your own)"
+            N_(
+                "unknown strategy {name}; known strategies: {known} (or package.module:attr "
+                "for your own)"
+            ),
+            name=repr(name),
+            known=", ".join(strategy_names()),
         )
     return factory
 
@@ -59,9 +77,15 @@ def make_strategy(name: str, seed: int | None = None) -> Strategy:
     try:
         strategy = factory(seed)
     except Exception as error:
-        raise UnknownStrategy(f"could not make strategy {name!r} with a seed: {error}") from error
+        raise UnknownStrategy(
+            N_("could not make strategy {name} with a seed: {error}"), name=repr(name), error=error
+        ) from error
     if not callable(getattr(strategy, "choose", None)):
-        raise UnknownStrategy(f"{name!r} made {strategy!r}, which has no choose() method")
+        raise UnknownStrategy(
+            N_("{name} made {strategy}, which has no choose() method"),
+            name=repr(name),
+            strategy=repr(strategy),
+        )
     return strategy
 
 
@@ -81,20 +105,32 @@ def _import_from_here(module_name: str) -> object:
 def _import_factory(spec: str) -> StrategyFactory:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise UnknownStrategy(f"write a strategy to import as package.module:attr, not {spec!r}")
+        raise UnknownStrategy(
+            N_("write a strategy to import as package.module:attr, not {spec}"), spec=repr(spec)
+        )
     try:
         target: object = _import_from_here(module_name)
     except ImportError as error:
-        message = f"cannot import {module_name!r} for strategy {spec!r}: {error}"
-        raise UnknownStrategy(message) from error
+        raise UnknownStrategy(
+            N_("cannot import {module} for strategy {spec}: {error}"),
+            module=repr(module_name),
+            spec=repr(spec),
+            error=error,
+        ) from error
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
-            message = f"{module_name!r} has no {attribute!r} (strategy {spec!r})"
-            raise UnknownStrategy(message) from None
+            raise UnknownStrategy(
+                N_("{module} has no {attribute} (strategy {spec})"),
+                module=repr(module_name),
+                attribute=repr(attribute),
+                spec=repr(spec),
+            ) from None
     if not callable(target):
-        raise UnknownStrategy(f"{spec!r} is not a strategy factory: it cannot be called")
+        raise UnknownStrategy(
+            N_("{spec} is not a strategy factory: it cannot be called"), spec=repr(spec)
+        )
     return target
 
 

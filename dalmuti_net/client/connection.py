@@ -6,6 +6,7 @@ an event of an unknown type still moves the event count on, so it is not taken a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -18,6 +19,24 @@ from ..protocol.messages import Message
 RECEIVE_CHUNK = 16 * 1024
 
 
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalogs; it is translated where it is told."""
+    return text
+
+
+class BadAddress(ValueError):
+    """An address that cannot be one: ``str()`` is the English sentence, ``told`` the
+    sentence in the language of a ``Translator._``."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
+
+    def told(self, translate: Callable[[str], str]) -> str:
+        return translate(self.template).format(**self.values)
+
+
 class ConnectionClosed(Exception):
     """The host closed the connection (or it broke)."""
 
@@ -26,24 +45,29 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     """``HOST``, ``HOST:PORT``, ``[v6]`` or ``[v6]:PORT`` -> (host, port); ValueError if bad."""
     text = text.strip()
     if not text:
-        raise ValueError("give a host name or address, e.g. 192.168.1.20 or ana-laptop:7341")
+        raise BadAddress(N_("give a host name or address, e.g. 192.168.1.20 or ana-laptop:7341"))
     host, port_text = text, ""
     if text.startswith("["):
         end = text.find("]")
         if end < 0:
-            raise ValueError(f"{text!r}: an IPv6 address in brackets needs its closing ]")
+            raise BadAddress(
+                N_("{address}: an IPv6 address in brackets needs its closing ]"),
+                address=repr(text),
+            )
         host, rest = text[1:end], text[end + 1 :]
         if rest and not rest.startswith(":"):
-            raise ValueError(f"{text!r}: expected :PORT after the ]")
+            raise BadAddress(N_("{address}: expected :PORT after the ]"), address=repr(text))
         port_text = rest[1:]
     elif text.count(":") == 1:
         host, port_text = text.split(":")
     if not host:
-        raise ValueError(f"{text!r}: the host part is empty")
+        raise BadAddress(N_("{address}: the host part is empty"), address=repr(text))
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise ValueError(f"{text!r}: the port must be a number from 1 to 65535")
+        raise BadAddress(
+            N_("{address}: the port must be a number from 1 to 65535"), address=repr(text)
+        )
     return host, int(port_text)
 
 

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..bots import UnknownStrategy, make_strategy
     from ..client.bot import play
-    from ..client.connection import parse_address
+    from ..client.connection import BadAddress, parse_address
     from ..client.runner import CannotConnect
     from ..client.stdio import StdioBot, play_stdio
     from ..client.ui.errors import describe_error, describe_goodbye, describe_unreachable
@@ -83,14 +83,21 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         t = messages(args.lang)
+    except ValueError as error:
+        print(f"dalmuti bot: {error}", file=sys.stderr)
+        return 2
+    try:
         if args.address is not None:
             host, port = parse_address(args.address)
         strategies = [
             make_strategy(args.strategy, None if args.seed is None else args.seed + i)
             for i in range(args.count)
         ]
-    except (ValueError, UnknownStrategy) as error:
-        print(f"dalmuti bot: {error}", file=sys.stderr)
+    except BadAddress as error:
+        print(f"dalmuti bot: {error.told(t._)}", file=sys.stderr)
+        return 2
+    except UnknownStrategy as error:
+        print(f"dalmuti bot: {error.told(t._)}", file=sys.stderr)
         return 2
     _ = t._
     if not 1 <= args.count <= 8:

@@ -231,7 +231,10 @@ def run(args: argparse.Namespace) -> int:
         host = PreparedHost.create(options)
     except SaveBusy as error:
         raise CommandError(str(error), ExitCode.CANNOT_START) from None
-    except (SettingsError, SaveError, UnknownStrategy) as error:
+    except UnknownStrategy as error:
+        print(f"dalmuti host: {error.told(t._)}", file=sys.stderr)
+        return 2
+    except (SettingsError, SaveError) as error:
         print(f"dalmuti host: {error}", file=sys.stderr)
         return 2
     except OSError as error:

@@ -62,13 +62,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..client.connection import parse_address
+    from ..client.connection import BadAddress, parse_address
 
     try:
         t = messages(args.lang)
-        target = parse_address(args.address) if args.address else None
     except ValueError as error:
         print(f"dalmuti join: {error}", file=sys.stderr)
+        return 2
+    try:
+        target = parse_address(args.address) if args.address else None
+    except BadAddress as error:
+        print(f"dalmuti join: {error.told(t._)}", file=sys.stderr)
         return 2
     if args.player_name is not None and not args.player_name.strip():
         print("dalmuti join: " + t._("--player-name cannot be empty"), file=sys.stderr)

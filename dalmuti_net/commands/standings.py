@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
                 viewer, _ = history.choose(None)
                 tally.feed_messages(history.frames(viewer))
                 names = {seat.player: seat.name for seat in history.seats.values()}
-                results = tally.results(names)
+                bots = frozenset(s.player for s in history.seats.values() if s.kind == "bot")
+                results = tally.results(names, bots)
                 if results:
                     tables.append(TableResults(history.table_id, history.name, results))
     except (LeagueError, HistoryError) as error:

@@ -39,7 +39,8 @@ def keep_league(table: Table, league: Path, resumed_from: Path | None = None) ->
         tally.feed(events)
         if any(isinstance(event, TableEnded) for event in events):
             names = {player: seat.name for player, seat in table.seats.items()}
-            results = TableResults(table.table_id, table.name, tally.results(names))
+            bots = frozenset(p for p, seat in table.seats.items() if seat.kind == "bot")
+            results = TableResults(table.table_id, table.name, tally.results(names, bots))
             try:
                 save_results(league, results)
             except LeagueError as error:

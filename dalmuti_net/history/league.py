@@ -28,9 +28,12 @@ CREATE TABLE IF NOT EXISTS results (
     hands INTEGER NOT NULL,
     place_sum INTEGER NOT NULL,
     crowns INTEGER NOT NULL,
+    bot INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, player)
 )
 """
+BOT_COLUMN = "ALTER TABLE results ADD COLUMN bot INTEGER NOT NULL DEFAULT 0"
+"""Leagues written before the column was added: readers that do not know it ignore it."""
 
 
 class LeagueError(Problem):
@@ -62,6 +65,9 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
                 connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.execute(f"PRAGMA user_version = {FORMAT}")
                 connection.execute(SCHEMA)
+        elif version == FORMAT and create and not _has_bot_column(connection):
+            with connection:
+                connection.execute(BOT_COLUMN)
         elif version != FORMAT:
             connection.close()
             raise LeagueError(
@@ -77,6 +83,10 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
     return connection
 
 
+def _has_bot_column(connection: sqlite3.Connection) -> bool:
+    return any(row[1] == "bot" for row in connection.execute("PRAGMA table_info(results)"))
+
+
 def open_league(path: Path) -> None:
     """Create ``path`` as a league if it is new; check it is one if not."""
     _open(path, create=True).close()
@@ -88,7 +98,7 @@ def save_results(path: Path, table: TableResults) -> None:
             connection.execute("DELETE FROM results WHERE table_id = ?", (table.table_id,))
             connection.executemany(
                 "INSERT INTO results (table_id, table_name, player, score, place, hands,"
-                " place_sum, crowns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " place_sum, crowns, bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [_row(table, result) for result in table.results],
             )
     except sqlite3.Error as error:
@@ -96,21 +106,32 @@ def save_results(path: Path, table: TableResults) -> None:
 
 
 def _row(table: TableResults, r: PlayerResult) -> tuple[object, ...]:
-    return (table.table_id, table.table, r.name, r.score, r.place, r.hands, r.place_sum, r.crowns)
+    return (
+        table.table_id,
+        table.table,
+        r.name,
+        r.score,
+        r.place,
+        r.hands,
+        r.place_sum,
+        r.crowns,
+        int(r.bot),
+    )
 
 
 def read_league(path: Path) -> list[TableResults]:
     try:
         with closing(_open(path, create=False)) as connection:
+            bot = "bot" if _has_bot_column(connection) else "0"
             rows = connection.execute(
-                "SELECT table_id, table_name, player, score, place, hands, place_sum, crowns"
-                " FROM results ORDER BY ended_at, table_id, player"
+                "SELECT table_id, table_name, player, score, place, hands, place_sum, crowns,"
+                f" {bot} FROM results ORDER BY ended_at, table_id, player"
             ).fetchall()
     except sqlite3.Error as error:
         raise LeagueError(N_("cannot read {path}: {reason}"), path=path, reason=error) from None
     tables: dict[str, TableResults] = {}
-    for table_id, name, player, score, place, hands, place_sum, crowns in rows:
-        result = PlayerResult(player, score, place, hands, place_sum, crowns)
+    for table_id, name, player, score, place, hands, place_sum, crowns, played_by_bot in rows:
+        result = PlayerResult(player, score, place, hands, place_sum, crowns, bool(played_by_bot))
         known = tables.get(table_id)
         results = (*known.results, result) if known else (result,)
         tables[table_id] = TableResults(table_id, name, results)

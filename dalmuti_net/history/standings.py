@@ -27,6 +27,8 @@ class PlayerResult:
     """The finishing places of every hand played, added up (1 is first)."""
     crowns: int
     """Hands finished first: the Greater Dalmuti of the next hand."""
+    bot: bool = False
+    """One of the host's bots played the seat (its name is shown in the reader's language)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,9 @@ class Tally:
             and (event := event_from_message(frame)) is not None
         )
 
-    def results(self, names: dict[int, str]) -> tuple[PlayerResult, ...]:
+    def results(
+        self, names: dict[int, str], bots: frozenset[int] = frozenset()
+    ) -> tuple[PlayerResult, ...]:
         scores: dict[int, int] = {}
         hands: dict[int, int] = {}
         place_sum: dict[int, int] = {}
@@ -83,6 +87,7 @@ class Tally:
                 hands.get(player, 0),
                 place_sum.get(player, 0),
                 crowns.get(player, 0),
+                player in bots,
             )
             for player in sorted(set(hands) | set(places))
         )
@@ -98,6 +103,8 @@ class Standing:
     points: int = 0
     place_sum: int = 0
     crowns: int = 0
+    bot: bool = True
+    """Every table counted under this name had it as one of the host's bots."""
 
     @property
     def average_place(self) -> float | None:
@@ -122,6 +129,7 @@ def combine(tables: Iterable[TableResults]) -> list[Standing]:
             standing.points += result.score
             standing.place_sum += result.place_sum
             standing.crowns += result.crowns
+            standing.bot = standing.bot and result.bot
     return sorted(
         by_name.values(),
         key=lambda s: (-s.points, s.average_place or float("inf"), s.name.casefold()),

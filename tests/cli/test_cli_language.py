@@ -121,6 +121,21 @@ def test_argparse_gets_its_own_words_back_after_a_parse() -> None:
             "dalmuti sim: --hands debe ser al menos 1, no 0\n",
         ),
         (
+            ["join", "ana-laptop:99999", "--lang", "es"],
+            "dalmuti join: 'ana-laptop:99999': el puerto debe ser un número del 1 al 65535\n",
+        ),
+        (["bot", ":7341", "--lang", "zh-Hant"], "dalmuti bot: ':7341'：缺少主機名稱\n"),
+        (
+            ["bot", "127.0.0.1:8600", "--strategy", "nope", "--lang", "es"],
+            "dalmuti bot: estrategia desconocida 'nope'; estrategias conocidas: heuristic, "
+            "montecarlo, random (o paquete.módulo:atributo para la tuya)\n",
+        ),
+        (
+            ["sim", "--strategies", "no_such_module_8600:Bot", "--lang", "zh-Hant"],
+            "dalmuti sim: 無法為策略 'no_such_module_8600:Bot' 匯入 'no_such_module_8600'："
+            "No module named 'no_such_module_8600'\n",
+        ),
+        (
             ["bot", "--lang", "klingon"],
             "dalmuti bot: unknown language 'klingon'; choose one of en, zh-Hant, es\n",
         ),
@@ -135,6 +150,18 @@ def test_command_messages_in_the_language(
 ) -> None:
     assert main(argv) == 2
     assert capsys.readouterr().err == told
+
+
+def test_a_mistyped_address_is_told_in_the_table_screens_language() -> None:
+    from dalmuti_net.client.ui.state import ClientUi
+
+    ui = ClientUi(Translator("es"), name="Ana")
+    ui.press("a")  # the discovery screen's "type an address"
+    for key in "ana:0":
+        ui.press(key)
+    ui.press("enter")
+    assert ui.notice is not None
+    assert ui.notice.text == "'ana:0': el puerto debe ser un número del 1 al 65535"
 
 
 def test_every_argparse_word_is_in_the_catalogs() -> None:

@@ -132,3 +132,50 @@ def test_standings_refuse_what_is_not_theirs_in_one_line(
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("dalmuti standings: ") and err.count("\n") == 1
     assert "is not a dalmuti-net file" in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "bot", "numbered"),
+    [
+        ("en", "Random bot", "Random bot (2)"),
+        ("zh-Hant", "隨機機器人", "隨機機器人（2）"),
+        ("es", "Bot aleatorio", "Bot aleatorio (2)"),
+    ],
+)
+def test_the_hosts_bots_are_named_in_the_readers_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, bot: str, numbered: str
+) -> None:
+    league = tmp_path / "league.db"
+    harness = bots_only_table(1)
+    keep_league(harness.table, league)
+    harness.run()
+    assert {r.name: r.bot for r in read_league(league)[0].results} == {
+        "Ana": False,
+        "Random bot": True,
+        "Random bot (2)": True,
+        "Random bot (3)": True,
+    }
+    save = tmp_path / "table.dat"
+    write_save(save, 2)
+    assert main(["standings", str(league), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert numbered in out and "Ana" in out
+    assert main(["standings", str(save), "--lang", lang]) == 0
+    rows = [line.split("  ") for line in capsys.readouterr().out.splitlines()[2:]]
+    assert [bot] in [[cell for cell in row if cell][1:2] for row in rows]
+
+
+def test_a_league_written_before_bots_were_marked_is_read_and_extended(tmp_path: Path) -> None:
+    league = tmp_path / "league.db"
+    harness = bots_only_table(1)
+    keep_league(harness.table, league)
+    harness.run()
+    with sqlite3.connect(league) as connection:
+        connection.execute("ALTER TABLE results DROP COLUMN bot")  # as an older version wrote it
+    assert not any(r.bot for t in read_league(league) for r in t.results)
+    later = bots_only_table(2)
+    later.table.table_id = "another evening"
+    keep_league(later.table, league)
+    later.run()
+    tables = read_league(league)
+    assert len(tables) == 2 and any(r.bot for r in tables[1].results)

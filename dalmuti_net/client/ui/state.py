@@ -19,7 +19,7 @@ from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
-from ..connection import parse_address
+from ..connection import BadAddress, parse_address
 from ..runner import Status
 from ..session import ClientSession
 from . import refusals
@@ -332,8 +332,8 @@ class ClientUi:
         if editor.purpose == "address":
             try:
                 host, port = parse_address(text)
-            except ValueError as error:
-                self.say(str(error), "error")
+            except BadAddress as error:
+                self.say(error.told(self.t._), "error")
                 self.editor = editor
                 return []
             self._target = (host, port, False)
