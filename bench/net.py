@@ -211,13 +211,13 @@ TIMED_EVENTS_CAUSES = ("play", "pass")
 async def write_each_message(
     self: TableServer,
     stream: trio.abc.Stream,
-    queued: trio.MemoryReceiveChannel[dict[str, Any]],
+    queued: trio.MemoryReceiveChannel[bytes],
     done: trio.CancelScope,
 ) -> None:
     """The host's writer as it was before it batched its writes (for --compare-writes)."""
     try:
-        async for message in queued:
-            await stream.send_all(encode(message))
+        async for frame in queued:
+            await stream.send_all(frame)
     except (trio.BrokenResourceError, trio.ClosedResourceError):
         pass
     done.cancel()
@@ -240,7 +240,13 @@ async def host_one_table(
     spectators: int, hands: int, think_ms: float, seed: int, workdir: Path, journal: bool
 ) -> dict[str, Any]:
     rules = Rules(**{**Rules.all_optional(misdeal_chance=0.1).to_dict(), "hand_limit": hands})
-    limits = Limits(max_spectators=max(64, spectators), max_connections=spectators + 64)
+    room = spectators + 64  # every client connects at once, from one address
+    limits = Limits(
+        max_spectators=max(64, spectators),
+        max_connections=room,
+        max_unwelcomed=room,
+        max_unwelcomed_per_address=room,
+    )
     table = Table("Bench", rules, seed=seed, limits=limits)
     ended = trio.Event()
 

@@ -45,6 +45,7 @@ WRITER_GRACE = 2.0
 
 SAVE_RETRY = 1.0
 """Seconds between attempts to write the save while it cannot be written."""
+HEARTBEAT = encode({"type": "heartbeat"})
 
 BotRunner = Callable[[trio.abc.Stream, StartBot], Awaitable[None]]
 """Plays a bot seat over ``stream`` (a client of this host), given the seat's token."""
@@ -74,7 +75,8 @@ class Link:
     """The server's side of one connection."""
 
     connection: int
-    outgoing: trio.MemorySendChannel[Message]
+    outgoing: trio.MemorySendChannel[bytes]
+    """Whole frames, encoded once for every connection they go to."""
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     timers_sent: bool = False
     software: str = ""
@@ -153,9 +155,10 @@ class TableServer:
         self, reason: str = "the host is closing the table", code: str = "shutting_down"
     ) -> None:
         """Tell every connection goodbye and give the writers a moment to send it."""
+        goodbye = encode({"type": "goodbye", "reason": reason, "code": code})
         for link in list(self.links.values()):
             try:
-                link.outgoing.send_nowait({"type": "goodbye", "reason": reason, "code": code})
+                link.outgoing.send_nowait(goodbye)
             except (trio.WouldBlock, trio.ClosedResourceError):
                 continue
             link.outgoing.close()
@@ -181,7 +184,7 @@ class TableServer:
             await trio.aclose_forcefully(stream)
             return
         self.changed()  # room made for it closes an idle connection
-        outgoing, queued = trio.open_memory_channel[Message](OUTBOX_LIMIT)
+        outgoing, queued = trio.open_memory_channel[bytes](OUTBOX_LIMIT)
         link = Link(connection, outgoing)
         self.links[connection] = link
         try:
@@ -279,17 +282,17 @@ class TableServer:
     async def _write(
         self,
         stream: trio.abc.Stream,
-        queued: trio.MemoryReceiveChannel[Message],
+        queued: trio.MemoryReceiveChannel[bytes],
         done: trio.CancelScope,
     ) -> None:
         try:
-            async for message in queued:
+            async for frame in queued:
                 # Everything queued goes out in one write: one system call (and one wake-up
                 # of the reader) per change at the table, not one per message.
-                frames = [encode(message)]
+                frames = [frame]
                 while True:
                     try:
-                        frames.append(encode(queued.receive_nowait()))
+                        frames.append(queued.receive_nowait())
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
                 await stream.send_all(b"".join(frames))
@@ -301,11 +304,11 @@ class TableServer:
         interval = self.table.limits.heartbeat_interval_ms / 1000
         while True:
             await trio.sleep(interval)
-            self._send(link, {"type": "heartbeat"})
+            self._send(link, HEARTBEAT)
 
-    def _send(self, link: Link, message: Message) -> None:
+    def _send(self, link: Link, frame: bytes) -> None:
         try:
-            link.outgoing.send_nowait(message)
+            link.outgoing.send_nowait(frame)
         except trio.WouldBlock:
             log.info("connection %s does not read its messages: dropping it", link.connection)
             link.scope.cancel()
@@ -357,12 +360,18 @@ class TableServer:
         self._unsaved = []
         effects = self.table.take_effects()
         outboxes = {c: self.table.take_outbox(c) for c in list(self.table.connections)}
+        # The table puts one message object in the outbox of every connection it is for
+        # (all spectators' events, every table and chat): each is encoded once.
+        encoded: dict[int, bytes] = {}
         for connection, messages in outboxes.items():
             link = self.links.get(connection)
             if link is None:
                 continue
             for message in messages:
-                self._send(link, message)
+                frame = encoded.get(id(message))
+                if frame is None:
+                    frame = encoded[id(message)] = encode(message)
+                self._send(link, frame)
         for effect in effects:
             if isinstance(effect, StartBot):
                 self._start_bot(effect)
@@ -391,10 +400,11 @@ class TableServer:
                 "last move is answered, as soon as it can",
             )
         )
+        frame = encode(notice)
         for link in list(self.links.values()):
             connection = self.table.connections.get(link.connection)
             if connection is not None and connection.greeted and not connection.closing:
-                self._send(link, dict(notice))
+                self._send(link, frame)
 
     def _schedule(self) -> None:
         """Start the timers the table's new state calls for."""
@@ -434,14 +444,14 @@ class TableServer:
         self._announced = ends
         if not changed and not any(ends):
             return
-        message = timers_message(*ends, now=trio.current_time())
+        frame = encode(timers_message(*ends, now=trio.current_time()))
         for connection_id, link in self.links.items():
             connection = self.table.connections.get(connection_id)
             if connection is None or not connection.greeted or connection.closing:
                 continue
             if changed or not link.timers_sent:
                 link.timers_sent = True
-                self._send(link, dict(message))
+                self._send(link, frame)
 
     def _start_bot(self, bot: StartBot) -> None:
         if self.run_bot is None or self._nursery is None:

@@ -188,6 +188,7 @@ class Table:
         self.decisions_asked: dict[int, int] = {}
         """How many decisions each player has been asked for: a turn timer restarts on a new one."""
         self._replaying = False
+        self._table_sent: dict[str, Any] | None = None
         self.on_events: Callable[[list[Event]], None] | None = None
         """Told every batch of engine events before it is shared out: the operator's view
         (everything) of a hand history."""
@@ -631,7 +632,7 @@ class Table:
             }
         )
         self._send_snapshot(connection)
-        self._broadcast_table()
+        self._broadcast_table(connection)  # its snapshot has the table already
 
     def _stand_in_due(self, connection: Connection, seat: Seat) -> bool:
         return connection.internal and seat.player in self._awaiting_stand_in
@@ -834,7 +835,7 @@ class Table:
             if told is not None and connection.id not in told:
                 continue
             if connection.greeted and not connection.closing and connection.id in marks:
-                connection.outbox.insert(marks[connection.id], dict(note))
+                connection.outbox.insert(marks[connection.id], note)
 
     def play_default(self, player: int) -> None:
         """The turn timer ran out: make the documented default move for ``player``."""
@@ -976,7 +977,7 @@ class Table:
                 decision, self.limits.turn_timer_ms, decision_id=self.decisions_asked[player]
             )
             for connection in self._connections_of(player):
-                connection.outbox.append(dict(message))
+                connection.outbox.append(message)
         self._owed = {player: type(decision) for player, decision in pending.items()}
 
     def _deliver(self, events: list[Event]) -> None:
@@ -997,14 +998,23 @@ class Table:
                 found.append(connection)
         return found
 
-    def _broadcast(self, message: Message) -> None:
+    def _broadcast(self, message: Message, but: Connection | None = None) -> None:
+        """The same object to every outbox (the server encodes it once): never change a
+        message once it is in an outbox."""
         for connection in self.connections.values():
-            if connection.greeted and not connection.closing:
-                connection.outbox.append(dict(message))
+            if connection.greeted and not connection.closing and connection is not but:
+                connection.outbox.append(message)
 
-    def _broadcast_table(self) -> None:
-        if not self._replaying:
-            self._broadcast({"type": "table", "table": self.table_message()})
+    def _broadcast_table(self, but: Connection | None = None) -> None:
+        """A ``table`` to everyone, when it differs from the last one sent: every
+        connection that said hello since then had the current one in its snapshot."""
+        if self._replaying:
+            return
+        table = self.table_message()
+        if table == self._table_sent:
+            return
+        self._table_sent = table
+        self._broadcast({"type": "table", "table": table}, but)
 
     # ------------------------------------------------------------------ rebuilding
 
