@@ -4,6 +4,7 @@ separators are refused in every str (names, chat, table names), in both directio
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -90,9 +91,14 @@ def test_an_escape_sequence_name_is_refused() -> None:
     assert error.message == "name: control character U+001B not allowed in text"
 
 
+@functools.cache
+def schema_validator() -> Any:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
 @given(text=st.text(max_size=30))
 def test_the_schema_pattern_and_the_codec_agree(text: str) -> None:
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     message = {"type": "chat", "player": 1, "name": "Ana", "text": text or "x"}
     try:
         decode(msgpack.packb(message), Direction.TO_CLIENT)
@@ -100,7 +106,7 @@ def test_the_schema_pattern_and_the_codec_agree(text: str) -> None:
     except ProtocolError:
         codec_ok = False
     try:
-        jsonschema.validate(message, schema)
+        schema_validator().validate(message)
         schema_ok = True
     except jsonschema.ValidationError:
         schema_ok = False
