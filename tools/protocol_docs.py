@@ -429,7 +429,10 @@ def render_newcomer_sequence() -> str:
     )
     joined = _transcript_lines(newcomer)
     lines = [f"# {newcomer}, who joins during hand {hand - 1}:"]
-    lines += _excerpt(joined[: _find(joined, 0, "table") + 1])
+    lines += _excerpt(joined[: _find(joined, 0, "snapshot") + 1])
+    ended = _find(joined, 0, "hand_ended", hand=hand - 1)
+    lines.append(f"# ... the rest of hand {hand - 1} (left out here), then its end:")
+    lines += _excerpt(joined[ended : _find(joined, ended, "table") + 1])
     entries = _transcript_lines(decider)
     first = _find(entries, 0, "hand_ended", hand=hand - 1)
     last = _find(entries, first, "hand_started", hand=hand)
