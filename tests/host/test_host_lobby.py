@@ -29,11 +29,13 @@ def table_names(harness: Harness) -> list[str]:
 # ---------------------------------------------------------------------- joining
 
 
-def test_a_player_is_welcomed_then_sent_a_snapshot_and_the_table() -> None:
+def test_a_player_is_welcomed_then_sent_a_snapshot_holding_the_table() -> None:
     harness = lobby()
     ana = harness.join("Ana")
     kinds = [message["type"] for message in ana.received]
-    assert kinds[:3] == ["welcome", "snapshot", "table"]
+    assert kinds == ["welcome", "snapshot"], "no table right after the snapshot that has it"
+    seats = ana.received[1]["table"]["players"]
+    assert [seat["name"] for seat in seats] == ["Ana"]
     welcome = ana.received[0]
     assert welcome["player"] == ana.session.player is not None
     assert welcome["token"] == harness.table.seats[welcome["player"]].token
@@ -327,10 +329,10 @@ def test_a_newcomer_joins_as_a_merchant_placed_by_the_greater_dalmuti(moment: st
     newcomer = harness.join("Newt", chooser=random_chooser(harness.rng))
     me = newcomer.session.player
     assert newcomer.received[0]["player"] == me
-    seat = next(s for s in newcomer.of_type("table")[-1]["table"]["players"] if s["player"] == me)
+    snapshot = newcomer.of_type("snapshot")[0]
+    seat = next(s for s in snapshot["table"]["players"] if s["player"] == me)
     assert seat["seated"] is False
     assert host.of_type("player_joining")[-1]["player"] == me
-    snapshot = newcomer.of_type("snapshot")[0]
     assert snapshot["game"] is not None and snapshot["game"]["hand"] is None
     assert me in snapshot["game"]["joining"]
     harness.run_until(table.hand_over)
