@@ -50,7 +50,7 @@ from dalmuti_net.client.connection import Connection, ConnectionClosed
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine import PlayDecision, Rules
 from dalmuti_net.host.savefile import SaveFile
-from dalmuti_net.host.server import TableServer
+from dalmuti_net.host.server import DirectWrite, Link, TableServer
 from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import encode
 from dalmuti_net.protocol.messages import action_message
@@ -148,6 +148,7 @@ class TimedStream(trio.abc.Stream):
     """A connection's socket, noting when each write the host makes has gone out."""
 
     def __init__(self, stream: trio.abc.Stream, clock: HostClock) -> None:
+        self.inner = stream
         self._stream = stream
         self._clock = clock
 
@@ -204,23 +205,47 @@ class TimedServer(TableServer):
     async def handle_tcp(self, stream: trio.SocketStream) -> None:
         await self.handle_stream(TimedStream(stream, self.clock), internal=False)
 
+    def _direct_writer(self, stream: trio.abc.Stream) -> DirectWrite | None:
+        """The host's direct socket writes, timed as the writer task's are."""
+        if not isinstance(stream, TimedStream):
+            return super()._direct_writer(stream)
+        write = super()._direct_writer(stream.inner)
+        if write is None:
+            return None
+
+        def timed_write(data: bytes) -> int:
+            sent = write(data)
+            if data != HEARTBEAT_FRAME:
+                self.clock.wrote()
+            return sent
+
+        return timed_write
+
 
 TIMED_EVENTS_CAUSES = ("play", "pass")
 
 
-async def write_each_message(
-    self: TableServer,
-    stream: trio.abc.Stream,
-    queued: trio.MemoryReceiveChannel[bytes],
-    done: trio.CancelScope,
-) -> None:
-    """The host's writer as it was before it batched its writes (for --compare-writes)."""
+async def write_each_message(self: TableServer, link: Link, done: trio.CancelScope) -> None:
+    """The host's writer as it was before it batched its writes and wrote to sockets
+    directly (for --compare-writes): one send per message, always from the writer task."""
     try:
-        async for frame in queued:
-            await stream.send_all(frame)
+        while link.queued or not link.closed:
+            if not link.queued:
+                await link.wake.wait()
+                link.wake = trio.Event()
+                continue
+            link.writing = True
+            try:
+                await link.stream.send_all(link.queued.pop(0))
+            finally:
+                link.writing = False
     except (trio.BrokenResourceError, trio.ClosedResourceError):
         pass
     done.cancel()
+
+
+def no_direct_writes(self: TableServer, stream: trio.abc.Stream) -> DirectWrite | None:
+    return None
 
 
 def peak_rss_mib() -> float:
@@ -385,6 +410,7 @@ def main_driver(args: argparse.Namespace) -> None:
 def main_host(args: argparse.Namespace) -> None:
     if args.one_write_per_message:
         TableServer._write = write_each_message  # type: ignore[method-assign]
+        TimedServer._direct_writer = no_direct_writes  # type: ignore[method-assign]
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     with tempfile.TemporaryDirectory() as workdir:
         if profiler is not None:

@@ -1,8 +1,11 @@
 """The trio server around the table core: connections, timers, the save, bots.
 
 Every connection gets a reader (frames in, with a size limit before buffering, a rate
-limit and a silence timeout) and a writer fed by a bounded queue; a client that stops
-reading fills its queue and is dropped without slowing anyone else.
+limit and a silence timeout) and a bounded queue of frames out. After each delivery the
+queue goes straight into the socket with one non-blocking write while the kernel has
+room; only what the socket cannot take yet wakes the connection's writer task, which
+waits for room. A client that stops reading fills its queue and is dropped without
+slowing anyone else.
 
 Connections and timers only hand inputs to the table and say that it changed (``changed``).
 One long-lived delivery task per server, in the server's own nursery, takes what the table
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +42,8 @@ log = logging.getLogger(__name__)
 
 RECEIVE_CHUNK = 16 * 1024
 OUTBOX_LIMIT = 2048
-"""Messages queued for one connection before it counts as not reading."""
+"""Frames queued for one connection (beyond what its socket took) before it counts as not
+reading."""
 
 WRITER_GRACE = 2.0
 """Seconds a closing connection's writer gets to send its last messages."""
@@ -70,13 +75,27 @@ class RateLimiter:
         return False
 
 
-@dataclass
+DirectWrite = Callable[[bytes], int]
+"""Writes what a socket takes at once, without blocking; returns how many bytes it took
+(raises BlockingIOError when none, OSError when the connection is gone)."""
+
+
+@dataclass(eq=False)
 class Link:
     """The server's side of one connection."""
 
     connection: int
-    outgoing: trio.MemorySendChannel[bytes]
-    """Whole frames, encoded once for every connection they go to."""
+    stream: trio.abc.Stream
+    direct: DirectWrite | None
+    """A non-blocking write into the stream's socket (None: always through the writer)."""
+    queued: list[bytes] = field(default_factory=list)
+    """Whole frames not yet written, each encoded once for every connection it goes to."""
+    wake: trio.Event = field(default_factory=trio.Event)
+    """Set when the writer task has something to write or the link closed."""
+    writing: bool = False
+    """The writer task is in a send: nothing may be written beside it."""
+    closed: bool = False
+    """No more frames: the writer ends once what is queued is sent."""
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     timers_sent: bool = False
     software: str = ""
@@ -105,6 +124,8 @@ class TableServer:
         self.between_hands = between_hands
         self.on_change = on_change
         self.links: dict[int, Link] = {}
+        self._unwritten: dict[int, Link] = {}
+        """Links given frames since the last ``_write_out``."""
         self._nursery: trio.Nursery | None = None
         self._changes = 0
         """How many times the table was said to have changed (``changed``)."""
@@ -157,11 +178,10 @@ class TableServer:
         """Tell every connection goodbye and give the writers a moment to send it."""
         goodbye = encode({"type": "goodbye", "reason": reason, "code": code})
         for link in list(self.links.values()):
-            try:
-                link.outgoing.send_nowait(goodbye)
-            except (trio.WouldBlock, trio.ClosedResourceError):
-                continue
-            link.outgoing.close()
+            if not link.closed:
+                self._send(link, goodbye)
+                self._close(link)
+        self._write_out()
         with trio.move_on_after(1.0):
             while self.links:
                 await trio.sleep(0.01)
@@ -184,16 +204,15 @@ class TableServer:
             await trio.aclose_forcefully(stream)
             return
         self.changed()  # room made for it closes an idle connection
-        outgoing, queued = trio.open_memory_channel[bytes](OUTBOX_LIMIT)
-        link = Link(connection, outgoing)
+        link = Link(connection, stream, self._direct_writer(stream))
         self.links[connection] = link
         try:
             with link.scope:
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._write, stream, queued, nursery.cancel_scope)
+                    nursery.start_soon(self._write, link, nursery.cancel_scope)
                     nursery.start_soon(self._heartbeat, link)
                     await self._read(stream, link, internal)
-                    outgoing.close()
+                    self._close(link)
                     # Let the writer send what is queued, but never wait on a stuck peer.
                     nursery.cancel_scope.deadline = trio.current_time() + WRITER_GRACE
         finally:
@@ -279,23 +298,30 @@ class TableServer:
         self.table.refuse(link.connection, error, re)
         await self.flush()
 
-    async def _write(
-        self,
-        stream: trio.abc.Stream,
-        queued: trio.MemoryReceiveChannel[bytes],
-        done: trio.CancelScope,
-    ) -> None:
+    def _direct_writer(self, stream: trio.abc.Stream) -> DirectWrite | None:
+        """A TCP connection's socket is written to directly (trio keeps it non-blocking);
+        anything else (an in-process connection) only through its writer task."""
+        if isinstance(stream, trio.SocketStream):
+            descriptor = stream.socket.fileno()
+            return lambda data: os.write(descriptor, data)
+        return None
+
+    async def _write(self, link: Link, done: trio.CancelScope) -> None:
+        """What the socket could not take at once (or all, without a direct write): sent
+        as soon as it has room, in one write."""
         try:
-            async for frame in queued:
-                # Everything queued goes out in one write: one system call (and one wake-up
-                # of the reader) per change at the table, not one per message.
-                frames = [frame]
-                while True:
-                    try:
-                        frames.append(queued.receive_nowait())
-                    except (trio.WouldBlock, trio.EndOfChannel):
-                        break
-                await stream.send_all(b"".join(frames))
+            while link.queued or not link.closed:
+                if not link.queued:
+                    await link.wake.wait()
+                    link.wake = trio.Event()
+                    continue
+                data = b"".join(link.queued)
+                link.queued.clear()
+                link.writing = True
+                try:
+                    await link.stream.send_all(data)
+                finally:
+                    link.writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         done.cancel()
@@ -305,15 +331,48 @@ class TableServer:
         while True:
             await trio.sleep(interval)
             self._send(link, HEARTBEAT)
+            self._write_out()
 
     def _send(self, link: Link, frame: bytes) -> None:
-        try:
-            link.outgoing.send_nowait(frame)
-        except trio.WouldBlock:
+        """Queue a frame; ``_write_out`` writes it."""
+        if link.closed:
+            return
+        if len(link.queued) >= OUTBOX_LIMIT:
             log.info("connection %s does not read its messages: dropping it", link.connection)
             link.scope.cancel()
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass
+            return
+        link.queued.append(frame)
+        self._unwritten[link.connection] = link
+
+    def _close(self, link: Link) -> None:
+        """No more frames for this link: its writer sends what is queued, then ends it."""
+        link.closed = True
+        link.wake.set()
+
+    def _write_out(self) -> None:
+        """Every frame queued since the last call, into its socket at once where the
+        kernel has room (one system call per connection per delivery, no task switch);
+        the rest wakes the connection's writer."""
+        links, self._unwritten = self._unwritten, {}
+        for connection, link in links.items():
+            if self.links.get(connection) is not link or not link.queued:
+                continue
+            if link.writing or link.direct is None:
+                link.wake.set()
+                continue
+            data = link.queued[0] if len(link.queued) == 1 else b"".join(link.queued)
+            try:
+                sent = link.direct(data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                link.wake.set()  # the writer's send finds the connection gone and ends it
+                continue
+            if sent == len(data):
+                link.queued.clear()
+            else:
+                link.queued[:] = [data[sent:]]
+                link.wake.set()
 
     # ------------------------------------------------------------------ after every change
 
@@ -378,8 +437,9 @@ class TableServer:
             elif isinstance(effect, Close):
                 link = self.links.get(effect.connection)
                 if link is not None:
-                    link.outgoing.close()
+                    self._close(link)
         self._schedule()
+        self._write_out()
         if self.on_change is not None:
             self.on_change()
         return True
@@ -405,6 +465,7 @@ class TableServer:
             connection = self.table.connections.get(link.connection)
             if connection is not None and connection.greeted and not connection.closing:
                 self._send(link, frame)
+        self._write_out()
 
     def _schedule(self) -> None:
         """Start the timers the table's new state calls for."""
