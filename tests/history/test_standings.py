@@ -177,5 +177,5 @@ def test_a_league_written_before_bots_were_marked_is_read_and_extended(tmp_path:
     later.table.table_id = "another evening"
     keep_league(later.table, league)
     later.run()
-    tables = read_league(league)
-    assert len(tables) == 2 and any(r.bot for r in tables[1].results)
+    tables = {table.table_id: table for table in read_league(league)}
+    assert len(tables) == 2 and any(r.bot for r in tables["another evening"].results)
