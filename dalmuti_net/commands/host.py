@@ -16,6 +16,9 @@ from .language import Told, add_lang_argument, messages
 from .screen_options import add_turn_alert_arguments
 
 if TYPE_CHECKING:
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
+
     from ..client.ui.i18n import Translator
     from .host_runtime import PreparedHost
 
@@ -270,9 +273,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_with_local_player(host: PreparedHost, t: Translator) -> int:
+def run_with_local_player(
+    host: PreparedHost, t: Translator, *, input: Input | None = None, output: Output | None = None
+) -> int:
     """The host player's table UI in this terminal, the host running beside it: one trio
-    guest run holds the server and the UI's client, connected through ``connect_local``."""
+    guest run holds the server and the UI's client, connected through ``connect_local``.
+    Should the player leave the table and keep hosting, the screen closes and the host
+    goes on serving until Ctrl-C or SIGTERM. ``input``/``output``: another terminal (tests)."""
     import trio
 
     from ..client.session import TABLE_UI_SOFTWARE, ClientSession
@@ -290,7 +297,7 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
     )
     ui = ClientUi(t, session, address="localhost", local_host=True)
     ui.ascii_symbols = not terminal_is_utf8()
-    client = TerminalClient(ui)
+    client = TerminalClient(ui, input=input, output=output)
     client.alerts.bell, client.alerts.title = options.bell, options.title
 
     def say(line: str) -> None:
@@ -303,9 +310,13 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             server = await nursery.start(host.serve)
+            screen = trio.CancelScope()
 
             async def say_goodbye(quit: Quit) -> None:
-                if quit.end_table and host.table.phase != "ended":
+                if quit.keep_hosting and await host.host_seat_given_up():
+                    client.detached = True  # the screen closes, the table goes on
+                    screen.cancel()
+                elif quit.end_table and host.table.phase != "ended":
                     host.table.end_table()  # everyone sees the final standings first
                     await server.flush()
                     await server.shutdown("the host player ended the table", "table_ended")
@@ -319,7 +330,11 @@ def run_with_local_player(host: PreparedHost, t: Translator) -> int:
                 return stream
 
             try:
-                await client.play(session, connect)
+                with screen:
+                    await client.play(session, connect)
+                if client.detached:
+                    await client.screen_closed()
+                    await host.serve_without_player(server, client.next_signal)
             finally:
                 with trio.CancelScope(shield=True):
                     await server.shutdown()

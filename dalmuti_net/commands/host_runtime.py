@@ -10,7 +10,7 @@ import errno
 import logging
 import secrets
 import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +21,7 @@ import trio
 from ..bots import make_strategy
 from ..client.bot import play, stream_connector
 from ..client.ui.i18n import Translator
+from ..client.ui.text import tidy
 from ..client.ui.words import seat_name
 from ..host.pacing import BotPace
 from ..host.savefile import SaveError, SaveFile
@@ -172,6 +173,42 @@ class PreparedHost:
         if self.save is not None:
             self.save.close()
 
+    async def host_seat_given_up(self) -> bool:
+        """After the host player's own `leave`: wait until the table has let the seat go.
+        True when the table goes on with another host player, False when it ended."""
+        while self.table.phase != "ended":
+            seat = next((s for s in self.table.seats.values() if s.token == self.host_token), None)
+            if seat is None or seat.gone:
+                return any(s.host for s in self.table.seats.values())
+            await trio.sleep(0.02)
+        return False
+
+    async def serve_without_player(
+        self,
+        server: TableServer,
+        next_signal: Callable[[], Awaitable[signal.Signals]],
+        say: Callable[[str], None] = lambda line: print(line, flush=True),
+    ) -> None:
+        """The host player has left the table and closed its screen: the console reports
+        what happens, one line each, until a signal; then everyone is told goodbye."""
+        self.say = say
+        self.table_on_screen = False
+        self._last_report = self._report_key()
+        _ = self.t._
+        heir = next((s for s in self.table.seats.values() if s.host and not s.gone), None)
+        if heir is not None:
+            self.say(
+                tidy(
+                    _("You left the table; {name} is the host player now.").format(
+                        name=seat_name(self.t, heir.name, heir.kind)
+                    )
+                )
+            )
+        self.say(_("This program keeps the table running; Ctrl-C closes it for everyone."))
+        signum = await next_signal()
+        self.say(_("Closing the table ({signal}).").format(signal=signum.name))
+        await server.shutdown()
+
     async def _listen(self) -> list[trio.SocketListener]:
         wanted = self.options.port if self.options.port is not None else DEFAULT_PORT
         host = self.options.interface
@@ -276,18 +313,24 @@ class PreparedHost:
             ).format(file=self.save.path, reason=reason)
         )
 
+    def _report_key(self) -> tuple[Any, ...]:
+        """What the console's reports follow: the phase, the seats' names, the hand."""
+        table = self.table
+        names = tuple(seat_name(self.t, s.name, s.kind) for s in table.seats.values())
+        hand = table.game.hand_number if table.game is not None else 0
+        return (table.phase, names, hand)
+
     def _report(self) -> None:
         """One line on the console whenever the seats, phase or hand change."""
         if self.table_on_screen:
             return
         table = self.table
         _ = self.t._
-        names = tuple(seat_name(self.t, s.name, s.kind) for s in table.seats.values())
-        hand = table.game.hand_number if table.game is not None else 0
-        report = (table.phase, names, hand)
+        report = self._report_key()
         if report == self._last_report:
             return
         previous, self._last_report = self._last_report, report
+        _phase, names, hand = report
         if previous and previous[1] != names and table.phase == "lobby":
             self.say(
                 _("Seated ({n}): {names}").format(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,9 @@ from ..ui.i18n import Translator
 from ..ui.state import Quit
 from .narrator import PlainTable
 from .runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""What ends a host whose player has left the table (and its lines) behind."""
 
 if TYPE_CHECKING:
     from ...commands.host_runtime import PreparedHost
@@ -86,9 +90,13 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
     async def main() -> int:
         async with trio.open_nursery() as nursery:
             server = await nursery.start(host.serve)
+            detached = False
 
             async def say_goodbye(quit: Quit) -> None:
-                if quit.end_table and host.table.phase != "ended":
+                nonlocal detached
+                if quit.keep_hosting and await host.host_seat_given_up():
+                    detached = True  # the table goes on without its host player's lines
+                elif quit.end_table and host.table.phase != "ended":
                     host.table.end_table()  # everyone sees the final standings first
                     await server.flush()
                     await server.shutdown("the host player ended the table", "table_ended")
@@ -104,7 +112,17 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
             table.connecting(session, "localhost")
             client.flush()
             try:
-                return await client.run(session, connect)
+                status = await client.run(session, connect)
+                if detached:
+                    with trio.open_signal_receiver(*STOP_SIGNALS) as signals:
+
+                        async def next_signal() -> signal.Signals:
+                            async for signum in signals:
+                                return signal.Signals(signum)
+                            raise AssertionError("signals never end")  # pragma: no cover
+
+                        await host.serve_without_player(server, next_signal)
+                return status
             finally:
                 with trio.CancelScope(shield=True):
                     await server.shutdown()

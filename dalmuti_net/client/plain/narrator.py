@@ -617,7 +617,10 @@ class PlainTable:
             None,
         )
         if chosen is not None:
-            return self._quitting(self._pressed(chosen.key))
+            effects = self._quitting(self._pressed(chosen.key))
+            if not effects and self.ui.confirmation is not None:
+                self._tell_confirmation()  # another host player: the question, as it is now
+            return effects
         if word in words_for(self.t, BACK_WORDS) or self._command(word) == "quit":
             self._pressed("escape")
             self.say(self.t._("You stay at the table."))

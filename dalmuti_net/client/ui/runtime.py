@@ -11,6 +11,7 @@ import asyncio
 import logging
 import math
 import signal
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -57,6 +58,11 @@ class TerminalClient:
         self.before_exit: Callable[[Quit], Awaitable[None]] | None = None
         """Run on the trio side before the application exits (the host player's terminal
         says goodbye to everyone with it)."""
+        self.detached = False
+        """Set (by ``before_exit``) when the trio run outlives the screen: the host goes on
+        serving after its player left the table, until a signal (``next_signal``)."""
+        self._signals_in, self._signals = trio.open_memory_channel[int](math.inf)
+        self._screen_closed: trio.Event | None = None
 
     # ------------------------------------------------------------------ both sides
 
@@ -99,6 +105,16 @@ class TerminalClient:
     def attach(self) -> None:
         """Call first thing in the trio run."""
         self._token = trio.lowlevel.current_trio_token()
+        self._screen_closed = trio.Event()
+
+    async def screen_closed(self) -> None:
+        """Once the application has ended and the terminal is the console again."""
+        assert self._screen_closed is not None, "attach() first"
+        await self._screen_closed.wait()
+
+    async def next_signal(self) -> signal.Signals:
+        """After detaching: the next SIGINT (Ctrl-C), SIGTERM or SIGHUP."""
+        return signal.Signals(await self._signals.receive())
 
     async def play(self, session: ClientSession, connect: Connector) -> NextStep | None:
         """Keep ``session`` connected and on screen until the application ends, or until
@@ -184,6 +200,9 @@ class _LogToScreen(logging.Handler):
         self.client = client
 
     def emit(self, record: logging.LogRecord) -> None:
+        if self.client.detached:  # no screen any more: the console
+            print(record.getMessage(), file=sys.stderr, flush=True)
+            return
         self.client.ui.add_log("error", record.getMessage())
         self.client.refresh()
 
@@ -245,6 +264,32 @@ async def _host_loop(client: TerminalClient, trio_main: Callable[[], Awaitable[N
             loop.remove_signal_handler(signum)
         token = client._token
         if not finished.done() and token is not None:
-            token.run_sync_soon(lambda: [scope.cancel() for scope in scope_box])
+            if client.detached:
+                await _serve_detached(client, token, finished)
+            else:
+                token.run_sync_soon(lambda: [scope.cancel() for scope in scope_box])
         outcome = await finished
     outcome.unwrap()
+
+
+async def _serve_detached(
+    client: TerminalClient, token: trio.lowlevel.TrioToken, finished: asyncio.Future[Any]
+) -> None:
+    """The screen is closed but the trio run goes on (the host serves its table): the
+    signals that stop it are handed to trio (``next_signal``) until the run ends."""
+    loop = asyncio.get_running_loop()
+    signals = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+
+    def hand_over(signum: int) -> None:
+        token.run_sync_soon(client._signals_in.send_nowait, signum)
+
+    for signum in signals:
+        loop.add_signal_handler(signum, hand_over, signum)
+    closed = client._screen_closed
+    if closed is not None:
+        token.run_sync_soon(closed.set)
+    try:
+        await asyncio.shield(finished)
+    finally:
+        for signum in signals:
+            loop.remove_signal_handler(signum)

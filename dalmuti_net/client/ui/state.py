@@ -34,6 +34,7 @@ from .i18n import N_, Translator
 from .lobby import TYPED_FIELDS, TYPED_RANGES, LobbyKeys, RulesEditor, typed_rule
 from .refusals import RefusalScreen
 from .story import TrickStory, describe_event
+from .text import tidy
 from .words import seat_name
 
 LOG_LINES = 500
@@ -73,6 +74,9 @@ class Join:
 class Quit:
     end_table: bool = False
     """The host player's terminal: end the table for everyone before quitting."""
+    keep_hosting: bool = False
+    """The host player's terminal: the seat was given up (a `leave` naming the next host
+    player was sent first); the screen closes and the program keeps serving the table."""
 
 
 @dataclass(frozen=True)
@@ -840,7 +844,8 @@ class ClientUi:
     def _end_question(self) -> Confirmation:
         t = self.t
         table = self.table
-        if table is not None and table["phase"] == "lobby":
+        lobby = table is not None and table["phase"] == "lobby"
+        if lobby:
             sentence = t._(
                 "This program runs the table: quitting closes it before it starts, and "
                 "everyone at it is told why."
@@ -850,9 +855,26 @@ class ClientUi:
                 "This program runs the table: quitting ends it for everyone. "
                 "Everyone sees the final standings and is told why."
             )
-        return Confirmation(
-            t._("Quit?"), (Choice("e", "end", N_("end the table and quit"), sentence),)
-        )
+        choices = [Choice("e", "end", N_("end the table and quit"), sentence)]
+        heirs = self._heirs() if self.status is Status.CONNECTED else []
+        if self._heir not in [player for player, _ in heirs]:
+            self._heir = heirs[0][0] if heirs else None
+        if heirs:
+            name = next(name for player, name in heirs if player == self._heir)
+            if lobby:
+                leave = t._("Leave the table: give up your seat.")
+            else:
+                leave = t._(
+                    "Leave the table: give up your seat for good; a bot finishes this hand."
+                )
+            leave += " " + t._("{name} becomes the host player.").format(name=name)
+            leave += " " + t._(
+                "This program keeps the table running without its screen until Ctrl-C."
+            )
+            choices.append(Choice("l", "host", N_("leave the table, keep hosting"), tidy(leave)))
+            if len(heirs) > 1:
+                choices.append(Choice("h", "heir", N_("another host player")))
+        return Confirmation(t._("Quit?"), tuple(choices))
 
     def _heirs(self) -> list[tuple[int, str]]:
         """Who may take the host role when this host player leaves, the host's own choice
@@ -892,13 +914,13 @@ class ClientUi:
             heirs = [player for player, _ in self._heirs()]
             at = heirs.index(self._heir) + 1 if self._heir in heirs else 0
             self._heir = heirs[at % len(heirs)]
-            self.confirmation = self._leave_question()
+            self.confirmation = self._end_question() if self.local_host else self._leave_question()
             return []
-        if action == "leave":
+        if action in ("leave", "host"):
             leave: Message = {"type": "leave"}
             if self._heir is not None and self.session is not None and self.session.is_host:
                 leave["heir"] = self._heir
-            return [Send(leave), Quit()]
+            return [Send(leave), Quit(keep_hosting=action == "host")]
         if action == "end":
             return [Quit(end_table=True)]
         if action == "start":
