@@ -50,7 +50,7 @@ def test_with_someone_connected_the_host_terminal_may_leave_and_keep_hosting() -
     assert table.press("q") == []
     screen = " ".join(draw(table.ui).split())
     assert "quitting ends it for everyone" in screen
-    assert "keeps the table running without its screen until Ctrl-C" in screen
+    assert "keeps the table running without you until Ctrl-C" in screen
     first = "Bo" if "Bo becomes the host player." in screen else "Chen"
     other = "Chen" if first == "Bo" else "Bo"
     assert "l leave the table, keep hosting" in footer(draw(table.ui))
@@ -106,7 +106,7 @@ def test_the_question_is_in_the_players_language_and_fits(language: str) -> None
     for sentence in (
         "leave the table, keep hosting",
         "another host player",
-        "This program keeps the table running without its screen until Ctrl-C.",
+        "This program keeps the table running without you until Ctrl-C.",
     ):
         assert "".join(t._(sentence).split()) in joined
     if language != "en":

@@ -127,3 +127,60 @@ def test_host_player_plays_a_hand_in_tmux() -> None:
         tmux.wait_for("EXITED 0")
     finally:
         tmux.close()
+
+
+def test_the_host_terminal_leaves_and_a_joined_player_plays_on_as_host() -> None:
+    """`dalmuti host` in tmux at 80x24: Bo joins over TCP (a client in this test), Ana
+    starts, leaves with q then l; Bo becomes the host player and the hand goes on while
+    the host's terminal shows console lines; Ctrl-C there says goodbye to Bo."""
+    import threading
+
+    import trio
+
+    from dalmuti_net.bots import make_strategy
+    from dalmuti_net.client.bot import play
+    from dalmuti_net.client.session import ClientSession
+
+    command = [
+        sys.executable, "-m", "dalmuti_net.cli", "host", "--bots", "2", "--no-announce",
+        "--interface", "127.0.0.1", "--port", "0", "--player-name", "Ana", "--seed", "5",
+        "--lang", "en", "--bot-pace", "0.2",
+    ]  # fmt: skip
+    tmux = Tmux(command)
+    bo: list[ClientSession] = []
+    try:
+        lobby = tmux.wait_for("Players join with: dalmuti join 127.0.0.1:")
+        port = int(re.search(r"127\.0\.0\.1:(\d+)", lobby)[1])  # type: ignore[index]
+
+        async def connect() -> trio.abc.Stream:
+            return await trio.open_tcp_stream("127.0.0.1", port)
+
+        def bo_plays() -> None:
+            bo.append(trio.run(play, connect, make_strategy("heuristic", 1), "Bo"))
+
+        player = threading.Thread(target=bo_plays, daemon=True)
+        player.start()
+        tmux.wait_for("Not ready yet: Bo")
+        tmux.keys("s")
+        tmux.wait_for("Start the table anyway?")
+        tmux.keys("s")
+        tmux.wait_for("Hand 1")
+        tmux.keys("q")
+        screen = tmux.wait_for("l leave the table, keep hosting")
+        assert "Bo becomes the host player." in " ".join(screen.split())
+        assert len(screen.splitlines()) <= 24
+        tmux.keys("l")
+        screen = tmux.wait_for("Ctrl-C closes it for everyone.")
+        assert "You left the table; Bo is the host player now." in screen
+        assert "EXITED" not in screen
+        time.sleep(1.0)  # Bo and the bots play on; the host process serves them
+        assert "EXITED" not in tmux.screen() and player.is_alive()
+        tmux.keys("C-c")
+        tmux.wait_for("Closing the table (SIGINT).")
+        tmux.wait_for("EXITED 0")
+        player.join(10)
+        assert bo and bo[0].goodbye_code == "shutting_down"
+        seat = next(s for s in bo[0].table["players"] if s["name"] == "Bo")  # type: ignore[index]
+        assert seat["host"]
+    finally:
+        tmux.close()

@@ -419,8 +419,6 @@ class PlainTable:
                     else t._("{name} plays again; the bot stands aside.")
                 )
                 self.say(line.format(name=name))
-            if seat["host"] and not was["host"]:
-                self.say(t._("{name} is now the host player.").format(name=name))
         for player in old:
             if player not in new:
                 self.say(t._("{name} has left the table.").format(name=old[player]["name"]))

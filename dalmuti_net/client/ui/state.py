@@ -868,9 +868,7 @@ class ClientUi:
                     "Leave the table: give up your seat for good; a bot finishes this hand."
                 )
             leave += " " + t._("{name} becomes the host player.").format(name=name)
-            leave += " " + t._(
-                "This program keeps the table running without its screen until Ctrl-C."
-            )
+            leave += " " + t._("This program keeps the table running without you until Ctrl-C.")
             choices.append(Choice("l", "host", N_("leave the table, keep hosting"), tidy(leave)))
             if len(heirs) > 1:
                 choices.append(Choice("h", "heir", N_("another host player")))
