@@ -168,10 +168,11 @@ def test_the_host_terminal_leaves_and_the_table_plays_on_until_ctrl_c(
                 player = threading.Thread(target=bo_plays, daemon=True)
                 player.start()
                 until(lambda: seated("Bo"), "Bo is seated")
-                pipe.send_text("s")  # Bo has not said ready: s asks first, s again starts
-                time.sleep(0.3)
-                pipe.send_text("s")
-                until(lambda: table.phase == "playing", "the hand starts")
+                end = time.monotonic() + STEP
+                while table.phase != "playing":  # Bo is not ready: s asks, s again starts
+                    assert time.monotonic() < end, "the hand never starts"
+                    pipe.send_text("s")  # (once the screen has Bo at the table)
+                    time.sleep(0.4)
                 pipe.send_text("q")
                 time.sleep(0.3)
                 pipe.send_text("l")
