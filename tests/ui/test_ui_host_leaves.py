@@ -209,3 +209,24 @@ def test_the_host_terminal_leaves_and_the_table_plays_on_until_ctrl_c(
     assert "This program keeps the table running; Ctrl-C closes it for everyone." in out
     assert "Closing the table (SIGINT)." in out
     assert bo and bo[0].goodbye_code == "shutting_down"
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_cannot_save_notice_goes_once_the_host_delivers_again(language: str) -> None:
+    """`cannot_save` holds everything but heartbeats: what comes next means it saves."""
+    table = LocalTable(language=language)
+    table.press("s")
+    t = table.ui.t
+    stalled = {"type": "error", "code": "cannot_save", "message": "disk full", "fatal": False}
+    table.session.receive(stalled)
+    table.ui.on_message(stalled)
+    assert table.ui.notice is not None
+    assert "".join(table.ui.notice.text.split()) in "".join(draw(table.ui).split())
+    table.ui.on_message({"type": "heartbeat"})
+    assert table.ui.notice is not None  # a heartbeat says nothing about the save
+    table.send({"type": "chat", "text": "hi"})  # anything delivered: saved again
+    assert table.ui.notice is None
+    again = t._("The host saves the table again; play goes on.")
+    assert language == "en" or again != "The host saves the table again; play goes on."
+    assert any(line.text == again for line in table.ui.log)
+    assert sum(line.text == again for line in table.ui.log) == 1

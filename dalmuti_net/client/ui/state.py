@@ -21,7 +21,7 @@ from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
 from ..connection import BadAddress, parse_address
 from ..runner import Status
-from ..session import ClientSession
+from ..session import ClientSession, HostError
 from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .confirm import BACK, Choice, Confirmation
@@ -487,6 +487,7 @@ class ClientUi:
         assert session is not None
         kind = message["type"]
         effects: list[Effect] = []
+        self._follow_saving(message)
         if kind == "welcome":
             self.screen = Screen.TABLE
             # The runner says CONNECTED before this message is handled: only the first
@@ -540,6 +541,24 @@ class ClientUi:
             self._log_lobby_changes()
         self._follow_decision()
         return effects
+
+    def _follow_saving(self, message: Message) -> None:
+        """After `cannot_save`, the host delivers nothing but heartbeats until it saves
+        again (PROTOCOL.md): whatever else comes next says that it does."""
+        if message["type"] == "error" and message["code"] == "cannot_save":
+            self._save_stalled = True
+            return
+        if not self._save_stalled or message["type"] == "heartbeat":
+            return
+        self._save_stalled = False
+        if self.notice is not None and self.notice.text == self._stalled_text():
+            self.notice = None
+        self.add_log("info", self.t._("The host saves the table again; play goes on."))
+
+    def _stalled_text(self) -> str:
+        return describe_error(self.t, HostError("cannot_save", "", False))
+
+    _save_stalled = False
 
     def _follow_host_player(self) -> None:
         """Say who took over when the host player left (everyone learns it from `table`)."""
