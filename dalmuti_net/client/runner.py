@@ -164,7 +164,10 @@ class ClientRunner:
         self._connection = connection
         finished = False
         self._answered = False
-        # The nursery wraps what its tasks raise in an ExceptionGroup: hence except*.
+        # The nursery wraps what its tasks raise in an ExceptionGroup: hence except*. What
+        # is raised is raised after it: Python before 3.11.4 (Debian 12 has 3.11.2) wraps an
+        # exception raised inside an except* clause in a group of its own.
+        not_a_host: str | None = None
         try:
             if self.session.asks_about:
                 await connection.send({"type": "about"})
@@ -176,26 +179,25 @@ class ClientRunner:
                 nursery.cancel_scope.cancel()
         except* ConnectionClosed:
             if first_connection and not self._answered:
-                raise NotAHost(
+                not_a_host = (
                     "the connection was closed before any answer: is it a dalmuti-net host?"
-                ) from None
+                )
             finished = False
         except* trio.TooSlowError:
             if first_connection:
-                raise NotAHost(
-                    f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s: is it a dalmuti-net host?"
-                ) from None
+                not_a_host = f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s: is it a dalmuti-net host?"
             finished = False
         except* ProtocolError as group:
             if first_connection and not self._answered:
-                raise NotAHost(
-                    f"what answered does not speak dalmuti-net ({group.exceptions[0]})"
-                ) from None
-            log.warning("the host sent something invalid: %s", group.exceptions[0])
+                not_a_host = f"what answered does not speak dalmuti-net ({group.exceptions[0]})"
+            else:
+                log.warning("the host sent something invalid: %s", group.exceptions[0])
             finished = False
         finally:
             self._connection = None
             await connection.aclose()
+        if not_a_host is not None:
+            raise NotAHost(not_a_host)
         return finished
 
     async def _heartbeats(self, connection: Connection) -> None:

@@ -7,7 +7,7 @@ import sys
 from functools import partial
 
 from ..client.ui.i18n import N_
-from .common import CommandError, ExitCode
+from .common import CommandError, ExitCode, leaves
 from .language import messages
 
 
@@ -181,12 +181,15 @@ def run(args: argparse.Namespace) -> int:
                 nursery.start_soon(one, index)
 
     unreachable: list[CannotConnect] = []
+    interrupted = False
     try:
         trio.run(main)
     except* CannotConnect as group:
-        unreachable.extend(e for e in group.exceptions if isinstance(e, CannotConnect))
+        unreachable.extend(leaves(group))
     except* KeyboardInterrupt:
-        raise KeyboardInterrupt from None  # Ctrl-C in any bot's task: "interrupted", 130
+        interrupted = True
+    if interrupted:  # Ctrl-C in any bot's task: "interrupted", 130 (raised here, not in except*)
+        raise KeyboardInterrupt
     if unreachable:
         failure = unreachable[0]
         print(

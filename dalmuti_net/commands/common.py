@@ -12,12 +12,14 @@ import logging
 import sys
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..client.ui.i18n import N_
 
 if TYPE_CHECKING:
     from ..client.ui.i18n import Translator
+
+E = TypeVar("E", bound=BaseException)
 
 
 class ExitCode(IntEnum):
@@ -57,6 +59,14 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.exit_code = exit_code
+
+
+def leaves(group: BaseExceptionGroup[E]) -> list[E]:
+    """Every exception in ``group``, however deeply trio's nurseries nested it."""
+    found: list[E] = []
+    for inner in group.exceptions:
+        found += leaves(inner) if isinstance(inner, BaseExceptionGroup) else [inner]
+    return found
 
 
 def has_a_terminal() -> bool:
