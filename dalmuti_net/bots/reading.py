@@ -7,10 +7,10 @@ count. Chances assume the hidden cards are spread at random over the other hands
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
 
-from ..engine import JESTER, CardSet, Counts, Observation
+from ..engine import JESTER, RANKS, CardSet, Counts, Observation
 from ..engine.cards import deck_of_size, playable_sets
 
 
@@ -69,18 +69,36 @@ class TableReading:
         return table[min(rank, JESTER)]
 
     def _safety_table(self, size: int) -> tuple[float, ...]:
-        """Entry r: chance that no opponent holds ``size`` cards of a rank better than r."""
-        jesters = min(self.hidden[JESTER], size - 1)
-        safe = [1.0] * (JESTER + 1)
-        running = 1.0
-        for rank in range(1, JESTER):
-            safe[rank] = running
-            natural = self.hidden[rank]
-            if natural == 0 or natural + jesters < size:
-                continue
-            for count in self.opponents:
-                if count >= size:
-                    held = chance_to_hold(self.hidden_total, natural + jesters, count, size)
-                    running *= 1.0 - held
-        safe[JESTER] = running
-        return tuple(safe)
+        """Entry r: chance that no opponent holds a set of ``size`` cards that beats one of r.
+
+        Which sets beat which is the engine's rule, not restated here: the sets of ``size``
+        the unseen cards, pooled, could make (``playable_sets``: best rank first, then
+        fewest Jesters first) and ``CardSet.beats``. Each rank they could make counts its
+        naturals and the most Jesters the engine lets it use, and is taken as missed by
+        every opponent independently; the sets that beat a rank are a run from the top of
+        the list, so the chance for each rank is a running product down it.
+        """
+        targets = _one_of_each_rank(size)
+        threats = playable_sets(self.hidden, targets[-1])
+        table = [1.0]
+        chance = 1.0
+        taken = 0
+        for target in targets:
+            while taken < len(threats) and threats[taken].beats(target):
+                threat = threats[taken]
+                taken += 1
+                if taken < len(threats) and threats[taken].rank == threat.rank:
+                    continue  # the last set of a rank uses the most Jesters
+                useful = self.hidden[threat.rank] + threat.jesters
+                for count in self.opponents:
+                    if count >= size:
+                        chance *= 1.0 - chance_to_hold(self.hidden_total, useful, count, size)
+            table.append(chance)
+        return tuple(table)
+
+
+@cache
+def _one_of_each_rank(size: int) -> tuple[CardSet, ...]:
+    """A set of ``size`` cards of every rank, best first, then Jesters alone: every set of
+    ``size`` cards beats the last (only its size and rank matter here)."""
+    return (*(CardSet(rank, size) for rank in RANKS), CardSet(JESTER, size, size))
