@@ -66,6 +66,25 @@ def test_a_set_nobody_can_beat_is_sure() -> None:
     assert 0.0 <= reading.safety(9, 1) < 0.01
 
 
+def test_jesters_threaten_a_set_only_beside_a_natural_card() -> None:
+    # Every card better than a 5 is gone but one 4; both Jesters are hidden.
+    played = [1, 2, 2, 3, 3, 3, 4, 4, 4]
+    hand = [5, 5]
+    rest = 80 - len(played) - len(hand)
+    reading = TableReading(view(hand, played, {1: rest // 2, 2: rest - rest // 2}), counts_of(hand))
+    # The 4 and a Jester make a better pair: some chance an opponent holds both.
+    assert reading.could_be_beaten(5, 2)
+    assert 0.0 < reading.safety(5, 2) < 1.0
+    # Three cards too: the 4 and both Jesters.
+    assert 0.0 < reading.safety(5, 3) < 1.0
+    # With the last 4 gone, the Jesters alone (a pair of rank 13) beat no pair of 5s.
+    played.append(4)
+    rest -= 1
+    reading = TableReading(view(hand, played, {1: rest // 2, 2: rest - rest // 2}), counts_of(hand))
+    assert not reading.could_be_beaten(5, 2)
+    assert reading.safety(5, 2) == 1.0
+
+
 def test_nobody_beats_a_set_bigger_than_their_hand() -> None:
     hand = [12] * 5 + [11] * 11
     reading = TableReading(view(hand, [], {1: 3, 2: 4}), counts_of(hand))
