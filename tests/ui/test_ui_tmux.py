@@ -129,10 +129,13 @@ def test_host_player_plays_a_hand_in_tmux() -> None:
         tmux.close()
 
 
+@pytest.mark.slow
 def test_the_host_terminal_leaves_and_a_joined_player_plays_on_as_host() -> None:
     """`dalmuti host` in tmux at 80x24: Bo joins over TCP (a client in this test), Ana
     starts, leaves with q then l; Bo becomes the host player and the hand goes on while
-    the host's terminal shows console lines; Ctrl-C there says goodbye to Bo."""
+    the host's terminal shows console lines; Ctrl-C there says goodbye to Bo. (About 5 s:
+    slow; tests/ui/test_ui_host_leaves.py runs the same terminal by default, through a
+    pipe and DummyOutput.)"""
     import threading
 
     import trio
