@@ -981,7 +981,8 @@ class Table:
         self._owed = {player: type(decision) for player, decision in pending.items()}
 
     def _deliver(self, events: list[Event]) -> None:
-        by_viewer = {viewer: feed.messages(events) for viewer, feed in self._feeds.items()}
+        fields: dict[int, Message] = {}
+        by_viewer = {viewer: feed.messages(events, fields) for viewer, feed in self._feeds.items()}
         for connection in self.connections.values():
             if connection.greeted and not connection.closing:
                 viewer = None if connection.spectator else connection.player

@@ -22,12 +22,22 @@ class ViewerFeed:
         self.viewer = viewer
         self.seq = seq
 
-    def messages(self, events: Iterable[Event]) -> list[Message]:
+    def messages(
+        self, events: Iterable[Event], fields: dict[int, Message] | None = None
+    ) -> list[Message]:
+        """The events this viewer may see, numbered. ``fields``, shared by the feeds of
+        one batch, keeps each event's fields converted once for every viewer."""
         out: list[Message] = []
         for event in events:
             if can_see(event, self.viewer):
                 self.seq += 1
-                out.append(event_message(event, self.seq))
+                if fields is None:
+                    out.append(event_message(event, self.seq))
+                    continue
+                converted = fields.get(id(event))
+                if converted is None:
+                    converted = fields[id(event)] = event_to_dict(event)
+                out.append({**converted, "seq": self.seq})
         return out
 
 
