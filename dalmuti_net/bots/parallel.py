@@ -9,7 +9,10 @@ forked), so a progress bar's threads in the parent are no hazard.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -22,9 +25,20 @@ _progress: Any = None
 """The worker's end of the parent's progress queue (set by the pool's initializer)."""
 
 
-def _init_worker(progress: Any) -> None:
+def _init_worker(progress: Any, parent: int) -> None:
     global _progress
     _progress = progress
+    # The parent's pid comes from the parent: one killed while this worker was still
+    # starting has already left it to another parent.
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A parent killed without clean-up (SIGTERM, SIGKILL) leaves its workers playing on
+    for nobody: each worker ends itself once it sees that its parent is gone."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _play(work: Work[Unit, Outcome], index: int, unit: Unit, report: bool) -> tuple[Outcome, int]:
@@ -51,7 +65,7 @@ def play_in_processes(
     progress = context.Queue()
     received = [0] * len(units)
     with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_init_worker, initargs=(progress,)
+        jobs, mp_context=context, initializer=_init_worker, initargs=(progress, os.getpid())
     ) as pool:
         futures: list[Future[tuple[Outcome, int]]] = [
             pool.submit(_play, work, index, unit, on_hand is not None)
