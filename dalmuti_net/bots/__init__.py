@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from ..told import N_, Told
 from .base import SeededStrategy, Strategy
 from .heuristic import HeuristicBot
 from .montecarlo import MonteCarloBot
@@ -27,22 +28,9 @@ STRATEGIES: dict[str, StrategyFactory] = {
 }
 
 
-def N_(text: str) -> str:
-    """Mark ``text`` for the catalogs; it is translated where it is told."""
-    return text
-
-
-class UnknownStrategy(ValueError):
+class UnknownStrategy(Told, ValueError):
     """A strategy name that is neither registered nor an importable ``module:attr``:
     ``str()`` is the English sentence, ``told`` the sentence in a ``Translator._``'s."""
-
-    def __init__(self, template: str, **values: object) -> None:
-        super().__init__(template.format(**values))
-        self.template = template
-        self.values = values
-
-    def told(self, translate: Callable[[str], str]) -> str:
-        return translate(self.template).format(**self.values)
 
 
 def register_strategy(name: str, factory: StrategyFactory) -> None:

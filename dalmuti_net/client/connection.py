@@ -6,7 +6,6 @@ an event of an unknown type still moves the event count on, so it is not taken a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -15,26 +14,14 @@ from ..protocol import Direction, FrameReader, ProtocolError, encode, unpack, va
 from ..protocol.catalogue import DEFAULT_PORT, MAX_FRAME_BYTES
 from ..protocol.errors import ErrorCode
 from ..protocol.messages import Message
+from ..told import N_, Told
 
 RECEIVE_CHUNK = 16 * 1024
 
 
-def N_(text: str) -> str:
-    """Mark ``text`` for the catalogs; it is translated where it is told."""
-    return text
-
-
-class BadAddress(ValueError):
+class BadAddress(Told, ValueError):
     """An address that cannot be one: ``str()`` is the English sentence, ``told`` the
     sentence in the language of a ``Translator._``."""
-
-    def __init__(self, template: str, **values: object) -> None:
-        super().__init__(template.format(**values))
-        self.template = template
-        self.values = values
-
-    def told(self, translate: Callable[[str], str]) -> str:
-        return translate(self.template).format(**self.values)
 
 
 class ConnectionClosed(Exception):
