@@ -10,11 +10,11 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from host_process import REPO, running_host
+from tmux_window import TmuxWindow
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -32,39 +32,14 @@ ROW = re.compile(r"Bea \(you\)\s+\S.*?\s(\d+)\s+(\d+)\s")
 """Bea's seat row: ... cards, score."""
 
 
-class Terminal:
+class Terminal(TmuxWindow):
     """One tmux window at 80x24 running ``command`` again each time it ends."""
 
     def __init__(self, command: str, env: dict[str, str]) -> None:
-        self.name = f"i10-resume-{uuid.uuid4().hex[:8]}"
-        loop = f"while true; do {command}; echo EXITED $?; sleep 1; done"
-        subprocess.run(
-            ["tmux", "-u", "new-session", "-d", "-s", self.name, "-x", "80", "-y", "24", loop],
-            check=True,
-            env=env,
-            cwd=REPO,
-        )
-
-    def screen(self) -> str:
-        out = subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.name],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        return out.stdout
-
-    def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        super().__init__(f"while true; do {command}; echo EXITED $?; sleep 1; done", env, REPO)
 
     def wait_for(self, text: str, timeout: float = 15.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+        return super().wait_for(text, timeout)
 
     def client_pid(self) -> int:
         shell = subprocess.run(
@@ -78,9 +53,6 @@ class Terminal:
         ).stdout.split()
         assert children, "the client is not running"
         return int(children[0])
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], check=False)
 
 
 def play_a_turn(terminal: Terminal, screen: str) -> None:

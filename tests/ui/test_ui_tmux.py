@@ -6,13 +6,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
+from tmux_window import TmuxWindow
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -20,53 +19,12 @@ ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 90.0
 
 
-class Tmux:
+class Tmux(TmuxWindow):
     def __init__(self, command: list[str], cols: int = 80, rows: int = 24) -> None:
-        self.name = f"dalmuti-e2e-{uuid.uuid4().hex[:8]}"
         env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
         env.pop("TMUX", None)
         shell_command = " ".join(command) + "; echo EXITED $?; sleep 30"
-        subprocess.run(
-            [
-                "tmux",
-                "-u",
-                "new-session",
-                "-d",
-                "-s",
-                self.name,
-                "-x",
-                str(cols),
-                "-y",
-                str(rows),
-                shell_command,
-            ],
-            check=True,
-            env=env,
-            cwd=ROOT,
-        )
-
-    def screen(self) -> str:
-        return subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.name],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-
-    def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
-
-    def wait_for(self, text: str, timeout: float = 10.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], check=False)
+        super().__init__(shell_command, env, ROOT, cols, rows)
 
 
 def changed(tmux: Tmux, before: str, timeout: float = 3.0) -> str:
