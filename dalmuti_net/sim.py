@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .bots.stats import t_975
 from .client.ui.i18n import N_
 from .commands.language import messages
+from .told import Listed, Told
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input
@@ -127,9 +128,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .bots import UnknownStrategy, make_strategy
+    from .bots import make_strategy
     from .bots.arena import StrategyError, simulate
-    from .engine import MAX_PLAYERS, MIN_PLAYERS, RulesError
+    from .engine import MAX_PLAYERS, MIN_PLAYERS
 
     try:
         _ = messages(args.lang)._
@@ -174,10 +175,10 @@ def run(args: argparse.Namespace) -> int:
                         option=option, low=1, value=value
                     )
                 )
-    except UnknownStrategy as error:
+    except Told as error:  # an unknown strategy, a rule or rules file that cannot be used
         print(f"dalmuti sim: {error.told(_)}", file=sys.stderr)
         return 2
-    except (ValueError, RulesError) as error:
+    except ValueError as error:
         print(f"dalmuti sim: {error}", file=sys.stderr)
         return 2
     if args.duplicate:
@@ -293,7 +294,7 @@ def parse_rules(text: str) -> Rules:
         try:
             base = load_settings(items.pop(0)).rules
         except SettingsError as error:
-            raise RulesError(str(error)) from None
+            raise RulesError(error.template, **error.values) from None
         options = base.to_dict()
         if options["hand_limit"] == DEFAULT_HAND_LIMIT:
             options.pop("hand_limit")  # derived again from scoring, which may be turned off
@@ -310,9 +311,13 @@ def parse_rules(text: str) -> Rules:
             continue
         if name not in known:
             raise RulesError(
-                f"unknown rule option {name!r}; known: none, {', '.join(known)} "
-                f"(no_NAME turns one off), after a preset ({', '.join(PRESETS)}) "
-                "or a .toml rules file"
+                N_(
+                    "unknown rule option {name}; known: none, {known} (no_NAME turns one "
+                    "off), after a preset ({presets}) or a .toml rules file"
+                ),
+                name=repr(name),
+                known=Listed(known),
+                presets=Listed(PRESETS),
             )
         options[name] = _option_value(name, value if has_value else None)
     try:
@@ -326,23 +331,29 @@ def _option_value(name: str, text: str | None) -> object:
 
     if name == "misdeal_chance":
         if text is None:
-            raise RulesError("misdeal_chance needs a value, e.g. misdeal_chance=0.1")
+            raise RulesError(N_("misdeal_chance needs a value, e.g. misdeal_chance=0.1"))
         try:
             return float(text)
         except ValueError:
-            raise RulesError(f"misdeal_chance must be a number, not {text!r}") from None
+            raise RulesError(
+                N_("misdeal_chance must be a number, not {value}"), value=repr(text)
+            ) from None
     if name == "hand_limit":
         if text is None:
-            raise RulesError("hand_limit needs a value, e.g. hand_limit=20")
+            raise RulesError(N_("hand_limit needs a value, e.g. hand_limit=20"))
         try:
             return int(text)
         except ValueError:
-            raise RulesError(f"hand_limit must be a whole number, not {text!r}") from None
+            raise RulesError(
+                N_("hand_limit must be a whole number, not {value}"), value=repr(text)
+            ) from None
     if text is None or text.lower() in TRUE_WORDS:
         return True
     if text.lower() in FALSE_WORDS:
         return False
-    raise RulesError(f"{name} is on or off (true/false), not {text!r}")
+    raise RulesError(
+        N_("{name} is on or off (true/false), not {value}"), name=name, value=repr(text)
+    )
 
 
 def describe_rules(rules: Rules) -> str:

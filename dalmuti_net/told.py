@@ -8,7 +8,7 @@ command or screen that shows it prints ``told(t._)``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 
 def N_(text: str) -> str:
@@ -29,7 +29,29 @@ class Told(Exception):
         if not self.values:
             return translate(self.template)
         values = {
-            key: value.told(translate) if isinstance(value, Told) else value
+            key: value.told(translate) if isinstance(value, Told | Listed) else value
             for key, value in self.values.items()
         }
         return translate(self.template).format(**values)
+
+
+NEXT_IN_LIST = N_("{first}, {then}")
+"""A list so far and its next item (Chinese: the enumeration comma between them)."""
+
+
+class Listed:
+    """A value of a ``Told``: items listed the reader's language's way (``a, b``, ``a、b``)."""
+
+    def __init__(self, items: Iterable[object]) -> None:
+        self.items = tuple(str(item) for item in items)
+
+    def __str__(self) -> str:
+        return ", ".join(self.items)
+
+    def told(self, translate: Callable[[str], str]) -> str:
+        if not self.items:
+            return ""
+        listed, pattern = self.items[0], translate(NEXT_IN_LIST)
+        for item in self.items[1:]:
+            listed = pattern.format(first=listed, then=item)
+        return listed

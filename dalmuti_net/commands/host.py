@@ -233,12 +233,12 @@ def run(args: argparse.Namespace) -> int:
         resolve_strategy(options.bot_strategy)
         host = PreparedHost.create(options)
     except SaveBusy as error:
-        raise CommandError(str(error), ExitCode.CANNOT_START) from None
+        raise CommandError(error.told(t._), ExitCode.CANNOT_START) from None
     except UnknownStrategy as error:
         print(f"dalmuti host: {error.told(t._)}", file=sys.stderr)
         return 2
     except (SettingsError, SaveError) as error:
-        print(f"dalmuti host: {error}", file=sys.stderr)
+        print(f"dalmuti host: {error.told(t._)}", file=sys.stderr)
         return 2
     except OSError as error:
         raise CommandError(

@@ -30,6 +30,7 @@ from ..host.settings import SettingsError, TableSettings, load_settings, setting
 from ..host.table import Limits, StartBot, Table, UnplayableChange
 from ..protocol import ProtocolError
 from ..protocol.catalogue import DEFAULT_PORT
+from ..told import N_
 from .common import CommandError, ExitCode
 from .host_options import HostOptions
 from .language import messages
@@ -356,11 +357,14 @@ def _rebuild(
         )
         arguments = _table_arguments(header, settings)
     except (KeyError, TypeError, ValueError, SettingsError) as error:
-        raise SaveError(f"{path} has damaged table settings ({error!r})") from None
+        reason = error if isinstance(error, SettingsError) else repr(error)
+        raise SaveError(
+            N_("{path} has damaged table settings ({reason})"), path=path, reason=reason
+        ) from None
     try:
         table = Table.replay(entries, **arguments)
     except UnplayableChange as error:
-        raise SaveError(f"{path} is damaged: {error}") from None
+        raise SaveError(N_("{path} is damaged: {reason}"), path=path, reason=error) from None
     return settings, table
 
 

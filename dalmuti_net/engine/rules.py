@@ -5,14 +5,17 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from ..told import N_, Listed, Told
+
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
 DEFAULT_HAND_LIMIT = 20
 MAX_HAND_LIMIT = 1000
 
 
-class RulesError(ValueError):
-    """A rule option, or a combination of them, that a table cannot use."""
+class RulesError(Told, ValueError):
+    """A rule option, or a combination of them, that a table cannot use (one sentence, told
+    in the reader's language where it is shown: ``dalmuti_net.told``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,16 +40,16 @@ class Rules:
             value = getattr(self, field.name)
             if field.name == "hand_limit":
                 if value is not None and (type(value) is not int or value < 1):
-                    raise RulesError("hand_limit must be a whole number of hands, at least 1")
+                    raise RulesError(N_("hand_limit must be a whole number of hands, at least 1"))
                 if value is not None and value > MAX_HAND_LIMIT:
-                    raise RulesError(f"hand_limit may be at most {MAX_HAND_LIMIT}")
+                    raise RulesError(N_("hand_limit may be at most {limit}"), limit=MAX_HAND_LIMIT)
             elif field.name == "misdeal_chance":
                 if type(value) not in (int, float) or not 0.0 <= value <= 1.0:
-                    raise RulesError("misdeal_chance must be a number from 0 (off) to 1")
+                    raise RulesError(N_("misdeal_chance must be a number from 0 (off) to 1"))
             elif type(value) is not bool:
-                raise RulesError(f"{field.name} must be true or false")
+                raise RulesError(N_("{name} must be true or false"), name=field.name)
         if self.philanthropic_scoring and not self.scoring:
-            raise RulesError("philanthropic_scoring needs scoring to be on")
+            raise RulesError(N_("philanthropic_scoring needs scoring to be on"))
         if self.scoring and self.hand_limit is None:
             object.__setattr__(self, "hand_limit", DEFAULT_HAND_LIMIT)
         object.__setattr__(self, "misdeal_chance", float(self.misdeal_chance))
@@ -59,7 +62,7 @@ class Rules:
         known = {field.name for field in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
+            raise RulesError(N_("unknown rule option(s): {names}"), names=Listed(unknown))
         return cls(**data)
 
     @classmethod
@@ -77,7 +80,12 @@ class Rules:
 
 def check_player_count(count: int) -> None:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise RulesError(f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
+        raise RulesError(
+            N_("a table needs {low} to {high} players, not {count}"),
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
+            count=count,
+        )
 
 
 def stripped_ranks(rules: Rules, players: int) -> tuple[int, ...]:

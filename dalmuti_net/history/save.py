@@ -43,7 +43,7 @@ def open_save(path: Path) -> list[SavedTable]:
     try:
         saved = read_save(path)
     except UnreadableSave as error:
-        raise SaveError(str(error)) from None
+        raise SaveError(error.template, **error.values) from None
     header, entries = saved.header, saved.entries
     try:
         settings = settings_from_dict(

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..told import N_, Told
+
 APPLICATION_ID = 0x444D5356
 """``PRAGMA application_id``: 'DMSV', a dalmuti-net host's save."""
 FORMAT = 1
@@ -63,8 +65,9 @@ the lobby, then the hand being played when the change was accepted; ``crc`` is t
 of ``entry``'s UTF-8 bytes."""
 
 
-class SaveError(Exception):
-    """The file cannot be used as a save; the message says why in one sentence."""
+class SaveError(Told):
+    """The file cannot be used as a save: one sentence saying why, told in the reader's
+    language (``SaveError(N_("{path} ..."), path=path)``; see ``dalmuti_net.told``)."""
 
 
 class SaveBusy(SaveError):
@@ -106,7 +109,7 @@ class SaveFile:
         lock = _lock(path)
         try:
             if os.fstat(lock).st_size:
-                raise SaveError(f"{path} already holds something; it was not changed")
+                raise SaveError(N_("{path} already holds something; it was not changed"), path=path)
             for leftover in ("-wal", "-shm"):  # of a host that crashed while creating it
                 Path(f"{path}{leftover}").unlink(missing_ok=True)
             db = _connect(path)
@@ -128,7 +131,9 @@ class SaveFile:
                 db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error as error:
                 db.close()
-                raise SaveError(f"cannot write {path}: {error}") from None
+                raise SaveError(
+                    N_("cannot write {path}: {reason}"), path=path, reason=error
+                ) from None
         except BaseException:
             os.close(lock)
             raise
@@ -138,14 +143,14 @@ class SaveFile:
     def resume(cls, path: Path) -> tuple[SaveFile, Saved]:
         """Open the save at ``path`` to go on writing it, with what it holds."""
         if not path.exists():
-            raise SaveError(f"there is no file {path}")
+            raise SaveError(N_("there is no file {path}"), path=path)
         _check_kind(path)
         lock = _lock(path)
         try:
             try:
                 db = _connect(path)
             except sqlite3.Error as error:
-                raise SaveError(_damaged(path, error)) from None
+                raise _damaged(path, error) from None
             try:
                 saved = _read(db, path)
             except BaseException:
@@ -195,12 +200,12 @@ class SaveFile:
 def read_save(path: Path) -> Saved:
     """What the save at ``path`` holds, read only (a host may be writing it meanwhile)."""
     if not path.exists():
-        raise SaveError(f"there is no file {path}")
+        raise SaveError(N_("there is no file {path}"), path=path)
     _check_kind(path)
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
     except sqlite3.Error as error:
-        raise SaveError(_damaged(path, error)) from None
+        raise _damaged(path, error) from None
     try:
         return _read(db, path)
     finally:
@@ -216,18 +221,25 @@ def _check_kind(path: Path) -> None:
         with path.open("rb") as file:
             head = file.read(100)
     except OSError as error:
-        raise SaveError(f"cannot read {path}: {error.strerror}") from None
+        raise SaveError(
+            N_("cannot read {path}: {reason}"), path=path, reason=error.strerror
+        ) from None
     if not head:
-        raise SaveError(f"{path} is empty: it is not a dalmuti-net save")
+        raise SaveError(N_("{path} is empty: it is not a dalmuti-net save"), path=path)
     if not head.startswith(SQLITE_MAGIC):
         if len(head) >= 5 and (0x80 <= head[4] <= 0x8F or head[4] in (0xDE, 0xDF)):
             raise SaveError(
-                f"{path} is a save from an older dalmuti-net (its own file format, before "
-                "SQLite); this version cannot read it"
+                N_(
+                    "{path} is a save from an older dalmuti-net (its own file format, before "
+                    "SQLite); this version cannot read it"
+                ),
+                path=path,
             )
-        raise SaveError(f"{path} is not a dalmuti-net save (it is not an SQLite database)")
+        raise SaveError(
+            N_("{path} is not a dalmuti-net save (it is not an SQLite database)"), path=path
+        )
     if len(head) < 100:
-        raise SaveError(f"{path} is damaged: its first page is cut short")
+        raise SaveError(N_("{path} is damaged: its first page is cut short"), path=path)
 
 
 def _lock(path: Path) -> int:
@@ -235,14 +247,19 @@ def _lock(path: Path) -> int:
     try:
         lock = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as error:
-        raise SaveError(f"cannot open {path}: {error.strerror}") from None
+        raise SaveError(
+            N_("cannot open {path}: {reason}"), path=path, reason=error.strerror
+        ) from None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(lock)
         raise SaveBusy(
-            f"{path} is in use by another running host; stop that host first, or save "
-            "this table to another file"
+            N_(
+                "{path} is in use by another running host; stop that host first, or save "
+                "this table to another file"
+            ),
+            path=path,
         ) from None
     return lock
 
@@ -275,67 +292,106 @@ def _read(db: sqlite3.Connection, path: Path) -> Saved:
             if db.in_transaction:
                 db.execute("ROLLBACK")
     except (sqlite3.Error, UnicodeDecodeError) as error:
-        raise SaveError(_damaged(path, error)) from None
+        raise _damaged(path, error) from None
 
 
 def _read_snapshot(db: sqlite3.Connection, path: Path) -> Saved:
     try:
         if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            raise SaveError(f"{path} is an SQLite database but not a dalmuti-net save")
+            raise SaveError(
+                N_("{path} is an SQLite database but not a dalmuti-net save"), path=path
+            )
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > FORMAT:
             raise SaveError(
-                f"{path} was written by a newer dalmuti-net (save format {version}; this "
-                f"version reads format {FORMAT})"
+                N_(
+                    "{path} was written by a newer dalmuti-net (save format {version}; this "
+                    "version reads format {format})"
+                ),
+                path=path,
+                version=version,
+                format=FORMAT,
             )
         if version != FORMAT:
-            raise SaveError(f"{path} has save format {version}, which this version cannot read")
+            raise SaveError(
+                N_("{path} has save format {version}, which this version cannot read"),
+                path=path,
+                version=version,
+            )
         check = db.execute("PRAGMA quick_check").fetchall()
         if check != [("ok",)]:
-            raise SaveError(f"{path} is damaged: SQLite's check says {check[0][0]!r}")
+            raise SaveError(
+                N_("{path} is damaged: SQLite's check says {reason}"),
+                path=path,
+                reason=repr(check[0][0]),
+            )
         row = db.execute("SELECT header, changes FROM saved_table WHERE id = 1").fetchone()
         if row is None:
-            raise SaveError(f"{path} is damaged: the table's settings are missing")
-        header = _load(row[0], path, "the table's settings")
+            raise SaveError(N_("{path} is damaged: the table's settings are missing"), path=path)
+        header = _load(row[0], path, SETTINGS_UNREADABLE)
         if not isinstance(header, dict):
-            raise SaveError(f"{path} is damaged: the table's settings are not a map")
+            raise SaveError(N_("{path} is damaged: the table's settings are not a map"), path=path)
         entries: list[dict[str, Any]] = []
         hands: list[int] = []
         hand = 0
         query = "SELECT seq, hand, entry, crc FROM changes ORDER BY seq"
         for seq, stored_hand, text, crc in db.execute(query):
-            where = f"change {seq}"
             if seq != len(entries) + 1:
-                raise SaveError(f"{path} is damaged: change {len(entries) + 1} is missing")
+                raise SaveError(
+                    N_("{path} is damaged: change {change} is missing"),
+                    path=path,
+                    change=len(entries) + 1,
+                )
             if not isinstance(text, str) or zlib.crc32(text.encode()) != crc:
-                raise SaveError(f"{path} is damaged: {where} does not match its checksum")
-            entry = _load(text, path, where)
+                raise SaveError(
+                    N_("{path} is damaged: change {change} does not match its checksum"),
+                    path=path,
+                    change=seq,
+                )
+            entry = _load(text, path, CHANGE_UNREADABLE, change=seq)
             if not isinstance(entry, dict):
-                raise SaveError(f"{path} is damaged: {where} is not a map")
+                raise SaveError(
+                    N_("{path} is damaged: change {change} is not a map"), path=path, change=seq
+                )
             hand = _hand_after(hand, entry)
             if stored_hand != hand:
-                raise SaveError(f"{path} is damaged: {where} is filed under the wrong hand")
+                raise SaveError(
+                    N_("{path} is damaged: change {change} is filed under the wrong hand"),
+                    path=path,
+                    change=seq,
+                )
             entries.append(entry)
             hands.append(hand)
         if len(entries) != row[1]:
             raise SaveError(
-                f"{path} is damaged: it counts {row[1]} changes but holds {len(entries)}"
+                N_("{path} is damaged: it counts {counted} changes but holds {held}"),
+                path=path,
+                counted=row[1],
+                held=len(entries),
             )
     except (sqlite3.Error, UnicodeDecodeError) as error:
-        raise SaveError(_damaged(path, error)) from None
+        raise _damaged(path, error) from None
     return Saved(header, entries, hands)
 
 
-def _damaged(path: Path, error: sqlite3.Error | UnicodeDecodeError) -> str:
-    return f"{path} is damaged or unreadable: SQLite says {str(error)!r}"
+def _damaged(path: Path, error: sqlite3.Error | UnicodeDecodeError) -> SaveError:
+    return SaveError(
+        N_("{path} is damaged or unreadable: SQLite says {reason}"),
+        path=path,
+        reason=repr(str(error)),
+    )
 
 
 def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _load(text: Any, path: Path, what: str) -> Any:
+SETTINGS_UNREADABLE = N_("{path} is damaged: the table's settings cannot be read")
+CHANGE_UNREADABLE = N_("{path} is damaged: change {change} cannot be read")
+
+
+def _load(text: Any, path: Path, unreadable: str, **values: object) -> Any:
     try:
         return json.loads(text)
     except (TypeError, ValueError):
-        raise SaveError(f"{path} is damaged: {what} cannot be read") from None
+        raise SaveError(unreadable, path=path, **values) from None

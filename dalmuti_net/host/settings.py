@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Rules, RulesError
+from ..told import N_, Listed, Told
 from .pacing import DEFAULT_BOT_PACE
 
 PRESETS: dict[str, Rules] = {
@@ -40,8 +41,13 @@ PRESET_HELP = {
 }
 
 
-class SettingsError(ValueError):
-    """A rules file or preset that cannot be used; the message says why and where."""
+class SettingsError(Told, ValueError):
+    """A rules file or preset that cannot be used: one sentence saying why and where, told
+    in the reader's language where it is shown (``dalmuti_net.told``)."""
+
+
+RULES_FILE = Told(N_("rules file"))
+"""Where settings not read from a file of their own came from."""
 
 
 @dataclass(frozen=True)
@@ -76,41 +82,57 @@ def load_settings(choice: str | None) -> TableSettings:
     path = Path(choice)
     if not path.exists():
         raise SettingsError(
-            f"{choice!r} is neither a rules file nor a preset (presets: {', '.join(PRESETS)})"
+            N_("{choice} is neither a rules file nor a preset (presets: {presets})"),
+            choice=repr(choice),
+            presets=Listed(PRESETS),
         )
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise SettingsError(f"cannot read {path}: {error}") from None
+    except OSError as error:
+        raise SettingsError(
+            N_("cannot read {path}: {reason}"), path=path, reason=error.strerror or error
+        ) from None
+    except UnicodeDecodeError:
+        raise SettingsError(N_("{path} is not UTF-8 text"), path=path) from None
     except tomllib.TOMLDecodeError as error:
-        raise SettingsError(f"{path} is not valid TOML: {error}") from None
+        raise SettingsError(
+            N_("{path} is not valid TOML: {reason}"), path=path, reason=error
+        ) from None
     return settings_from_dict(data, str(path))
 
 
-def settings_from_dict(data: dict[str, Any], where: str = "rules file") -> TableSettings:
+def settings_from_dict(data: dict[str, Any], where: object = RULES_FILE) -> TableSettings:
     unknown = sorted(set(data) - {"rules", "table"})
     if unknown:
         raise SettingsError(
-            f"{where}: unknown section(s) {', '.join(unknown)}; expected [rules] and [table]"
+            N_("{where}: unknown section(s) {names}; expected [rules] and [table]"),
+            where=where,
+            names=Listed(unknown),
         )
     rules_data = data.get("rules", {})
     table_data = data.get("table", {})
     if not isinstance(rules_data, dict) or not isinstance(table_data, dict):
-        raise SettingsError(f"{where}: [rules] and [table] must be tables")
+        raise SettingsError(N_("{where}: [rules] and [table] must be tables"), where=where)
     try:
         rules = Rules.from_dict(rules_data)
     except (RulesError, TypeError) as error:
-        raise SettingsError(f"{where}: [rules]: {error}") from None
+        raise SettingsError(N_("{where}: [rules]: {reason}"), where=where, reason=error) from None
     unknown = sorted(set(table_data) - _TABLE_KEYS)
     if unknown:
         raise SettingsError(
-            f"{where}: [table]: unknown key(s) {', '.join(unknown)}; "
-            f"known: {', '.join(sorted(_TABLE_KEYS))}"
+            N_("{where}: [table]: unknown key(s) {names}; known: {known}"),
+            where=where,
+            names=Listed(unknown),
+            known=Listed(sorted(_TABLE_KEYS)),
         )
     values: dict[str, float | None] = {}
     for key, value in table_data.items():
         if type(value) not in (int, float) or value < 0 or value > MAX_TABLE_SECONDS:
-            raise SettingsError(f"{where}: [table] {key} must be a number of seconds, 0 or more")
+            raise SettingsError(
+                N_("{where}: [table] {key} must be a number of seconds, 0 or more"),
+                where=where,
+                key=key,
+            )
         values[key] = float(value)
     turn_timer = values.get("turn_timer") or None
     return TableSettings(

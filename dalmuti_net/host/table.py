@@ -48,6 +48,7 @@ from ..protocol.messages import (
     decision_message,
 )
 from ..protocol.text import clean_text
+from ..told import N_, Told
 from .default_moves import default_move
 
 SOFTWARE = f"dalmuti-net/{__version__}"
@@ -1040,13 +1041,22 @@ class Table:
         return table
 
 
-class UnplayableChange(Exception):
+class UnplayableChange(Told):
     """A saved change the table cannot take again (the save was damaged or forged)."""
 
     def __init__(self, number: int, error: Exception) -> None:
+        reason: object
         if isinstance(error, KeyError):
-            reason = f"it lacks {error.args[0]!r}" if error.args else "something is missing"
+            reason = (
+                Told(N_("it lacks {key}"), key=repr(error.args[0]))
+                if error.args
+                else Told(N_("something is missing"))
+            )
+        elif isinstance(error, Told):
+            reason = error
         else:
-            reason = str(error) or "it does not fit the table at that point"
-        super().__init__(f"change {number} cannot be played again ({reason})")
+            reason = str(error) or Told(N_("it does not fit the table at that point"))
+        super().__init__(
+            N_("change {number} cannot be played again ({reason})"), number=number, reason=reason
+        )
         self.number = number
