@@ -1,21 +1,20 @@
 """`dalmuti sim`: bots play each other offline, and a table of how each one did.
 
-The playing itself is ``bots.arena``; this module reads the command line, shows progress
-and prints the report.
+The playing itself is ``bots.arena``; this module reads the command line and shows
+progress, ``sim_report`` writes the report in the reader's language.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from collections.abc import Callable
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .bots.stats import t_975
-from .client.ui.i18n import N_
+from . import sim_report as report
+from .client.ui.i18n import N_, Translator
 from .commands.language import messages
 from .told import Listed, Told
 
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
-    from .bots.arena import ArenaResult, Tally
+    from .bots.arena import ArenaResult
     from .engine import Rules
 
 T = TypeVar("T")
@@ -133,10 +132,11 @@ def run(args: argparse.Namespace) -> int:
     from .engine import MAX_PLAYERS, MIN_PLAYERS
 
     try:
-        _ = messages(args.lang)._
+        t = messages(args.lang)
     except ValueError as error:
         print(f"dalmuti sim: {error}", file=sys.stderr)
         return 2
+    _ = t._
     try:
         rules = parse_rules(args.rules)
         names = [name.strip() for name in args.strategies.split(",")]
@@ -182,42 +182,40 @@ def run(args: argparse.Namespace) -> int:
         print(f"dalmuti sim: {error}", file=sys.stderr)
         return 2
     if args.duplicate:
-        return _run_duplicate(args, names, counts, rules)
+        return _run_duplicate(args, names, counts, rules, t)
     players = counts[0]
     entrants = [names[i % len(names)] for i in range(players)]
-    print(
-        f"{players} players, {args.hands} hands, seed {args.seed}"
-        f"{', rotating seats' if args.rotate else ''}; rules: {describe_rules(rules)}"
-    )
+    print(report.heading(players, args.hands, args.seed, args.rotate, rules, t))
     try:
         if sys.stdout.isatty():
             result = simulate_with_progress(
-                entrants, rules, args.hands, args.seed, args.rotate, jobs=args.jobs
+                entrants, rules, args.hands, args.seed, args.rotate, jobs=args.jobs, t=t
             )
         else:
             result = simulate(entrants, rules, args.hands, args.seed, args.rotate, jobs=args.jobs)
     except StrategyError as error:
         print(f"dalmuti sim: {error}", file=sys.stderr)
         return 1
-    print(format_report(result))
+    print(report.format_report(result, t))
     if args.ci:
         print()
-        print(format_confidence(result, players if args.rotate else 1))
+        print(report.format_confidence(result, players if args.rotate else 1, t))
     return 0
 
 
 def _run_duplicate(
-    args: argparse.Namespace, names: list[str], counts: list[int], rules: Rules
+    args: argparse.Namespace, names: list[str], counts: list[int], rules: Rules, t: Translator
 ) -> int:
     from .bots.arena import StrategyError
-    from .bots.duplicate import format_duplicate, play_duplicate
+    from .bots.duplicate import play_duplicate
 
-    print(f"duplicate deals, seed {args.seed}; rules: {describe_rules(rules)}")
+    print(report.duplicate_heading(args.seed, rules, t))
     for players in counts:
         entrants = [names[i % len(names)] for i in range(players)]
         try:
             result = _with_progress(
                 args.deals * players,
+                t,
                 lambda on_hand, e=entrants: play_duplicate(  # type: ignore[misc]
                     e, rules, args.deals, args.seed, on_hand=on_hand, jobs=args.jobs
                 ),
@@ -226,11 +224,11 @@ def _run_duplicate(
             print(f"dalmuti sim: {error}", file=sys.stderr)
             return 1
         print()
-        print(format_duplicate(result))
+        print(report.format_duplicate(result, t))
     return 0
 
 
-def _with_progress(total: int, play: Callable[[Callable[[], None] | None], T]) -> T:
+def _with_progress(total: int, t: Translator, play: Callable[[Callable[[], None] | None], T]) -> T:
     """``play(on_hand)`` under a progress bar of ``total`` hands when on a terminal."""
     if not sys.stdout.isatty():
         return play(None)
@@ -238,7 +236,7 @@ def _with_progress(total: int, play: Callable[[Callable[[], None] | None], T]) -
     from prompt_toolkit.shortcuts.progress_bar import ProgressBarCounter
 
     with ProgressBar(title="dalmuti sim") as bar:
-        counter: ProgressBarCounter[object] = bar(label="hands", total=total)
+        counter: ProgressBarCounter[object] = bar(label=t._("hands"), total=total)
         result = play(counter.item_completed)
         counter.done = True
     return result
@@ -261,6 +259,7 @@ def simulate_with_progress(
     rotate: bool = False,
     terminal: tuple[Output, Input] | None = None,
     jobs: int = 1,
+    t: Translator | None = None,
 ) -> ArenaResult:
     """``simulate`` under a progress bar (on ``terminal``: the process's own by default)."""
     from prompt_toolkit.shortcuts import ProgressBar
@@ -270,7 +269,8 @@ def simulate_with_progress(
 
     output, terminal_input = terminal if terminal is not None else (None, None)
     with ProgressBar(title="dalmuti sim", output=output, input=terminal_input) as bar:
-        counter: ProgressBarCounter[object] = bar(label="hands", total=hands)
+        label = (t or Translator())._("hands")
+        counter: ProgressBarCounter[object] = bar(label=label, total=hands)
         result = simulate(
             entrants, rules, hands, seed, rotate, on_hand=counter.item_completed, jobs=jobs
         )
@@ -354,134 +354,3 @@ def _option_value(name: str, text: str | None) -> object:
     raise RulesError(
         N_("{name} is on or off (true/false), not {value}"), name=name, value=repr(text)
     )
-
-
-def describe_rules(rules: Rules) -> str:
-    on = []
-    for name, value in rules.to_dict().items():
-        if value is True:
-            on.append(name)
-        elif name in ("misdeal_chance", "hand_limit") and value:
-            on.append(f"{name}={value}")
-    return ", ".join(on) or "basic"
-
-
-# ---------------------------------------------------------------------- report
-
-
-def format_report(result: ArenaResult) -> str:
-    lines = [
-        f"{result.hands} hands over {result.tables} tables: "
-        f"{result.revolutions} revolutions ({result.greater_revolutions} greater), "
-        f"{result.misdeals} misdeals, {result.exchanges} merchant exchanges "
-        f"({result.exchanges_declined} declined)",
-        "",
-    ]
-    seats = [
-        [str(i + 1), t.strategy, *_figures(t, result.scoring)]
-        for i, t in enumerate(result.entrants)
-    ]
-    lines.extend(_columns(["seat", "strategy", *FIGURES], seats))
-    if len(result.by_strategy) < len(result.entrants):
-        strategies = [
-            [name, *_figures(t, result.scoring)] for name, t in sorted(result.by_strategy.items())
-        ]
-        lines.append("")
-        lines.extend(_columns(["strategy", *FIGURES], strategies))
-    return "\n".join(lines)
-
-
-FIGURES = ("hands", "avg place", "pts/hand", "GD", "GP", "revs", "exch")
-
-
-def _figures(tally: Tally, scoring: bool) -> list[str]:
-    hands = max(tally.hands, 1)
-    return [
-        str(tally.hands),
-        f"{tally.place_total / hands:.2f}",
-        f"{tally.points / hands:.2f}" if scoring else "-",
-        str(tally.greater_dalmuti),
-        str(tally.greater_peon),
-        str(tally.revolutions),
-        str(tally.exchanges),
-    ]
-
-
-def _columns(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Text columns: the label columns left-aligned, the figures right-aligned."""
-    labels = len(header) - len(FIGURES)
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
-    return [
-        "  ".join(
-            cell.ljust(width) if i < labels else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in (header, *rows)
-    ]
-
-
-# ---------------------------------------------------------------------- confidence
-
-
-def format_confidence(result: ArenaResult, tables_per_sample: int) -> str:
-    """95% confidence intervals of each strategy's points per hand and GD share.
-
-    Hands at one table are not independent (a finish sets the next hand's seat and taxes),
-    and with rotation the tables of one round share their deals, so the samples are whole
-    tables, or whole rounds of ``tables_per_sample`` tables. Each figure is a ratio over
-    the samples (points / hands); its interval is the ratio estimator's, with Student's t.
-    """
-    tables = result.per_table
-    samples = [
-        _merged(tables[start : start + tables_per_sample])
-        for start in range(0, len(tables), tables_per_sample)
-    ]
-    unit = "rounds of tables" if tables_per_sample > 1 else "tables"
-    rows = []
-    for name in sorted(result.by_strategy):
-        hands = [sample[name].hands for sample in samples if name in sample]
-        points = [sample[name].points for sample in samples if name in sample]
-        firsts = [sample[name].greater_dalmuti for sample in samples if name in sample]
-        rows.append(
-            [
-                name,
-                _interval(points, hands, "{:.3f}") if result.scoring else "-",
-                _interval(firsts, hands, "{:.1%}"),
-            ]
-        )
-    header = ["strategy", "pts/hand (95% CI)", "GD share (95% CI)"]
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(3)]
-    lines = [f"95% confidence intervals, {len(samples)} {unit} as samples:"]
-    for row in (header, *rows):
-        lines.append(
-            "  ".join(
-                cell.ljust(width) if i == 0 else cell.rjust(width)
-                for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-            ).rstrip()
-        )
-    return "\n".join(lines)
-
-
-def _merged(tables: list[dict[str, Tally]]) -> dict[str, Tally]:
-    from .bots.arena import Tally
-
-    merged: dict[str, Tally] = {}
-    for table in tables:
-        for name, tally in table.items():
-            merged.setdefault(name, Tally(name)).add(tally)
-    return merged
-
-
-def _interval(numerators: list[int], denominators: list[int], style: str) -> str:
-    """``ratio ± half-width`` of sum(numerators) / sum(denominators) over the samples."""
-    total = sum(denominators)
-    if total == 0:
-        return "-"
-    ratio = sum(numerators) / total
-    samples = len(denominators)
-    if samples < 2:
-        return f"{style.format(ratio)} ± ?"
-    squares = sum((n - ratio * d) ** 2 for n, d in zip(numerators, denominators, strict=True))
-    standard_error = math.sqrt(samples / (samples - 1) * squares) / total
-    half = t_975(samples - 1) * standard_error
-    return f"{style.format(ratio)} ± {style.format(half)}"

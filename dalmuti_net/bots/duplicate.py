@@ -22,7 +22,6 @@ from ..engine import Game, IllegalAction, Phase, Rules
 from ..engine.events import HandEnded
 from . import make_strategy
 from .arena import StrategyError
-from .stats import mean_interval
 
 
 @dataclass(frozen=True)
@@ -147,41 +146,3 @@ def per_deal(result: DuplicateResult, name: str, figure: str) -> list[float]:
         }[figure]
         samples.append(value / tally.hands)
     return samples
-
-
-def format_duplicate(result: DuplicateResult) -> str:
-    names = list(dict.fromkeys(result.entrants))
-    deals = len(result.deals)
-    hands = sum(len(deal.played) for deal in result.deals)
-    lines = [
-        f"{result.players} players: {deals} deals, each played in {result.players} rotations "
-        f"({hands} hands); 95% confidence intervals over deals",
-    ]
-    header = ["strategy", "pts/hand", "avg place", "GD share"]
-    rows = []
-    for name in names:
-        points = mean_interval(per_deal(result, name, "points"))
-        place = mean_interval(per_deal(result, name, "place"))
-        gd = mean_interval(per_deal(result, name, "gd"))
-        rows.append(
-            [
-                name,
-                f"{points[0]:.3f} ± {points[1]:.3f}",
-                f"{place[0]:.2f} ± {place[1]:.2f}",
-                f"{gd[0]:.1%} ± {gd[1]:.1%}",
-            ]
-        )
-    for other in names[1:]:
-        first = per_deal(result, names[0], "points")
-        second = per_deal(result, other, "points")
-        margin = mean_interval([a - b for a, b in zip(first, second, strict=True)])
-        rows.append([f"{names[0]} - {other}", f"{margin[0]:+.3f} ± {margin[1]:.3f}", "", ""])
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
-    for row in (header, *rows):
-        lines.append(
-            "  ".join(
-                cell.ljust(width) if i == 0 else cell.rjust(width)
-                for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-            ).rstrip()
-        )
-    return "\n".join(lines)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from ..client.ui.i18n import LANGUAGE_TAGS, N_, Translator, translator_for
-from ..client.ui.text import wrap
+from ..client.ui.text import width, wrap
 
 LANG_HELP = N_(
     "language of the messages and the table: {tags} (zh_TW, es_ES... work too; "
@@ -92,6 +92,21 @@ class HelpFormatter(argparse.HelpFormatter):
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         lines = wrap(" ".join(text.split()), width - len(indent))
         return "\n".join(indent + line for line in lines)
+
+    def _format_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None,
+    ) -> str:
+        # argparse indents the usage's wrapped lines by the prefix's length in characters:
+        # "用法：" is 3 of them but 6 cells. It wraps behind a stand-in as wide as the prefix.
+        if prefix is None:
+            prefix = argparse._("usage: ")  # type: ignore[attr-defined]
+        stand_in = " " * width(prefix)
+        text = super()._format_usage(usage, actions, groups, stand_in)
+        return prefix + text[len(stand_in) :]
 
     def format_help(self) -> str:
         # argparse puts an ASCII colon after each section's title: a Chinese title takes

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from dalmuti_net.bots.duplicate import format_duplicate, plan_deals, play_deal, play_duplicate
+from dalmuti_net.bots.duplicate import plan_deals, play_deal, play_duplicate
+from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.engine import Game, Rules
 from dalmuti_net.engine.events import CardsDealt, SeatingSettled
+from dalmuti_net.sim_report import format_duplicate
 
 
 def test_every_deal_is_played_once_in_every_rotation() -> None:
@@ -50,6 +52,6 @@ def test_the_same_seed_gives_the_same_duplicate_result_for_any_number_of_jobs() 
         entrants, Rules(scoring=True), deals=5, seed=4, jobs=2, on_hand=lambda: counted.append(1)
     )
     assert one == two and len(counted) == 5 * 4
-    report = format_duplicate(one)
+    report = format_duplicate(one, Translator())
     assert "4 players: 5 deals, each played in 4 rotations (20 hands)" in report
     assert "heuristic - random" in report

@@ -253,14 +253,15 @@ def test_sim_reports_confidence_intervals_over_whole_tables(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from dalmuti_net.cli import main
-    from dalmuti_net.sim import format_confidence
+    from dalmuti_net.client.ui.i18n import Translator
+    from dalmuti_net.sim_report import format_confidence
 
     result = simulate(["heuristic", "random"] * 2, Rules(scoring=True), 200, seed=5, rotate=True)
     assert len(result.per_table) == result.tables == 10
     for name, total in result.by_strategy.items():
         assert sum(table[name].points for table in result.per_table) == total.points
         assert sum(table[name].hands for table in result.per_table) == total.hands
-    report = format_confidence(result, 4)
+    report = format_confidence(result, 4, Translator())
     assert "3 rounds of tables as samples" in report
     heuristic = next(line for line in report.splitlines() if line.startswith("heuristic"))
     mean, half = (float(x) for x in heuristic.split()[1:4:2])

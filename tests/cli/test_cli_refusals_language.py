@@ -162,3 +162,62 @@ def test_sentences_within_sentences_are_told_in_the_same_language() -> None:
     unplayable = UnplayableChange(7, KeyError("player"))
     assert str(unplayable) == "change 7 cannot be played again (it lacks 'player')"
     assert unplayable.told(zh._) == "第 7 筆變更無法重新套用（它缺少 'player'）"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "zh-Hant",
+            [
+                "4 位玩家，12 手，種子 2；規則：scoring、hand_limit=20",
+                "座位  策略",
+                "手數  平均名次  每手得分  GD  GP  革命  交換",
+                "95% 信賴區間，以 1 桌為樣本：",
+            ],
+        ),
+        (
+            "es",
+            [
+                "4 jugadores, 12 manos, semilla 2; reglas: scoring, hand_limit=20",
+                "asiento  estrategia",
+                "manos  puesto medio  pts/mano  GD  GP  revol.  interc.",
+                "intervalos de confianza del 95 %, con 1 mesa como muestra:",
+            ],
+        ),
+    ],
+)
+def test_the_sim_report_is_in_the_language_in_columns_of_screen_cells(
+    capsys: pytest.CaptureFixture[str], language: str, words: list[str]
+) -> None:
+    from dalmuti_net.client.ui.text import width
+
+    argv = ["sim", "--hands", "12", "--seed", "2", "--jobs", "1", "--ci", "--lang", language]
+    assert main([*argv, "--strategies", "heuristic,random"]) == 0
+    out = capsys.readouterr().out
+    for wanted in words:
+        assert wanted in out
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith(words[1]))
+    table = lines[header : header + 5]  # the header and the four seats
+    # The figures are right-aligned under their headings: every row ends in the same cell.
+    assert len({width(line) for line in table}) == 1, table
+    assert [line.split()[0] for line in table[1:]] == ["1", "2", "3", "4"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hant", "es"])
+def test_the_usage_wraps_under_the_commands_first_option(
+    capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    from dalmuti_net.client.ui.text import width
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["host", "--port", "abc", "--lang", language])
+    assert exit_.value.code == 2
+    lines = capsys.readouterr().err.splitlines()
+    usage = [line for line in lines if not line.startswith("dalmuti host")]
+    assert len(usage) >= 3  # the usage takes several lines, then argparse's error
+    first, rest = usage[0], [line for line in usage[1:] if line.startswith(" ")]
+    under = width(first[: first.index("[")])  # "用法：dalmuti host " is 19 cells
+    assert under == width(first.split("dalmuti host")[0]) + len("dalmuti host ")
+    assert rest and all(len(line) - len(line.lstrip()) == under for line in rest), usage
