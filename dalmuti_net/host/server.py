@@ -33,6 +33,7 @@ import trio
 import trio.testing
 
 from ..protocol import Direction, ErrorCode, FrameReader, ProtocolError, encode, unpack, validate
+from ..protocol.codec import FrameCache
 from ..protocol.messages import ACTION_TYPES, Message
 from .countdowns import timers_message
 from .savefile import SaveFile, SaveWriteError
@@ -279,7 +280,7 @@ class TableServer:
                 if message["type"] == "hello":
                     link.software = message.get("software", "")
                 self.table.receive(link.connection, message)
-                self.changed()
+                self._changes += 1  # told by the flush after this read (no wake-up each)
             if frames.refusal is not None:
                 await self._refuse(link, frames.refusal)
                 return
@@ -335,13 +336,17 @@ class TableServer:
 
     def _send(self, link: Link, frame: bytes) -> None:
         """Queue a frame; ``_write_out`` writes it."""
+        self._send_frames(link, [frame])
+
+    def _send_frames(self, link: Link, frames: list[bytes]) -> None:
+        """Queue frames; ``_write_out`` writes them."""
         if link.closed:
             return
-        if len(link.queued) >= OUTBOX_LIMIT:
+        if len(link.queued) + len(frames) > OUTBOX_LIMIT:
             log.info("connection %s does not read its messages: dropping it", link.connection)
             link.scope.cancel()
             return
-        link.queued.append(frame)
+        link.queued.extend(frames)
         self._unwritten[link.connection] = link
 
     def _close(self, link: Link) -> None:
@@ -383,7 +388,12 @@ class TableServer:
 
     async def flush(self) -> None:
         """Wait until every change so far is saved and delivered. Only waits: the work is
-        the delivery task's, so cancelling this loses nothing."""
+        the delivery task's, so cancelling this loses nothing. Without a save, delivers
+        at once instead (nothing to wait for, so no task switch)."""
+        if self.save is None:
+            self._changes += 1
+            self._deliver_unsaved()
+            return
         self.changed()
         wanted = self._changes
         while self._delivered < wanted:
@@ -394,6 +404,8 @@ class TableServer:
             await self._change_arrived.wait()
             self._change_arrived = trio.Event()
             batch = self._changes
+            if batch == self._delivered:
+                continue  # a flush without a save delivered it meanwhile
             while not await self._deliver():
                 await trio.sleep(SAVE_RETRY)
             self._delivered = batch
@@ -417,20 +429,30 @@ class TableServer:
                 else:
                     log.warning("the save can be written again")
         self._unsaved = []
+        self._hand_out()
+        return True
+
+    def _deliver_unsaved(self) -> None:
+        """Without a save there is nothing to wait for: every change so far delivered
+        here and now, in one step with no checkpoint (nothing can interrupt it)."""
+        batch = self._changes
+        self.table.take_journal()
+        self._hand_out()
+        self._delivered = batch
+        self._delivery_done.set()
+        self._delivery_done = trio.Event()
+
+    def _hand_out(self) -> None:
+        """What the table produced, to the connections (effects, messages, timers)."""
         effects = self.table.take_effects()
         outboxes = {c: self.table.take_outbox(c) for c in list(self.table.connections)}
         # The table puts one message object in the outbox of every connection it is for
         # (all spectators' events, every table and chat): each is encoded once.
-        encoded: dict[int, bytes] = {}
+        frames = FrameCache()
         for connection, messages in outboxes.items():
             link = self.links.get(connection)
-            if link is None:
-                continue
-            for message in messages:
-                frame = encoded.get(id(message))
-                if frame is None:
-                    frame = encoded[id(message)] = encode(message)
-                self._send(link, frame)
+            if link is not None and messages:
+                self._send_frames(link, [frames.frame(message) for message in messages])
         for effect in effects:
             if isinstance(effect, StartBot):
                 self._start_bot(effect)
@@ -442,7 +464,6 @@ class TableServer:
         self._write_out()
         if self.on_change is not None:
             self.on_change()
-        return True
 
     def _cannot_save(self, reason: str) -> None:
         """Say once per failure, to the operator and to everyone, that the table waits."""

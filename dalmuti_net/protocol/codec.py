@@ -41,6 +41,62 @@ def encode(message: Message) -> bytes:
     return frame(encode_body(message))
 
 
+class NumberedEvent(dict[str, Any]):
+    """An event's message for one viewer: ``fields``, the same object for every viewer the
+    event goes to, then this viewer's ``seq`` as the last key (as any event message has
+    it). A ``FrameCache`` packs ``fields`` once for all of them."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self, fields: Message, seq: int) -> None:
+        super().__init__(fields)
+        self["seq"] = seq
+        self.fields = fields
+
+
+_SMALL_UINTS = [bytes((n,)) for n in range(0x80)]
+
+
+def _packed_uint(value: int) -> bytes:
+    """What msgpack packs a non-negative int into (its shortest form)."""
+    if value < 0x80:
+        return _SMALL_UINTS[value]
+    if value < 0x100:
+        return b"\xcc" + value.to_bytes(1, "big")
+    if value < 0x10000:
+        return b"\xcd" + value.to_bytes(2, "big")
+    if value < 0x100000000:
+        return b"\xce" + value.to_bytes(4, "big")
+    return b"\xcf" + value.to_bytes(8, "big")
+
+
+class FrameCache:
+    """The frames of one delivery: each message object encoded once however many
+    connections it goes to, and a ``NumberedEvent``'s shared fields once for every viewer
+    (only the number is packed per viewer; the bytes are those ``encode`` gives). Keyed by
+    object identity: the messages must stay alive (in their outboxes) while it is used."""
+
+    def __init__(self) -> None:
+        self._frames: dict[int, bytes] = {}
+        self._unnumbered: dict[int, bytes] = {}
+
+    def frame(self, message: Message) -> bytes:
+        found = self._frames.get(id(message))
+        if found is None:
+            found = self._frames[id(message)] = self._encode(message)
+        return found
+
+    def _encode(self, message: Message) -> bytes:
+        if type(message) is not NumberedEvent:
+            return encode(message)
+        shared = message.fields
+        head = self._unnumbered.get(id(shared))
+        if head is None:
+            # The map with "seq" last, its value (0: one byte) cut off.
+            head = self._unnumbered[id(shared)] = encode_body({**shared, "seq": 0})[:-1]
+        return frame(head + _packed_uint(message["seq"]))
+
+
 def _check_shape(value: Any, depth: int) -> None:
     """String keys only, bounded nesting, no bin or ext of any length (msgpack's limits
     refuse the longer ones; a zero-length bin or ext gets this far); msgpack's own limits

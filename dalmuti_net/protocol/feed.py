@@ -12,6 +12,7 @@ from typing import Any
 from ..engine import Decision, Event, Observation, Viewer, can_see
 from ..engine.events import HandStarted, Waiting, event_to_dict
 from .catalogue import MAX_HAND_EVENTS
+from .codec import NumberedEvent
 from .messages import Message, decision_message, event_message, observation_dict
 
 
@@ -37,7 +38,7 @@ class ViewerFeed:
                 converted = fields.get(id(event))
                 if converted is None:
                     converted = fields[id(event)] = event_to_dict(event)
-                out.append({**converted, "seq": self.seq})
+                out.append(NumberedEvent(converted, self.seq))
         return out
 
 

@@ -14,8 +14,8 @@ from recording_clients import RecordingClient, join_over_tcp, loopback_server
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.engine import Rules
-from dalmuti_net.host import server as server_module
 from dalmuti_net.host.table import Table
+from dalmuti_net.protocol import codec
 
 
 def tables_in(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -62,13 +62,13 @@ def test_one_message_object_for_every_connection_it_goes_to() -> None:
 
 async def test_the_server_encodes_a_message_once_for_all_its_viewers(monkeypatch: Any) -> None:
     encoded: list[str] = []
-    real_encode = server_module.encode
+    real_encode = codec.encode
 
     def counting_encode(message: dict[str, Any]) -> bytes:
         encoded.append(message["type"])
         return real_encode(message)
 
-    monkeypatch.setattr(server_module, "encode", counting_encode)
+    monkeypatch.setattr(codec, "encode", counting_encode)
     table = Table("Once", seed=4)
     async with loopback_server(table) as (_server, port, nursery):
         host = await join_over_tcp(
