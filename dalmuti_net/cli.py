@@ -21,6 +21,7 @@ from .commands.common import (
     ExitCode,
     add_common_arguments,
     configure_logging,
+    tell,
 )
 from .commands.language import (
     HelpFormatter,
@@ -125,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return ExitCode.FAILED
-        print(f"dalmuti {args.command}: {failure.message}", file=sys.stderr)
+        tell(f"dalmuti {args.command}: {failure.message}")
         return failure.exit_code
     return result
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import sim_report as report
 from .client.ui.i18n import N_, Translator
+from .commands.common import tell
 from .commands.language import messages
 from .told import Listed, Told
 
@@ -176,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
                     )
                 )
     except Told as error:  # an unknown strategy, a rule or rules file that cannot be used
-        print(f"dalmuti sim: {error.told(_)}", file=sys.stderr)
+        tell(f"dalmuti sim: {error.told(_)}")
         return 2
     except ValueError as error:
         print(f"dalmuti sim: {error}", file=sys.stderr)

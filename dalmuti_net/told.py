@@ -37,21 +37,32 @@ class Told(Exception):
 
 NEXT_IN_LIST = N_("{first}, {then}")
 """A list so far and its next item (Chinese: the enumeration comma between them)."""
+NEXT_CLAUSE = N_("{first}; {then}")
+"""Clauses so far and the next one (Chinese: the full-width semicolon)."""
 
 
 class Listed:
-    """A value of a ``Told``: items listed the reader's language's way (``a, b``, ``a、b``)."""
+    """A value of a ``Told``: items listed the reader's language's way (``a, b``, ``a、b``;
+    with ``NEXT_CLAUSE``, ``a; b``). An item with a ``told`` is told in the language too."""
 
-    def __init__(self, items: Iterable[object]) -> None:
-        self.items = tuple(str(item) for item in items)
+    def __init__(self, items: Iterable[object], pattern: str = NEXT_IN_LIST) -> None:
+        self.items = tuple(items)
+        self.pattern = pattern
 
     def __str__(self) -> str:
-        return ", ".join(self.items)
+        separator = self.pattern.format(first="", then="")  # the English ", " or "; "
+        return separator.join(str(item) for item in self.items)
 
     def told(self, translate: Callable[[str], str]) -> str:
-        if not self.items:
+        items = [_told(item, translate) for item in self.items]
+        if not items:
             return ""
-        listed, pattern = self.items[0], translate(NEXT_IN_LIST)
-        for item in self.items[1:]:
+        listed, pattern = items[0], translate(self.pattern)
+        for item in items[1:]:
             listed = pattern.format(first=listed, then=item)
         return listed
+
+
+def _told(item: object, translate: Callable[[str], str]) -> str:
+    told = getattr(item, "told", None)
+    return told(translate) if callable(told) else str(item)

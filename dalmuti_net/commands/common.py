@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import shutil
 import sys
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from ..client.ui.i18n import N_
 
@@ -138,3 +139,15 @@ def configure_logging(
         logger.setLevel(level)
         for handler in handlers:
             logger.addHandler(handler)
+
+
+def tell(text: str, stream: TextIO | None = None) -> None:
+    """Print a sentence for the user (to stderr by default): wrapped at spaces (and between
+    Chinese characters) to the terminal's width when ``stream`` is a terminal, so no word is
+    cut at its edge; one line for a pipe or a file."""
+    stream = sys.stderr if stream is None else stream
+    if stream.isatty():
+        from ..client.ui.text import wrap
+
+        text = "\n".join(wrap(text, shutil.get_terminal_size().columns))
+    print(text, file=stream, flush=True)

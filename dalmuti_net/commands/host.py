@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..client.ui.i18n import N_
 from ..protocol.catalogue import DEFAULT_PORT
-from .common import CommandError, ExitCode, has_a_terminal
+from .common import CommandError, ExitCode, has_a_terminal, tell
 from .host_options import HostOptions
 from .language import Told, add_lang_argument, messages
 from .screen_options import add_turn_alert_arguments
@@ -235,10 +235,10 @@ def run(args: argparse.Namespace) -> int:
     except SaveBusy as error:
         raise CommandError(error.told(t._), ExitCode.CANNOT_START) from None
     except UnknownStrategy as error:
-        print(f"dalmuti host: {error.told(t._)}", file=sys.stderr)
+        tell(f"dalmuti host: {error.told(t._)}")
         return 2
     except (SettingsError, SaveError) as error:
-        print(f"dalmuti host: {error.told(t._)}", file=sys.stderr)
+        tell(f"dalmuti host: {error.told(t._)}")
         return 2
     except OSError as error:
         raise CommandError(

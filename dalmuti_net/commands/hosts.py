@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..client.ui.i18n import N_
 from ..protocol.discovery import TableListing
-from .common import ExitCode
+from ..told import NEXT_CLAUSE, Listed
+from .common import ExitCode, tell
 from .language import messages
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def listing_dict(listing: TableListing) -> dict[str, Any]:
         "seats_total": listing.seats_total,
         "code_required": listing.code_required,
         "software": listing.software,
-        "issues": list(listing.issues),
+        "issues": [str(issue) for issue in listing.issues],  # English: for scripts
     }
 
 
@@ -66,13 +67,15 @@ def listing_line(listing: TableListing, t: Translator | None = None) -> str:
         f"{address}:{listing.port}",
         _("seats {seats}").format(seats=seats),
         _(phase) if phase is not None else _("phase ?"),
-        _("join code needed") if listing.code_required else _("open"),
+        {True: _("join code needed"), False: _("open"), None: _("join code ?")}[
+            listing.code_required
+        ],
     ]
     if not listing.compatible:
         parts.append(_("incompatible"))
     line = "  ".join(parts)
     if listing.issues:
-        line += "  (" + "; ".join(listing.issues) + ")"
+        line += "  " + _("({issues})").format(issues=Listed(listing.issues, NEXT_CLAUSE).told(_))
     return line
 
 
@@ -105,13 +108,12 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([listing_dict(listing) for listing in listings], ensure_ascii=False))
         return ExitCode.OK if listings else ExitCode.NOT_FOUND
     if not listings:
-        print(
+        tell(
             _(
                 "No table answered within {seconds} s. Check that you are on the same "
                 "network as the host, that no firewall blocks UDP port 5353, and that no VPN "
                 "is in the way; `dalmuti join HOST[:PORT]` works without discovery."
-            ).format(seconds=f"{args.timeout:g}"),
-            file=sys.stderr,
+            ).format(seconds=f"{args.timeout:g}")
         )
         return ExitCode.NOT_FOUND
     for listing in listings:

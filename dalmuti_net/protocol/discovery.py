@@ -12,11 +12,12 @@ from __future__ import annotations
 import ipaddress
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from .. import __version__
+from ..told import N_, Told
 from .catalogue import PROTOCOL_VERSION
 
 SERVICE_TYPE = "_dalmuti._tcp.local."
@@ -68,6 +69,27 @@ class TableInfo:
             raise ValueError(f"seats_taken must be 0 to {self.seats_total}, not {self.seats_taken}")
 
 
+VERSION_UNKNOWN = N_("protocol version missing or garbled")
+VERSION_NOT_OURS = N_("protocol version {version}, ours is {ours}")
+VERSION_ISSUES = (VERSION_UNKNOWN, VERSION_NOT_OURS)
+"""The issues that make a listing incompatible (a chooser says so in its own words)."""
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One thing missing or garbled in a listing: an English template and its values, told
+    in the reader's language where it is shown (``str()`` is the English)."""
+
+    template: str
+    values: tuple[tuple[str, int | str], ...] = ()
+
+    def __str__(self) -> str:
+        return str(Told(self.template, **dict(self.values)))
+
+    def told(self, translate: Callable[[str], str]) -> str:
+        return Told(self.template, **dict(self.values)).told(translate)
+
+
 @dataclass(frozen=True, slots=True)
 class TableListing:
     """One table seen on the LAN. ``None`` marks a field its TXT record left unknown."""
@@ -87,7 +109,7 @@ class TableListing:
     seats_total: int | None
     code_required: bool | None
     software: str
-    issues: tuple[str, ...] = ()
+    issues: tuple[Issue, ...] = ()
     """What was missing or garbled, in words, for `dalmuti hosts` to show."""
 
     @property
@@ -153,7 +175,7 @@ def listing_from_record(
     txt: Mapping[bytes, bytes | None],
 ) -> TableListing:
     """Build a listing from a resolved service, trusting nothing in it."""
-    issues: list[str] = []
+    issues: list[Issue] = []
     fields = _lowercase_keys(txt)
 
     version = _decode_version(fields.get(KEY_PROTOCOL_VERSION), issues)
@@ -165,11 +187,16 @@ def listing_from_record(
 
     valid_addresses = _valid_addresses(addresses)
     if not valid_addresses:
-        issues.append("no usable address")
+        issues.append(Issue(N_("no usable address")))
     if not 0 < port < 65536:
-        issues.append(f"bad port {port}")
+        issues.append(Issue(N_("bad port {port}"), (("port", port),)))
     if version is not None and not is_compatible(version):
-        issues.append(f"protocol version {version}, ours is {PROTOCOL_VERSION}")
+        issues.append(
+            Issue(
+                VERSION_NOT_OURS,
+                (("version", version), ("ours", PROTOCOL_VERSION)),
+            )
+        )
 
     return TableListing(
         instance_name=instance_name,
@@ -205,44 +232,44 @@ def _lowercase_keys(txt: Mapping[bytes, bytes | None]) -> dict[str, bytes | None
     return fields
 
 
-def _decode_version(value: bytes | None, issues: list[str]) -> int | None:
+def _decode_version(value: bytes | None, issues: list[Issue]) -> int | None:
     if value is None or not _VERSION_VALUE.fullmatch(value):
-        issues.append("protocol version missing or garbled")
+        issues.append(Issue(VERSION_UNKNOWN))
         return None
     return int(value)
 
 
-def _decode_name(value: bytes | None, instance_name: str, issues: list[str]) -> str:
+def _decode_name(value: bytes | None, instance_name: str, issues: list[Issue]) -> str:
     name = _decode_text(value, MAX_NAME_BYTES)
     if name:
         return name
-    issues.append("table name missing")
+    issues.append(Issue(N_("table name missing")))
     fallback = truncate_utf8(printable(label_of_instance(instance_name)), MAX_NAME_BYTES).strip()
     return fallback or FALLBACK_TABLE_NAME
 
 
-def _decode_phase(value: bytes | None, issues: list[str]) -> TablePhase | None:
+def _decode_phase(value: bytes | None, issues: list[Issue]) -> TablePhase | None:
     for phase in TablePhase:
         if value == phase.value.encode():
             return phase
-    issues.append("phase missing or garbled")
+    issues.append(Issue(N_("phase missing or garbled")))
     return None
 
 
-def _decode_seats(value: bytes | None, issues: list[str]) -> tuple[int | None, int | None]:
+def _decode_seats(value: bytes | None, issues: list[Issue]) -> tuple[int | None, int | None]:
     match = _SEATS_VALUE.fullmatch(value) if value is not None else None
     if match is not None:
         taken, total = int(match[1]), int(match[2])
         if 0 <= taken <= total and total >= 1:
             return taken, total
-    issues.append("seats missing or garbled")
+    issues.append(Issue(N_("seats missing or garbled")))
     return None, None
 
 
-def _decode_code(value: bytes | None, issues: list[str]) -> bool | None:
+def _decode_code(value: bytes | None, issues: list[Issue]) -> bool | None:
     if value is not None and value in _CODE_VALUES:
         return _CODE_VALUES[value]
-    issues.append("join code flag missing or garbled")
+    issues.append(Issue(N_("join code flag missing or garbled")))
     return None
 
 

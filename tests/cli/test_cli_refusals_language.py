@@ -221,3 +221,36 @@ def test_the_usage_wraps_under_the_commands_first_option(
     under = width(first[: first.index("[")])  # "用法：dalmuti host " is 19 cells
     assert under == width(first.split("dalmuti host")[0]) + len("dalmuti host ")
     assert rest and all(len(line) - len(line.lstrip()) == under for line in rest), usage
+
+
+def test_a_sentence_is_wrapped_at_words_on_a_terminal_and_kept_whole_in_a_pipe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+    import os
+    import shutil
+
+    from dalmuti_net.client.ui.text import width
+    from dalmuti_net.commands.common import tell
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *_: os.terminal_size((80, 24)))
+    sentence = (
+        "Ninguna mesa respondió en 1 s. Comprueba que estás en la misma red que el "
+        "anfitrión, que ningún cortafuegos bloquea el puerto UDP 5353 y que no hay una VPN"
+    )
+    terminal, pipe = Terminal(), io.StringIO()
+    tell(sentence, terminal)
+    tell(sentence, pipe)
+    assert pipe.getvalue() == sentence + "\n"
+    lines = terminal.getvalue().splitlines()
+    assert len(lines) == 3 and all(width(line) <= 80 for line in lines)
+    assert " ".join(lines) == sentence  # broken between words only
+    tell(
+        "1 秒內沒有任何牌桌回應。請確認你和主持人在同一個網路、沒有防火牆擋住 UDP 連接埠 5353",
+        terminal,
+    )
+    assert all(width(line) <= 80 for line in terminal.getvalue().splitlines())

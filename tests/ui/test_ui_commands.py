@@ -86,3 +86,55 @@ def test_the_host_player_takes_the_name_dalmuti_join_remembers(
     assert options_from(build_parser().parse_args(["host"])).player_name == "Bea"
     given = build_parser().parse_args(["host", "--player-name", "Ana"])
     assert options_from(given).player_name == "Ana"  # --player-name overrides
+
+
+def garbled_listing(version: bytes = b"1") -> object:
+    return listing_from_record(
+        instance_name="Bo._dalmuti._tcp.local.",
+        server="bo.local.",
+        addresses=["192.168.1.21"],
+        port=7341,
+        txt={b"pv": version, b"name": b"Bo", b"seats": b"9/2", b"code": b"maybe"},
+    )
+
+
+def test_what_an_announcement_lacks_is_told_in_the_language() -> None:
+    from dalmuti_net.client.ui.i18n import Translator
+
+    garbled = garbled_listing()
+    assert listing_line(garbled).endswith(  # type: ignore[arg-type]
+        "(phase missing or garbled; seats missing or garbled; join code flag missing or garbled)"
+    )
+    assert listing_line(garbled, Translator("zh_Hant")).endswith(  # type: ignore[arg-type]
+        "（階段缺少或無法辨識；座位數缺少或無法辨識；加入碼標記缺少或無法辨識）"
+    )
+    old = listing(version=b"7")
+    assert listing_line(old, Translator("es")).endswith(  # type: ignore[arg-type]
+        "incompatible  (versión del protocolo 7, la nuestra es 1)"
+    )
+    assert listing_dict(garbled)["issues"] == [  # type: ignore[arg-type]
+        "phase missing or garbled",
+        "seats missing or garbled",
+        "join code flag missing or garbled",
+    ]
+
+
+def test_the_host_chooser_says_what_the_chosen_announcement_lacks() -> None:
+    from ui_support import draw
+
+    from dalmuti_net.client.ui.i18n import Translator
+    from dalmuti_net.client.ui.state import ClientUi
+
+    for language, told in (
+        ("zh_Hant", "它的廣播資訊不完整：階段缺少或無法辨識；座位數缺少或無法辨識；"),
+        ("es", "Su anuncio está incompleto: fase ausente o ilegible; asientos ausentes"),
+    ):
+        ui = ClientUi(Translator(language), name="Ana")
+        ui.set_listings([listing(), garbled_listing()])  # type: ignore[list-item]
+        assert "Su anuncio" not in draw(ui) and "廣播" not in draw(ui)  # the first is whole
+        ui.press("down")
+        assert told in draw(ui).replace("\n", "")
+        ui.set_listings([garbled_listing(b"x")])  # type: ignore[list-item]
+        screen = draw(ui)
+        assert "versión del protocolo" not in screen and "協定版本缺少" not in screen
+        assert "protocolo ?" in screen or "協定 ?" in screen  # said once, by the chooser

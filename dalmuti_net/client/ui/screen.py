@@ -15,6 +15,8 @@ from ...engine.cards import JESTERS_IN_DECK, Counts
 from ...engine.roles import roles_of
 from ...engine.rules import stripped_ranks
 from ...protocol import PROTOCOL_VERSION
+from ...protocol.discovery import VERSION_ISSUES
+from ...told import NEXT_CLAUSE, Listed
 from ..runner import Status
 from .choosers import Hint
 from .confirm import confirmation_lines
@@ -187,6 +189,7 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             lines += wrapped(t._(TROUBLESHOOTING), cols)
     else:
         phases = {"lobby": t._("lobby"), "playing": t._("playing"), "ended": t._("ended")}
+        codes = {True: t._("yes"), False: t._("no"), None: "?"}  # None: not said
         rows_text = []
         for listing in ui.listings:
             address = listing.addresses[0] if listing.addresses else "?"
@@ -198,7 +201,7 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
                     f"{address}:{listing.port}",
                     "?" if taken is None else f"{taken}/{total}",
                     phases.get(str(listing.phase), "?"),
-                    t._("yes") if listing.code_required else t._("no"),
+                    codes[listing.code_required],
                     f"{version} {'✓' if listing.compatible else '✗'}",
                 ]
             )
@@ -233,6 +236,12 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
                 host="?" if theirs is None else theirs, ours=PROTOCOL_VERSION
             )
             lines.append(plain(note, "class:warning"))
+        others = [i for i in chosen_listing.issues if i.template not in VERSION_ISSUES]
+        if others:
+            lines.append([])
+            told = Listed(others, NEXT_CLAUSE).told(t._)
+            note = t._("Its announcement is incomplete: {issues}.").format(issues=told)
+            lines += wrapped(note, cols, "class:warning")
     if ui.notice is not None:
         lines.append([])
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")
