@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from . import sim_report as report
 from .client.ui.i18n import N_, Translator
 from .commands.common import tell
-from .commands.language import messages
+from .commands.language import in_argparse_language, messages
 from .told import Listed, Told
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             result = simulate(entrants, rules, args.hands, args.seed, args.rotate, jobs=args.jobs)
     except StrategyError as error:
-        print(f"dalmuti sim: {error}", file=sys.stderr)
+        tell(f"dalmuti sim: {error.told(t._)}")
         return 1
     print(report.format_report(result, t))
     if args.ci:
@@ -222,7 +222,7 @@ def _run_duplicate(
                 ),
             )
         except StrategyError as error:
-            print(f"dalmuti sim: {error}", file=sys.stderr)
+            tell(f"dalmuti sim: {error.told(t._)}")
             return 1
         print()
         print(report.format_duplicate(result, t))
@@ -248,7 +248,10 @@ def _player_counts(text: str) -> list[int]:
         return [int(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"a number of players, or a comma list such as 4,6,8, not {text!r}"
+            in_argparse_language(
+                N_("a number of players, or a comma list such as 4,6,8, not {value}"),
+                value=repr(text),
+            )
         ) from None
 
 

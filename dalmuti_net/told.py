@@ -24,6 +24,11 @@ class Told(Exception):
         self.template = template
         self.values = values
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Whole across processes (a sim worker's error): the template and values too, for
+        # any subclass's own __init__.
+        return (_unpickled, (type(self), self.args, self.__dict__))
+
     def told(self, translate: Callable[[str], str]) -> str:
         """The sentence in the language of ``translate`` (a ``Translator._``)."""
         if not self.values:
@@ -33,6 +38,13 @@ class Told(Exception):
             for key, value in self.values.items()
         }
         return translate(self.template).format(**values)
+
+
+def _unpickled(cls: type[Told], args: tuple[object, ...], state: dict[str, object]) -> Told:
+    told = cls.__new__(cls)
+    told.args = args
+    told.__dict__.update(state)
+    return told
 
 
 NEXT_IN_LIST = N_("{first}, {then}")

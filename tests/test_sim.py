@@ -11,6 +11,7 @@ import pytest
 from dalmuti_net.bots import STRATEGIES, strategy_names
 from dalmuti_net.bots.arena import simulate
 from dalmuti_net.cli import main
+from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.engine import Action, Decision, Observation, Pass, Rules, RulesError
 from dalmuti_net.host.settings import PRESETS
 from dalmuti_net.sim import parse_rules, simulate_with_progress
@@ -259,3 +260,22 @@ def test_progress_counts_every_workers_hands() -> None:
         ["heuristic", "random"] * 2, rules, 12, seed=2, on_hand=lambda: counted.append(1), jobs=2
     )
     assert result.hands == len(counted) == 12
+
+
+def test_a_bot_answering_illegally_is_named_in_the_language_from_any_process(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pickle
+
+    monkeypatch.setitem(STRATEGIES, "passer", PassingBot)
+    code, _, err = sim(capsys, "--strategies", "passer", "--hands", "1", "--lang", "es")
+    assert code == 1
+    assert err.startswith("dalmuti sim: la estrategia 'passer' (jugador ")
+    assert "con Pass(), que el juego rechazó: " in err
+    from dalmuti_net.bots.arena import StrategyError
+
+    with pytest.raises(StrategyError) as caught:
+        simulate(["passer"] * 4, Rules(), 1, seed=0)
+    back = pickle.loads(pickle.dumps(caught.value))  # as a sim worker sends it back
+    assert type(back) is StrategyError and back.values == caught.value.values
+    assert back.told(Translator("zh_Hant")._).startswith("策略 'passer'（玩家 ")

@@ -21,14 +21,21 @@ from ..engine.events import (
     MisdealExposed,
     RevolutionDeclared,
 )
+from ..told import N_, Told
 from . import Strategy, make_strategy
 
 TABLE_HANDS_WITHOUT_LIMIT = 20
 """How long a table lasts when the rules set no hand limit (scoring off)."""
 
 
-class StrategyError(Exception):
+class StrategyError(Told):
     """A strategy answered a decision with something the game refused."""
+
+
+REFUSED = N_(
+    "strategy {name} (player {player}) answered {decision} with {action}, which the game "
+    "refused: {reason}"
+)
 
 
 @dataclass
@@ -202,8 +209,12 @@ def _play_table(
         except IllegalAction as error:
             name = bots[player].name
             raise StrategyError(
-                f"strategy {name!r} (player {player}) answered {decision!r} with "
-                f"{action!r}, which the game refused: {error.message}"
+                REFUSED,
+                name=repr(name),
+                player=player,
+                decision=repr(decision),
+                action=repr(action),
+                reason=error.message,
             ) from error
         deliver(events)
 

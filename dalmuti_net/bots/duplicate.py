@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from ..engine import Game, IllegalAction, Phase, Rules
 from ..engine.events import HandEnded
 from . import make_strategy
-from .arena import StrategyError
+from .arena import REFUSED, StrategyError
 
 
 @dataclass(frozen=True)
@@ -89,8 +89,12 @@ def play_deal(
                 game.apply(player, action)
             except IllegalAction as error:
                 raise StrategyError(
-                    f"strategy {bots[player].name!r} (player {player}) answered {decision!r} "
-                    f"with {action!r}, which the game refused: {error.message}"
+                    REFUSED,
+                    name=repr(bots[player].name),
+                    player=player,
+                    decision=repr(decision),
+                    action=repr(action),
+                    reason=error.message,
                 ) from error
         ended = next(e for e in reversed(game.log) if isinstance(e, HandEnded))
         points = game.returns()

@@ -164,6 +164,12 @@ def argparse_speaking(t: Translator) -> Iterator[None]:
         argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
+def in_argparse_language(template: str, **values: object) -> str:
+    """``template`` (marked with ``N_``) in the language argparse speaks now: the command's
+    during a parse (``argparse_speaking``), for an option's ``type=`` to refuse a value."""
+    return str(argparse._(template)).format(**values)  # type: ignore[attr-defined]
+
+
 def n_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a plural pair for the catalogs (argparse asks for it through ``ngettext``)."""
     return singular, plural

@@ -254,3 +254,14 @@ def test_a_sentence_is_wrapped_at_words_on_a_terminal_and_kept_whole_in_a_pipe(
         terminal,
     )
     assert all(width(line) <= 80 for line in terminal.getvalue().splitlines())
+
+
+def test_an_option_value_refused_by_its_type_is_told_in_the_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["sim", "--players", "x", "--lang", "es"])
+    assert capsys.readouterr().err.endswith(
+        "argumento --players: un número de jugadores, o una lista separada por comas como "
+        "4,6,8, no 'x'\n"
+    )
