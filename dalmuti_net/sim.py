@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_duplicate(args, names, counts, rules, t)
     players = counts[0]
     entrants = [names[i % len(names)] for i in range(players)]
-    print(report.heading(players, args.hands, args.seed, args.rotate, rules, t))
+    tell(report.heading(players, args.hands, args.seed, args.rotate, rules, t), sys.stdout)
     try:
         if sys.stdout.isatty():
             result = simulate_with_progress(
@@ -197,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
     except StrategyError as error:
         tell(f"dalmuti sim: {error.told(t._)}")
         return 1
+    tell(report.summary(result, t), sys.stdout)
+    print()
     print(report.format_report(result, t))
     if args.ci:
         print()
@@ -210,7 +212,7 @@ def _run_duplicate(
     from .bots.arena import StrategyError
     from .bots.duplicate import play_duplicate
 
-    print(report.duplicate_heading(args.seed, rules, t))
+    tell(report.duplicate_heading(args.seed, rules, t), sys.stdout)
     for players in counts:
         entrants = [names[i % len(names)] for i in range(players)]
         try:

@@ -54,23 +54,26 @@ def duplicate_heading(seed: int, rules: Rules, t: Translator) -> str:
     )
 
 
+def summary(result: ArenaResult, t: Translator) -> str:
+    """The hands, tables, revolutions, misdeals and exchanges, in one sentence."""
+    return t._(
+        "{hands} hands over {tables} tables: {revolutions} revolutions ({greater} greater), "
+        "{misdeals} misdeals, {exchanges} merchant exchanges ({declined} declined)"
+    ).format(
+        hands=result.hands,
+        tables=result.tables,
+        revolutions=result.revolutions,
+        greater=result.greater_revolutions,
+        misdeals=result.misdeals,
+        exchanges=result.exchanges,
+        declined=result.exchanges_declined,
+    )
+
+
 def format_report(result: ArenaResult, t: Translator) -> str:
+    """How each seat did, then (when some play the same strategy) each strategy."""
     _ = t._
-    lines = [
-        _(
-            "{hands} hands over {tables} tables: {revolutions} revolutions ({greater} greater), "
-            "{misdeals} misdeals, {exchanges} merchant exchanges ({declined} declined)"
-        ).format(
-            hands=result.hands,
-            tables=result.tables,
-            revolutions=result.revolutions,
-            greater=result.greater_revolutions,
-            misdeals=result.misdeals,
-            exchanges=result.exchanges,
-            declined=result.exchanges_declined,
-        ),
-        "",
-    ]
+    lines: list[str] = []
     figures = [_(figure) for figure in FIGURES]
     seats = [
         [str(i + 1), tally.strategy, *_figures(tally, result.scoring)]
