@@ -6,8 +6,9 @@ import argparse
 import sys
 from functools import partial
 
-from ..client.ui.i18n import N_
-from .common import CommandError, ExitCode, leaves
+from ..client.ui.i18n import N_, Translator
+from ..client.ui.words import BOT_NAMES
+from .common import CommandError, ExitCode, leaves, tell
 from .language import messages
 
 
@@ -144,10 +145,9 @@ def run(args: argparse.Namespace) -> int:
                 table=repr(listing.name), address=f"{host}:{port}"
             )
         )
-    if args.exec_command is not None:
-        base_name = args.player_name or "Exec bot"
-    else:
-        base_name = args.player_name or f"{strategies[0].name.capitalize()} bot"
+    base_name = args.player_name or default_bot_name(
+        t, None if args.exec_command is not None else strategies[0].name
+    )
     outcome: list[str] = []
     refused = False
 
@@ -192,11 +192,23 @@ def run(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
     if unreachable:
         failure = unreachable[0]
-        print(
-            "dalmuti bot: " + describe_unreachable(t, f"{host}:{port}", str(failure), failure.kind),
-            file=sys.stderr,
+        tell(
+            "dalmuti bot: " + describe_unreachable(t, f"{host}:{port}", str(failure), failure.kind)
         )
         return ExitCode.NOT_FOUND
     for line in outcome:
-        print(line)
+        tell(line, sys.stdout)
     return ExitCode.REFUSED if refused else ExitCode.OK
+
+
+def default_bot_name(t: Translator, strategy: str | None) -> str:
+    """The name a bot sits down with when none is given: its strategy's (the host's own
+    bots' names, ``Heuristic bot``, in the language asked for), or ``Exec bot`` for a
+    program's (``strategy`` ``None``)."""
+    if strategy is None:
+        return t._(EXEC_BOT)
+    name = f"{strategy.capitalize()} bot"
+    return t._(BOT_NAMES[name]) if name in BOT_NAMES else name
+
+
+EXEC_BOT = N_("Exec bot")

@@ -265,3 +265,14 @@ def test_an_option_value_refused_by_its_type_is_told_in_the_language(
         "argumento --players: un número de jugadores, o una lista separada por comas como "
         "4,6,8, no 'x'\n"
     )
+
+
+def test_dalmuti_bot_sits_down_named_in_the_language_asked_for() -> None:
+    from dalmuti_net.commands.bot import default_bot_name
+
+    assert default_bot_name(Translator("es"), "heuristic") == "Bot astuto"
+    assert default_bot_name(Translator("zh_Hant"), "heuristic") == "聰明機器人"
+    assert default_bot_name(Translator("en"), "random") == "Random bot"
+    assert default_bot_name(Translator("es"), None) == "Bot externo"
+    assert default_bot_name(Translator("es"), "montecarlo") == "Bot Montecarlo"
+    assert default_bot_name(Translator("es"), "passer") == "Passer bot"  # a strategy of your own
