@@ -262,7 +262,13 @@ def host_cpu_s() -> tuple[float, float]:
 
 
 async def host_one_table(
-    spectators: int, hands: int, think_ms: float, seed: int, workdir: Path, journal: bool
+    spectators: int,
+    hands: int,
+    think_ms: float,
+    seed: int,
+    workdir: Path,
+    journal: bool,
+    client_cores: set[int] | None = None,
 ) -> dict[str, Any]:
     rules = Rules(**{**Rules.all_optional(misdeal_chance=0.1).to_dict(), "hand_limit": hands})
     room = spectators + 64  # every client connects at once, from one address
@@ -296,7 +302,10 @@ async def host_one_table(
             command = [sys.executable, __file__, "client", "--port", str(port)]
             command += ["--players", str(players), "--spectators", str(watchers)]
             command += ["--think-ms", str(think_ms), "--seed", str(len(outputs)), "--out", str(out)]
-            processes.append(subprocess.Popen(command))
+            process = subprocess.Popen(command)
+            if client_cores is not None:
+                os.sched_setaffinity(process.pid, client_cores)
+            processes.append(process)
 
         remaining = spectators
         while remaining:
@@ -398,6 +407,8 @@ def main_driver(args: argparse.Namespace) -> None:
                     command.append("--profile")
                 if args.journal:
                     command.append("--save")
+                if args.pin_host:
+                    command.append("--pin-host")
                 subprocess.run(command, check=True)
                 print(row(json.loads(result_file.read_text()), mode), flush=True)
                 if args.compare_writes:
@@ -411,6 +422,13 @@ def main_host(args: argparse.Namespace) -> None:
     if args.one_write_per_message:
         TableServer._write = write_each_message  # type: ignore[method-assign]
         TimedServer._direct_writer = no_direct_writes  # type: ignore[method-assign]
+    client_cores = None
+    if args.pin_host:
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) < 2:
+            sys.exit("--pin-host needs at least 2 cores")
+        os.sched_setaffinity(0, {cores[0]})
+        client_cores = set(cores[1:])
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     with tempfile.TemporaryDirectory() as workdir:
         if profiler is not None:
@@ -423,6 +441,7 @@ def main_host(args: argparse.Namespace) -> None:
             args.seed,
             Path(workdir),
             args.journal,
+            client_cores,
         )
         if profiler is not None:
             profiler.disable()
@@ -455,6 +474,12 @@ def main() -> None:
         action="store_true",
         help="each row also with the host's old writer (one write per message), back to back",
     )
+    parser.add_argument(
+        "--pin-host",
+        action="store_true",
+        help="the host on the first core alone, every client process on the others: the "
+        "host's own latency without waiting for a core its clients hold",
+    )
     sub = parser.add_subparsers(dest="role")
     host = sub.add_parser("host", help="(started by the driver) one table's host")
     host.add_argument("--spectators", type=int, required=True)
@@ -465,6 +490,7 @@ def main() -> None:
     host.add_argument("--profile", action="store_true")
     host.add_argument("--one-write-per-message", action="store_true")
     host.add_argument("--save", "--journal", dest="journal", action="store_true")
+    host.add_argument("--pin-host", action="store_true")
     client = sub.add_parser("client", help="(started by a host) clients of one process")
     client.add_argument("--port", type=int, required=True)
     client.add_argument("--players", type=int, default=0)

@@ -825,12 +825,14 @@ class Table:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
         # Rule 20: that a revolution was asked is the holder's secret, and so is who
         # answered it for them.
+        entry = {"op": "act", "player": player, "action": action_message(action)}
+        if by is None:  # the player's own move: nothing to say beside its events
+            self._commit(entry)
+            return
         secret = self._owed.get(player) is RevolutionDecision
         told = {c.id for c in self._connections_of(player)} if secret else None
         marks = {c.id: len(c.outbox) for c in self.connections.values()}
-        self._commit({"op": "act", "player": player, "action": action_message(action)})
-        if by is None:
-            return
+        self._commit(entry)
         note: Message = {"type": "moved_for", "player": player, "by": by}
         for connection in self.connections.values():
             if told is not None and connection.id not in told:
