@@ -72,6 +72,9 @@ class TimedClient:
     """One connection: answers decisions at random (players) and notes when each play or
     pass was sent (by its player) and when its event arrived here."""
 
+    first_hand_cpu_s: float | None = None
+    """This process's CPU time when any of its clients first saw a hand start."""
+
     def __init__(self, name: str, spectator: bool, think_s: float, seed: int) -> None:
         self.session = ClientSession(name, spectator=spectator)
         self.think_s = think_s
@@ -104,6 +107,8 @@ class TimedClient:
             arrived = now_ns()
             kind = message["type"]
             if kind == "hand_started":
+                if TimedClient.first_hand_cpu_s is None:
+                    TimedClient.first_hand_cpu_s = time.process_time()
                 self._hand += 1
                 self._timed_in_hand = 0
             elif kind in TIMED_EVENTS:
@@ -138,7 +143,10 @@ async def run_clients(
     sent: dict[str, int] = {}
     for client in clients:
         sent.update(client.sent)
-    out.write_text(json.dumps({"sent": sent, "arrived": [c.arrived for c in clients]}))
+    table_cpu_s = time.process_time() - (TimedClient.first_hand_cpu_s or 0.0)
+    out.write_text(
+        json.dumps({"sent": sent, "arrived": [c.arrived for c in clients], "cpu_s": table_cpu_s})
+    )
 
 
 # ---------------------------------------------------------------------- the host
@@ -333,8 +341,10 @@ async def host_one_table(
         nursery.cancel_scope.cancel()
     sent: dict[str, int] = {}
     arrivals: list[dict[str, int]] = []
+    clients_cpu_s = 0.0
     for out in outputs:
         data = json.loads(out.read_text())
+        clients_cpu_s += data["cpu_s"]
         sent.update(data["sent"])
         arrivals.extend(data["arrived"])
     latencies = []
@@ -353,6 +363,7 @@ async def host_one_table(
         "hands_per_s": table.game.hand_number / elapsed,
         "host_cpu_ms_per_hand": 1000 * (user + system) / table.game.hand_number,
         "host_system_share": system / (user + system),
+        "clients_cpu_ms_per_action": 1000 * clients_cpu_s / max(1, len(sent)),
         "timed_actions": len(latencies),
         "missing": len(sent) - len(latencies),
         "p50_ms": percentile(latencies, 50),
@@ -378,15 +389,16 @@ def row(result: dict[str, Any], mode: str) -> str:
         f"{result['p50_ms']:7.2f} | "
         f"{result['p99_ms']:7.2f} | {result['max_ms']:7.1f} | {result['host_p50_ms']:7.2f} | "
         f"{result['host_p99_ms']:7.2f} | {result['timed_actions']:6d} | "
+        f"{result['clients_cpu_ms_per_action']:7.2f} | "
         f"{result['peak_rss_mib']:8.1f} |"
     )
 
 
 HEADER = (
     "| mode     | spectators | hands/s | host CPU ms/hand | of it kernel % | p50 ms | p99 ms | "
-    "max ms | host p50 ms | host p99 ms | actions | host peak RSS MiB |\n"
+    "max ms | host p50 ms | host p99 ms | actions | clients CPU ms/action | host peak RSS MiB |\n"
     "|----------|-----------:|--------:|-----------------:|---------------:|-------:|-------:|"
-    "-------:|------------:|------------:|--------:|------------------:|"
+    "-------:|------------:|------------:|--------:|----------------------:|------------------:|"
 )
 
 
