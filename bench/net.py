@@ -411,6 +411,8 @@ def main_driver(args: argparse.Namespace) -> None:
         result_file = Path(workdir) / "result.json"
         for spectators in args.spectators:
             for mode, think_ms, hands in modes:
+                if hands == 0:  # --hands 0 or --paced-hands 0: that mode is left out
+                    continue
                 # A fresh host process per row: its peak memory is this row's alone.
                 command = [sys.executable, __file__, "host", "--spectators", str(spectators)]
                 command += ["--hands", str(hands), "--think-ms", str(think_ms)]
@@ -459,7 +461,7 @@ def main_host(args: argparse.Namespace) -> None:
             profiler.disable()
             text = io.StringIO()
             stats = pstats.Stats(profiler, stream=text)
-            stats.sort_stats("tottime").print_stats(20)
+            stats.sort_stats("tottime").print_stats(45)
             stats.sort_stats("cumulative").print_stats("dalmuti_net", 20)
             print(text.getvalue(), file=sys.stderr)
     args.out.write_text(json.dumps(result))
