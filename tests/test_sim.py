@@ -279,3 +279,12 @@ def test_a_bot_answering_illegally_is_named_in_the_language_from_any_process(
     back = pickle.loads(pickle.dumps(caught.value))  # as a sim worker sends it back
     assert type(back) is StrategyError and back.values == caught.value.values
     assert back.told(Translator("zh_Hant")._).startswith("策略 'passer'（玩家 ")
+
+
+def test_the_known_strategies_are_listed_the_languages_way(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = sim(capsys, "--strategies", "clever", "--lang", "zh-Hant")
+    assert code == 2, err
+    assert "已知的策略：" + "、".join(strategy_names()) + "（" in err
+    assert len(err.strip().splitlines()) == 1

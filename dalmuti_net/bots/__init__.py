@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from ..told import N_, Told
+from ..told import N_, Listed, Told
 from .base import SeededStrategy, Strategy
 from .heuristic import HeuristicBot
 from .montecarlo import MonteCarloBot
@@ -55,7 +55,7 @@ def resolve_strategy(name: str) -> StrategyFactory:
                 "for your own)"
             ),
             name=repr(name),
-            known=", ".join(strategy_names()),
+            known=Listed(strategy_names()),
         )
     return factory
 
