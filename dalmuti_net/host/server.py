@@ -98,6 +98,8 @@ class Link:
     closed: bool = False
     """No more frames: the writer ends once what is queued is sent."""
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    last_queued: float = field(default_factory=trio.current_time)
+    """When a frame was last queued for it: a heartbeat is due an interval later."""
     timers_sent: bool = False
     software: str = ""
     """What the client's ``hello`` said it is (bot pacing looks for the table UI)."""
@@ -259,6 +261,7 @@ class TableServer:
                 return
             if bodies:
                 heard_by = trio.current_time() + timeout
+            told = False
             for body in bodies:
                 request_id = None
                 try:
@@ -277,17 +280,21 @@ class TableServer:
                     if error.fatal:
                         return
                     continue
+                if message["type"] == "heartbeat" and "id" not in message and greeted:
+                    continue  # heard from (above); nothing for the table, nothing to send
                 if message["type"] == "hello":
                     link.software = message.get("software", "")
                 self.table.receive(link.connection, message)
                 self._changes += 1  # told by the flush after this read (no wake-up each)
+                told = True
             if frames.refusal is not None:
                 await self._refuse(link, frames.refusal)
                 return
             greeted = self.table.greeted_from_outside(link.connection)
             # Read on once this read's changes are saved and sent: a client cannot run
             # ahead of the disk. Only waiting: cancelling it loses nothing.
-            await self.flush()
+            if told:
+                await self.flush()
 
     def _answers_decision(self, link: Link, raw: Message) -> bool:
         """An answer to a decision the seat owes: never rate limited (only answers are: a
@@ -328,11 +335,14 @@ class TableServer:
         done.cancel()
 
     async def _heartbeat(self, link: Link) -> None:
+        """A heartbeat only after an interval with nothing else sent (any frame tells the
+        client the host is alive): a table in play sends none, and wakes no client for one."""
         interval = self.table.limits.heartbeat_interval_ms / 1000
-        while True:
-            await trio.sleep(interval)
-            self._send(link, HEARTBEAT)
-            self._write_out()
+        while not link.closed:
+            await trio.sleep_until(link.last_queued + interval)
+            if trio.current_time() >= link.last_queued + interval:
+                self._send(link, HEARTBEAT)
+                self._write_out()
 
     def _send(self, link: Link, frame: bytes) -> None:
         """Queue a frame; ``_write_out`` writes it."""
@@ -347,6 +357,7 @@ class TableServer:
             link.scope.cancel()
             return
         link.queued.extend(frames)
+        link.last_queued = trio.current_time()
         self._unwritten[link.connection] = link
 
     def _close(self, link: Link) -> None:

@@ -255,18 +255,22 @@ class Table:
             "software": SOFTWARE,
         }
 
+    # What is owed is read from what the last batch left owed (``_owed``, set by every
+    # change to the game): asking the engine would work out every legal answer again,
+    # several times for each move.
+
     def pending_players(self) -> list[int]:
         """Players who owe a decision now (for the server's turn timer)."""
         if self.game is None or self.game.phase is Phase.ENDED:
             return []
-        return list(self.game.pending())
+        return list(self._owed)
 
     def secretly_pending(self) -> set[int]:
         """Players owing a decision nobody else may know of (rule 20: only the holder of
         both Jesters learns that a revolution may be declared): no public turn timer."""
         if self.game is None or self.game.phase is Phase.ENDED:
             return set()
-        return {p for p, d in self.game.pending().items() if isinstance(d, RevolutionDecision)}
+        return {p for p, kind in self._owed.items() if kind is RevolutionDecision}
 
     def owes_decision(self, connection_id: int) -> bool:
         """Whether this connection's seat owes a decision: its answer is never rate limited."""

@@ -132,3 +132,44 @@ def test_ids_survive_a_reconnect_and_a_host_rebuilt_from_its_journal() -> None:
     assert resumed.of_type("snapshot")[-1]["decision"]["decision_id"] == owed["decision_id"]
     again.send(resumed, answer(resumed, owed, rng))
     assert not resumed.errors
+
+
+def engine_owes(table: Table) -> dict[int, type]:
+    if table.game is None or table.game.phase.value == "ended":
+        return {}
+    return {player: type(decision) for player, decision in table.game.pending().items()}
+
+
+def test_who_owes_is_the_engines_answer_after_every_change() -> None:
+    """The table answers "who owes a decision" (turn timers, the rate limit's exemption,
+    the revolution's secret timer) from what its last batch left owed, not by asking the
+    engine again: after every change, with every optional rule, newcomers and a leaver,
+    that is exactly the engine's answer."""
+    rules = Rules(**{**Rules.all_optional(misdeal_chance=0.3).to_dict(), "hand_limit": 8})
+    for seed in range(3):
+        table = Table("Owed", rules, seed=seed)
+        harness = Harness(table, random.Random(seed))
+        host = harness.join("Host", chooser=random_chooser(harness.rng))
+        leaver = harness.join("Leaver", chooser=random_chooser(harness.rng))
+        harness.start_with_bots(host, 4)
+        steps = 0
+        while harness.step():
+            steps += 1
+            if steps == 40:
+                harness.join("Late", chooser=random_chooser(harness.rng))
+            if steps == 90:
+                harness.send(leaver, {"type": "leave"})
+            for player, _ in table.unplayed_seats():  # the server's stand-in, at once
+                table.request_stand_in(player)
+                harness.deliver()
+            owed = engine_owes(table)
+            assert table.pending_players() == list(owed), steps
+            secret = {p for p, kind in owed.items() if kind.__name__ == "RevolutionDecision"}
+            assert table.secretly_pending() == secret, steps
+            for client in harness.clients:
+                connection = table.connections.get(client.connection)
+                if connection is not None:
+                    seated = connection.player is not None and not connection.spectator
+                    expected = seated and connection.player in owed
+                    assert table.owes_decision(client.connection) == expected, steps
+        assert table.phase == "ended" and steps > 200

@@ -3,6 +3,7 @@ and its default moves, the heartbeat timeout, the pause between hands, the rate 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -192,6 +193,45 @@ async def test_a_silent_connection_is_dropped_after_the_heartbeat_timeout(
         assert silent.errors[0]["fatal"] is True
         await trio.sleep(60)
         assert talker.closed.is_set() is False and not talker.errors
+
+
+async def test_the_host_sends_a_heartbeat_only_after_an_interval_of_silence(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Any frame tells a client the host is alive (PROTOCOL.md, Liveness): a heartbeat
+    goes only where nothing else was sent for a whole interval, so a table in play sends
+    none; a quiet table still sends one every interval, to everyone."""
+    table = Table("Beat")
+    async with serving(table) as (server, nursery):
+        host = RecordingClient("Host", heartbeat_s=1.0)
+        watcher = RecordingClient("Watcher", spectator=True, heartbeat_s=1.0)
+        await connect(server, nursery, host)
+        await connect(server, nursery, watcher)
+        began = trio.current_time()
+        await trio.sleep(16)  # a quiet lobby
+        for client in (host, watcher):
+            beats = [
+                time - began
+                for time, message in zip(client.times, client.received, strict=True)
+                if message["type"] == "heartbeat" and time > began
+            ]
+            assert len(beats) == 3, beats
+            gaps = [later - earlier for earlier, later in itertools.pairwise(beats)]
+            assert all(4.99 < gap < 5.01 for gap in gaps), beats
+        # Now something is said every second: frames to everyone, and no heartbeat.
+        talking = trio.current_time()
+        for _ in range(20):
+            await host.send({"type": "chat", "text": "still here"})
+            await trio.sleep(1)
+        last_chat = trio.current_time() - 1
+        await trio.sleep(6)
+        heard = [
+            (round(time - last_chat, 2), message["type"])
+            for time, message in zip(watcher.times, watcher.received, strict=True)
+            if time >= talking
+        ]
+        assert [kind for _, kind in heard] == ["chat"] * 20 + ["heartbeat"], heard
+        assert 4.99 < heard[-1][0] < 5.01, heard
 
 
 async def test_the_host_pauses_between_hands(autojump_clock: trio.testing.MockClock) -> None:
