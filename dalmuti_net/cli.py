@@ -21,6 +21,7 @@ from .commands.common import (
     ExitCode,
     add_common_arguments,
     configure_logging,
+    stop_logging,
     tell,
 )
 from .commands.language import (
@@ -128,12 +129,17 @@ def main(argv: list[str] | None = None) -> int:
             return ExitCode.FAILED
         tell(f"dalmuti {args.command}: {failure.message}")
         return failure.exit_code
+    finally:
+        stop_logging()
     return result
 
 
 def takes_the_screen(args: argparse.Namespace) -> bool:
-    """Whether the command draws a full-screen table (so its log must not go to stderr)."""
-    return args.command == "join" or (args.command == "host" and not args.headless)
+    """Whether the command draws a full-screen table (so its log must not go to stderr);
+    ``--plain`` writes lines, and its warnings are lines on stderr."""
+    if args.command == "join":
+        return not args.plain
+    return args.command == "host" and not args.headless and not args.plain
 
 
 def user_failure(error: BaseException) -> CommandError | None:

@@ -3,11 +3,14 @@
 The layers below the table UI's catalogs (bots, history, the client's connection) cannot
 translate: they mark each sentence's English template with ``N_`` (the catalogs'
 extractor finds every ``N_`` call in the package) and keep its values apart, and the
-command or screen that shows it prints ``told(t._)``.
+command or screen that shows it prints ``told(t._)``. A warning for the user is logged as
+a ``Told`` (``log.warning(Told(N_("..."), ...))``): the console's and the table screen's
+log handlers tell it in the reader's language (``told_record``), a log file in English.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 
 
@@ -33,10 +36,7 @@ class Told(Exception):
         """The sentence in the language of ``translate`` (a ``Translator._``)."""
         if not self.values:
             return translate(self.template)
-        values = {
-            key: value.told(translate) if isinstance(value, Told | Listed) else value
-            for key, value in self.values.items()
-        }
+        values = {key: _told_value(value, translate) for key, value in self.values.items()}
         return translate(self.template).format(**values)
 
 
@@ -78,3 +78,19 @@ class Listed:
 def _told(item: object, translate: Callable[[str], str]) -> str:
     told = getattr(item, "told", None)
     return told(translate) if callable(told) else str(item)
+
+
+def _told_value(value: object, translate: Callable[[str], str]) -> object:
+    """A ``Told``'s value as told: anything with a ``told`` (a ``Told``, ``Listed``, a bot's
+    name) in the language, any other value as it is (its format spec still applies)."""
+    told = getattr(value, "told", None)
+    return told(translate) if callable(told) else value
+
+
+def told_record(record: logging.LogRecord, translate: Callable[[str], str]) -> str:
+    """A log record's message for the user: a ``Told`` logged as the message
+    (``log.warning(Told(N_("..."), ...))``) in the language of ``translate``; any other
+    record's message as it is. (A log file gets ``str()``, the English.)"""
+    if isinstance(record.msg, Told) and not record.args:
+        return record.msg.told(translate)
+    return record.getMessage()

@@ -13,6 +13,7 @@ import trio
 
 from ..protocol import ProtocolError
 from ..protocol.messages import Message
+from ..told import N_, Told
 from .connection import Connection, ConnectionClosed
 from .session import ClientSession
 
@@ -25,6 +26,12 @@ DEFAULT_HEARTBEAT_S = 5.0
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 # A dalmuti-net host answers a hello (or an about) at once; a peer silent this long is not one.
 HANDSHAKE_TIMEOUT_S = 15.0
+
+
+UNREADABLE = N_(
+    "The host sent a message this program cannot read ({reason}), so the connection to it "
+    "was closed."
+)
 
 
 class Status(StrEnum):
@@ -191,7 +198,7 @@ class ClientRunner:
             if first_connection and not self._answered:
                 not_a_host = f"what answered does not speak dalmuti-net ({group.exceptions[0]})"
             else:
-                log.warning("the host sent something invalid: %s", group.exceptions[0])
+                log.warning(Told(UNREADABLE, reason=group.exceptions[0].message))
             finished = False
         finally:
             self._connection = None

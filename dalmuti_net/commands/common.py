@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from ..client.ui.i18n import N_
+from ..told import told_record
 
 if TYPE_CHECKING:
     from ..client.ui.i18n import Translator
@@ -104,9 +105,13 @@ def configure_logging(
 ) -> None:
     """Send the project's log where ``-v``/``--log-file`` ask.
 
-    ``screen``: a full-screen table will own the terminal, so nothing is written to stderr
-    (warnings are shown in the table's own log there); the file gets everything.
+    Without a screen, warnings (and with ``-v`` more) go to stderr, a warning logged as a
+    ``Told`` in ``t``'s language. ``screen``: a full-screen table will own the terminal, so
+    nothing is written to stderr (warnings are shown in the table's own log there, in its
+    language); the file gets everything, in English. Called again (``cli.main`` in one
+    process, as tests do), it replaces what it set up before.
     """
+    stop_logging()
     verbosity: int = getattr(args, "verbose", 0) or 0
     log_file: Path | None = getattr(args, "log_file", None)
     level = logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
@@ -125,20 +130,56 @@ def configure_logging(
                 ),
                 ExitCode.USAGE,
             ) from None
-    if verbosity and not screen:
-        handlers.append(logging.StreamHandler(sys.stderr))
-    if not handlers:
-        return
-    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        handlers[-1].setFormatter(logging.Formatter(LOG_FORMAT))
+    if not screen:
+        console = _Console()
+        console.setFormatter(_ToldFormatter(t, LOG_FORMAT if verbosity else "%(message)s"))
+        handlers.append(console)
     names = ["dalmuti_net"] + (["zeroconf", "trio"] if verbosity >= 2 else [])
     for handler in handlers:
-        handler.setFormatter(formatter)
         handler.setLevel(level)
     for name in names:
         logger = logging.getLogger(name)
+        _installed.append((logger, logger.level, handlers))
         logger.setLevel(level)
         for handler in handlers:
             logger.addHandler(handler)
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+_installed: list[tuple[logging.Logger, int, list[logging.Handler]]] = []
+
+
+def stop_logging() -> None:
+    """Undo ``configure_logging``: its handlers taken away and closed, the levels back."""
+    while _installed:
+        logger, level, handlers = _installed.pop()
+        logger.setLevel(level)
+        for handler in handlers:
+            logger.removeHandler(handler)
+            handler.close()
+
+
+class _Console(logging.StreamHandler):  # type: ignore[type-arg]
+    """stderr as it is when a record comes (as ``logging.lastResort``), not as it was."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+class _ToldFormatter(logging.Formatter):
+    """The message of a warning logged as a ``Told`` in the reader's language."""
+
+    def __init__(self, t: Translator | None, fmt: str) -> None:
+        super().__init__(fmt)
+        self._translate = (lambda text: text) if t is None else t._
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        from ..client.ui.text import tidy  # no space left between Chinese words
+
+        record.message = tidy(told_record(record, self._translate))
+        return super().formatMessage(record)
 
 
 def tell(text: str, stream: TextIO | None = None) -> None:

@@ -9,12 +9,15 @@ from pathlib import Path
 from ..engine import Event
 from ..engine.events import TableEnded
 from ..host.table import Table
+from ..told import Told
 from .league import LeagueError, open_league, save_results
 from .problems import N_
 from .sources import HistoryError, open_history
 from .standings import TableResults, Tally
 
 log = logging.getLogger(__name__)
+
+NOT_ADDED = N_("This table's results were not added to the league: {reason}.")
 
 
 def keep_league(table: Table, league: Path, resumed_from: Path | None = None) -> Tally:
@@ -44,7 +47,7 @@ def keep_league(table: Table, league: Path, resumed_from: Path | None = None) ->
             try:
                 save_results(league, results)
             except LeagueError as error:
-                log.warning("%s", error)
+                log.warning(Told(NOT_ADDED, reason=error))
 
     table.on_events = on_events
     return tally

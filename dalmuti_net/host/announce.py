@@ -29,6 +29,7 @@ from zeroconf import Error as ZeroconfError
 
 from ..lan import open_zeroconf
 from ..protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt, instance_name_for
+from ..told import N_, Told
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,7 @@ class TableAnnouncer:
         self._min_interval = min_interval
         self._changed = trio.Event()
         self._last_publish_at = -math.inf
+        self._failing = False
         self.instance_name = instance_name
         """The announced instance name; zeroconf may have added a suffix to keep it unique."""
 
@@ -96,11 +98,17 @@ class TableAnnouncer:
             try:
                 await self._publish(wanted)
             except (ZeroconfError, OSError) as error:
-                # The table goes on without a fresh listing; try again after the interval.
-                log.warning("could not update the table's announcement: %s", error)
+                # The table goes on without a fresh listing; try again after the interval
+                # (the host is told once, and again when it works).
+                if not self._failing:
+                    log.warning(Told(CANNOT_UPDATE, reason=_reason(error)))
+                self._failing = True
                 self._changed.set()
             else:
                 self._published = wanted
+                if self._failing:
+                    log.warning(Told(UPDATED_AGAIN))
+                self._failing = False
             self.mark_published_now()
 
 
@@ -217,6 +225,24 @@ def _say_goodbye_and_close(zc: Zeroconf) -> None:
         zc.unregister_all_services()
     except (ZeroconfError, OSError) as error:
         # Never mask the error that ended the block; the listing fades with its TTL.
-        log.warning("could not say goodbye on the LAN: %s", error)
+        log.warning(Told(NO_GOODBYE, reason=_reason(error), seconds=RECORD_TTL))
     finally:
         zc.close()
+
+
+CANNOT_UPDATE = N_(
+    "Could not update the table's announcement on the local network ({reason}); players "
+    "looking for tables may see it out of date until it works again."
+)
+UPDATED_AGAIN = N_("The table's announcement on the local network is up to date again.")
+NO_GOODBYE = N_(
+    "Could not tell the local network that the table is closed ({reason}); other computers "
+    "may still list it for up to {seconds} seconds."
+)
+
+
+def _reason(error: BaseException) -> str:
+    """What went wrong, in the system's words (an ``OSError``'s without its number)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__

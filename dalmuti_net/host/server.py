@@ -32,14 +32,20 @@ from typing import Any
 import trio
 import trio.testing
 
+from ..bots.names import BotName
 from ..protocol import Direction, ErrorCode, FrameReader, ProtocolError, encode, unpack, validate
 from ..protocol.codec import FrameCache
 from ..protocol.messages import ACTION_TYPES, Message
+from ..told import N_, Told
 from .countdowns import timers_message
 from .savefile import SaveFile, SaveWriteError
 from .table import Close, StartBot, Table
 
 log = logging.getLogger(__name__)
+BOT_FAILED = N_(
+    "{name} stopped because of an error ({error}); a stand-in plays its seat after the "
+    "grace period. Please report it."
+)
 
 RECEIVE_CHUNK = 16 * 1024
 OUTBOX_LIMIT = 2048
@@ -558,8 +564,15 @@ class TableServer:
         assert self.run_bot is not None
         try:
             await self.run_bot(stream, bot)
-        except Exception:
-            log.exception("the bot playing %r stopped with an error", bot.name)
+        except Exception as error:
+            # One sentence for the operator (in their language: a Told); the traceback
+            # with -vv.
+            cause: BaseException = error
+            while isinstance(cause, BaseExceptionGroup) and len(cause.exceptions) == 1:
+                cause = cause.exceptions[0]  # the bot's nursery wraps what failed
+            failure = f"{type(cause).__name__}: {cause}"
+            log.warning(Told(BOT_FAILED, name=BotName(bot.name), error=failure))
+            log.debug("the bot playing %r stopped with an error", bot.name, exc_info=True)
         finally:
             await trio.aclose_forcefully(stream)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import logging
 import threading
 from typing import Any
 
@@ -11,8 +13,15 @@ import trio.testing
 from zeroconf import ServiceInfo, ServiceStateChange
 
 from dalmuti_net.client.discovery import MAX_KNOWN_NAMES, TableBrowser
-from dalmuti_net.host.announce import TableAnnouncer, advertised_addresses, announce_table
+from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.host.announce import (
+    TableAnnouncer,
+    _say_goodbye_and_close,
+    advertised_addresses,
+    announce_table,
+)
 from dalmuti_net.protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt
+from dalmuti_net.told import told_record
 
 
 async def test_a_burst_of_updates_becomes_few_announcements(
@@ -59,6 +68,57 @@ async def test_a_failed_announcement_is_retried(autojump_clock: trio.testing.Moc
         nursery.cancel_scope.cancel()
     assert attempts == [TableInfo("t", seats_taken=1)] * 2
     assert announcer.published == TableInfo("t", seats_taken=1)
+
+
+async def test_an_announcement_that_keeps_failing_is_told_once_then_once_fixed(
+    autojump_clock: trio.testing.MockClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    attempts: list[TableInfo] = []
+
+    async def flaky_publish(info: TableInfo) -> None:
+        attempts.append(info)
+        if len(attempts) <= 5:
+            raise OSError(errno.ENETUNREACH, "Network is unreachable")
+
+    announcer = TableAnnouncer(TableInfo("t"), flaky_publish, instance_name="t", min_interval=1)
+    with caplog.at_level(logging.WARNING, logger="dalmuti_net"):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(announcer.publish_changes)
+            await announcer.update(TableInfo("t", seats_taken=1))
+            await trio.sleep(10)
+            nursery.cancel_scope.cancel()
+    assert len(attempts) == 6
+    said = [told_record(record, Translator("es")._) for record in caplog.records]
+    assert said == [
+        "No se pudo actualizar el anuncio de la mesa en la red local (Network is unreachable); "
+        "quienes buscan mesas pueden verla desactualizada hasta que vuelva a funcionar.",
+        "El anuncio de la mesa en la red local vuelve a estar al día.",
+    ]
+    assert told_record(caplog.records[1], Translator("zh_Hant")._) == (
+        "牌桌在區域網路上的公告已恢復為最新。"
+    )
+
+
+def test_a_goodbye_that_cannot_be_sent_is_told_with_how_long_the_listing_lasts(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Unreachable:
+        closed = False
+
+        def unregister_all_services(self) -> None:
+            raise OSError(errno.ENETUNREACH, "Network is unreachable")
+
+        def close(self) -> None:
+            self.closed = True
+
+    zc = Unreachable()
+    with caplog.at_level(logging.WARNING, logger="dalmuti_net"):
+        _say_goodbye_and_close(zc)  # type: ignore[arg-type]
+    assert zc.closed
+    [record] = caplog.records
+    assert told_record(record, Translator("zh_Hant")._) == (
+        "無法通知區域網路這桌已經關閉（Network is unreachable）；其他電腦最多還會列出這桌 120 秒。"
+    )
 
 
 async def test_a_port_outside_the_tcp_range_is_refused() -> None:

@@ -4,6 +4,7 @@ table once, in columns, in three languages."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from harness import Harness, random_chooser
 from history_support import write_save
 
 from dalmuti_net.cli import main
+from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.client.ui.text import width
 from dalmuti_net.engine import Rules
 from dalmuti_net.engine.events import HandEnded, TableEnded
@@ -20,6 +22,7 @@ from dalmuti_net.history.league import LeagueError, read_league, save_results
 from dalmuti_net.history.sources import open_history
 from dalmuti_net.history.standings import PlayerResult, TableResults, Tally, combine
 from dalmuti_net.host.table import Table
+from dalmuti_net.told import told_record
 
 
 def test_a_tally_counts_hands_places_points_and_crowns() -> None:
@@ -70,6 +73,27 @@ def test_the_host_writes_each_finished_table_to_the_league(tmp_path: Path) -> No
     # A table written again (resumed, ended again) replaces its rows.
     save_results(league, tables[0])
     assert len(read_league(league)) == 2
+
+
+def test_a_league_that_cannot_be_written_at_the_end_is_told_in_the_language(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    league = tmp_path / "league.db"
+    harness = bots_only_table(1)
+    keep_league(harness.table, league)
+    league.unlink()
+    league.mkdir()  # no longer a file the results can be written to
+    with caplog.at_level(logging.WARNING, logger="dalmuti_net"):
+        harness.run()
+    assert harness.table.phase == "ended"
+    [record] = caplog.records
+    assert told_record(record, Translator("zh_Hant")._) == (
+        f"這一桌的成績沒有加進聯賽：{league} 不是 dalmuti-net 的聯賽檔案。"
+    )
+    assert told_record(record, Translator("es")._) == (
+        f"Los resultados de esta mesa no se añadieron a la liga: {league} no es un archivo de "
+        "liga de dalmuti-net."
+    )
 
 
 def test_a_resumed_table_counts_the_hands_played_before(tmp_path: Path) -> None:

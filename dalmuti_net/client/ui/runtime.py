@@ -22,12 +22,14 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from ...protocol.messages import Message
+from ...told import told_record
 from ..discovery import browse_tables
 from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..session import ClientSession
 from .alerts import TurnAlerts
 from .app import build_application
 from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send
+from .text import tidy
 
 NextStep = BackToList | Rejoin
 
@@ -200,10 +202,11 @@ class _LogToScreen(logging.Handler):
         self.client = client
 
     def emit(self, record: logging.LogRecord) -> None:
+        message = told_record(record, self.client.ui.t._)  # a Told in the player's language
         if self.client.detached:  # no screen any more: the console
-            print(record.getMessage(), file=sys.stderr, flush=True)
+            print(tidy(message), file=sys.stderr, flush=True)
             return
-        self.client.ui.add_log("error", record.getMessage())
+        self.client.ui.add_log("error", message)
         self.client.refresh()
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
+from ...bots.names import BOT_NAMES as BOT_NAMES  # where commands look for them
+from ...bots.names import BotName
 from ...engine import JESTER, CardSet, Role
-from .i18n import N_, Translator
+from .i18n import Translator
 
 ROLE_SYMBOLS: dict[Role, str] = {
     Role.GREATER_DALMUTI: "👑",  # the crown (rule 19)
@@ -55,29 +55,10 @@ def describe_cards(t: Translator, cards: tuple[int, ...] | list[int]) -> str:
     return ", ".join(cards_count(t, card, n) for card, n in counts.items())
 
 
-BOT_NAMES: dict[str, str] = {
-    "Heuristic bot": N_("Heuristic bot"),
-    "Random bot": N_("Random bot"),
-    "Montecarlo bot": N_("Monte Carlo bot"),
-}
-"""The names the host gives the bots it seats (``<Strategy> bot``), shown translated."""
-_NUMBERED = re.compile(r"^(?P<base>.*?)(?: \((?P<number>\d+)\))?$")
-
-
 def seat_name(t: Translator, name: str, kind: str) -> str:
     """A seat's name as shown: the host's bot names in the viewer's language, keeping
     the number that tells two bots of one strategy apart; every other name as given."""
-    if kind != "bot":
-        return name
-    match = _NUMBERED.match(name)
-    assert match is not None  # the pattern matches every string
-    base = BOT_NAMES.get(match["base"])
-    if base is None:
-        return name
-    shown = t._(base)
-    if match["number"]:
-        shown = t._("{name} ({number})").format(name=shown, number=match["number"])
-    return shown
+    return BotName(name).told(t._) if kind == "bot" else name
 
 
 def terminal_is_utf8() -> bool:
