@@ -202,13 +202,15 @@ def check_options(options: HostOptions, t: Translator | None = None) -> str | No
 
 
 def _is_ip_address(text: str) -> bool:
+    """One interface's address: not 0.0.0.0 or :: (every interface is --interface left
+    out), nor a multicast group."""
     import ipaddress
 
     try:
-        ipaddress.ip_address(text)
+        address = ipaddress.ip_address(text)
     except ValueError:
         return False
-    return True
+    return not (address.is_unspecified or address.is_multicast)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import pytest
 import trio
 import trio.testing
 
-from dalmuti_net.cli import takes_the_screen
+from dalmuti_net.cli import main, takes_the_screen
 from dalmuti_net.client.runner import UNREADABLE, ClientRunner
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.i18n import Translator
@@ -157,3 +157,22 @@ async def test_a_host_that_sends_something_unreadable_is_told_in_the_language(
         "El anfitrión envió un mensaje que este programa no puede leer (version: missing), así "
         "que se cerró la conexión con él."
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "told"),
+    [
+        ("zh-Hant", "--interface 需要這台電腦的 IP 位址，例如 127.0.0.1 或 192.168.1.20，而不是"),
+        ("es", "--interface necesita una dirección IP de esta máquina, como 127.0.0.1 o"),
+    ],
+)
+def test_every_interface_is_not_one_interfaces_address(
+    capsys: pytest.CaptureFixture[str], language: str, told: str
+) -> None:
+    # 0.0.0.0 would be listened on, then fail to be announced ("unexpected error").
+    for address in ("0.0.0.0", "::", "224.0.0.251"):
+        host = ["host", "--headless", "--interface", address, "--lang", language]
+        assert main(host) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"dalmuti host: {told}") and err.count("\n") == 1, err
+        assert err.endswith(f"{address}\n")
