@@ -10,6 +10,7 @@ from dalmuti_net.client.plain.answers import Question
 from dalmuti_net.client.sdk import is_legal, legal_actions
 from dalmuti_net.client.ui.choosers import Names
 from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.client.ui.text import tidy
 from dalmuti_net.engine import (
     JESTER,
     CardSet,
@@ -116,7 +117,7 @@ def test_taxes_are_picked_one_card_at_a_time_from_the_legal_gifts() -> None:
     question = Question(EN, decision, NAMES)
     lines = question.lines()
     assert lines[0] == (
-        "Taxes: give 2 cards of your choice to Di. To give: nothing yet (0 of 2) "
+        "Taxes: give 2 cards of your choice to Di. To give: nothing yet (0 of 2). "
         "Choose card 1 of 2."
     )
     assert lines[1:5] == [
@@ -132,6 +133,14 @@ def test_taxes_are_picked_one_card_at_a_time_from_the_legal_gifts() -> None:
     assert lines[-1] == "Type a number from 1 to 4, back to choose again, or help."
     outcome = question.answer("3")
     assert outcome.action == GiveTax((3, 9))
+
+
+def test_the_tax_prompts_step_is_a_sentence_of_its_own_in_every_language() -> None:
+    decision = TaxDecision(2, (1, 3, 3, 9, JESTER), receiver=4)
+    zh = tidy(Question(ZH, decision, NAMES).lines()[0])  # as the narrator says it
+    assert zh.endswith("要給：尚未選擇（0／2）。請選第 1 張，共 2 張。")
+    es = Question(ES, decision, NAMES).lines()[0]
+    assert es.endswith("Para dar: nada todavía (0 de 2). Elige la carta 1 de 2.")
 
 
 def test_a_tax_can_be_answered_in_one_line_and_taken_back() -> None:

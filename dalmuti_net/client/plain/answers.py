@@ -110,6 +110,7 @@ class Question:
             text += " " + t._("To give: {cards} ({chosen} of {count})").format(
                 cards=chosen, chosen=len(cards), count=decision.count
             )
+            text += t._(".")  # the screen shows it on a line of its own: here, a sentence
             text += " " + t._("Choose card {k} of {count}.").format(
                 k=len(cards) + 1, count=decision.count
             )
