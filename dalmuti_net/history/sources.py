@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..protocol.messages import Message
+from ..told import Listed
 from .frames import HOST, DamagedSave, Rerun, SeatRecord, Viewer, rerun
 from .problems import N_, Problem
 from .record import Record, RecordError, ViewerInfo, is_record, read_record
@@ -84,11 +85,10 @@ class TableHistory:
         played = self._played()
         player = played.viewer_named(name)
         if player is None:
-            names = ", ".join(seat.name for seat in played.seats.values())
             raise HistoryError(
                 N_("nobody called '{name}' sat at this table (seated: {names})"),
                 name=name,
-                names=names,
+                names=Listed(seat.name for seat in played.seats.values()),  # as --as takes them
             )
         return player, ViewerInfo("seat", player, played.seats[player].name)
 

@@ -90,7 +90,7 @@ def test_the_listing_says_who_lost_the_crown_and_names_bots_in_its_language(
 TOLD = {
     "en": ("Secrets, hand 2, as H0 saw it:", "Hand 2 of 3 begins.", "You are dealt: ", "(you)"),
     "zh-Hant": (
-        "Secrets，第 2 手，H0看到的：",
+        "Secrets，第 2 手，H0 看到的：",
         "第 2 手開始（共 3 手）。",
         "你拿到的牌：",
         "（你）",
@@ -201,7 +201,7 @@ def test_what_cannot_be_shown_is_said_in_one_line(
             "zh-Hant",
             (
                 "沒有 ",
-                "沒有叫「Nobody」的人坐過這張牌桌",
+                "沒有叫「Nobody」的人坐過這張牌桌（入座的有：H0、H1、",
                 "（只有第 1 到第 3 手）",
                 "不是 dalmuti-net 的檔案",
             ),

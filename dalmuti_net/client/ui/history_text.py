@@ -152,7 +152,7 @@ def history_title(t: Translator, table_name: str, info: ViewerInfo, hand: int | 
     else:
         who = info.name or "?"
     if hand is None:
-        return t._("{table}, as {who} saw it:").format(table=table_name, who=who)
-    return t._("{table}, hand {hand}, as {who} saw it:").format(
-        table=table_name, hand=hand, who=who
+        return tidy(t._("{table}, as {who} saw it:").format(table=table_name, who=who))
+    return tidy(
+        t._("{table}, hand {hand}, as {who} saw it:").format(table=table_name, hand=hand, who=who)
     )
