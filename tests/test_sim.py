@@ -288,3 +288,39 @@ def test_the_known_strategies_are_listed_the_languages_way(
     assert code == 2, err
     assert "已知的策略：" + "、".join(strategy_names()) + "（" in err
     assert len(err.strip().splitlines()) == 1
+
+
+BROKEN_STRATEGY = """\
+class Broken:
+    name = "broken"
+
+    def __init__(self, seed=None):
+        pass
+
+    def choose(self, observation, decision):
+        raise RuntimeError("my strategy is broken")
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "told"),
+    [
+        ("zh-Hant", "dalmuti sim: 策略 'broken'（玩家 0）在 TaxDecision 出錯：RuntimeError: my "),
+        ("es", "dalmuti sim: la estrategia 'broken' (jugador 0) falló en TaxDecision: "),
+    ],
+)
+def test_a_strategy_that_raises_is_one_sentence_not_an_unexpected_error(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+    told: str,
+) -> None:
+    (tmp_path / "broken_strategy.py").write_text(BROKEN_STRATEGY, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    strategies = "broken_strategy:Broken,heuristic"
+    for more in ([], ["--duplicate", "--deals", "1"]):
+        argv = ["--strategies", strategies, "--hands", "1", "--jobs", "1", "--lang", language]
+        code, _, err = sim(capsys, *argv, *more)
+        assert code == 1 and err.startswith(told) and err.count("\n") == 1, err
+        assert "unexpected" not in err and "please report" not in err

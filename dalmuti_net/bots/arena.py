@@ -13,7 +13,17 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 
-from ..engine import Event, Game, IllegalAction, Observation, Phase, Rules, can_see
+from ..engine import (
+    Action,
+    Decision,
+    Event,
+    Game,
+    IllegalAction,
+    Observation,
+    Phase,
+    Rules,
+    can_see,
+)
 from ..engine.events import (
     HandEnded,
     MerchantExchangeCards,
@@ -36,6 +46,22 @@ REFUSED = N_(
     "strategy {name} (player {player}) answered {decision} with {action}, which the game "
     "refused: {reason}"
 )
+FAILED = N_("strategy {name} (player {player}) failed on {decision}: {error}")
+"""A strategy's own error (a package.module:attr of someone's): told, not a traceback."""
+
+
+def answer(bot: Strategy, player: int, observation: Observation, decision: Decision) -> Action:
+    """``bot``'s answer; its failure a ``StrategyError`` (sim prints it as one line)."""
+    try:
+        return bot.choose(observation, decision)
+    except Exception as error:
+        raise StrategyError(
+            FAILED,
+            name=repr(bot.name),
+            player=player,
+            decision=type(decision).__name__,
+            error=f"{type(error).__name__}: {error}",
+        ) from error
 
 
 @dataclass
@@ -203,7 +229,7 @@ def _play_table(
             deliver(game.begin_next_hand())
             continue
         player, decision = next(iter(game.pending().items()))
-        action = bots[player].choose(observations[player], decision)
+        action = answer(bots[player], player, observations[player], decision)
         try:
             events = game.apply(player, action)
         except IllegalAction as error:

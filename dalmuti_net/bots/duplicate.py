@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from ..engine import Game, IllegalAction, Phase, Rules
 from ..engine.events import HandEnded
 from . import make_strategy
-from .arena import REFUSED, StrategyError
+from .arena import REFUSED, StrategyError, answer
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def play_deal(
         game.start()
         while game.phase is not Phase.ENDED:
             player, decision = next(iter(game.pending().items()))
-            action = bots[player].choose(views[player], decision)
+            action = answer(bots[player], player, views[player], decision)
             try:
                 game.apply(player, action)
             except IllegalAction as error:

@@ -5,11 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 from functools import partial
+from typing import TYPE_CHECKING
 
 from ..client.ui.i18n import N_, Translator
 from ..client.ui.words import BOT_NAMES
+from ..told import Told
 from .common import CommandError, ExitCode, leaves, tell
 from .language import messages
+
+if TYPE_CHECKING:
+    from ..bots import Strategy
+    from ..engine import Action, Decision, Observation
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,7 +97,10 @@ def run(args: argparse.Namespace) -> int:
         if args.address is not None:
             host, port = parse_address(args.address)
         strategies = [
-            make_strategy(args.strategy, None if args.seed is None else args.seed + i)
+            Reporting(
+                make_strategy(args.strategy, None if args.seed is None else args.seed + i),
+                args.strategy,
+            )
             for i in range(args.count)
         ]
     except BadAddress as error:
@@ -171,9 +180,13 @@ def run(args: argparse.Namespace) -> int:
         if session.errors and session.errors[-1].fatal:
             error = session.errors[-1]
             refused = True
-            outcome.append(f"{name}: {describe_error(t, error)} ({error.code})")
+            told = _("{sentence} ({code})").format(
+                sentence=describe_error(t, error), code=error.code
+            )
+            outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
         elif session.goodbye_code is not None or session.closed_reason:
-            outcome.append(f"{name}: {describe_goodbye(t, session.goodbye_code)}")
+            told = describe_goodbye(t, session.goodbye_code)
+            outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -181,15 +194,25 @@ def run(args: argparse.Namespace) -> int:
                 nursery.start_soon(one, index)
 
     unreachable: list[CannotConnect] = []
+    failed: list[StrategyFailed] = []
     interrupted = False
     try:
         trio.run(main)
     except* CannotConnect as group:
         unreachable.extend(leaves(group))
+    except* StrategyFailed as group:
+        failed.extend(leaves(group))
     except* KeyboardInterrupt:
         interrupted = True
     if interrupted:  # Ctrl-C in any bot's task: "interrupted", 130 (raised here, not in except*)
         raise KeyboardInterrupt
+    if failed:
+        if args.debug:
+            import traceback
+
+            traceback.print_exception(failed[0])
+        tell("dalmuti bot: " + failed[0].told(t._))
+        return ExitCode.FAILED
     if unreachable:
         failure = unreachable[0]
         tell(
@@ -212,3 +235,30 @@ def default_bot_name(t: Translator, strategy: str | None) -> str:
 
 
 EXEC_BOT = N_("Exec bot")
+
+
+STRATEGY_FAILED = N_("the strategy {strategy} failed on {decision}: {error}")
+
+
+class StrategyFailed(Told):
+    """The bot's strategy raised: the bot stops, and says so in one sentence."""
+
+
+class Reporting:
+    """A strategy whose error stops the bot as a ``StrategyFailed`` (one sentence, exit 1;
+    ``--debug`` shows the traceback), not as an unexpected error."""
+
+    def __init__(self, strategy: Strategy, spec: str) -> None:
+        self.strategy, self.spec = strategy, spec
+        self.name = strategy.name
+
+    def choose(self, observation: Observation, decision: Decision) -> Action:
+        try:
+            return self.strategy.choose(observation, decision)
+        except Exception as error:
+            raise StrategyFailed(
+                STRATEGY_FAILED,
+                strategy=self.spec,
+                decision=type(decision).__name__,
+                error=f"{type(error).__name__}: {error}",
+            ) from error
