@@ -23,6 +23,10 @@ Connector = Callable[[], Awaitable[trio.abc.Stream]]
 MessageHandler = Callable[[Message], Awaitable[None]]
 
 DEFAULT_HEARTBEAT_S = 5.0
+DEFAULT_SILENCE_S = 20.0
+"""A host silent this long is gone (PROTOCOL.md, Liveness): it sends something, a
+heartbeat at least, every 5 s. Without this a host whose machine vanished (lid closed,
+Wi-Fi gone) would leave the table on screen as connected until TCP gave up, hours later."""
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 # A dalmuti-net host answers a hello (or an about) at once; a peer silent this long is not one.
 HANDSHAKE_TIMEOUT_S = 15.0
@@ -239,4 +243,14 @@ class ClientRunner:
                 return True
             if message["type"] == "error" and message["fatal"]:
                 return message["code"] not in ("timeout", "slow_consumer")
-            message = await connection.receive()
+            message = await self._next_message(connection)
+
+    async def _next_message(self, connection: Connection) -> Message:
+        """The host's next message; a host silent for its heartbeat timeout has gone (the
+        connection is then lost, and taken back as any dropped one is)."""
+        limits = (self.session.welcome or {}).get("limits") or {}
+        timeout_ms = limits.get("heartbeat_timeout_ms")
+        silence_s = timeout_ms / 1000 if timeout_ms else DEFAULT_SILENCE_S
+        with trio.move_on_after(silence_s):
+            return await connection.receive()
+        raise ConnectionClosed(f"the host said nothing for {silence_s:g} s")

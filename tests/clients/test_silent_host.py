@@ -1,0 +1,80 @@
+"""A host that goes silent (its machine's lid closed, its Wi-Fi gone: no FIN, no reset) is
+lost after its heartbeat timeout, and the client takes its seat back as after any drop
+(PROTOCOL.md, Liveness: a client SHOULD treat 20 s of silence as a lost connection)."""
+
+from __future__ import annotations
+
+import trio
+import trio.testing
+
+from dalmuti_net.client.runner import ClientRunner, Status
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.host.server import TableServer
+from dalmuti_net.host.table import Table
+
+
+class Vanishing(trio.abc.Stream):
+    """A connection whose far end can vanish: from then on nothing arrives and what is
+    sent goes nowhere, as when a machine drops off the network."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner = inner
+        self.gone = False
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        if not self.gone:
+            await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        data = await self.inner.receive_some(max_bytes)
+        if self.gone:
+            await trio.sleep_forever()
+        return data
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_silent_host_is_lost_after_its_timeout_and_the_seat_taken_back(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    table = Table("Lid closed")
+    server = TableServer(table)
+    connections: list[Vanishing] = []
+    statuses: list[tuple[float, Status]] = []
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+
+        async def connect() -> trio.abc.Stream:
+            client_end, server_end = trio.testing.memory_stream_pair()
+            nursery.start_soon(server.handle_stream, server_end, False)
+            connections.append(Vanishing(client_end))
+            return connections[-1]
+
+        session = ClientSession("Ana")
+        runner = ClientRunner(
+            session, connect, on_status=lambda s: statuses.append((trio.current_time(), s))
+        )
+        nursery.start_soon(runner.run)
+        while session.welcome is None:
+            await trio.sleep(0.1)
+        seat = session.player
+        await trio.sleep(60)  # a quiet lobby: the host's heartbeats keep it connected
+        assert len(connections) == 1 and statuses[-1][1] is Status.CONNECTED
+
+        connections[0].gone = True
+        vanished = trio.current_time()
+        session.welcome = None
+        with trio.fail_after(120):
+            while session.welcome is None:
+                await trio.sleep(0.1)
+        lost = next(t for t, s in statuses if t > vanished and s is Status.RECONNECTING)
+        # 20 s after the last frame heard, which came at most 5 s (a heartbeat) before.
+        assert 15.0 <= lost - vanished <= 20.1
+        assert len(connections) == 2 and session.player == seat  # the same seat
+        assert table.seats[seat].connection is not None
+        runner.stop()
+        nursery.cancel_scope.cancel()
