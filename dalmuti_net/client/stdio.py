@@ -29,6 +29,7 @@ from ..protocol.messages import (
     action_message,
     observation_dict,
 )
+from ..told import N_, Told
 from .runner import ClientRunner, Connector
 from .session import ClientSession
 
@@ -41,6 +42,17 @@ EXIT_WAIT_S = 2.0
 
 Fallback = Callable[[Decision], Action]
 Report = Callable[[str], None]
+
+MISBEHAVED = N_("{name}: the program {what}; playing the default move {move}")
+EXITED = N_("exited ({status})")
+STILL_RUNNING = N_("still running, its output closed")
+STATUS = N_("status {code}")
+SILENT = N_("said nothing within {seconds} s")
+TOO_LONG = N_("printed a line longer than {limit} bytes")
+NOT_AN_INDEX = N_("answered {answer}, not an index into the {n} legal answers")
+NOT_AN_ANSWER = N_("printed something that is not an answer: {line}")
+MALFORMED = N_("printed a malformed answer {line} ({reason})")
+ILLEGAL = N_("answered illegally: {line}")
 
 
 def decision_request(
@@ -110,6 +122,8 @@ class StdioBot:
     reader: LineReader | None = None
     exited: bool = False
     misbehaviours: list[str] = field(default_factory=list)
+    translate: Callable[[str], str] = field(default=lambda text: text)
+    """The reports' language (a ``Translator._``; English by default)."""
 
     async def start(self, nursery: trio.Nursery) -> None:
         self.process = await nursery.start(
@@ -118,10 +132,10 @@ class StdioBot:
         assert self.process.stdout is not None
         self.reader = LineReader(self.process.stdout)
 
-    def _misbehaved(self, what: str, decision: Decision) -> Action:
+    def _misbehaved(self, what: Told, decision: Decision) -> Action:
         move = self.fallback(decision)
         shown = json.dumps(action_message(move), separators=(",", ":"))
-        line = f"{self.name}: the program {what}; playing the default move {shown}"
+        line = Told(MISBEHAVED, name=self.name, what=what, move=shown).told(self.translate)
         self.misbehaviours.append(line)
         self.report(line)
         return move
@@ -153,38 +167,33 @@ class StdioBot:
                         answer = _NOTHING  # a late answer to an earlier decision: dropped
         except ProgramExited:
             self.exited = True
-            return self._misbehaved(f"exited ({await self._exit_status()})", decision)
+            return self._misbehaved(Told(EXITED, status=await self._exit_status()), decision)
         if answer is _NOTHING:
-            return self._misbehaved(f"said nothing within {timeout:g} s", decision)
+            return self._misbehaved(Told(SILENT, seconds=f"{timeout:g}"), decision)
         return self._check(answer, line, legal, decision)
 
     def _check(
         self, answer: Any, line: bytes | None, legal: list[Message], decision: Decision
     ) -> Action:
         if line is None:
-            return self._misbehaved(f"printed a line longer than {MAX_LINE_BYTES} bytes", decision)
+            return self._misbehaved(Told(TOO_LONG, limit=MAX_LINE_BYTES), decision)
         if isinstance(answer, int) and not isinstance(answer, bool):
             if 0 <= answer < len(legal):
                 return action_from_message(legal[answer])
-            return self._misbehaved(
-                f"answered {answer}, not an index into the {len(legal)} legal answers",
-                decision,
-            )
+            return self._misbehaved(Told(NOT_AN_INDEX, answer=answer, n=len(legal)), decision)
         shown = _shown(line)
         if not isinstance(answer, dict):
-            return self._misbehaved(f"printed something that is not an answer: {shown}", decision)
+            return self._misbehaved(Told(NOT_AN_ANSWER, line=shown), decision)
         message = {k: v for k, v in answer.items() if k not in ("decision_id", "id")}
         if message.get("type") not in ACTION_TYPES:
-            return self._misbehaved(f"printed something that is not an answer: {shown}", decision)
+            return self._misbehaved(Told(NOT_AN_ANSWER, line=shown), decision)
         try:
             validate(message, Direction.TO_HOST)
         except ProtocolError as error:
-            return self._misbehaved(
-                f"printed a malformed answer {shown} ({error.message})", decision
-            )
+            return self._misbehaved(Told(MALFORMED, line=shown, reason=error.message), decision)
         action = action_from_message(message)
         if not is_legal_answer(decision, action):
-            return self._misbehaved(f"answered illegally: {shown}", decision)
+            return self._misbehaved(Told(ILLEGAL, line=shown), decision)
         return action
 
     async def _write(self, message: Message) -> None:
@@ -201,12 +210,12 @@ class StdioBot:
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             raise ProgramExited from None
 
-    async def _exit_status(self) -> str:
+    async def _exit_status(self) -> Told:
         assert self.process is not None
         with trio.move_on_after(EXIT_WAIT_S):
             await self.process.wait()
         code = self.process.returncode
-        return "still running, its output closed" if code is None else f"status {code}"
+        return Told(STILL_RUNNING) if code is None else Told(STATUS, code=code)
 
     async def finish(self, last: Message | None) -> None:
         """Tell the program the table is over (``last``), close its input, let it end."""

@@ -173,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
                 partial(print, "dalmuti bot:", file=sys.stderr, flush=True),
                 name=name,
                 timeout_s=args.exec_timeout,
+                translate=t._,
             )
             session = await play_stdio(connect, program, name, code=args.code)
         else:

@@ -170,3 +170,18 @@ def test_an_exit_is_reported_once_and_the_seat_plays_on(one_hand: Path) -> None:
     stderr, _ = play_misbehaving(one_hand, "read l; echo 0; read l; echo 0; read l; exit 3")
     (report,) = reports(stderr)
     assert report["what"] == "exited (status 3)"
+
+
+@pytest.mark.parametrize(
+    ("language", "told"),
+    [
+        ("zh-Hant", "dalmuti bot: Odd：程式已結束（結束碼 3）；改出預設的一手 {"),
+        ("es", "dalmuti bot: Odd: el programa terminó (estado 3); se hace la jugada por omisión {"),
+    ],
+)
+def test_a_misbehaving_program_is_reported_in_the_language(
+    one_hand: Path, language: str, told: str
+) -> None:
+    exits = "read l; echo 0; read l; echo 0; read l; exit 3"
+    stderr, _ = play_misbehaving(one_hand, exits, "--lang", language)
+    assert stderr.startswith(told) and stderr.count("\n") == 1, stderr

@@ -59,6 +59,17 @@ def test_every_string_is_translated_with_its_placeholders(language: str) -> None
     assert catalogs.problems(language, catalogs.extract(), catalog) == []
 
 
+def test_chinese_says_one_word_for_the_host_and_for_a_port() -> None:
+    """主持人 for the host (the program and its player alike), not also 主持者 or 主機 (but
+    主機名稱, a host name); 連接埠 for a port, not also 埠 alone."""
+    catalog = catalogs.read_po(catalogs.po_path("zh_Hant").read_text(encoding="utf-8"))
+    for entry in catalog.values():
+        for text in entry.translations:
+            assert "主持者" not in text, entry.msgid
+            assert "主機" not in text.replace("主機名稱", ""), entry.msgid
+            assert "埠" not in text.replace("連接埠", ""), entry.msgid
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_compiled_catalog_matches_its_source(language: str) -> None:
     source = catalogs.read_po(catalogs.po_path(language).read_text(encoding="utf-8"))
