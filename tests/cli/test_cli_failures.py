@@ -46,6 +46,23 @@ def test_a_busy_explicit_port(capsys: pytest.CaptureFixture[str], busy_port: int
     assert f"port {busy_port} is already in use; try another --port" in err
 
 
+@pytest.mark.parametrize(
+    ("language", "told"),
+    [
+        ("en", "port {port} is already in use; try another --port"),
+        ("zh-Hant", "連接埠 {port} 已被占用；請換一個 --port"),
+    ],
+)
+def test_a_busy_port_for_the_plain_table_is_the_same_one_line(
+    capsys: pytest.CaptureFixture[str], busy_port: int, language: str, told: str
+) -> None:
+    # It said "Exceptions from Trio nursery (1 sub-exception)", exit 1.
+    host = ["host", "--plain", "--no-announce", "--interface", "127.0.0.1"]
+    code, err = fails(capsys, *host, "--port", str(busy_port), "--lang", language)
+    assert code == ExitCode.CANNOT_START
+    assert err == f"dalmuti host: {told.format(port=busy_port)}\n"
+
+
 def test_an_address_that_is_not_this_machines(capsys: pytest.CaptureFixture[str]) -> None:
     code, err = fails(capsys, *QUIET_HOST, "--interface", "10.9.9.9", "--port", "0")
     assert code == ExitCode.CANNOT_START

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import signal
-import sys
 from typing import TYPE_CHECKING
 
 import trio
@@ -137,7 +136,6 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
     finally:
         if host.save is not None:
             host.save.close()
-    if failures:
-        print(f"dalmuti host: {failures[0]}", file=sys.stderr)
-        return 1
+    if failures:  # told by cli.main, however deeply trio nested it: one line, exit 3
+        raise failures[0]
     return status
