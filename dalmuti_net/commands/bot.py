@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..client.ui.i18n import N_, Translator
 from ..client.ui.words import BOT_NAMES
 from ..told import Told
-from .common import CommandError, ExitCode, leaves, tell
+from .common import CommandError, ExitCode, check_interfaces, leaves, tell
 from .language import messages
 
 if TYPE_CHECKING:
@@ -131,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.address is None:
         from ..client.sdk import NoTableFound, find_table
+
+        check_interfaces(args.interface, t)
 
         try:
             listing = trio.run(

@@ -182,6 +182,42 @@ class _ToldFormatter(logging.Formatter):
         return super().formatMessage(record)
 
 
+def check_interfaces(addresses: list[str] | None, t: Translator) -> None:
+    """Each ``--interface`` one address of this machine, else a ``CommandError`` saying so
+    (before discovery, which would fail on it with the system's words). Binding a UDP
+    socket to it for a moment tells, and sends nothing."""
+    import errno
+    import ipaddress
+    import socket
+
+    for text in addresses or []:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            address = None
+        if address is None or address.is_unspecified or address.is_multicast:
+            raise CommandError(
+                t._(
+                    "{option} wants an IP address of this machine, such as 127.0.0.1 or "
+                    "192.168.1.20, not {value}"
+                ).format(option="--interface", value=text)
+            )
+        family = socket.AF_INET if address.version == 4 else socket.AF_INET6
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.bind((text, 0))
+            except OSError as error:
+                if error.errno != errno.EADDRNOTAVAIL:
+                    raise
+                raise CommandError(
+                    t._(
+                        "{address} is not an address of this machine; give --interface one "
+                        "of its addresses, or leave it out for every interface"
+                    ).format(address=text),
+                    ExitCode.CANNOT_START,
+                ) from None
+
+
 def tell(text: str, stream: TextIO | None = None) -> None:
     """Print a sentence for the user (to stderr by default): wrapped at spaces (and between
     Chinese characters) to the terminal's width when ``stream`` is a terminal, so no word is

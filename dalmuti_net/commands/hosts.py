@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..client.ui.i18n import N_
 from ..protocol.discovery import TableListing
 from ..told import NEXT_CLAUSE, Listed
-from .common import ExitCode, tell
+from .common import ExitCode, check_interfaces, tell
 from .language import messages
 
 if TYPE_CHECKING:
@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    check_interfaces(args.interface, t)
     import trio
 
     from ..client.discovery import find_tables

@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..client.ui.i18n import N_
-from .common import CommandError, ExitCode, has_a_terminal
+from .common import CommandError, ExitCode, check_interfaces, has_a_terminal
 from .language import add_lang_argument, messages
 from .screen_options import add_turn_alert_arguments
 
@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     if args.player_name is not None and not args.player_name.strip():
         print("dalmuti join: " + t._("--player-name cannot be empty"), file=sys.stderr)
         return 2
+    if target is None:
+        check_interfaces(args.interface, t)
     recorder = None
     if args.record is not None:
         from pathlib import Path

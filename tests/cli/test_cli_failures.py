@@ -63,6 +63,23 @@ def test_a_busy_port_for_the_plain_table_is_the_same_one_line(
     assert err == f"dalmuti host: {told.format(port=busy_port)}\n"
 
 
+@pytest.mark.parametrize(
+    "command",
+    [["hosts", "--timeout", "0.1"], ["bot"], ["join", "--plain"]],
+    ids=["hosts", "bot", "join"],
+)
+def test_discovery_on_an_interface_that_is_not_one_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # Each was an 'unexpected error' (ValueError, or OSError: No such device) in English.
+    code, err = fails(capsys, *command, "--interface", "nope", "--lang", "es")
+    assert code == ExitCode.USAGE
+    assert "--interface necesita una dirección IP de esta máquina" in err and "nope" in err
+    code, err = fails(capsys, *command, "--interface", "10.9.9.9", "--lang", "zh-Hant")
+    assert code == ExitCode.CANNOT_START
+    assert "10.9.9.9 不是這台電腦的位址；請給 --interface" in err
+
+
 def test_an_address_that_is_not_this_machines(capsys: pytest.CaptureFixture[str]) -> None:
     code, err = fails(capsys, *QUIET_HOST, "--interface", "10.9.9.9", "--port", "0")
     assert code == ExitCode.CANNOT_START
