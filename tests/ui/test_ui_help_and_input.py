@@ -111,7 +111,7 @@ def test_the_terminal_is_told_on_my_turn_unless_turned_off(bell: bool, title: bo
             table.press("up", "right", "up", "enter", "n")
         client.refresh()
         assert output.bells == (rings + 1 if bell else 0)
-        assert (output.titles[-1:] == ["輪到你了 — Test table"]) == title
+        assert (output.titles[-1:] == ["輪到你了——Test table"]) == title
         assert bool(output.titles) == title
     finally:
         client.app._is_running = False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+import re
 
 import pytest
 from hypothesis import example, given
@@ -68,6 +69,21 @@ def test_chinese_says_one_word_for_the_host_and_for_a_port() -> None:
             assert "主持者" not in text, entry.msgid
             assert "主機" not in text.replace("主機名稱", ""), entry.msgid
             assert "埠" not in text.replace("連接埠", ""), entry.msgid
+
+
+CJK = "[\u2e80-\u9fff\uf900-\ufaff]"
+FULL_WIDTH = "，。；：！？（）「」『』、…—"
+
+
+def test_chinese_follows_taiwanese_typography() -> None:
+    """No space between two Chinese characters or beside full-width punctuation, no ASCII
+    punctuation against a Chinese character, the dash written ——."""
+    catalog = catalogs.read_po(catalogs.po_path("zh_Hant").read_text(encoding="utf-8"))
+    wrong = re.compile(
+        f"{CJK} +{CJK}|[{FULL_WIDTH}] | [{FULL_WIDTH}]|{CJK}[,;:!?]|[,;:!?]{CJK}|(?<!—)—(?!—)"
+    )
+    found = [t for e in catalog.values() for t in e.translations if wrong.search(t)]
+    assert found == []
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
