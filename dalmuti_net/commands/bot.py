@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
                 partial(find_table, args.table_name, interfaces=args.interface, code=args.code)
             )
         except NoTableFound as error:
-            seen = ", ".join(repr(name) for name in error.seen) or _("none")
+            seen = t.list_separator.join(repr(name) for name in error.seen) or _("none")
             found = (
                 _("no table named {name} to join was found (tables seen: {seen})")
                 if args.table_name is not None

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..client.ui.i18n import LANGUAGE_TAGS, N_, Translator, translator_for
 from ..client.ui.text import width, wrap
+from ..told import Listed
 
 LANG_HELP = N_(
     "language of the messages and the table: {tags} (zh_TW, es_ES... work too; "
@@ -45,7 +46,7 @@ def add_lang_argument(parser: argparse.ArgumentParser, dest: str = "lang") -> No
         "--lang",
         dest=dest,
         metavar="LANG",
-        help=Told(LANG_HELP, tags=", ".join(LANGUAGE_TAGS.values())),
+        help=Told(LANG_HELP, tags=Listed(LANGUAGE_TAGS.values())),
     )
 
 
@@ -123,7 +124,10 @@ class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpForm
 
 def _translated(t: Translator, text: str) -> str:
     told = t._(str(text))
-    return told.format(**text.values) if isinstance(text, Told) else told
+    if not isinstance(text, Told):
+        return told
+    values = {k: v.told(t._) if isinstance(v, Listed) else v for k, v in text.values.items()}
+    return told.format(**values)
 
 
 def translate_parser(parser: argparse.ArgumentParser, t: Translator) -> None:

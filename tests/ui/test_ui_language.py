@@ -8,7 +8,7 @@ import pytest
 
 from dalmuti_net.cli import build_parser, main
 from dalmuti_net.client.ui.i18n import LANGUAGE_TAGS, Translator, normalize_language
-from dalmuti_net.client.ui.words import seat_name
+from dalmuti_net.client.ui.words import describe_cards, seat_name
 from dalmuti_net.commands.host import check_options, options_from
 from dalmuti_net.commands.host_runtime import PreparedHost
 from dalmuti_net.commands.language import messages
@@ -48,6 +48,22 @@ def test_an_unknown_language_is_refused_in_one_sentence(
     assert main(["host", "--lang", "klingon", "--headless"]) == 2
     err = capsys.readouterr().err
     assert err == "dalmuti host: unknown language 'klingon'; choose one of en, zh-Hant, es\n"
+
+
+def test_lists_in_chinese_take_the_enumeration_comma(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    zh = Translator("zh_Hant")
+    assert describe_cards(zh, [3, 6, 6]) == "伯爵元帥 ×1、騎士 ×2"
+    assert describe_cards(Translator("es"), [3, 6, 6]) == "Conde Mariscal ×1, Caballero ×2"
+    parser = build_parser(zh)
+    help_text = parser._subparsers._group_actions[0].choices["host"].format_help()  # type: ignore[union-attr]
+    assert "en、zh-Hant、es（zh_TW" in help_text
+    monkeypatch.setenv("LANGUAGE", "zh_TW")  # the locale's language tells --lang's mistake
+    assert main(["host", "--lang", "klingon", "--headless"]) == 2
+    assert capsys.readouterr().err == (
+        "dalmuti host: 不認得的語言 'klingon'；請從 en、zh-Hant、es 中選一個\n"
+    )
 
 
 def _host_args(*argv: str) -> argparse.Namespace:

@@ -129,7 +129,7 @@ def translator_for(requested: str | None, environ: Mapping[str, str] | None = No
         if language is None:
             raise ValueError(
                 local._("unknown language {lang}; choose one of {choices}").format(
-                    lang=repr(requested), choices=", ".join(LANGUAGE_TAGS.values())
+                    lang=repr(requested), choices=local.list_separator.join(LANGUAGE_TAGS.values())
                 )
             )
         return Translator(language)

@@ -327,9 +327,10 @@ def _turn_line(ui: ClientUi) -> Line:
         return [("class:turn", t._("Your turn!")), *your_time(t, ui.countdowns, ui.me)]
     offline = [offline_sentence(t, ui.countdowns, p, ui.name_of(p)) for p in waiting]
     if any(offline):
-        return plain("; ".join(o for o in offline if o), "class:warning")
+        said = Listed((o for o in offline if o), NEXT_CLAUSE).told(t._)  # ；in Chinese
+        return plain(said, "class:warning")
     if waiting:
-        names = ", ".join(ui.name_of(p) for p in waiting)
+        names = t.list_separator.join(ui.name_of(p) for p in waiting)
         return plain(t._("Waiting for {names}").format(names=names), "class:dim")
     return []
 
@@ -457,7 +458,7 @@ def _seats(ui: ClientUi, observation: Observation, cols: int, room: int) -> list
         and s["player"] not in observation.order
     ]
     if joining:
-        names = ", ".join(ui.name_of(p) for p in joining)
+        names = t.list_separator.join(ui.name_of(p) for p in joining)
         lines.append(
             plain("  " + t._("Joining next hand: {names}").format(names=names), "class:dim")
         )

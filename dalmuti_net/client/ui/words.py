@@ -52,7 +52,7 @@ def describe_cards(t: Translator, cards: tuple[int, ...] | list[int]) -> str:
     counts: dict[int, int] = {}
     for card in sorted(cards):
         counts[card] = counts.get(card, 0) + 1
-    return ", ".join(cards_count(t, card, n) for card, n in counts.items())
+    return t.list_separator.join(cards_count(t, card, n) for card, n in counts.items())
 
 
 def seat_name(t: Translator, name: str, kind: str) -> str:
