@@ -231,8 +231,8 @@ class ClientRunner:
             session.receive(message)
             if message["type"] == "about":
                 await connection.send(session.hello())
-            if session.seat_lost:
-                return False
+            if session.seat_lost and message["type"] == "error":
+                return False  # the remembered seat is gone (bad_token): a new one at once
             if message["type"] == "welcome":
                 self._set_status(Status.CONNECTED)
             if session.needs_snapshot and not was_waiting_snapshot:

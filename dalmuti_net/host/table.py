@@ -37,7 +37,7 @@ from ..engine.events import (
     Waiting,
 )
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, ViewerFeed, snapshot_message
-from ..protocol.catalogue import MAX_NAME_CHARS, MAX_TABLE_NAME_CHARS
+from ..protocol.catalogue import MAX_NAME_CHARS, MAX_PLAYER_ID, MAX_TABLE_NAME_CHARS
 from ..protocol.errors import from_refusal
 from ..protocol.feed import hand_events
 from ..protocol.messages import (
@@ -306,7 +306,7 @@ class Table:
             raise ProtocolError(ErrorCode.TABLE_ENDED, "this table has ended")
         if len(self.seated_players) >= MAX_PLAYERS:
             raise ProtocolError(ErrorCode.TABLE_FULL, f"all {MAX_PLAYERS} seats are taken")
-        player = self._next_player
+        player = self._free_player_number()
         self._commit(
             {
                 "op": "seat",
@@ -319,6 +319,20 @@ class Table:
             }
         )
         return self.seats[player]
+
+    def _free_player_number(self) -> int:
+        """In the lobby the lowest number no seat has: a seat left there is forgotten, so
+        someone reconnecting over and over without a token never uses up the numbers a
+        message may carry (past them every client would refuse the ``table`` message).
+        Once a game has begun a number is never given twice (the game and its history
+        name players by number), and past the largest the table is full."""
+        if self.game is None:
+            return next(n for n in range(1, MAX_PLAYER_ID + 1) if n not in self.seats)
+        if self._next_player > MAX_PLAYER_ID:
+            raise ProtocolError(
+                ErrorCode.TABLE_FULL, "this table has seated all the players it can"
+            )
+        return self._next_player
 
     def _unique_name(self, wanted: str) -> str:
         base = clean_text(wanted)[:MAX_NAME_CHARS] or "Player"

@@ -37,7 +37,9 @@ class Direction(StrEnum):
 
 # --------------------------------------------------------------------- shared shapes
 
-PLAYER = Int(0, 9999)
+MAX_PLAYER_ID = 9999
+"""The largest number a player may have: a host never gives out a larger one."""
+PLAYER = Int(0, MAX_PLAYER_ID)
 CARD = Int(1, 13)
 CARDS = List(CARD, 80)
 PLAYERS = List(PLAYER, MAX_PLAYERS)
@@ -136,7 +138,7 @@ EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
     "seating_draw": _event(
         "One round of the seating draw (rule 4); later rounds are tied players redrawing.",
         round=_f(Int(1, 1000), "1 for the first draw."),
-        draws=_f(List(List(Int(0, 9999), 2, 2), MAX_PLAYERS), "[player, card] pairs."),
+        draws=_f(List(List(Int(0, MAX_PLAYER_ID), 2, 2), MAX_PLAYERS), "[player, card] pairs."),
     ),
     "seating_settled": _event(
         "The first seating: Greater Dalmuti first, clockwise.", order=_f(PLAYERS, "Seat order.")

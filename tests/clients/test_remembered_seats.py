@@ -275,3 +275,32 @@ def test_the_host_players_own_seat_comes_back_with_host_resume(tmp_path: Path) -
     assert again.table.game is not None and again.table.game.hand_number == game.hand_number
     assert again.save is not None
     again.save.close()
+
+
+async def test_a_client_restarted_in_the_lobby_takes_one_new_seat_and_keeps_it(
+    tmp_path: Path,
+) -> None:
+    """In the lobby a dropped seat is freed, so the restarted client's remembered token
+    is refused: it takes a new seat once and stays in it. (It used to reconnect in a
+    loop, a new seat each time, until the numbers ran out and every client at the table
+    refused the host's `table` message.)"""
+    store = SeatStore(tmp_path)
+    table = RecordingTable("Lobby", seed=4)
+    async with served(table) as (port, nursery):
+        ana = Player(SeatStore(tmp_path / "ana"), "Ana")
+        nursery.start_soon(ana.run, tcp(port))
+        await ana.until(lambda: ana.session.is_host)
+        bo = Player(store, "Bo")
+        nursery.start_soon(bo.run, tcp(port))
+        await bo.until(lambda: bo.session.welcome is not None)
+        bo.scope.cancel()  # the terminal was closed
+
+        again = Player(store, "Bo")
+        nursery.start_soon(again.run, tcp(port))
+        await again.until(lambda: again.session.welcome is not None)
+        await trio.sleep(1.0)
+        hellos = [m for m in table.heard if m["type"] == "hello" and m["name"] == "Bo"]
+        assert len(hellos) == 3, "the first run, the refused token, the new seat"
+        assert [s.name for s in table.seats.values()] == ["Ana", "Bo"]
+        assert again.session.seat_was_lost and again.session.token is not None
+        again.scope.cancel()

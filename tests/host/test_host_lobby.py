@@ -12,6 +12,7 @@ from dalmuti_net.engine import Rules
 from dalmuti_net.engine.cards import cards_of
 from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION
+from dalmuti_net.protocol.catalogue import MAX_PLAYER_ID
 
 
 def lobby(**table_args: object) -> Harness:
@@ -245,6 +246,28 @@ def test_a_player_dropping_in_the_lobby_frees_the_seat_but_the_host_keeps_theirs
     assert table_names(harness) == ["Host"]
     back = harness.join("Host again", token=host.session.token)
     assert back.received[0]["player"] == host.session.player and back.received[0]["host"]
+
+
+def test_coming_and_going_in_the_lobby_never_uses_up_the_player_numbers() -> None:
+    """A lobby seat that is left is forgotten, and its number given again: a client that
+    reconnected without a token in a loop once ran the numbers past the protocol's 9999,
+    and from then on every client refused the host's `table` message."""
+    harness = lobby()
+    harness.join("Host")
+    for _ in range(300):
+        harness.drop(harness.join("Bo"))
+    cy = harness.join("Cy")
+    assert cy.session.player == 2 and table_names(harness) == ["Host", "Cy"]
+    assert all(not client.errors for client in harness.clients)
+
+
+def test_past_the_largest_player_number_a_game_refuses_a_newcomer_not_everyone() -> None:
+    harness, _ = game(players=4)
+    harness.table._next_player = MAX_PLAYER_ID + 1  # as if ten thousand had come and gone
+    newt = harness.join("Newt")
+    assert error_codes(newt) == ["table_full"] and newt.closed
+    watcher = harness.join("Watcher", spectator=True)
+    assert not watcher.errors and harness.run(max_steps=50) == 50, "the game plays on"
 
 
 def test_the_next_human_becomes_host_player_when_the_host_leaves() -> None:
