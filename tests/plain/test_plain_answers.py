@@ -6,7 +6,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dalmuti_net.client.plain.answers import Question
+from dalmuti_net.client.plain.answers import (
+    HOW_TO_ANSWER,
+    HOW_TO_CONFIRM,
+    Question,
+    how_to_answer,
+)
 from dalmuti_net.client.sdk import is_legal, legal_actions
 from dalmuti_net.client.ui.choosers import Names
 from dalmuti_net.client.ui.i18n import Translator
@@ -224,3 +229,10 @@ def test_every_kind_of_question_is_worded_in_each_language() -> None:
             translated = Question(t, decision, NAMES, order=(1, 2, 3, 4, 6)).lines()
             assert len(translated) == len(english)
             assert translated[0] != english[0] and translated[-1] != english[-1]
+
+
+def test_a_list_of_one_says_type_1_not_from_1_to_1() -> None:
+    assert how_to_answer(EN, HOW_TO_ANSWER, 1) == "Type 1, or help."
+    assert how_to_answer(EN, HOW_TO_ANSWER, 3) == "Type a number from 1 to 3, or help."
+    assert how_to_answer(ZH, HOW_TO_CONFIRM, 1, back="返回") == "請輸入 1，或輸入「返回」返回。"
+    assert how_to_answer(ES, HOW_TO_CONFIRM, 1, back="atrás") == "Escribe 1, o atrás para volver."

@@ -95,11 +95,14 @@ class PlainProcess:
 
 
 def question_end(t: Translator) -> re.Pattern[str]:
-    """The line that closes every question: "Type a number from 1 to N...", translated."""
+    """The line that closes every question: "Type a number from 1 to N..." (or "Type 1..."
+    when there is one answer), translated."""
     patterns = []
     for template in (
         "Type a number from 1 to {n}, or help.",
         "Type a number from 1 to {n}, {back} to choose again, or help.",
+        "Type 1, or help.",
+        "Type 1, {back} to choose again, or help.",
     ):
         pattern = re.escape(t._(template))
         pattern = pattern.replace(r"\{n\}", r"\d+").replace(r"\{back\}", r"\S+")

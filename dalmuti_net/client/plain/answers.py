@@ -44,6 +44,21 @@ PEON_WORDS = N_("peon|p")
 DECLINE_WORDS = N_("decline|d")
 BACK_WORDS = N_("back|b")
 
+HOW_TO_ANSWER = N_("Type a number from 1 to {n}, or help.")
+HOW_TO_ANSWER_OR_BACK = N_("Type a number from 1 to {n}, {back} to choose again, or help.")
+HOW_TO_CONFIRM = N_("Type a number from 1 to {n}, or {back} to go back.")
+ONLY_ONE: dict[str, str] = {
+    HOW_TO_ANSWER: N_("Type 1, or help."),
+    HOW_TO_ANSWER_OR_BACK: N_("Type 1, {back} to choose again, or help."),
+    HOW_TO_CONFIRM: N_("Type 1, or {back} to go back."),
+}
+"""The same when the list has one item (not "from 1 to 1")."""
+
+
+def how_to_answer(t: Translator, template: str, n: int, **values: str) -> str:
+    """How to answer a numbered list of ``n`` items (``template``: one of ``ONLY_ONE``)."""
+    return t._(ONLY_ONE[template] if n == 1 else template).format(n=n, **values)
+
 
 def words_for(t: Translator, marked: str) -> tuple[str, ...]:
     """The words a ``|``-separated marked string stands for, translated and in English."""
@@ -136,13 +151,9 @@ class Question:
         lines += [f"{number}. {option.label}" for number, option in enumerate(options, 1)]
         if self.picked:
             back = words_for(t, BACK_WORDS)[0]
-            lines.append(
-                t._("Type a number from 1 to {n}, {back} to choose again, or help.").format(
-                    n=len(options), back=back
-                )
-            )
+            lines.append(how_to_answer(t, HOW_TO_ANSWER_OR_BACK, len(options), back=back))
         else:
-            lines.append(t._("Type a number from 1 to {n}, or help.").format(n=len(options)))
+            lines.append(how_to_answer(t, HOW_TO_ANSWER, len(options)))
         return lines
 
     # ------------------------------------------------------------------ answering
@@ -187,7 +198,7 @@ class Question:
         return Outcome(stepped=True)
 
     def _how(self) -> str:
-        return self.t._("Type a number from 1 to {n}, or help.").format(n=len(self.options()))
+        return how_to_answer(self.t, HOW_TO_ANSWER, len(self.options()))
 
     def _finished(self) -> Action | None:
         """The tax's answer once every card is picked."""

@@ -31,7 +31,14 @@ from ..ui.state import ClientUi, Effect, Quit, Screen, Send
 from ..ui.story import END_REASONS
 from ..ui.text import tidy
 from ..ui.words import card_label, describe_set
-from .answers import BACK_WORDS, Question, words_for
+from .answers import (
+    BACK_WORDS,
+    HOW_TO_ANSWER,
+    HOW_TO_CONFIRM,
+    Question,
+    how_to_answer,
+    words_for,
+)
 
 COMMANDS: dict[str, str] = {
     "hand": N_("hand|cards"),
@@ -569,7 +576,7 @@ class PlainTable:
             return
         for number, choice in enumerate(refusal.choices, 1):
             self.say(f"{number}. {t._(choice.label)}")
-        self.say(t._("Type a number from 1 to {n}, or help.").format(n=len(refusal.choices)))
+        self.say(how_to_answer(t, HOW_TO_ANSWER, len(refusal.choices)))
 
     def _refusal_line(self, text: str) -> list[Effect]:
         refusal = self.ui.refusal
@@ -594,11 +601,7 @@ class PlainTable:
         for number, choice in enumerate(confirmation.choices, 1):
             self.say(f"{number}. " + (choice.sentence or t._(choice.label)))
         back = words_for(t, BACK_WORDS)[0]
-        self.say(
-            t._("Type a number from 1 to {n}, or {back} to go back.").format(
-                n=len(confirmation.choices), back=back
-            )
-        )
+        self.say(how_to_answer(t, HOW_TO_CONFIRM, len(confirmation.choices), back=back))
 
     def _confirm_line(self, text: str) -> list[Effect]:
         """An answer to the modal question: its number, key or label; back closes it."""
