@@ -60,15 +60,21 @@ def test_every_string_is_translated_with_its_placeholders(language: str) -> None
     assert catalogs.problems(language, catalogs.extract(), catalog) == []
 
 
-def test_chinese_says_one_word_for_the_host_and_for_a_port() -> None:
+def test_chinese_says_one_word_for_each_thing() -> None:
     """主持人 for the host (the program and its player alike), not also 主持者 or 主機 (but
-    主機名稱, a host name); 連接埠 for a port, not also 埠 alone."""
+    主機名稱, a host name); 連接埠 for a port, not also 埠 alone; 聯賽檔案 for a league
+    file, not also 聯賽檔; 牌局紀錄檔 for a history file (join --record's), not 歷史檔 nor
+    紀錄檔 alone, which is the log file."""
     catalog = catalogs.read_po(catalogs.po_path("zh_Hant").read_text(encoding="utf-8"))
     for entry in catalog.values():
         for text in entry.translations:
             assert "主持者" not in text, entry.msgid
             assert "主機" not in text.replace("主機名稱", ""), entry.msgid
             assert "埠" not in text.replace("連接埠", ""), entry.msgid
+            assert "聯賽檔" not in text.replace("聯賽檔案", ""), entry.msgid
+            assert "歷史檔" not in text, entry.msgid
+            if "紀錄檔" in text.replace("牌局紀錄檔", ""):
+                assert "log" in entry.msgid, entry.msgid
 
 
 CJK = "[\u2e80-\u9fff\uf900-\ufaff]"
