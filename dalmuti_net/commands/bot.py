@@ -160,13 +160,13 @@ def run(args: argparse.Namespace) -> int:
         t, None if args.exec_command is not None else strategies[0].name
     )
     outcome: list[str] = []
-    refused = False
+    refused = never_seated = False
 
     async def connect() -> trio.abc.Stream:
         return await trio.open_tcp_stream(host, port)
 
     async def one(index: int) -> None:
-        nonlocal refused
+        nonlocal refused, never_seated
         name = base_name if args.count == 1 else f"{base_name} {index + 1}"
         if args.exec_command is not None:
             program = StdioBot(
@@ -189,6 +189,10 @@ def run(args: argparse.Namespace) -> int:
             outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
         elif session.goodbye_code is not None or session.closed_reason:
             told = describe_goodbye(t, session.goodbye_code)
+            outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
+        elif session.welcome is None:  # what answered let the bot go without a seat
+            never_seated = True
+            told = _("The connection ended before the bot had a seat.")
             outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
 
     async def main() -> None:
@@ -224,7 +228,9 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.NOT_FOUND
     for line in outcome:
         tell(line, sys.stdout)
-    return ExitCode.REFUSED if refused else ExitCode.OK
+    if refused:
+        return ExitCode.REFUSED
+    return ExitCode.FAILED if never_seated else ExitCode.OK
 
 
 def default_bot_name(t: Translator, strategy: str | None) -> str:

@@ -17,6 +17,7 @@ from dalmuti_net.cli import main, user_failure
 from dalmuti_net.client import runner
 from dalmuti_net.commands.common import ExitCode
 from dalmuti_net.commands.host_runtime import HostStartError
+from dalmuti_net.protocol import encode
 
 QUIET_HOST = ["host", "--headless", "--no-announce"]
 STEP_TIMEOUT_S = 60
@@ -195,6 +196,50 @@ def test_bot_at_something_that_is_not_a_host(
     code, err = fails(capsys, "bot", f"127.0.0.1:{closing_peer}")
     assert code == ExitCode.NOT_FOUND
     assert f"127.0.0.1:{closing_peer} (something answers there, but it is not a dalmuti" in err
+
+
+@pytest.fixture
+def peer_that_lets_go() -> Iterator[int]:
+    """Answers a hello with a heartbeat (as a host may), then closes without a seat."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.settimeout(0.05)
+        stop = threading.Event()
+
+        def serve() -> None:
+            while not stop.is_set():
+                try:
+                    connection, _ = listener.accept()
+                except TimeoutError:
+                    continue
+                with connection:
+                    connection.settimeout(5)
+                    connection.recv(65536)  # the hello
+                    connection.sendall(encode({"type": "heartbeat"}))
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        yield listener.getsockname()[1]
+        stop.set()
+        thread.join()
+
+
+@pytest.mark.parametrize(
+    ("language", "told"),
+    [
+        ("en", "Heuristic bot: The connection ended before the bot had a seat.\n"),
+        ("zh-Hant", "聰明機器人：連線在機器人入座之前就結束了。\n"),
+    ],
+)
+def test_bot_let_go_without_a_seat_says_so_and_fails(
+    capsys: pytest.CaptureFixture[str], peer_that_lets_go: int, language: str, told: str
+) -> None:
+    # It exited 0 saying nothing.
+    code = main(["bot", f"127.0.0.1:{peer_that_lets_go}", "--lang", language])
+    out, err = capsys.readouterr()
+    assert code == ExitCode.FAILED, err
+    assert out == told and err == ""
 
 
 def test_bot_at_a_peer_that_never_answers(
