@@ -455,9 +455,15 @@ class Table:
             if seat.connection != connection_id:
                 continue
             seat.connection = None
-            if self.game is None and not seat.host and seat.kind == "human":
-                # In the lobby a seat is only a place in the queue: free it.
-                self._commit({"op": "leave", "player": seat.player})
+            if self.game is None and seat.kind == "human" and (self.headless or not seat.host):
+                # In the lobby a seat is only a place in the queue: free it. At a table
+                # without a host terminal the host role passes on with it, to the next
+                # connected player or else to whoever joins next: a host player who went
+                # away must not keep everyone waiting for a start only they may give.
+                entry: dict[str, Any] = {"op": "leave", "player": seat.player}
+                if seat.host:
+                    entry["heir"] = self._heir_for(seat, None)
+                self._commit(entry)
         if connection.greeted:
             self._broadcast_table()
 

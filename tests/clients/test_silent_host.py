@@ -7,10 +7,17 @@ from __future__ import annotations
 import trio
 import trio.testing
 
+from dalmuti_net.bots import make_strategy
+from dalmuti_net.client.bot import play, stream_connector
 from dalmuti_net.client.runner import ClientRunner, Status
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.host.server import TableServer
-from dalmuti_net.host.table import Table
+from dalmuti_net.host.table import StartBot, Table
+
+
+async def run_bot(stream: trio.abc.Stream, bot: StartBot) -> None:
+    strategy = make_strategy("random", 3)
+    await play(stream_connector(stream), strategy, bot.name, token=bot.token, reconnect=False)
 
 
 class Vanishing(trio.abc.Stream):
@@ -42,7 +49,7 @@ async def test_a_silent_host_is_lost_after_its_timeout_and_the_seat_taken_back(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
     table = Table("Lid closed")
-    server = TableServer(table)
+    server = TableServer(table, run_bot=run_bot)
     connections: list[Vanishing] = []
     statuses: list[tuple[float, Status]] = []
     async with trio.open_nursery() as nursery:
@@ -64,6 +71,11 @@ async def test_a_silent_host_is_lost_after_its_timeout_and_the_seat_taken_back(
         seat = session.player
         await trio.sleep(60)  # a quiet lobby: the host's heartbeats keep it connected
         assert len(connections) == 1 and statuses[-1][1] is Status.CONNECTED
+        for _ in range(3):
+            await runner.send({"type": "add_bot", "strategy": "random"})
+        await runner.send({"type": "start"})
+        while session.decision is None:  # the game waits for Ana: nothing more is said
+            await trio.sleep(0.1)
 
         connections[0].gone = True
         vanished = trio.current_time()
@@ -74,7 +86,8 @@ async def test_a_silent_host_is_lost_after_its_timeout_and_the_seat_taken_back(
         lost = next(t for t, s in statuses if t > vanished and s is Status.RECONNECTING)
         # 20 s after the last frame heard, which came at most 5 s (a heartbeat) before.
         assert 15.0 <= lost - vanished <= 20.1
-        assert len(connections) == 2 and session.player == seat  # the same seat
+        assert len(connections) == 2 and session.player == seat  # the same seat, cards too
+        assert session.observation is not None and session.observation.hand
         assert table.seats[seat].connection is not None
         runner.stop()
         nursery.cancel_scope.cancel()

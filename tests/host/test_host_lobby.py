@@ -237,15 +237,36 @@ def test_leave_in_the_lobby_frees_the_seat_and_closes() -> None:
     assert bo.closed and table_names(harness) == ["Host"]
 
 
-def test_a_player_dropping_in_the_lobby_frees_the_seat_but_the_host_keeps_theirs() -> None:
-    harness = lobby()
-    host = harness.join("Host")
+def test_a_player_dropping_in_the_lobby_frees_the_seat_but_the_host_terminal_keeps_its() -> None:
+    harness = lobby(headless=False)
+    seat = harness.table.reserve_seat("Host", host=True)
+    host = harness.join("Host", token=seat.token, internal=True)
     bo = harness.join("Bo")
     harness.drop(bo)
     harness.drop(host)
     assert table_names(harness) == ["Host"]
-    back = harness.join("Host again", token=host.session.token)
-    assert back.received[0]["player"] == host.session.player and back.received[0]["host"]
+    back = harness.join("Host again", token=seat.token, internal=True)
+    assert back.received[0]["player"] == seat.player and back.received[0]["host"]
+
+
+def test_without_a_host_terminal_the_host_role_passes_on_when_its_player_goes() -> None:
+    """The first player of a headless table (its host player) closed their terminal in
+    the lobby and kept the role while offline: nobody else could start the table. The
+    role passes to the next connected player, or to whoever joins next."""
+    harness = lobby()
+    nina = harness.join("Nina")
+    bo = harness.join("Bo")
+    cy = harness.join("Cy")
+    harness.drop(nina)
+    assert table_names(harness) == ["Bo", "Cy"]
+    assert bo.session.is_host and not cy.session.is_host
+    harness.drop(bo)
+    harness.drop(cy)
+    assert not harness.table.seats and harness.table.phase == "lobby", "not ended"
+    dee = harness.join("Dee")
+    assert dee.received[0]["host"] is True
+    harness.start_with_bots(dee, 3)
+    assert harness.table.phase == "playing" and not dee.errors
 
 
 def test_coming_and_going_in_the_lobby_never_uses_up_the_player_numbers() -> None:
