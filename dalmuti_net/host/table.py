@@ -907,9 +907,11 @@ class Table:
                 strategy=entry["strategy"],
             )
             self._feeds[player] = ViewerFeed(player)
+            # The table first: whoever is told that a newcomer is joining already has
+            # their seat and name (else a client could only call them by number).
+            self._broadcast_table()
             if self.game is not None:
                 self._distribute(events)
-            self._broadcast_table()
         elif op == "start":
             self.seed = entry["seed"]
             self.game = Game(entry["players"], self.rules, self.seed)

@@ -377,6 +377,17 @@ def test_a_newcomer_joins_as_a_merchant_placed_by_the_greater_dalmuti(moment: st
     seat = next(s for s in snapshot["table"]["players"] if s["player"] == me)
     assert seat["seated"] is False
     assert host.of_type("player_joining")[-1]["player"] == me
+    joining = next(
+        i
+        for i, m in enumerate(host.received)
+        if m["type"] == "player_joining" and m["player"] == me
+    )
+    named = [
+        i
+        for i, m in enumerate(host.received[:joining])
+        if m["type"] == "table" and any(s["name"] == "Newt" for s in m["table"]["players"])
+    ]
+    assert named, "the newcomer's name is known before they are said to be joining"
     assert snapshot["game"] is not None and snapshot["game"]["hand"] is None
     assert me in snapshot["game"]["joining"]
     harness.run_until(table.hand_over)

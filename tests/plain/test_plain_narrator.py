@@ -314,3 +314,40 @@ def test_chinese_lines_follow_taiwanese_typography() -> None:
         re.search(r"[（）「」，。：；、！？] | [（）「」，。：；、！？]", line)
         for line in table.printed
     ), "\n".join(table.printed)
+
+
+def test_a_newcomer_is_not_back_when_first_connected_and_a_player_who_was_is() -> None:
+    """A newcomer's seat is listed before its connection is attached: that first
+    connection is not a return (it printed "Quinn is back." for someone who had never
+    been there); a player seen connected who drops and returns is back."""
+    table = PlainLocal()
+    shown = table.local.session.table
+    assert shown is not None
+
+    def tell(changes: dict[int, bool], newcomer: bool | None) -> list[str]:
+        players = [
+            {**seat, "connected": changes.get(seat["player"], seat["connected"])}
+            for seat in shown["players"]
+        ]
+        if newcomer is not None:
+            players.append(
+                {
+                    **players[0],
+                    "player": 9,
+                    "name": "Quinn",
+                    "host": False,
+                    "connected": newcomer,
+                    "seated": False,
+                    "kind": "human",
+                }
+            )
+        message = {"type": "table", "table": {**shown, "phase": "playing", "players": players}}
+        table.local.session.receive(message)
+        table.plain.on_message(message)
+        return table.take()
+
+    assert tell({}, None) == []
+    assert tell({}, False) == ["Quinn takes a seat."]
+    assert tell({}, True) == [], "a first connection is not a return"
+    assert tell({}, False) == ["Quinn is offline."]
+    assert tell({}, True) == ["Quinn is back."]

@@ -122,6 +122,9 @@ class PlainTable:
         self._listed: dict[str, int] = {}
         self._listings: list[TableListing] = []
         self._grace_told: set[int] = set()
+        self._seen_connected: set[int] = set()
+        """Seats seen connected: only those can come back (a newcomer's first connection
+        is not a return)."""
         self.quitting = False
         """The player quit: the connection closing is no news."""
         self.finished = False
@@ -398,6 +401,11 @@ class PlainTable:
         for player, seat in new.items():
             name = self._name(player)
             was = old.get(player)
+            came_back = seat["connected"] and (was is None or not was["connected"])
+            returning = came_back and player in self._seen_connected
+            for seen in (was, seat):
+                if seen is not None and seen["connected"]:
+                    self._seen_connected.add(player)
             if was is None:
                 self.say(t._("{name} takes a seat.").format(name=name))
                 continue
@@ -415,7 +423,8 @@ class PlainTable:
                 and after["phase"] != "lobby"  # in the lobby a seat lasts as long as its line
             ):
                 if seat["connected"]:
-                    self.say(t._("{name} is back.").format(name=name))
+                    if returning:
+                        self.say(t._("{name} is back.").format(name=name))
                     self._grace_told.discard(player)
                 elif not self._tell_grace(player):
                     self.say(t._("{name} is offline.").format(name=name))
