@@ -92,12 +92,16 @@ class PreparedHost:
             },
         }
         table = Table(**_table_arguments(header, settings))
+        if options.bot_strategy not in table.known_strategies:
+            # --strategy was checked when the command started (any registered name or a
+            # module:attr): the table seats it as it seats its own.
+            table.known_strategies = (*table.known_strategies, options.bot_strategy)
         save = SaveFile.create(options.save, header) if options.save is not None else None
         prepared = cls(options, settings, table, save, t=messages(options.lang))
         if not options.headless:
             prepared.host_token = table.reserve_seat(options.player_name, host=True).token
         for _ in range(options.bots):
-            table.add_bot(options.bot_strategy)
+            table.add_bot(options.bot_strategy, _bot_label(options.bot_strategy))
         return prepared
 
     # ------------------------------------------------------------------ running
@@ -366,6 +370,14 @@ def _rebuild(
     except UnplayableChange as error:
         raise SaveError(N_("{path} is damaged: {reason}"), path=path, reason=error) from None
     return settings, table
+
+
+def _bot_label(strategy: str) -> str | None:
+    """A ``module:Attr`` strategy's bots are called ``Attr bot``; the table names the others
+    (``Heuristic bot``, ``Montecarlo bot``)."""
+    if ":" not in strategy:
+        return None
+    return f"{strategy.rsplit(':', 1)[1] or strategy} bot"
 
 
 def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[str, Any]:
