@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import select
 import sys
 import traceback
 
@@ -110,6 +112,12 @@ def main(argv: list[str] | None = None) -> int:
         print(_("interrupted"), file=sys.stderr)
         return ExitCode.INTERRUPTED
     except Exception as error:
+        if _output_closed(error):
+            # Whoever read our output went away (`dalmuti join --plain | head`): there is
+            # nothing left to say and nowhere to say it. Exit as quietly as such a program
+            # does, without Python's own complaint when it flushes stdout at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return ExitCode.FAILED
         failure = user_failure(error)
         if args.debug:
             traceback.print_exc()
@@ -153,6 +161,21 @@ def user_failure(error: BaseException) -> CommandError | None:
             if found is not None:
                 return found
     return None
+
+
+def _output_closed(error: BaseException) -> bool:
+    """Whether ``error`` (or one in its group) is a write to our closed standard output."""
+    if isinstance(error, BaseExceptionGroup):
+        return any(_output_closed(inner) for inner in error.exceptions)
+    if not isinstance(error, BrokenPipeError):
+        return False
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), 0)
+        # A pipe whose reader has gone polls as an error at its writing end.
+        return any(events & select.POLLERR for _, events in poll.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll(), no real stdout
+        return False
 
 
 def describe(error: BaseException) -> str:
