@@ -192,10 +192,15 @@ def check_options(options: HostOptions, t: Translator | None = None) -> str | No
         ).format(folder=options.save.parent)
     if options.save is not None and options.resume is not None:
         return _("give --save or --resume, not both (--resume keeps saving to its file)")
-    if options.save is not None and options.save.exists() and options.save.stat().st_size:
-        return _("{file} already holds a table; use --resume {file} to continue it").format(
-            file=options.save
-        )
+    if options.save is not None and options.save.is_file() and options.save.stat().st_size:
+        from ..host.savefile import in_use
+
+        # A save in use by another host is refused as such when it is opened (--resume
+        # would be refused too); a folder, when it cannot be opened as a file.
+        if not in_use(options.save):
+            return _("{file} already holds a table; use --resume {file} to continue it").format(
+                file=options.save
+            )
     if options.resume is not None and not options.resume.exists():
         return _("{file} does not exist").format(file=options.resume)
     return None

@@ -242,6 +242,21 @@ def _check_kind(path: Path) -> None:
         raise SaveError(N_("{path} is damaged: its first page is cut short"), path=path)
 
 
+def in_use(path: Path) -> bool:
+    """Whether a running host holds the save at ``path`` (its lock is taken)."""
+    try:
+        probe = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(probe)  # closing it lets go of a lock this probe took
+    return False
+
+
 def _lock(path: Path) -> int:
     """Open ``path`` (created 0600 if new) and take its exclusive lock, or refuse at once."""
     try:

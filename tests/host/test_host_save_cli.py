@@ -65,14 +65,16 @@ async def test_a_second_host_on_the_same_file_refuses_at_once(tmp_path: Path) ->
     try:
         command = [sys.executable, "-m", "dalmuti_net.cli", "host", "--no-announce"]
         command += ["--interface", "127.0.0.1", "--port", str(free_port()), "--headless"]
-        second = await trio.to_thread.run_sync(
-            lambda: subprocess.run(
-                [*command, "--resume", str(save)], capture_output=True, text=True, timeout=30
+        # --resume, and --save too: not "use --resume", which would be refused in turn.
+        for option in ("--resume", "--save"):
+            second = await trio.to_thread.run_sync(
+                lambda option=option: subprocess.run(
+                    [*command, option, str(save)], capture_output=True, text=True, timeout=30
+                )
             )
-        )
-        assert second.returncode == 3
-        assert second.stderr.count("\n") == 1, second.stderr
-        assert "is in use by another running host" in second.stderr
+            assert second.returncode == 3, (option, second.stderr)
+            assert second.stderr.count("\n") == 1, second.stderr
+            assert "is in use by another running host" in second.stderr
         assert first.poll() is None, "the first host goes on"
     finally:
         first.terminate()
