@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import shlex
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,13 +41,15 @@ DEFAULT_TIMEOUT_S = 5.0
 DEADLINE_MARGIN_S = 0.25
 """With a turn timer, the program's answer is awaited this much less than the time left."""
 EXIT_WAIT_S = 2.0
+"""How long a program whose output closed is given to end (it is killed after that at the
+table's end; during a decision the wait is never longer than the time left to answer)."""
 
 Fallback = Callable[[Decision], Action]
 Report = Callable[[str], None]
 
 MISBEHAVED = N_("{name}: the program {what}; playing the default move {move}")
 EXITED = N_("exited ({status})")
-STILL_RUNNING = N_("still running, its output closed")
+CLOSED_OUTPUT = N_("closed its output")
 STATUS = N_("status {code}")
 SILENT = N_("said nothing within {seconds} s")
 TOO_LONG = N_("printed a line longer than {limit} bytes")
@@ -154,9 +158,12 @@ class StdioBot:
             timeout = min(timeout, max(0.05, deadline_ms / 1000 - DEADLINE_MARGIN_S))
         answer: Any = _NOTHING
         line: bytes | None = None
+        deadline = trio.current_time() + timeout
         try:
-            await self._write(request)
-            with trio.move_on_after(timeout):
+            with trio.move_on_at(deadline):
+                # The request's write is timed too: a program that reads nothing fills
+                # its input's pipe, and the table never waits on a broken program.
+                await self._write(request)
                 while answer is _NOTHING:
                     line = await self._read()
                     answer = _parse(line)
@@ -166,8 +173,10 @@ class StdioBot:
                     ):
                         answer = _NOTHING  # a late answer to an earlier decision: dropped
         except ProgramExited:
+            # Its output closed: the program is gone, whether or not its process has
+            # ended yet. Reported once; every later decision gets the default move.
             self.exited = True
-            return self._misbehaved(Told(EXITED, status=await self._exit_status()), decision)
+            return self._misbehaved(await self._gone(deadline), decision)
         if answer is _NOTHING:
             return self._misbehaved(Told(SILENT, seconds=f"{timeout:g}"), decision)
         return self._check(answer, line, legal, decision)
@@ -210,12 +219,14 @@ class StdioBot:
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             raise ProgramExited from None
 
-    async def _exit_status(self) -> Told:
+    async def _gone(self, deadline: float) -> Told:
+        """What became of a program whose output closed: its exit status if it ends by
+        ``deadline`` (at most ``EXIT_WAIT_S`` from now), else that it closed its output."""
         assert self.process is not None
-        with trio.move_on_after(EXIT_WAIT_S):
+        with trio.move_on_at(min(deadline, trio.current_time() + EXIT_WAIT_S)):
             await self.process.wait()
         code = self.process.returncode
-        return Told(STILL_RUNNING) if code is None else Told(STATUS, code=code)
+        return Told(CLOSED_OUTPUT) if code is None else Told(EXITED, status=Told(STATUS, code=code))
 
     async def finish(self, last: Message | None) -> None:
         """Tell the program the table is over (``last``), close its input, let it end."""
@@ -327,11 +338,52 @@ def _shown(line: bytes) -> str:
     return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
+_PUNCTUATION = re.compile(r"[();<>|&\n]+")
+_REDIRECTIONS = frozenset({"<", ">", ">>", "<<", "<<-", "<>", ">|", "<&", ">&"})
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_SHELL_ONLY = (
+    "! { } [[ ]] if then else elif fi case esac for select while until do done function in"
+    " . : alias bg break cd command continue eval exec exit export fg getopts hash jobs local"
+    " read readonly return set shift source times trap type ulimit umask unalias unset wait"
+)
+"""Reserved words and builtins that no executable stands in for: ``exec`` cannot run them."""
+_NOT_EXECUTABLE = frozenset(_SHELL_ONLY.split())
+
+
+def shell_command(command: str) -> str:
+    """What ``/bin/sh -c`` is given for ``command``: ``exec COMMAND`` when it is one
+    simple command, so that the program runs in the shell's place. A shell that waited on
+    it instead (dash does) would hold the program's stdout open, and the program closing
+    its output would not be seen until the shell ended. Anything else (a list, a pipeline,
+    a compound command, a builtin, an assignment, what shlex cannot read) is left as it
+    is, for the shell to run as written."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars="();<>|&\n")
+    lexer.whitespace = " \t"  # a newline outside quotes ends a command: an operator here
+    lexer.whitespace_split = True
+    lexer.commenters = ""  # a comment would hide the newline that ends it
+    try:
+        words = list(lexer)
+    except ValueError:
+        return command
+    if not words or any(_is_operator(word) for word in words):
+        return command
+    first = words[0]
+    if first in _NOT_EXECUTABLE or _ASSIGNMENT.match(first):
+        return command
+    return f"exec {command}"
+
+
+def _is_operator(word: str) -> bool:
+    """Whether shlex's ``word`` is a control operator (a quoted one counts too: such a
+    command is left to the shell, which is always right)."""
+    return _PUNCTUATION.fullmatch(word) is not None and word not in _REDIRECTIONS
+
+
 async def _run_process(
     command: str, *, task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED
 ) -> None:
     await trio.run_process(
-        command,
+        shell_command(command),
         shell=True,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from host_process import REPO, assert_full_game, running_host
 
+from dalmuti_net.client.stdio import shell_command
+
 STDIO_DIR = REPO / "client" / "stdio"
 GAME_TIMEOUT_S = 90
 ONE_HAND = """\
@@ -170,6 +172,50 @@ def test_an_exit_is_reported_once_and_the_seat_plays_on(one_hand: Path) -> None:
     stderr, _ = play_misbehaving(one_hand, "read l; echo 0; read l; echo 0; read l; exit 3")
     (report,) = reports(stderr)
     assert report["what"] == "exited (status 3)"
+
+
+def test_a_program_that_closes_its_output_is_gone_reported_once(one_hand: Path) -> None:
+    """The program answers once, closes its stdout and lives on: it is reported at once,
+    once, and every later decision gets the default move at once (not a wait of
+    ``--exec-timeout`` each: the shell that runs it must not hold its stdout open)."""
+    script = "import os, sys, time\nsys.stdin.readline()\nos.write(1, b'0\\n')\nos.close(1)\n"
+    script += "time.sleep(60)\n"  # a program of several lines, as one command: exec'd
+    program = f"{sys.executable} -c {shlex.quote(script)}"
+    stderr, _ = play_misbehaving(one_hand, program, "--exec-timeout", "1")
+    (report,) = reports(stderr)
+    assert report["what"] == "closed its output"
+
+
+def test_a_shell_that_closes_its_output_is_gone_reported_once(one_hand: Path) -> None:
+    stderr, _ = play_misbehaving(
+        one_hand, "read l; echo 0; exec >&-; sleep 5", "--exec-timeout", "1"
+    )
+    (report,) = reports(stderr)
+    assert report["what"] == "closed its output"
+
+
+@pytest.mark.parametrize(
+    ("command", "given"),
+    [
+        ("python3 client/stdio/bot.py", "exec python3 client/stdio/bot.py"),
+        ("python3 -c 'import sys; print(0)' 2>&1", "exec python3 -c 'import sys; print(0)' 2>&1"),
+        ("read l; echo 0", "read l; echo 0"),
+        ("a | b", "a | b"),
+        ("a && b", "a && b"),
+        ("a &", "a &"),
+        ("(a)", "(a)"),
+        ("$(which python3) bot.py", "$(which python3) bot.py"),
+        ("LANG=C a", "LANG=C a"),
+        ("exec a", "exec a"),
+        ("read l", "read l"),
+        ("a\nb", "a\nb"),
+        ("a # comment\nb", "a # comment\nb"),
+        ("python3 -c 'import sys\nprint(0)'", "exec python3 -c 'import sys\nprint(0)'"),
+        ("a 'unclosed", "a 'unclosed"),
+    ],
+)
+def test_one_simple_command_runs_in_the_shells_place(command: str, given: str) -> None:
+    assert shell_command(command) == given
 
 
 @pytest.mark.parametrize(
