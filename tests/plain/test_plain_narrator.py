@@ -351,3 +351,22 @@ def test_a_newcomer_is_not_back_when_first_connected_and_a_player_who_was_is() -
     assert tell({}, True) == [], "a first connection is not a return"
     assert tell({}, False) == ["Quinn is offline."]
     assert tell({}, True) == ["Quinn is back."]
+
+
+def test_a_kicked_player_is_told_once_in_the_second_person() -> None:
+    """Being removed printed "Ana (you) has left the table.", then the sentence, then the
+    host's own English words for the same thing."""
+    table = PlainLocal()
+    shown = table.local.session.table
+    assert shown is not None
+    me = table.local.session.player
+    gone = {**shown, "players": [s for s in shown["players"] if s["player"] != me]}
+    message = {"type": "table", "table": gone}
+    table.local.session.receive(message)
+    table.plain.on_message(message)
+    assert table.take() == []
+    assert refused(table, "kicked")[:3] == [
+        "Not connected",
+        "The host player removed you from the table.",
+        "1. back to the list of tables",
+    ]

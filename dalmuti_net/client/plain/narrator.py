@@ -436,7 +436,7 @@ class PlainTable:
                 )
                 self.say(line.format(name=name))
         for player in old:
-            if player not in new:
+            if player not in new and player != self.ui.me:  # one's own: told as a refusal
                 self.say(t._("{name} has left the table.").format(name=old[player]["name"]))
         if before["rules"] != after["rules"]:
             self.say(t._("The rules changed:") + " " + self._rules_text())

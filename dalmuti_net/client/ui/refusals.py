@@ -45,6 +45,10 @@ class RefusalScreen:
         return None
 
 
+SAID_IN_FULL = frozenset({"kicked", "replaced", "timeout", "slow_consumer", "shutting_down"})
+"""Fatal refusals whose sentence needs nothing from the host's own words."""
+
+
 def _ways_out(t: Translator, can_list: bool) -> tuple[Choice, ...]:
     back = (Choice("l", LIST, N_("back to the list of tables")),) if can_list else ()
     return (*back, Choice("q", QUIT, N_("quit")))
@@ -105,12 +109,10 @@ def for_error(
             ),
             _ways_out(t, can_list),
         )
-    return RefusalScreen(
-        "closed",
-        t._("Not connected"),
-        (describe_error(t, error), said),
-        _ways_out(t, can_list),
-    )
+    # Where our sentence says it all, the host's English reason would only repeat it.
+    told = describe_error(t, error)
+    reasons = (told,) if error.code in SAID_IN_FULL else (told, said)
+    return RefusalScreen("closed", t._("Not connected"), reasons, _ways_out(t, can_list))
 
 
 def unreachable(
