@@ -215,6 +215,18 @@ class ClientUi:
     # ------------------------------------------------------------------ what is known
 
     @property
+    def screen(self) -> Screen:
+        return self._screen
+
+    @screen.setter
+    def screen(self, screen: Screen) -> None:
+        """Leaving a screen drops its notice: what it said was about that screen (a name
+        left empty in the form is no news in the lobby)."""
+        if screen is not getattr(self, "_screen", screen):
+            self.notice = None
+        self._screen = screen
+
+    @property
     def me(self) -> int | None:
         return None if self.session is None else self.session.player
 
@@ -333,6 +345,8 @@ class ClientUi:
         text = editor.text.strip()
         if editor.purpose == "chat":
             return [Send({"type": "chat", "text": text[:MAX_CHAT_CHARS]})] if text else []
+        if editor.purpose in ("address", "name", "code", "retry_code"):
+            self.notice = None  # what was wrong with the last answer; a new one is said below
         if editor.purpose == "address":
             try:
                 host, port = parse_address(text)
@@ -698,6 +712,7 @@ class ClientUi:
         if self.overlay is Overlay.RULES:
             if key in ("escape", "o"):
                 self.overlay = None
+                self.notice = None  # it was about the rule options, now out of sight
                 return []
             field = self.rules_editor.field.key
             if field in TYPED_FIELDS and (key == "enter" or key.isdigit()):
@@ -740,6 +755,7 @@ class ClientUi:
                     self.say(self.t._("Only the host player may change the rules."), "warning")
                     return []
                 self.overlay = Overlay.RULES
+                self.notice = None  # it was about the lobby's keys
                 return []
             result = self.lobby.press(key, table, self.me, self.session.is_host)
             unready = self.not_ready()
