@@ -13,7 +13,7 @@ from typing import Any
 from ...engine import JESTER, Observation, Rules
 from ...engine.cards import JESTERS_IN_DECK, Counts
 from ...engine.roles import roles_of
-from ...engine.rules import stripped_ranks
+from ...engine.rules import MAX_HAND_LIMIT, stripped_ranks
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
@@ -804,7 +804,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         else:
             text = t._("Waiting for the host player to start.")
         lines += wrapped(text, cols, "class:dim")[:2]
-    if ui.notice is not None:
+    if ui.notice is not None and ui.overlay is not Overlay.RULES:  # there: in the panel
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
     room = rows - len(lines)
     return lines + _log_block(ui, cols, room)
@@ -814,22 +814,43 @@ def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
     rules = (ui.table or {}).get("rules", {})
     lines: list[Line] = [plain(t._("Rule options (the host player's)"), "class:heading")]
-    label_cols = min(56, cols - 14)
-    for index, option in enumerate(RULE_FIELDS):
+    labels = [t._(option.label) for option in RULE_FIELDS]
+    values = [rule_value_text(t, option.key, rules.get(option.key)) for option in RULE_FIELDS]
+    # The values in one column right after the longest label, as wide as any value may be
+    # (it stays put as values change); a label longer than the room left is wrapped whole.
+    value_cols = max(width(value) for value in [*values, *_widest_values(t)])
+    label_cols = max(1, min(max(width(label) for label in labels), cols - 3 - value_cols))
+    for index, (label, value) in enumerate(zip(labels, values, strict=True)):
         chosen = index == ui.rules_editor.index
-        value = rule_value_text(t, option.key, rules.get(option.key))
+        style = "class:cursor" if chosen else ""
+        first, *more = wrap(label, label_cols)
         lines.append(
             [
                 ("class:marker", "▶ " if chosen else "  "),
-                ("class:cursor" if chosen else "", fit(t._(option.label), label_cols)),
+                (style, fit(first, label_cols)),
                 ("", " "),
                 ("class:heading", value),
             ]
         )
+        lines += [[("", "  "), (style, fit(part, label_cols))] for part in more]
     lines += _rules_not_applicable(ui, cols)
     if ui.notice is not None:
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
     return lines
+
+
+def _widest_values(t: Translator) -> list[str]:
+    """Every kind of value a rule option shows, at its widest."""
+    return [
+        rule_value_text(t, key, value)
+        for key, value in (
+            ("scoring", True),
+            ("scoring", False),
+            ("hand_limit", None),
+            ("hand_limit", MAX_HAND_LIMIT),
+            ("misdeal_chance", 1.0),
+        )
+    ]
 
 
 def _rules_not_applicable(ui: ClientUi, cols: int) -> list[Line]:
