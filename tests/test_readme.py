@@ -246,13 +246,87 @@ def write_shedder(folder: Path, port: int | None = None) -> None:
     (folder / "shedder.py").write_text(program + "\n\n" + strategy_class, encoding="utf-8")
 
 
+SHEDDER_BLOCK = "Try it against three built-in bots"
+BOT_VENV_LINE = "$ python3 -m venv .venv && .venv/bin/pip install -e ."
+BOT_LINE = "$ .venv/bin/python shedder.py"
+
+
+def test_the_shedder_runs_with_a_python_that_has_the_package() -> None:
+    """Debian has no `python`, and pipx keeps the game's environment to itself: the
+    example makes a venv in the checkout (the test command's `.venv`) and runs its Python.
+    Both lines are run by the slow tests below."""
+    venv_line, _, bot_line, _ = console_block(SHEDDER_BLOCK)
+    assert (venv_line, bot_line) == (BOT_VENV_LINE, BOT_LINE)
+    test_command = indented_commands(README, "Set up")[2]
+    assert test_command.startswith("python3 -m venv .venv && .venv/bin/pip install -e '.[")
+    assert not re.search(r"^\$ python ", README, re.M), "Debian has no `python` command"
+
+
+@pytest.mark.parametrize(("score", "words"), [(0, "0 points"), (1, "1 point"), (5, "5 points")])
+def test_the_shedder_says_its_points_in_words(
+    score: int, words: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dalmuti_net.client
+    from dalmuti_net.client.sdk import BotResult
+
+    standings = ((1, 6, 1), (2, score, 2), (3, 0, 3), (4, 0, 4))
+    result = BotResult("Shedder", player=2, standings=standings)
+    monkeypatch.setattr(dalmuti_net.client, "run_bot", lambda *args, **kwargs: result)
+    exec(python_blocks()[0], {"__name__": "__main__"})
+    assert capsys.readouterr().out == f"Shedder finished 2 of 4 with {words}\n"
+
+
+@pytest.mark.slow
+def test_the_bots_environment_line_makes_a_python_that_imports_the_bot(tmp_path: Path) -> None:
+    """The README's first line of the example, verbatim, in a copy of the checkout and a
+    new user's environment (the system's python3): its Python imports shedder.py."""
+    if not (ROOT / "dalmuti_net").is_dir():
+        pytest.skip("the package's sources are not here (the suite runs against a wheel)")
+    checkout = tmp_path / "dalmuti-net"
+    shutil.copytree(
+        ROOT,
+        checkout,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".ci-venv", "node_modules", "__pycache__", "build", "*.egg-info"
+        ),
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    env = clean_env(home)
+    made = subprocess.run(
+        ["bash", "-c", BOT_VENV_LINE[2:]],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_TIMEOUT_S,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    write_shedder(checkout)
+    python = BOT_LINE[2:].split()[0]
+    imported = subprocess.run(
+        [python, "-c", "import shedder; print(shedder.run_bot.__module__)"],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=STEP_TIMEOUT_S,
+    )
+    assert imported.stdout == "dalmuti_net.client.sdk\n", imported.stdout + imported.stderr
+
+
 @pytest.mark.slow
 def test_the_shedder_bot_plays_a_whole_table(here: Path) -> None:
-    lines = console_block("Try it against three built-in bots")
-    host_line, bot_line, said = lines
+    lines = console_block(SHEDDER_BLOCK)
+    venv_line, host_line, bot_line, said = lines
+    assert venv_line == BOT_VENV_LINE and bot_line == BOT_LINE
     assert host_line.startswith("$ dalmuti host ") and host_line.endswith(" &")
-    assert bot_line == "$ python shedder.py"
-    before = README.split(host_line)[0][-400:]
+    # The environment the first line makes (run by the test above) is this suite's own.
+    stand_in = here / ".venv" / "bin" / "python"
+    stand_in.parent.mkdir(parents=True)
+    stand_in.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
+    stand_in.chmod(0o755)
+    before = README.split(SHEDDER_BLOCK)[1].split(host_line)[0]
     seconds = re.search(r"takes\s+about\s+(\d+)\s+(seconds|minutes?)", before)
     assert seconds is not None, "the README says how long the example takes"
     limit = int(seconds.group(1)) * (60 if seconds.group(2).startswith("minute") else 1)
@@ -268,7 +342,7 @@ def test_the_shedder_bot_plays_a_whole_table(here: Path) -> None:
     script = (
         f"{shlex.join(as_run_here(host_line[2:-2]))} & "
         f"{sys.executable} -c {shlex.quote(wait_for_port)} PORT && "
-        f"{sys.executable} shedder.py; "
+        f"{bot_line[2:]}; "
         'status=$?; kill "$!"; wait; exit "$status"'
     )
     if private_network():
@@ -285,7 +359,7 @@ def test_the_shedder_bot_plays_a_whole_table(here: Path) -> None:
         argv, cwd=here, capture_output=True, text=True, timeout=3 * limit, start_new_session=True
     )
     took = time.monotonic() - started
-    expected = re.sub(r"\d+", r"\\d+", re.escape(said))
+    expected = re.sub(r"\d+", r"\\d+", re.escape(said)).replace("points", "points?")
     # The host's lines come to the same terminal as the bot's.
     lines = finished.stdout.splitlines()
     assert any(re.fullmatch(expected, line) for line in lines), finished.stdout + finished.stderr
