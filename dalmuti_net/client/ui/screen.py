@@ -49,7 +49,8 @@ WIDE = 110
 
 
 def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
-    """Exactly ``rows`` lines, none wider than ``cols`` cells."""
+    """Exactly ``rows`` lines, none wider than ``cols`` cells. The one thing it notes on
+    ``ui``: how far its log can scroll at this size (``log_top``), for PgUp to stop there."""
     cols, rows = max(cols, 20), max(rows, 5)
     if ui.overlay is Overlay.HELP:
         body = []  # drawn below, once the footer's height is known
@@ -696,6 +697,7 @@ def _log_block(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         left_cols = cols - max(36, cols // 3) - 3
         events = [line for line in ui.log if line.kind != "chat"]
         chats = [line for line in ui.log if line.kind == "chat"]
+        ui.log_top = log_top(events, left_cols, body_rows)
         left = _log_lines(events, left_cols, body_rows, ui.log_scroll)
         right = _log_lines(chats, cols - left_cols - 3, body_rows, 0)
         title = [
@@ -704,13 +706,31 @@ def _log_block(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             rule(t._("Chat"), cols - left_cols - 3)[0],
         ]
         return [title, *side_by_side(left, right, left_cols)]
+    ui.log_top = log_top(list(ui.log), cols, body_rows)
     entries = _log_lines(list(ui.log), cols, body_rows, ui.log_scroll)
     return [rule(t._("Log and chat"), cols), *entries]
+
+
+def log_top(entries: list[Any], cols: int, rows: int) -> int:
+    """The scroll (entries left out below) that shows the first page of the log: as many
+    of its earliest entries as fit whole. Scrolled further, the page would not be full."""
+    used = 0
+    for index, entry in enumerate(entries):
+        used += len(wrap(entry.text, cols))
+        if used > rows:
+            return len(entries) - max(index, 1)
+    return 0
 
 
 def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Line]:
     styles = {"chat": "class:chat", "error": "class:error", "info": "class:dim", "event": ""}
     out: list[Line] = []
+    top = log_top(entries, cols, rows)
+    if top and scroll >= top:  # the first page: full, its last entry cut if it must be
+        for entry in entries:
+            out += wrapped(entry.text, cols, styles.get(entry.kind, ""))
+            if len(out) >= rows:
+                return out[:rows]
     end = len(entries) - scroll
     for entry in reversed(entries[:end]):
         block = wrapped(entry.text, cols, styles.get(entry.kind, ""))

@@ -166,6 +166,9 @@ class ClientUi:
         self.ever_connected = False
         self.log: deque[LogLine] = deque(maxlen=LOG_LINES)
         self.log_scroll = 0
+        self.log_top: int | None = None
+        """How far PgUp scrolls the log: to its first page, a full one, as last drawn
+        (``screen.render`` says; None before that)."""
         self.trick_story = TrickStory()
         """The trick in progress as it happened, and the last one until the next lead."""
         self.results: HandEnded | None = None
@@ -738,11 +741,10 @@ class ClientUi:
         if key == "m" and self.in_hand:
             self.show_memory = not self.show_memory
             return []
-        if key == "pageup":
-            self.log_scroll = min(self.log_scroll + 5, max(0, len(self.log) - 1))
-            return []
-        if key == "pagedown":
-            self.log_scroll = max(0, self.log_scroll - 5)
+        if key in ("pageup", "pagedown"):
+            top = max(0, len(self.log) - 1) if self.log_top is None else self.log_top
+            step = 5 if key == "pageup" else -5
+            self.log_scroll = min(top, max(0, min(self.log_scroll, top) + step))
             return []
         if self.chooser is not None and not self._answered:
             result = self.chooser.press(key)
