@@ -21,6 +21,7 @@ from .state import ClientUi, LineEditor
 class ReplayedTable(ClientUi):
     """The table UI as it was, with the replay's keys in its key line."""
 
+    live = False
     replay_hints: list[Hint]
     logged = 0
     """Lines added to the log so far (the log itself keeps only the last ones)."""

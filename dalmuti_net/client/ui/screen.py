@@ -7,7 +7,7 @@ terminal cells, so Chinese names and emoji symbols line up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from ...engine import JESTER, Observation, Rules
@@ -302,15 +302,18 @@ def _header(ui: ClientUi, cols: int) -> Line:
         else:
             parts.append(t._("Hand {hand}").format(hand=observation.hand_number))
     left = " · ".join(p for p in parts if p)
-    status = {
-        Status.CONNECTING: (t._("connecting…"), "class:warning"),
-        Status.CONNECTED: (t._("connected"), "class:good"),
-        Status.RECONNECTING: (t._("connection lost, reconnecting…"), "class:error"),
-        Status.CLOSED: (t._("disconnected"), "class:error"),
-    }[ui.status]
-    right = "● " + status[0]
+    if not ui.live:  # nothing is connected: what is on screen is a replay
+        right, style = t._("replay"), "class:dim"
+    else:
+        said, style = {
+            Status.CONNECTING: (t._("connecting…"), "class:warning"),
+            Status.CONNECTED: (t._("connected"), "class:good"),
+            Status.RECONNECTING: (t._("connection lost, reconnecting…"), "class:error"),
+            Status.CLOSED: (t._("disconnected"), "class:error"),
+        }[ui.status]
+        right = "● " + said
     room = cols - width(right) - 1
-    return [("class:title", fit(left, room)), ("", " "), (status[1], right)]
+    return [("class:title", fit(left, room)), ("", " "), (style, right)]
 
 
 def _turn_line(ui: ClientUi) -> Line:
@@ -566,6 +569,25 @@ def _memory(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     return [rule(t._("Cards played so far"), cols), ranks, played, unseen]
 
 
+NAME_COLS = 22
+"""A player's name in a table of results: longer ones are cut."""
+
+
+def column_widths(rows: list[list[str]]) -> list[int]:
+    """Each column as wide as its widest cell."""
+    return [max(width(row[column]) for row in rows) for column in range(len(rows[0]))]
+
+
+def columns(cells: list[str], widths: list[int], right: Collection[int], style: str) -> Line:
+    """One row of a table of results: two cells in, each cell fitted to its column, two
+    cells apart; the columns in ``right`` right-aligned (figures)."""
+    fitted = (
+        fit(cell, cells_wide, "right" if index in right else "left")
+        for index, (cell, cells_wide) in enumerate(zip(cells, widths, strict=True))
+    )
+    return plain("  " + "  ".join(fitted), style)
+
+
 def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     """The hand just over: finishing order, next hand's roles, points and totals (with
     scoring), the cards that changed hands with you; until the next deal or a key."""
@@ -595,20 +617,12 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
                 )
             row += [text, str(result.scores[index])]
         rows.append(row)
-    widths = [max(width(r[c]) for r in [headers, *rows]) for c in range(len(headers))]
-    widths[1] = min(widths[1], 22)
+    widths = column_widths([headers, *rows])
+    widths[1] = min(widths[1], NAME_COLS)
     right = {3, 4}
-
-    def columns(cells: list[str], style: str) -> Line:
-        fitted = (
-            fit(cell, w, "right" if i in right else "left")
-            for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
-        )
-        return plain("  " + "  ".join(fitted), style)
-
-    lines.append(columns(headers, "class:heading"))
+    lines.append(columns(headers, widths, right, "class:heading"))
     for player, row in zip(result.finishing, rows, strict=True):
-        lines.append(columns(row, "class:me" if player == ui.me else ""))
+        lines.append(columns(row, widths, right, "class:me" if player == ui.me else ""))
     for transfer in observation.transfers:
         told = describe_event(t, transfer, ui.name_of, ui.me)
         if told is not None:
@@ -683,8 +697,16 @@ def _standings(ui: ClientUi, cols: int) -> list[Line]:
     if session is None or session.observation is None or session.observation.ended is None:
         return []
     lines = [rule(t._("Final standings"), cols)]
-    for player, score, place in session.observation.ended.standings:
-        lines.append(plain(f"{t.ordinal(place)}  {ui.name_of(player)}  {score}"))
+    standings = session.observation.ended.standings
+    # Place, player, points, without headings (the seats above head the points: Score),
+    # so that eight players' standings fit 80x24 under their seats.
+    rows = [
+        [t.ordinal(place), ui.name_of(player), str(score)] for player, score, place in standings
+    ]
+    widths = column_widths(rows)
+    widths[1] = min(widths[1], NAME_COLS)
+    for (player, _, _), row in zip(standings, rows, strict=True):
+        lines.append(columns(row, widths, {2}, "class:me" if player == ui.me else ""))
     return lines
 
 

@@ -143,6 +143,10 @@ class Notice:
 
 
 class ClientUi:
+    live = True
+    """A table being played over a connection (a replay is not: it has no connection to
+    show in the header)."""
+
     def __init__(
         self,
         t: Translator,
