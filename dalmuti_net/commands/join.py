@@ -178,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if recorder is not None:
             recorder.close()
+    if ui.farewell is not None:  # leaving ended the table, or ends it: said once it closed
+        print(ui.farewell, flush=True)
     return exit_code(sessions[-1] if sessions else None)
 
 

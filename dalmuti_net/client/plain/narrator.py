@@ -126,6 +126,9 @@ class PlainTable:
         """Seats seen connected: only those can come back (a newcomer's first connection
         is not a return)."""
         self.quitting = False
+        self.farewell_said = False
+        """The player left, and the last line about it is said: nothing the host still
+        sends before the connection closes is news."""
         """The player quit: the connection closing is no news."""
         self.finished = False
         """The connection is over for good: the caller may stop."""
@@ -293,7 +296,7 @@ class PlainTable:
         self.question = None
         self.deadline_ms = None
         self._answered = False
-        self.finished = self.quitting = False
+        self.finished = self.quitting = self.farewell_said = False
 
     def _tell_problem(self) -> None:
         ui, t = self.ui, self.t
@@ -318,6 +321,9 @@ class PlainTable:
         ui = self.ui
         was_problem = ui.screen is Screen.PROBLEM
         effects = [e for e in ui.on_message(message) if not _is_snapshot_request(e)]
+        if self.farewell_said:
+            ui.fresh.clear()
+            return effects
         self.say(*ui.fresh)  # the log's lines first: what follows comments on them
         ui.fresh.clear()
         kind = message["type"]
@@ -567,6 +573,9 @@ class PlainTable:
     def _quitting(self, effects: list[Effect]) -> list[Effect]:
         if any(isinstance(effect, Quit) for effect in effects):
             self.quitting = True
+            if self.ui.farewell is not None:  # leaving ended the table, or ends it: say so
+                self.say(self.ui.farewell)
+                self.farewell_said = True
         return effects
 
     def _tell_refusal(self) -> None:

@@ -31,6 +31,9 @@ from .help import HINTS as HELP_HINTS
 from .help import body_rows as help_rows
 from .help import max_scroll as help_max_scroll
 from .i18n import N_, Translator
+from .leaving import CHOICE as LEAVE_ENDS_CHOICE
+from .leaving import FAREWELL as LEAVE_ENDS_FAREWELL
+from .leaving import LeaveEnds, leave_ends
 from .lobby import TYPED_FIELDS, TYPED_RANGES, LobbyKeys, RulesEditor, typed_rule
 from .refusals import RefusalScreen
 from .story import TrickStory, describe_event
@@ -170,6 +173,9 @@ class ClientUi:
         self.ever_connected = False
         self.log: deque[LogLine] = deque(maxlen=LOG_LINES)
         self.log_scroll = 0
+        self.farewell: str | None = None
+        """The line said once the player has left, where leaving ended the table or ends
+        it (the table screen prints it after closing, the plain table as it quits)."""
         self.log_top: int | None = None
         """How far PgUp scrolls the log: to its first page, a full one, as last drawn
         (``screen.render`` says; None before that)."""
@@ -858,7 +864,11 @@ class ClientUi:
         heirs = self._heirs() if self.session is not None and self.session.is_host else []
         if self._heir not in [player for player, _ in heirs]:
             self._heir = heirs[0][0] if heirs else None
-        leave = t._("Leave the table: give up your seat for good; a bot finishes this hand.")
+        ends = self._leave_ends(heirs)
+        if ends is not None:
+            leave = t._(LEAVE_ENDS_CHOICE[ends])
+        else:
+            leave = t._("Leave the table: give up your seat for good; a bot finishes this hand.")
         if heirs:
             name = next(name for player, name in heirs if player == self._heir)
             leave += " " + t._("{name} becomes the host player.").format(name=name)
@@ -902,8 +912,11 @@ class ClientUi:
             self._heir = heirs[0][0] if heirs else None
         if heirs:
             name = next(name for player, name in heirs if player == self._heir)
+            ends = None if lobby else self._leave_ends(heirs)
             if lobby:
                 leave = t._("Leave the table: give up your seat.")
+            elif ends is not None:
+                leave = t._(LEAVE_ENDS_CHOICE[ends])
             else:
                 leave = t._(
                     "Leave the table: give up your seat for good; a bot finishes this hand."
@@ -914,6 +927,15 @@ class ClientUi:
             if len(heirs) > 1:
                 choices.append(Choice("h", "heir", N_("another host player")))
         return Confirmation(t._("Quit?"), tuple(choices))
+
+    def _leave_ends(self, heirs: list[tuple[int, str]]) -> LeaveEnds | None:
+        """How this player leaving now would end the table, if it would."""
+        session = self.session
+        if session is None:
+            return None
+        return leave_ends(
+            session.observation, self.me, host_player=session.is_host, heirs=bool(heirs)
+        )
 
     def _heirs(self) -> list[tuple[int, str]]:
         """Who may take the host role when this host player leaves, the host's own choice
@@ -956,6 +978,9 @@ class ClientUi:
             self.confirmation = self._end_question() if self.local_host else self._leave_question()
             return []
         if action in ("leave", "host"):
+            if action == "leave":  # (a host that keeps hosting prints how the table ends)
+                ends = self._leave_ends(self._heirs())
+                self.farewell = None if ends is None else self.t._(LEAVE_ENDS_FAREWELL[ends])
             leave: Message = {"type": "leave"}
             if self._heir is not None and self.session is not None and self.session.is_host:
                 leave["heir"] = self._heir
