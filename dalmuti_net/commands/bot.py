@@ -15,6 +15,7 @@ from .language import messages
 
 if TYPE_CHECKING:
     from ..bots import Strategy
+    from ..client.session import ClientSession
     from ..engine import Action, Decision, Observation
 
 
@@ -194,6 +195,12 @@ def run(args: argparse.Namespace) -> int:
             never_seated = True
             told = _("The connection ended before the bot had a seat.")
             outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
+        elif (ended := _final_place(session)) is not None:
+            place, players, score = ended
+            told = _("The table ended: place {place} of {players}, score {score}.").format(
+                place=place, players=players, score=score
+            )
+            outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -231,6 +238,17 @@ def run(args: argparse.Namespace) -> int:
     if refused:
         return ExitCode.REFUSED
     return ExitCode.FAILED if never_seated else ExitCode.OK
+
+
+def _final_place(session: ClientSession) -> tuple[int, int, int] | None:
+    """(place, how many players, score) of the bot's seat when its table ended."""
+    observation = session.observation
+    if observation is None or observation.ended is None:
+        return None
+    for player, score, place in observation.ended.standings:
+        if player == session.player:
+            return place, len(observation.ended.standings), score
+    return None
 
 
 def default_bot_name(t: Translator, strategy: str | None) -> str:

@@ -17,6 +17,7 @@ from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine import Rules
+from dalmuti_net.engine.game import final_standings
 from dalmuti_net.host.table import Table
 
 
@@ -111,6 +112,10 @@ async def test_a_whole_table_with_the_bot_command(hands: int) -> None:
                 await host.wait_until(lambda: host.phase == "ended")
                 await watcher.wait_until(lambda: watcher.phase == "ended")
                 exit_code = await bots.wait()
+                assert bots.stdout is not None
+                printed = b""
+                while chunk := await bots.stdout.receive_some():
+                    printed += chunk
         finally:
             if bots.returncode is None:
                 bots.kill()
@@ -121,3 +126,15 @@ async def test_a_whole_table_with_the_bot_command(hands: int) -> None:
     check_finished_client(watcher, table)
     names = sorted(seat.name for seat in table.seats.values() if seat.name != "Host")
     assert names == [f"Random bot {i}" for i in range(1, 8)]
+    # Each bot says where it finished (the author of a bot wants to know).
+    said = sorted(printed.decode().splitlines())
+    places = {
+        p: (place, score)
+        for p, score, place in final_standings(table.game.scores, table.game.order)
+    }
+    expected = sorted(
+        f"{seat.name}: The table ended: place {places[p][0]} of 8, score {places[p][1]}."
+        for p, seat in table.seats.items()
+        if seat.name != "Host"
+    )
+    assert said == expected
