@@ -13,6 +13,8 @@ from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.text import width
 from dalmuti_net.engine import Rules
 
+LONG_NAME = "Bartholomew Featherstone"
+
 
 def standings_rows(screen: str, t: Translator, players: int) -> list[str]:
     lines = screen.splitlines()
@@ -54,15 +56,22 @@ def test_a_replay_says_replay_not_connected(language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_eight_players_final_standings_in_columns_at_80x24(language: str) -> None:
+    """With a long name: where the screen has room, it is whole (not cut at 22 cells), in
+    the hand's results as in the final standings."""
     t = Translator(language)
-    table = LocalTable(Rules(scoring=True, hand_limit=1), seed=2, bots=7, language=language)
+    table = LocalTable(
+        Rules(scoring=True, hand_limit=1), seed=2, bots=7, language=language, name=LONG_NAME
+    )
     table.start()
+    mine = table.ui.name_of(table.session.player or 0)
+    assert width(mine) > 26
     for _ in range(3000):
         observation = table.session.observation
         assert observation is not None
         if observation.ended is not None:
             break
         if observation.phase == "hand_over":
+            assert mine in draw(table.ui)  # the results screen
             table.next_hand()
         elif table.ui.chooser is not None:
             answer(table)

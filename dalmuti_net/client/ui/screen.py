@@ -570,12 +570,16 @@ def _memory(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
 
 
 NAME_COLS = 22
-"""A player's name in a table of results: longer ones are cut."""
+"""A player's name in a table of results is cut to this, where the screen has no more room."""
 
 
-def column_widths(rows: list[list[str]]) -> list[int]:
-    """Each column as wide as its widest cell."""
-    return [max(width(row[column]) for row in rows) for column in range(len(rows[0]))]
+def column_widths(rows: list[list[str]], cols: int) -> list[int]:
+    """Each column as wide as its widest cell; the names (the second column) cut to what
+    the screen has room for, at least ``NAME_COLS``."""
+    widths = [max(width(row[column]) for row in rows) for column in range(len(rows[0]))]
+    room = cols - 2 - sum(widths) + widths[1] - 2 * (len(widths) - 1)
+    widths[1] = min(widths[1], max(NAME_COLS, room))
+    return widths
 
 
 def columns(cells: list[str], widths: list[int], right: Collection[int], style: str) -> Line:
@@ -617,8 +621,7 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
                 )
             row += [text, str(result.scores[index])]
         rows.append(row)
-    widths = column_widths([headers, *rows])
-    widths[1] = min(widths[1], NAME_COLS)
+    widths = column_widths([headers, *rows], cols)
     right = {3, 4}
     lines.append(columns(headers, widths, right, "class:heading"))
     for player, row in zip(result.finishing, rows, strict=True):
@@ -703,8 +706,7 @@ def _standings(ui: ClientUi, cols: int) -> list[Line]:
     rows = [
         [t.ordinal(place), ui.name_of(player), str(score)] for player, score, place in standings
     ]
-    widths = column_widths(rows)
-    widths[1] = min(widths[1], NAME_COLS)
+    widths = column_widths(rows, cols)
     for (player, _, _), row in zip(standings, rows, strict=True):
         lines.append(columns(row, widths, {2}, "class:me" if player == ui.me else ""))
     return lines
