@@ -272,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
     if host.host_token is not None:
         # A local host player: asked for now, or the resumed table was saved with one.
         if args.plain:
-            from ..client.plain.command import host_plain
+            from .plain import host_plain
 
             return host_plain(host, t)
         return run_with_local_player(host, t)

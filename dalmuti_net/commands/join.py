@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"dalmuti join: {error.told(t._)}", file=sys.stderr)
             return 2
     if args.plain:
-        from ..client.plain.command import join_plain
+        from .plain import join_plain
 
         try:
             return join_plain(args, t, target, _default_name(), recorder)

@@ -8,20 +8,20 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ..seats import SeatStore
-from ..session import ClientSession
-from ..ui.config import load_name, save_name
-from ..ui.i18n import Translator
-from ..ui.state import Quit
-from .narrator import PlainTable
-from .runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
+from ..client.plain.narrator import PlainTable
+from ..client.plain.runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
+from ..client.seats import SeatStore
+from ..client.session import ClientSession
+from ..client.ui.config import load_name, save_name
+from ..client.ui.i18n import Translator
+from ..client.ui.state import Quit
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """What ends a host whose player has left the table (and its lines) behind."""
 
 if TYPE_CHECKING:
-    from ...commands.host_runtime import PreparedHost
-    from ..recorder import Recorder
+    from ..client.recorder import Recorder
+    from .host_runtime import PreparedHost
 
 
 def join_plain(
@@ -74,7 +74,7 @@ def join_plain(
 def host_plain(host: PreparedHost, t: Translator) -> int:
     """The host player's table in lines of text, the host running beside it in one trio
     run; the host's own messages are printed among the table's lines."""
-    from ...commands.host_runtime import HostStartError
+    from .host_runtime import HostStartError
 
     prepare_stdout()
     options = host.options
