@@ -349,7 +349,11 @@ def test_a_newcomer_is_not_back_when_first_connected_and_a_player_who_was_is() -
     assert tell({}, None) == []
     assert tell({}, False) == ["Quinn takes a seat."]
     assert tell({}, True) == [], "a first connection is not a return"
-    assert tell({}, False) == ["Quinn is offline."]
+    # Offline: said once, by the grace countdown the host sends right after the table.
+    assert tell({}, False) == []
+    timers = {"type": "timers", "grace": [[9, 60000]], "turn": []}
+    table.plain.on_message(timers)
+    assert table.take() == ["Quinn is offline: a bot takes the seat in 60 s."]
     assert tell({}, True) == ["Quinn is back."]
 
 

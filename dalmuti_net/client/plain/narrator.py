@@ -432,7 +432,7 @@ class PlainTable:
                     if returning:
                         self.say(t._("{name} is back.").format(name=name))
                     self._grace_told.discard(player)
-                elif not self._tell_grace(player):
+                elif not self._tell_grace(player) and not self._countdown_follows():
                     self.say(t._("{name} is offline.").format(name=name))
             if seat["stand_in"] != was["stand_in"]:
                 line = (
@@ -454,6 +454,13 @@ class PlainTable:
             and session.is_host
         ):
             self.say(t._("Enough players: type start to begin."))
+
+    def _countdown_follows(self) -> bool:
+        """At a table with a grace period the host follows a seat's drop with its countdown
+        (``timers``), whose line says the player is offline: a line before it said it twice."""
+        welcome = None if self.session is None else self.session.welcome
+        limits = (welcome or {}).get("limits") or {}
+        return bool(limits.get("grace_period_ms"))
 
     def _tell_grace(self, player: int) -> bool:
         """Once per drop: how long before a bot takes ``player``'s seat, if that is known."""
