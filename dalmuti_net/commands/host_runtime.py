@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import logging
 import secrets
+import shlex
 import signal
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
@@ -142,11 +143,7 @@ class PreparedHost:
                     name=table.name, port=self.port, where=where
                 )
             )
-            self.say(
-                _("Players join with: {command}").format(
-                    command=f"dalmuti join {self._join_hint()}"
-                )
-            )
+            self.say(_("Players join with: {command}").format(command=self._join_command()))
             if self.options.announce:
                 from ..host.announce import announce_table
 
@@ -247,9 +244,18 @@ class PreparedHost:
                 )
             ) from None
 
-    def _join_hint(self) -> str:
+    def _join_command(self) -> str:
+        """What a player types to join: the address, and the join code when there is one
+        (the host player chose it; without it the command would be refused)."""
         address = self.options.interface or _lan_address()
-        return f"{address}:{self.port}" if self.port != DEFAULT_PORT else address
+        command = (
+            f"dalmuti join {address}"
+            if self.port == DEFAULT_PORT
+            else (f"dalmuti join {address}:{self.port}")
+        )
+        if self.options.code is not None:
+            command += f" --code {shlex.quote(self.options.code)}"
+        return command
 
     async def _run_bot(self, stream: trio.abc.Stream, bot: StartBot) -> None:
         strategy = make_strategy(bot.strategy or self.options.bot_strategy)

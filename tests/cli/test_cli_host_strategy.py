@@ -1,17 +1,19 @@
-"""`dalmuti host --bots N --strategy S` seats N bots playing S, for every strategy the
-command accepts: a registered name (montecarlo too, not only the two a lobby offers) or a
-user's module:attr. Other strategies than heuristic and random were refused by the table
-and the host stopped with "unexpected error ... please report it"."""
+"""What `dalmuti host` sets up from its options: `--bots N --strategy S` seats N bots
+playing S, for every strategy the command accepts (a registered name, montecarlo too, or a
+user's module:attr: other strategies than heuristic and random were refused by the table
+and the host stopped with "unexpected error ... please report it"); the line that tells
+players how to join gives the join code too."""
 
 from __future__ import annotations
 
 import pytest
+import trio
 
 from dalmuti_net.commands.host_options import HostOptions
 from dalmuti_net.commands.host_runtime import PreparedHost
 
 
-def prepared(strategy: str) -> PreparedHost:
+def prepared(strategy: str, code: str | None = None) -> PreparedHost:
     return PreparedHost.create(
         HostOptions(
             name="Strategies",
@@ -21,7 +23,7 @@ def prepared(strategy: str) -> PreparedHost:
             rules=None,
             bots=3,
             bot_strategy=strategy,
-            code=None,
+            code=code,
             headless=True,
             player_name="Ana",
             save=None,
@@ -49,3 +51,20 @@ def test_the_bots_asked_for_are_seated_with_their_strategy(strategy: str, names:
     seats = list(table.seats.values())
     assert [seat.name for seat in seats] == names
     assert all(seat.kind == "bot" and seat.strategy == strategy for seat in seats)
+
+
+@pytest.mark.parametrize(
+    ("code", "command"),
+    [
+        (None, "dalmuti join 127.0.0.1:{port}"),
+        ("two words", "dalmuti join 127.0.0.1:{port} --code 'two words'"),
+    ],
+)
+async def test_the_join_line_gives_the_code_players_need(code: str | None, command: str) -> None:
+    host = prepared("random", code)
+    said: list[str] = []
+    host.say = said.append
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.serve)
+        nursery.cancel_scope.cancel()
+    assert f"Players join with: {command.format(port=host.port)}" in said
