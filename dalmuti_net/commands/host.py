@@ -111,7 +111,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=N_("add each finished table's results to FILE, for dalmuti standings"),
     )
-    parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help=N_("seed the seating draw and the deals (the same seed deals the same cards)"),
+    )
     add_lang_argument(parser)
     parser.add_argument(
         "--plain",
