@@ -105,7 +105,7 @@ def _tell(
     info: ViewerInfo,
     frames: list[Message],
 ) -> int:
-    from ..client.ui.history_text import history_title, tell
+    from ..client.ui.history_text import history_title, names_in, tell
     from ..history.frames import HOST
     from ..history.hands import hand_spans
     from ..history.record import HandCounter, header_line, message_line
@@ -141,7 +141,7 @@ def _tell(
         for i in indices:
             out.write(message_line(hands[i], frames[i], lines[i]))
         return 0
-    print(history_title(t, table.name, info, args.hand))
+    print(history_title(t, table.name, info, args.hand, names_in(t, frames)))
     for i in indices:
         if lines[i] is not None:
             print(lines[i])

@@ -367,3 +367,17 @@ def test_replay_refuses_in_one_line(
     err = capsys.readouterr().err
     assert code in (1, 2, 3) and err.startswith("dalmuti replay: ") and says in err, err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"),
+    [
+        ("en", "Secrets, hand 2, as Random bot saw it:"),
+        ("zh-Hant", "Secrets，第 2 手，隨機機器人看到的："),
+    ],
+)
+def test_a_bot_seat_is_named_in_the_title_as_in_the_lines(
+    save: Path, capsys: pytest.CaptureFixture[str], lang: str, title: str
+) -> None:
+    code, out, _ = run(capsys, str(save), "--hand", "2", "--as", "Random bot", "--lang", lang)
+    assert code == 0 and out.splitlines()[0] == title

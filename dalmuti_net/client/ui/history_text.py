@@ -143,12 +143,21 @@ def table_listing(
     return [tidy(line) for line in lines]
 
 
-def history_title(t: Translator, table_name: str, info: ViewerInfo, hand: int | None) -> str:
-    """The line above a told hand: whose view it is."""
+def history_title(
+    t: Translator,
+    table_name: str,
+    info: ViewerInfo,
+    hand: int | None,
+    names: dict[int, str] | None = None,
+) -> str:
+    """The line above a told hand: whose view it is (a seat by the name the lines call it:
+    ``names``, from ``names_in``, has the host's bots in the reader's language)."""
     if info.kind == "host":
         who = t._("the host (everything)")
     elif info.kind == "spectator":
         who = t._("a spectator")
+    elif names is not None and info.player in names:
+        who = names[info.player]
     else:
         who = info.name or "?"
     if hand is None:
