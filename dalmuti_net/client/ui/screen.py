@@ -164,14 +164,14 @@ def visible_hints(ui: ClientUi, cols: int, rows: int) -> list[Hint]:
 
 def _footer(ui: ClientUi, cols: int, rows: int = 24) -> list[Line]:
     lines: list[Line] = []
-    if ui.editor is not None:
+    if ui.confirmation is not None:  # over a field being typed in too (Ctrl-C there)
+        lines += confirmation_lines(ui.confirmation, cols)
+    elif ui.editor is not None:
         label = ui.t._(ui.editor.label).format(**ui.editor.values)
         label += label_gap(label)
         room = max(1, cols - width(label) - 1)  # the cursor's cell
         text = tail(ui.editor.text, room)  # scrolled: the end being typed stays in view
         lines.append([("class:prompt", label), ("class:input", text), ("class:cursor", " ")])
-    elif ui.confirmation is not None:
-        lines += confirmation_lines(ui.confirmation, cols)
     hints = wrap_fragments([hint_line(ui.t, [h]) for h in visible_hints(ui, cols, rows)], cols)
     return lines + [[("class:hints", ""), *line] for line in hints[:2]]
 
