@@ -1,17 +1,22 @@
 """Keys typed into the real application (``create_pipe_input``, drawn to ``DummyOutput``):
-Ctrl-C in the chat field asks the same quit question as ``q``."""
+Ctrl-C in the chat field asks the same quit question as ``q``, and ``?`` on the table
+list explains the list's own keys."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from test_ui_quitting import footer, playing_table
 from ui_support import draw
 
 from dalmuti_net.client.ui.app import build_application
+from dalmuti_net.client.ui.help import discover_help_text_lines, help_text_lines
+from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.state import ClientUi, Effect
+from dalmuti_net.client.ui.text import width
 
 CTRL_C = "\x03"
 ESC = "\x1b"
@@ -72,3 +77,26 @@ def test_ctrl_c_in_the_host_players_chat_field_shows_the_end_question() -> None:
     screen = draw(table.ui)
     assert "quitting ends it for everyone" in screen and "Say: abc" not in screen
     assert "end the table and quit" in footer(screen)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_question_mark_on_the_table_list_shows_the_lists_keys(language: str) -> None:
+    t = Translator(language)
+    ui = ClientUi(t, name="Ana")
+    type_keys(ui, "?")
+    screen = draw(ui)
+    wanted = [
+        "".join(text for _, text in line).rstrip() for line in discover_help_text_lines(t, 80)
+    ]
+    for line in wanted:
+        assert line in screen
+    game = "".join(text for _, text in help_text_lines(t, 80)[1])  # the table's keys
+    assert game not in screen
+    assert t._("close") in footer(screen, 1)
+    for line in screen.splitlines():
+        assert width(line) <= 80
+    type_keys(ui, "?")
+    assert ui.overlay is None and t._("Tables on this network") in draw(ui)
+    type_keys(ui, "?")
+    type_keys(ui, ESC)
+    assert ui.overlay is None and t._("Tables on this network") in draw(ui)

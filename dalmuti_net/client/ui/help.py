@@ -19,8 +19,40 @@ FOOTER_ROWS = 1
 """The help's footer is one line of hints at every width the screen supports."""
 
 
-def help_text_lines(t: Translator, cols: int) -> list[Line]:
-    """The help below its title, wrapped to ``cols`` cells."""
+def discover_sections(t: Translator) -> list[tuple[str, str]]:
+    """The table list's own help: its keys and what its columns say."""
+    return [
+        (
+            t._("Keys"),
+            t._(
+                "↑↓ choose a table, Enter joins it: you are asked your name, and the join "
+                "code if the table needs one. a joins by address (HOST or HOST:PORT), for a "
+                "table that is not listed. q or Esc quits."
+            ),
+        ),
+        (
+            t._("The list"),
+            t._(
+                "Tables announce themselves on this network. Seats: taken of total. Phase: "
+                "lobby (not started yet), playing or ended. Code: whether joining needs the "
+                "table's join code. Protocol: the host's protocol version, ✓ if this program "
+                "can play with it, ✗ if not. A table that is not listed can still be joined "
+                "by address: a here, or dalmuti join HOST[:PORT]."
+            ),
+        ),
+    ]
+
+
+def discover_help_text_lines(t: Translator, cols: int) -> list[Line]:
+    """The table list's help below its title, wrapped to ``cols`` cells."""
+    return _section_lines(discover_sections(t), cols)
+
+
+def help_text_lines(t: Translator, cols: int, *, discover: bool = False) -> list[Line]:
+    """The help below its title, wrapped to ``cols`` cells: the game's, or with
+    ``discover`` the table list's."""
+    if discover:
+        return discover_help_text_lines(t, cols)
     sections = [
         (
             t._("Keys"),
@@ -65,6 +97,10 @@ def help_text_lines(t: Translator, cols: int) -> list[Line]:
             ),
         ),
     ]
+    return _section_lines(sections, cols)
+
+
+def _section_lines(sections: list[tuple[str, str]], cols: int) -> list[Line]:
     lines: list[Line] = []
     for title, text in sections:
         if lines:
@@ -79,14 +115,16 @@ def body_rows(rows: int) -> int:
     return max(1, rows - 1 - FOOTER_ROWS)
 
 
-def max_scroll(t: Translator, cols: int, rows: int) -> int:
-    return max(0, len(help_text_lines(t, cols)) - body_rows(rows))
+def max_scroll(t: Translator, cols: int, rows: int, *, discover: bool = False) -> int:
+    return max(0, len(help_text_lines(t, cols, discover=discover)) - body_rows(rows))
 
 
-def help_screen(t: Translator, cols: int, rows: int, scroll: int) -> list[Line]:
+def help_screen(
+    t: Translator, cols: int, rows: int, scroll: int, *, discover: bool = False
+) -> list[Line]:
     """The title row, then the text from ``scroll`` (kept in range) for ``rows`` rows
     less the footer's."""
-    text = help_text_lines(t, cols)
+    text = help_text_lines(t, cols, discover=discover)
     room = body_rows(rows)
     scroll = min(max(0, scroll), max(0, len(text) - room))
     shown = text[scroll : scroll + room]

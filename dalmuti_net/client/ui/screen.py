@@ -66,7 +66,7 @@ def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         body = []
     footer = _footer(ui, cols, rows)
     if ui.overlay is Overlay.HELP:
-        body = help_screen(ui.t, cols, rows, ui.help_scroll)
+        body = help_screen(ui.t, cols, rows, ui.help_scroll, discover=ui.screen is Screen.DISCOVER)
     elif ui.screen is Screen.TABLE:
         body = _table(ui, cols, rows - len(footer))
     body = body[: rows - len(footer)]

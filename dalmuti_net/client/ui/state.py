@@ -705,7 +705,7 @@ class ClientUi:
         page = max(1, help_rows(rows) - 1)
         step = {"up": -1, "down": 1, "pageup": -page, "pagedown": page, "space": page}
         if key in step:
-            top = help_max_scroll(self.t, cols, rows)
+            top = help_max_scroll(self.t, cols, rows, discover=self.screen is Screen.DISCOVER)
             self.help_scroll = min(top, max(0, self.help_scroll + step[key]))
 
     def _edit(self, key: str) -> list[Effect]:
