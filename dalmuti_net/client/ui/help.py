@@ -25,9 +25,10 @@ def discover_sections(t: Translator) -> list[tuple[str, str]]:
         (
             t._("Keys"),
             t._(
-                "↑↓ choose a table, Enter joins it: you are asked your name, and the join "
-                "code if the table needs one. a joins by address (HOST or HOST:PORT), for a "
-                "table that is not listed. q or Esc quits."
+                "↑↓ choose a table, Enter joins it, asking for your name (unless --player-name "
+                "gave it) and for the join code if the table needs one (unless --code gave "
+                "it). a joins by address (HOST or HOST:PORT), for a table that is not listed. "
+                "q or Esc quits."
             ),
         ),
         (
