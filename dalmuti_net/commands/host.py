@@ -325,15 +325,9 @@ def run_with_local_player(
             screen = trio.CancelScope()
 
             async def say_goodbye(quit: Quit) -> None:
-                if quit.keep_hosting and await host.host_seat_given_up():
+                if await host.host_player_quits(quit, server):
                     client.detached = True  # the screen closes, the table goes on
                     screen.cancel()
-                elif quit.end_table and host.table.phase != "ended":
-                    host.table.end_table()  # everyone sees the final standings first
-                    await server.flush()
-                    await server.shutdown("the host player ended the table", "table_ended")
-                else:
-                    await server.shutdown()
 
             client.before_exit = say_goodbye
 

@@ -22,6 +22,7 @@ import trio
 from ..bots import make_strategy
 from ..client.bot import play, stream_connector
 from ..client.ui.i18n import Translator
+from ..client.ui.state import Quit
 from ..client.ui.text import tidy
 from ..client.ui.words import seat_name
 from ..host.pacing import BotPace
@@ -174,6 +175,20 @@ class PreparedHost:
                 nursery.cancel_scope.cancel()
         if self.save is not None:
             self.save.close()
+
+    async def host_player_quits(self, quit: Quit, server: TableServer) -> bool:
+        """What the host player's quit does to the table, from the screen or from lines:
+        True when they left it and it goes on without them (keep hosting); otherwise the
+        table is ended for everyone (its final standings first, when asked to end it)."""
+        if quit.keep_hosting and await self.host_seat_given_up():
+            return True
+        if quit.end_table and self.table.phase != "ended":
+            self.table.end_table()
+            await server.flush()
+            await server.shutdown("the host player ended the table", "table_ended")
+        else:
+            await server.shutdown()
+        return False
 
     async def host_seat_given_up(self) -> bool:
         """After the host player's own `leave`: wait until the table has let the seat go.

@@ -93,14 +93,8 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
 
             async def say_goodbye(quit: Quit) -> None:
                 nonlocal detached
-                if quit.keep_hosting and await host.host_seat_given_up():
-                    detached = True  # the table goes on without its host player's lines
-                elif quit.end_table and host.table.phase != "ended":
-                    host.table.end_table()  # everyone sees the final standings first
-                    await server.flush()
-                    await server.shutdown("the host player ended the table", "table_ended")
-                else:
-                    await server.shutdown()
+                # True: the table goes on without its host player's lines.
+                detached = await host.host_player_quits(quit, server)
 
             client.before_exit = say_goodbye
 
