@@ -181,25 +181,24 @@ def run(args: argparse.Namespace) -> int:
             session = await play_stdio(connect, program, name, code=args.code)
         else:
             session = await play(connect, strategies[index], name, code=args.code)
+        told: str | None = None
         if session.errors and session.errors[-1].fatal:
             error = session.errors[-1]
             refused = True
             told = _("{sentence} ({code})").format(
                 sentence=describe_error(t, error), code=error.code
             )
-            outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
         elif session.goodbye_code is not None or session.closed_reason:
             told = describe_goodbye(t, session.goodbye_code)
-            outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
         elif session.welcome is None:  # what answered let the bot go without a seat
             never_seated = True
             told = _("The connection ended before the bot had a seat.")
-            outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
         elif (ended := _final_place(session)) is not None:
             place, players, score = ended
             told = _("The table ended: place {place} of {players}, score {score}.").format(
                 place=place, players=players, score=score
             )
+        if told is not None:
             outcome.append(_("{name}: {outcome}").format(name=name, outcome=told))
 
     async def main() -> None:
