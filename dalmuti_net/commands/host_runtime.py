@@ -263,11 +263,8 @@ class PreparedHost:
         """What a player types to join: the address, and the join code when there is one
         (the host player chose it; without it the command would be refused)."""
         address = self.options.interface or _lan_address()
-        command = (
-            f"dalmuti join {address}"
-            if self.port == DEFAULT_PORT
-            else (f"dalmuti join {address}:{self.port}")
-        )
+        where = address if self.port == DEFAULT_PORT else f"{address}:{self.port}"
+        command = f"dalmuti join {where}"
         if self.options.code is not None:
             command += f" --code {shlex.quote(self.options.code)}"
         return command

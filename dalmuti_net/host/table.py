@@ -457,13 +457,10 @@ class Table:
             seat.connection = None
             if self.game is None and seat.kind == "human" and (self.headless or not seat.host):
                 # In the lobby a seat is only a place in the queue: free it. At a table
-                # without a host terminal the host role passes on with it, to the next
-                # connected player or else to whoever joins next: a host player who went
-                # away must not keep everyone waiting for a start only they may give.
-                entry: dict[str, Any] = {"op": "leave", "player": seat.player}
-                if seat.host:
-                    entry["heir"] = self._heir_for(seat, None)
-                self._commit(entry)
+                # without a host terminal the host role passes on with it (``_leave``): a
+                # host player who went away must not keep everyone waiting for a start
+                # only they may give.
+                self._leave(seat)
         if connection.greeted:
             self._broadcast_table()
 
@@ -800,7 +797,10 @@ class Table:
         self._commit(entry)
         if self.game is None and seat.kind == "bot" and connection_id in self.connections:
             self._close(self.connections[connection_id])
-        if "heir" in entry and entry["heir"] is None and self.phase != "ended":
+        # Nobody to take the host role: the table ends, but for a lobby without a host
+        # terminal, whose next player to sit down takes the role.
+        waits = self.headless and self.game is None
+        if "heir" in entry and entry["heir"] is None and self.phase != "ended" and not waits:
             self._end_without_host(connection_id)
 
     def _heir_for(self, leaver: Seat, wanted: int | None) -> int | None:

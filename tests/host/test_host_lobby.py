@@ -265,8 +265,12 @@ def test_without_a_host_terminal_the_host_role_passes_on_when_its_player_goes() 
     assert not harness.table.seats and harness.table.phase == "lobby", "not ended"
     dee = harness.join("Dee")
     assert dee.received[0]["host"] is True
-    harness.start_with_bots(dee, 3)
-    assert harness.table.phase == "playing" and not dee.errors
+    harness.send(dee, {"type": "leave"})  # said, not dropped: the same, the table waits
+    assert not harness.table.seats and harness.table.phase == "lobby", "not ended"
+    eve = harness.join("Eve")
+    assert eve.received[0]["host"] is True
+    harness.start_with_bots(eve, 3)
+    assert harness.table.phase == "playing" and not eve.errors
 
 
 def test_coming_and_going_in_the_lobby_never_uses_up_the_player_numbers() -> None:
