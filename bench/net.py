@@ -50,7 +50,7 @@ from dalmuti_net.client.connection import Connection, ConnectionClosed
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine import PlayDecision, Rules
 from dalmuti_net.host.savefile import SaveFile
-from dalmuti_net.host.server import DirectWrite, Link, TableServer
+from dalmuti_net.host.server import Receive, TableServer
 from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import encode
 from dalmuti_net.protocol.messages import action_message
@@ -208,52 +208,30 @@ class TimedServer(TableServer):
                 clock.action()
             receive(connection, message)
 
-        table.receive = timed_receive  # type: ignore[method-assign]
+        table.receive = timed_receive  # type: ignore[method-assign,assignment]
 
     async def handle_tcp(self, stream: trio.SocketStream) -> None:
         await self.handle_stream(TimedStream(stream, self.clock), internal=False)
 
-    def _direct_writer(self, stream: trio.abc.Stream) -> DirectWrite | None:
-        """The host's direct socket writes, timed as the writer task's are."""
-        if not isinstance(stream, TimedStream):
-            return super()._direct_writer(stream)
-        write = super()._direct_writer(stream.inner)
-        if write is None:
-            return None
+    def _receiver(self, stream: trio.abc.Stream) -> Receive:
+        """The host reads the socket itself, as it does untimed."""
+        return super()._receiver(untimed(stream))
 
-        def timed_write(data: bytes) -> int:
-            sent = write(data)
-            if data != HEARTBEAT_FRAME:
-                self.clock.wrote()
-            return sent
+    def _socket_descriptor(self, stream: trio.abc.Stream) -> int | None:
+        """The host writes the socket itself, as it does untimed."""
+        return super()._socket_descriptor(untimed(stream))
 
-        return timed_write
+    def _hand_out(self) -> None:
+        """A delivery ends with its direct socket writes: timed once, at its end."""
+        super()._hand_out()
+        self.clock.wrote()
 
 
 TIMED_EVENTS_CAUSES = ("play", "pass")
 
 
-async def write_each_message(self: TableServer, link: Link, done: trio.CancelScope) -> None:
-    """The host's writer as it was before it batched its writes and wrote to sockets
-    directly (for --compare-writes): one send per message, always from the writer task."""
-    try:
-        while link.queued or not link.closed:
-            if not link.queued:
-                await link.wake.wait()
-                link.wake = trio.Event()
-                continue
-            link.writing = True
-            try:
-                await link.stream.send_all(link.queued.pop(0))
-            finally:
-                link.writing = False
-    except (trio.BrokenResourceError, trio.ClosedResourceError):
-        pass
-    done.cancel()
-
-
-def no_direct_writes(self: TableServer, stream: trio.abc.Stream) -> DirectWrite | None:
-    return None
+def untimed(stream: trio.abc.Stream) -> trio.abc.Stream:
+    return stream.inner if isinstance(stream, TimedStream) else stream
 
 
 def peak_rss_mib() -> float:
@@ -277,6 +255,7 @@ async def host_one_table(
     workdir: Path,
     journal: bool,
     client_cores: set[int] | None = None,
+    timed: bool = True,
 ) -> dict[str, Any]:
     rules = Rules(**{**Rules.all_optional(misdeal_chance=0.1).to_dict(), "hand_limit": hands})
     room = spectators + 64  # every client connects at once, from one address
@@ -295,7 +274,8 @@ async def host_one_table(
 
     clock = HostClock()
     saving = SaveFile.create(workdir / "table.save", {"name": "Bench"}) if journal else None
-    server = TimedServer(table, clock, save=saving, between_hands=0, on_change=on_change)
+    settings: dict[str, Any] = {"save": saving, "between_hands": 0, "on_change": on_change}
+    server = TimedServer(table, clock, **settings) if timed else TableServer(table, **settings)
     outputs: list[Path] = []
     processes: list[subprocess.Popen[bytes]] = []
     async with trio.open_nursery() as nursery:
@@ -374,6 +354,8 @@ async def host_one_table(
 
 
 def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))
     return ordered[index]
@@ -423,19 +405,14 @@ def main_driver(args: argparse.Namespace) -> None:
                     command.append("--save")
                 if args.pin_host:
                     command.append("--pin-host")
+                if args.untimed:
+                    command.append("--untimed")
                 subprocess.run(command, check=True)
                 print(row(json.loads(result_file.read_text()), mode), flush=True)
-                if args.compare_writes:
-                    subprocess.run([*command, "--one-write-per-message"], check=True)
-                    result = json.loads(result_file.read_text())
-                    print(row(result, f"{mode}, unbatched"), flush=True)
     print(f"load average after: {os.getloadavg()}")
 
 
 def main_host(args: argparse.Namespace) -> None:
-    if args.one_write_per_message:
-        TableServer._write = write_each_message  # type: ignore[method-assign]
-        TimedServer._direct_writer = no_direct_writes  # type: ignore[method-assign]
     client_cores = None
     if args.pin_host:
         cores = sorted(os.sched_getaffinity(0))
@@ -456,6 +433,7 @@ def main_host(args: argparse.Namespace) -> None:
             Path(workdir),
             args.journal,
             client_cores,
+            not args.untimed,
         )
         if profiler is not None:
             profiler.disable()
@@ -484,15 +462,17 @@ def main() -> None:
         "`dalmuti host --save` does",
     )
     parser.add_argument(
-        "--compare-writes",
-        action="store_true",
-        help="each row also with the host's old writer (one write per message), back to back",
-    )
-    parser.add_argument(
         "--pin-host",
         action="store_true",
         help="the host on the first core alone, every client process on the others: the "
         "host's own latency without waiting for a core its clients hold",
+    )
+    parser.add_argument(
+        "--untimed",
+        action="store_true",
+        help="the host without the benchmark's own timing of it (a clock read and a call "
+        "per socket write, which cost it CPU and add to the end-to-end latency): host CPU "
+        "and end-to-end figures of the host alone; host p50/p99 not measured (nan)",
     )
     sub = parser.add_subparsers(dest="role")
     host = sub.add_parser("host", help="(started by the driver) one table's host")
@@ -502,9 +482,9 @@ def main() -> None:
     host.add_argument("--seed", type=int, required=True)
     host.add_argument("--out", type=Path, required=True)
     host.add_argument("--profile", action="store_true")
-    host.add_argument("--one-write-per-message", action="store_true")
     host.add_argument("--save", "--journal", dest="journal", action="store_true")
     host.add_argument("--pin-host", action="store_true")
+    host.add_argument("--untimed", action="store_true")
     client = sub.add_parser("client", help="(started by a host) clients of one process")
     client.add_argument("--port", type=int, required=True)
     client.add_argument("--players", type=int, default=0)

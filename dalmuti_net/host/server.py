@@ -1,9 +1,11 @@
 """The trio server around the table core: connections, timers, the save, bots.
 
-Every connection gets a reader (frames in, with a size limit before buffering, a rate
-limit and a silence timeout) and a bounded queue of frames out. After each delivery the
-queue goes straight into the socket with one non-blocking write while the kernel has
-room; only what the socket cannot take yet wakes the connection's writer task, which
+Every connection gets a reader (frames in, with a size limit before buffering and a rate
+limit), a keeper (its heartbeats and its silence deadline) and a bounded queue of frames
+out. A TCP socket is read and written directly, as trio's socket stream would, without
+its layers: a move that wakes the host costs one read and one write per connection. After
+each delivery the queue goes into the socket with one non-blocking write while the kernel
+has room; only what the socket cannot take yet wakes the connection's writer task, which
 waits for room. A client that stops reading fills its queue and is dropped without
 slowing anyone else.
 
@@ -27,6 +29,7 @@ import math
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import trio
@@ -82,9 +85,9 @@ class RateLimiter:
         return False
 
 
-DirectWrite = Callable[[bytes], int]
-"""Writes what a socket takes at once, without blocking; returns how many bytes it took
-(raises BlockingIOError when none, OSError when the connection is gone)."""
+Receive = Callable[[], Awaitable[bytes | bytearray]]
+"""The next bytes that arrived on a connection (empty once the peer closed it); raises
+trio.BrokenResourceError or trio.ClosedResourceError when the connection is gone."""
 
 
 @dataclass(eq=False)
@@ -93,10 +96,14 @@ class Link:
 
     connection: int
     stream: trio.abc.Stream
-    direct: DirectWrite | None
-    """A non-blocking write into the stream's socket (None: always through the writer)."""
+    descriptor: int | None
+    """The stream's socket, written to directly (trio keeps it non-blocking); None: always
+    through the writer task."""
     queued: list[bytes] = field(default_factory=list)
-    """Whole frames not yet written, each encoded once for every connection it goes to."""
+    """Bytes not yet written: whole frames, each encoded once for every connection it goes
+    to (several joined in one bytes when they go to several connections together)."""
+    unsent_frames: int = 0
+    """How many frames ``queued`` holds (whole or in part): what ``OUTBOX_LIMIT`` bounds."""
     wake: trio.Event = field(default_factory=trio.Event)
     """Set when the writer task has something to write or the link closed."""
     writing: bool = False
@@ -104,6 +111,12 @@ class Link:
     closed: bool = False
     """No more frames: the writer ends once what is queued is sent."""
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    reading: trio.CancelScope = field(default_factory=trio.CancelScope)
+    """Around the reader: cancelled by the link's keeper when the client stayed silent."""
+    read_deadline: float = math.inf
+    """When the client must next be heard from by (moves only later)."""
+    waiting: bool = False
+    """The reader waits for input: the keeper may cancel it at ``read_deadline``."""
     last_queued: float = field(default_factory=trio.current_time)
     """When a frame was last queued for it: a heartbeat is due an interval later."""
     timers_sent: bool = False
@@ -213,14 +226,14 @@ class TableServer:
             await trio.aclose_forcefully(stream)
             return
         self.changed()  # room made for it closes an idle connection
-        link = Link(connection, stream, self._direct_writer(stream))
+        link = Link(connection, stream, self._socket_descriptor(stream))
         self.links[connection] = link
         try:
             with link.scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._write, link, nursery.cancel_scope)
-                    nursery.start_soon(self._heartbeat, link)
-                    await self._read(stream, link, internal)
+                    nursery.start_soon(self._keep, link)
+                    await self._read(self._receiver(stream), link, internal)
                     self._close(link)
                     # Let the writer send what is queued, but never wait on a stuck peer.
                     nursery.cancel_scope.deadline = trio.current_time() + WRITER_GRACE
@@ -231,7 +244,9 @@ class TableServer:
             with trio.CancelScope(shield=True):
                 await trio.aclose_forcefully(stream)
 
-    async def _read(self, stream: trio.abc.Stream, link: Link, internal: bool) -> None:
+    async def _read(self, receive: Receive, link: Link, internal: bool) -> None:
+        """Frames in until the connection ends. A client silent past its deadline is told
+        why and closed: the link's keeper cancels a wait for input that outlasts it."""
         limits = self.table.limits
         frames = FrameReader(self.table.max_frame_bytes)
         rate = RateLimiter(limits.max_messages_per_second, limits.max_messages_per_second * 2)
@@ -241,66 +256,74 @@ class TableServer:
         greeted = False
         hello_by = trio.current_time() + limits.hello_timeout_ms / 1000
         heard_by = trio.current_time() + timeout
-        while True:
-            deadline = heard_by if greeted or internal else min(hello_by, heard_by)
-            with trio.move_on_at(deadline) as silence:
+        with link.reading:
+            while True:
+                link.read_deadline = heard_by if greeted or internal else min(hello_by, heard_by)
+                link.waiting = True
                 try:
-                    data = await stream.receive_some(RECEIVE_CHUNK)
+                    data = await receive()
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
-            if silence.cancelled_caught:
-                if not greeted and not internal and deadline == hello_by:
-                    self.table.hello_overdue(link.connection)
-                    await self.flush()
-                else:
+                finally:
+                    link.waiting = False
+                if not data:
+                    return
+                try:
+                    bodies = frames.feed(data)
+                except ProtocolError as error:
+                    await self._refuse(link, error)
+                    return
+                if bodies:
+                    heard_by = trio.current_time() + timeout
+                    if not await self._take(link, bodies, rate, internal, greeted):
+                        return
+                if frames.refusal is not None:
+                    await self._refuse(link, frames.refusal)
+                    return
+                greeted = self.table.greeted_from_outside(link.connection)
+        # Silent past the deadline.
+        if not greeted and not internal and hello_by <= heard_by:
+            self.table.hello_overdue(link.connection)
+            await self.flush()
+        else:
+            await self._refuse(
+                link, ProtocolError(ErrorCode.TIMEOUT, f"no whole frame for {timeout:g} s")
+            )
+
+    async def _take(
+        self, link: Link, bodies: list[bytes], rate: RateLimiter, internal: bool, greeted: bool
+    ) -> bool:
+        """Each whole frame read, to the table; then on once the changes are saved and sent
+        (a client cannot run ahead of the disk). False when the connection must end."""
+        told = False
+        for body in bodies:
+            request_id = None
+            try:
+                raw = unpack(body)
+                request_id = _request_id(raw)
+                if not internal and not self._answers_decision(link, raw) and not rate.allow():
                     await self._refuse(
                         link,
-                        ProtocolError(ErrorCode.TIMEOUT, f"no whole frame for {timeout:g} s"),
+                        ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down"),
+                        request_id,
                     )
-                return
-            if not data:
-                return
-            try:
-                bodies = frames.feed(data)
-            except ProtocolError as error:
-                await self._refuse(link, error)
-                return
-            if bodies:
-                heard_by = trio.current_time() + timeout
-            told = False
-            for body in bodies:
-                request_id = None
-                try:
-                    raw = unpack(body)
-                    request_id = _request_id(raw)
-                    if not internal and not self._answers_decision(link, raw) and not rate.allow():
-                        await self._refuse(
-                            link,
-                            ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down"),
-                            request_id,
-                        )
-                        continue
-                    message = validate(raw, Direction.TO_HOST)
-                except ProtocolError as error:
-                    await self._refuse(link, error, request_id)
-                    if error.fatal:
-                        return
                     continue
-                if message["type"] == "heartbeat" and "id" not in message and greeted:
-                    continue  # heard from (above); nothing for the table, nothing to send
-                if message["type"] == "hello":
-                    link.software = message.get("software", "")
-                self.table.receive(link.connection, message)
-                self._changes += 1  # told by the flush after this read (no wake-up each)
-                told = True
-            if frames.refusal is not None:
-                await self._refuse(link, frames.refusal)
-                return
-            greeted = self.table.greeted_from_outside(link.connection)
-            # Read on once this read's changes are saved and sent: a client cannot run
-            # ahead of the disk. Only waiting: cancelling it loses nothing.
-            if told:
-                await self.flush()
+                message = validate(raw, Direction.TO_HOST)
+            except ProtocolError as error:
+                await self._refuse(link, error, request_id)
+                if error.fatal:
+                    return False
+                continue
+            if message["type"] == "heartbeat" and "id" not in message and greeted:
+                continue  # heard from (above); nothing for the table, nothing to send
+            if message["type"] == "hello":
+                link.software = message.get("software", "")
+            self.table.receive(link.connection, message)
+            self._changes += 1  # told by the flush below (no wake-up each)
+            told = True
+        if told:
+            await self.flush()  # only waits: cancelling it loses nothing
+        return True
 
     def _answers_decision(self, link: Link, raw: Message) -> bool:
         """An answer to a decision the seat owes: never rate limited (only answers are: a
@@ -312,12 +335,42 @@ class TableServer:
         self.table.refuse(link.connection, error, re)
         await self.flush()
 
-    def _direct_writer(self, stream: trio.abc.Stream) -> DirectWrite | None:
+    def _receiver(self, stream: trio.abc.Stream) -> Receive:
+        """A TCP connection's socket is read directly, as it is written: a non-blocking
+        read, and a wait for the socket only when it has nothing, with trio's checkpoints
+        kept; anything else (an in-process connection) through its stream. A move that
+        wakes the host costs it one read, with no layers of stream, cancel scope or timer."""
+        if not isinstance(stream, trio.SocketStream):
+            return partial(stream.receive_some, RECEIVE_CHUNK)
+        descriptor = stream.socket.fileno()
+
+        async def receive() -> bytes:
+            await trio.lowlevel.checkpoint_if_cancelled()
+            try:
+                data = os.read(descriptor, RECEIVE_CHUNK)
+            except BlockingIOError:
+                pass
+            except OSError as error:
+                raise trio.BrokenResourceError(error) from error
+            else:
+                await trio.lowlevel.cancel_shielded_checkpoint()
+                return data
+            while True:
+                await trio.lowlevel.wait_readable(descriptor)
+                try:
+                    return os.read(descriptor, RECEIVE_CHUNK)
+                except BlockingIOError:
+                    continue
+                except OSError as error:
+                    raise trio.BrokenResourceError(error) from error
+
+        return receive
+
+    def _socket_descriptor(self, stream: trio.abc.Stream) -> int | None:
         """A TCP connection's socket is written to directly (trio keeps it non-blocking);
         anything else (an in-process connection) only through its writer task."""
         if isinstance(stream, trio.SocketStream):
-            descriptor = stream.socket.fileno()
-            return lambda data: os.write(descriptor, data)
+            return stream.socket.fileno()
         return None
 
     async def _write(self, link: Link, done: trio.CancelScope) -> None:
@@ -331,6 +384,7 @@ class TableServer:
                     continue
                 data = b"".join(link.queued)
                 link.queued.clear()
+                link.unsent_frames = 0
                 link.writing = True
                 try:
                     await link.stream.send_all(data)
@@ -340,30 +394,48 @@ class TableServer:
             pass
         done.cancel()
 
-    async def _heartbeat(self, link: Link) -> None:
-        """A heartbeat only after an interval with nothing else sent (any frame tells the
-        client the host is alive): a table in play sends none, and wakes no client for one."""
+    async def _keep(self, link: Link) -> None:
+        """The link's two clocks in one task, so that reading a frame starts no timer:
+
+        - a heartbeat only after an interval with nothing else sent (any frame tells the
+          client the host is alive): a table in play sends none, and wakes no client;
+        - the reader's deadline: a client not heard from by then, while the reader waits
+          for it, is cut off (the reader says why). A reader that was busy past it (the
+          save held it up) first reads what came meanwhile: the client was not silent,
+          the host was; if nothing came, the cut comes at the next heartbeat.
+
+        Both only move later, so this wakes about once a heartbeat interval, never once a
+        frame."""
         interval = self.table.limits.heartbeat_interval_ms / 1000
         while not link.closed:
-            await trio.sleep_until(link.last_queued + interval)
-            if trio.current_time() >= link.last_queued + interval:
+            heartbeat_due = link.last_queued + interval
+            silence_due = link.read_deadline
+            if silence_due <= trio.current_time():
+                silence_due = math.inf  # passed while the reader was busy: see above
+            await trio.sleep_until(min(heartbeat_due, silence_due))
+            now = trio.current_time()
+            if link.waiting and now >= link.read_deadline:
+                link.reading.cancel()
+                return
+            if now >= link.last_queued + interval:
                 self._send(link, HEARTBEAT)
                 self._write_out()
 
     def _send(self, link: Link, frame: bytes) -> None:
         """Queue a frame; ``_write_out`` writes it."""
-        self._send_frames(link, [frame])
+        self._queue(link, frame, 1, trio.current_time())
 
-    def _send_frames(self, link: Link, frames: list[bytes]) -> None:
-        """Queue frames; ``_write_out`` writes them."""
+    def _queue(self, link: Link, data: bytes, frames: int, now: float) -> None:
+        """Queue ``data``, that many whole frames; ``_write_out`` writes them."""
         if link.closed:
             return
-        if len(link.queued) + len(frames) > OUTBOX_LIMIT:
+        if link.unsent_frames + frames > OUTBOX_LIMIT:
             log.info("connection %s does not read its messages: dropping it", link.connection)
             link.scope.cancel()
             return
-        link.queued.extend(frames)
-        link.last_queued = trio.current_time()
+        link.queued.append(data)
+        link.unsent_frames += frames
+        link.last_queued = now
         self._unwritten[link.connection] = link
 
     def _close(self, link: Link) -> None:
@@ -379,12 +451,12 @@ class TableServer:
         for connection, link in links.items():
             if self.links.get(connection) is not link or not link.queued:
                 continue
-            if link.writing or link.direct is None:
+            if link.writing or link.descriptor is None:
                 link.wake.set()
                 continue
             data = link.queued[0] if len(link.queued) == 1 else b"".join(link.queued)
             try:
-                sent = link.direct(data)
+                sent = os.write(link.descriptor, data)
             except BlockingIOError:
                 sent = 0
             except OSError:
@@ -392,6 +464,7 @@ class TableServer:
                 continue
             if sent == len(data):
                 link.queued.clear()
+                link.unsent_frames = 0
             else:
                 link.queued[:] = [data[sent:]]
                 link.wake.set()
@@ -462,14 +535,21 @@ class TableServer:
     def _hand_out(self) -> None:
         """What the table produced, to the connections (effects, messages, timers)."""
         effects = self.table.take_effects()
-        outboxes = {c: self.table.take_outbox(c) for c in list(self.table.connections)}
         # The table puts one message object in the outbox of every connection it is for
-        # (all spectators' events, every table and chat): each is encoded once.
+        # (all spectators' events, every table and chat): each is encoded once, and the
+        # outboxes that hold the same messages (every spectator's) are joined once.
         frames = FrameCache()
-        for connection, messages in outboxes.items():
+        joined: dict[tuple[int, ...], bytes] = {}
+        now = trio.current_time()
+        for connection, messages in self.table.take_outboxes().items():
             link = self.links.get(connection)
-            if link is not None and messages:
-                self._send_frames(link, [frames.frame(message) for message in messages])
+            if link is None:
+                continue
+            key = tuple(map(id, messages))
+            data = joined.get(key)
+            if data is None:
+                data = joined[key] = b"".join([frames.frame(message) for message in messages])
+            self._queue(link, data, len(messages), now)
         for effect in effects:
             if isinstance(effect, StartBot):
                 self._start_bot(effect)

@@ -437,6 +437,14 @@ class Table:
         out, connection.outbox = connection.outbox, []
         return out
 
+    def take_outboxes(self) -> dict[int, list[Message]]:
+        """Every connection's messages since the last call, for those that have any."""
+        taken = {}
+        for connection_id, connection in self.connections.items():
+            if connection.outbox:
+                taken[connection_id], connection.outbox = connection.outbox, []
+        return taken
+
     def take_effects(self) -> list[Effect]:
         out, self.effects = self.effects, []
         return out

@@ -35,6 +35,7 @@ from dalmuti_net.engine import (
     TaxDecision,
 )
 from dalmuti_net.host.default_moves import default_move
+from dalmuti_net.host.savefile import SaveWriteError
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import Limits, StartBot, Table
 from dalmuti_net.protocol.messages import action_message, decision_from_message
@@ -346,3 +347,50 @@ async def test_a_player_who_drops_again_gets_a_fresh_grace_period(
         await trio.sleep(2.0)
         assert seat.stand_in is not None or me in table._awaiting_stand_in
         assert trio.current_time() - dropped_again_at < 61.5
+
+
+class HeldUpSave:
+    """A save that cannot be written while ``failing`` is set (a full disk, say)."""
+
+    def __init__(self) -> None:
+        self.failing = False
+        self.records: list[dict[str, Any]] = []
+
+    def append(self, records: list[dict[str, Any]]) -> None:
+        if self.failing:
+            raise SaveWriteError("No space left on device")
+        self.records.extend(records)
+
+
+async def test_a_client_that_kept_talking_while_the_save_held_the_host_up_stays(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Silence is the client's, not the host's: a reader held up past the client's
+    deadline by a save that cannot be written reads what came meanwhile before judging;
+    a client that said nothing at all is still cut off, once its deadline has passed."""
+    table = Table("Held up")
+    save = HeldUpSave()
+    server = TableServer(table, save=save, run_bot=bot_runner(), between_hands=0)  # type: ignore[arg-type]
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        talker = RecordingClient("Talker", heartbeat_s=5.0)
+        silent = RecordingClient("Silent", spectator=True, heartbeat_s=None)
+        await connect(server, nursery, talker)
+        await connect(server, nursery, silent)
+        save.failing = True
+        began = trio.current_time()
+        tables_told = len(talker.of_type("table"))
+        # A change to save: its reader waits for the save, the talker keeps talking.
+        await talker.send({"type": "add_bot", "strategy": "random"})
+        await trio.sleep(45)  # more than twice the 20 s heartbeat timeout
+        assert not talker.closed.is_set()
+        assert len(talker.of_type("table")) == tables_told, "told before it was saved"
+        save.failing = False
+        await talker.wait_until(lambda: len(talker.of_type("table")) > tables_told)
+        await trio.sleep(30)
+        assert not talker.closed.is_set()
+        assert "timeout" not in [e["code"] for e in talker.errors]
+        assert silent.closed.is_set()
+        assert [e["code"] for e in silent.errors][-1] == "timeout"
+        assert trio.current_time() - began > 20
+        nursery.cancel_scope.cancel()
