@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import resource
 import selectors
@@ -36,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 import trio
+from wake import cpu_model  # bench/, beside this file
 
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.session import ClientSession
@@ -204,17 +204,6 @@ async def host_code_us(hands: int, cold: bool) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------- the report
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main() -> None:
