@@ -143,6 +143,21 @@ def clean_env(home: Path) -> dict[str, str]:
     return env
 
 
+def fresh_checkout(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of the checkout as a new user clones it, and a new user's environment."""
+    checkout = tmp_path / "dalmuti-net"
+    shutil.copytree(
+        ROOT,
+        checkout,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".ci-venv", "node_modules", "__pycache__", "build", "*.egg-info"
+        ),
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    return checkout, clean_env(home)
+
+
 @pytest.fixture
 def here(tmp_path: Path) -> Path:
     folder = tmp_path / "here"
@@ -165,17 +180,7 @@ def test_the_players_command_in_a_clean_home(tmp_path: Path) -> None:
         pytest.skip(f"pipx is not installed (README's first line, as root: {system})")
     if not (ROOT / "dalmuti_net").is_dir():
         pytest.skip("the package's sources are not here (the suite runs against a wheel)")
-    checkout = tmp_path / "dalmuti-net"
-    shutil.copytree(
-        ROOT,
-        checkout,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".ci-venv", "node_modules", "__pycache__", "build", "*.egg-info"
-        ),
-    )
-    home = tmp_path / "home"
-    home.mkdir()
-    env = clean_env(home)
+    checkout, env = fresh_checkout(tmp_path)
     installed = subprocess.run(
         ["bash", "-c", " && ".join(steps[:-1])],
         cwd=checkout,
@@ -185,7 +190,7 @@ def test_the_players_command_in_a_clean_home(tmp_path: Path) -> None:
         timeout=INSTALL_TIMEOUT_S,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
-    command = home / ".local" / "bin" / "dalmuti"
+    command = Path(env["HOME"]) / ".local" / "bin" / "dalmuti"
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     shown = subprocess.run(
         [str(command), "--version"], env=env, capture_output=True, text=True, timeout=60
@@ -282,17 +287,7 @@ def test_the_bots_environment_line_makes_a_python_that_imports_the_bot(tmp_path:
     new user's environment (the system's python3): its Python imports shedder.py."""
     if not (ROOT / "dalmuti_net").is_dir():
         pytest.skip("the package's sources are not here (the suite runs against a wheel)")
-    checkout = tmp_path / "dalmuti-net"
-    shutil.copytree(
-        ROOT,
-        checkout,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".ci-venv", "node_modules", "__pycache__", "build", "*.egg-info"
-        ),
-    )
-    home = tmp_path / "home"
-    home.mkdir()
-    env = clean_env(home)
+    checkout, env = fresh_checkout(tmp_path)
     made = subprocess.run(
         ["bash", "-c", BOT_VENV_LINE[2:]],
         cwd=checkout,

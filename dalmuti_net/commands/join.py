@@ -111,19 +111,16 @@ def run(args: argparse.Namespace) -> int:
     from ..client.recorder import RecordingSession
     from ..client.seats import SeatStore
     from ..client.session import TABLE_UI_SOFTWARE
-    from ..client.ui.config import load_name, save_name
+    from ..client.ui.config import chosen_name, save_name
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import BackToList, ClientUi, Rejoin
     from ..client.ui.words import terminal_is_utf8
 
-    remembered = load_name()
-    name = (args.player_name or remembered or "").strip()
-    if args.player_name:
-        save_name(name)
+    name, name_given = chosen_name(args.player_name, target is not None)
     ui = ClientUi(
         t,
         name=name,
-        name_given=bool(args.player_name) or (target is not None and bool(name)),
+        name_given=name_given,
         code=args.code,
         ascii_symbols=args.ascii or not terminal_is_utf8(),
     )

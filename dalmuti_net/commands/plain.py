@@ -12,7 +12,7 @@ from ..client.plain.narrator import PlainTable
 from ..client.plain.runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
 from ..client.seats import SeatStore
 from ..client.session import ClientSession
-from ..client.ui.config import load_name, save_name
+from ..client.ui.config import chosen_name, save_name
 from ..client.ui.i18n import Translator
 from ..client.ui.state import Quit
 
@@ -34,14 +34,11 @@ def join_plain(
     """Join ``target`` (or a table found on the LAN) and play it in lines of text; with
     ``recorder``, keep what the client is sent (``dalmuti join --record``)."""
     prepare_stdout()
-    remembered = load_name()
-    name = (args.player_name or remembered or "").strip()
-    if args.player_name:
-        save_name(name)
+    name, name_given = chosen_name(args.player_name, target is not None)
     table = PlainTable(
         t,
         name=name,
-        name_given=bool(args.player_name) or (target is not None and bool(name)),
+        name_given=name_given,
         code=args.code,
     )
     client = PlainClient(table)

@@ -37,3 +37,13 @@ def save_name(name: str, environ: Mapping[str, str] | None = None) -> None:
         temporary.replace(path)
     except OSError:
         pass
+
+
+def chosen_name(given: str | None, address_given: bool) -> tuple[str, bool]:
+    """The player's name and whether it is settled (not to be asked): one given on the
+    command line, remembered from now on, or else the one remembered, settled when the
+    table was named by address (there is no list to choose from first)."""
+    name = (given or load_name() or "").strip()
+    if given:
+        save_name(name)
+    return name, bool(given) or (address_given and bool(name))
