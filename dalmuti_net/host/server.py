@@ -11,10 +11,20 @@ slowing anyone else.
 
 Connections and timers only hand inputs to the table and say that it changed (``changed``).
 One long-lived delivery task per server, in the server's own nursery, takes what the table
-produced (save records, outgoing messages, effects), commits the records to the save, and
-only then delivers. No connection's task ever holds a change in flight, so a connection
-that is cancelled (its client reset it) cannot drop the save or another connection's
-messages: acceptance and delivery complete together, by construction.
+produced as one ``Batch`` (journal entries, outgoing messages, effects), commits the
+journal to the save, and only then delivers that batch's messages and effects. No
+connection's task ever holds a change in flight, so a connection that is cancelled (its
+client reset it) cannot drop the save or another connection's messages: acceptance and
+delivery complete together, by construction.
+
+Why nothing leaves before it is on disk: the save runs in a worker thread, and while it
+runs other tasks go on feeding the table. What they produce stays in the table, because
+the batch being saved was taken in one call (``Table.take_batch``, an ordinary function:
+no checkpoint between taking the journal, the outboxes and the effects), and after the
+save only that batch is handed out. The newer inputs are the next batch's: their acks,
+events and decisions leave after their own commit. Countdowns (``timers``) are derived
+from the table's state, so they are announced only when that state has nothing newer
+than what was saved.
 
 If the save cannot be written (a full disk, an I/O error), nothing is delivered: the
 changes stay accepted in memory but unacknowledged, everyone is told once that the host
@@ -42,7 +52,7 @@ from ..protocol.messages import ACTION_TYPES, Message
 from ..told import N_, Told
 from .countdowns import timers_message
 from .savefile import SaveFile, SaveWriteError
-from .table import Close, StartBot, Table
+from .table import Batch, Close, StartBot, Table
 
 log = logging.getLogger(__name__)
 BOT_FAILED = N_(
@@ -134,14 +144,20 @@ class TableServer:
         between_hands: float = 3.0,
         on_change: Callable[[], None] | None = None,
         on_save_problem: Callable[[str | None], None] | None = None,
+        save_in_thread: bool = True,
     ) -> None:
         self.table = table
         self.save = save
+        self.save_in_thread = save_in_thread
+        """Write the save in a worker thread, so that a slow disk never stops the host.
+        False writes it in trio's thread: only for tests on trio's autojump clock, which
+        jumps while a worker thread runs (every timer of the table would fire at once)."""
         self.on_save_problem = on_save_problem
         """Told why the save cannot be written, then ``None`` once it can again."""
         self.save_problem: str | None = None
         """Why the last write of the save failed, while it keeps failing."""
-        self._unsaved: list[dict[str, Any]] = []
+        self._unsaved: Batch | None = None
+        """A batch taken whose save failed: saved again, with what came since, first."""
         self.run_bot = run_bot
         self.between_hands = between_hands
         self.on_change = on_change
@@ -505,11 +521,19 @@ class TableServer:
     async def _deliver(self) -> bool:
         """Save first, then deliver: nothing is acknowledged before it is on disk. False
         if the save could not be written (then nothing was delivered)."""
-        self._unsaved.extend(self.table.take_journal())
-        if self._unsaved and self.save is not None:
+        batch = self.table.take_batch()
+        if self._unsaved is not None:
+            batch = self._unsaved.followed_by(batch)
+            self._unsaved = None
+        if batch.journal and self.save is not None:
             try:
-                await trio.to_thread.run_sync(self.save.append, self._unsaved)
+                if self.save_in_thread:
+                    await trio.to_thread.run_sync(self.save.append, batch.journal)
+                else:
+                    self.save.append(batch.journal)
+                    await trio.lowlevel.checkpoint()
             except SaveWriteError as error:
+                self._unsaved = batch
                 self._cannot_save(str(error))
                 return False
             if self.save_problem is not None:
@@ -518,30 +542,27 @@ class TableServer:
                     self.on_save_problem(None)
                 else:
                     log.warning("the save can be written again")
-        self._unsaved = []
-        self._hand_out()
+        self._hand_out(batch)
         return True
 
     def _deliver_unsaved(self) -> None:
         """Without a save there is nothing to wait for: every change so far delivered
         here and now, in one step with no checkpoint (nothing can interrupt it)."""
         batch = self._changes
-        self.table.take_journal()
-        self._hand_out()
+        self._hand_out(self.table.take_batch())
         self._delivered = batch
         self._delivery_done.set()
         self._delivery_done = trio.Event()
 
-    def _hand_out(self) -> None:
-        """What the table produced, to the connections (effects, messages, timers)."""
-        effects = self.table.take_effects()
+    def _hand_out(self, batch: Batch) -> None:
+        """What one batch produced, to the connections (messages, effects, then timers)."""
         # The table puts one message object in the outbox of every connection it is for
         # (all spectators' events, every table and chat): each is encoded once, and the
         # outboxes that hold the same messages (every spectator's) are joined once.
         frames = FrameCache()
         joined: dict[tuple[int, ...], bytes] = {}
         now = trio.current_time()
-        for connection, messages in self.table.take_outboxes().items():
+        for connection, messages in batch.outboxes.items():
             link = self.links.get(connection)
             if link is None:
                 continue
@@ -550,7 +571,7 @@ class TableServer:
             if data is None:
                 data = joined[key] = b"".join([frames.frame(message) for message in messages])
             self._queue(link, data, len(messages), now)
-        for effect in effects:
+        for effect in batch.effects:
             if isinstance(effect, StartBot):
                 self._start_bot(effect)
             elif isinstance(effect, Close):
@@ -613,6 +634,9 @@ class TableServer:
     def _announce_timers(self) -> None:
         """Everyone sees every running countdown: to all when they change, and to each
         new viewer once (after its snapshot)."""
+        if self.table.unsaved():
+            return  # the state is ahead of the save: the next batch's hand-out announces
+
         seats = self.table.seats
         grace = {
             p: end for p, end in self._grace_ends.items() if p in seats and seats[p].kind == "human"

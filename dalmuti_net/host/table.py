@@ -147,6 +147,26 @@ class Close:
 Effect = StartBot | Close
 
 
+@dataclass
+class Batch:
+    """Everything the table produced between two ``take_batch`` calls: the journal entries
+    of the inputs it accepted, the messages they made for each connection, and the
+    effects. The three belong together: the messages and effects of a batch may leave
+    only once its journal is saved, and nothing of a later batch may ride with them."""
+
+    journal: list[dict[str, Any]] = field(default_factory=list)
+    outboxes: dict[int, list[Message]] = field(default_factory=dict)
+    effects: list[Effect] = field(default_factory=list)
+
+    def followed_by(self, later: Batch) -> Batch:
+        """This batch and a later one as one (a save that failed is tried again with what
+        came meanwhile): each connection's messages stay in the order they were made."""
+        outboxes = {connection: list(messages) for connection, messages in self.outboxes.items()}
+        for connection, messages in later.outboxes.items():
+            outboxes.setdefault(connection, []).extend(messages)
+        return Batch(self.journal + later.journal, outboxes, self.effects + later.effects)
+
+
 class Table:
     def __init__(
         self,
@@ -452,6 +472,17 @@ class Table:
     def take_journal(self) -> list[dict[str, Any]]:
         out, self.journal = self.journal, []
         return out
+
+    def take_batch(self) -> Batch:
+        """The journal, the outboxes and the effects produced since the last call, taken
+        in one step: an ordinary function, so no other task can feed the table between
+        the three takes, and what it returns is exactly what those inputs produced."""
+        return Batch(self.take_journal(), self.take_outboxes(), self.take_effects())
+
+    def unsaved(self) -> bool:
+        """Whether the table accepted inputs whose journal entries are not taken yet: its
+        state is ahead of the last batch taken."""
+        return bool(self.journal)
 
     def disconnected(self, connection_id: int) -> None:
         connection = self.connections.pop(connection_id, None)

@@ -11,19 +11,20 @@ from __future__ import annotations
 import random
 import socket
 import struct
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
-from recording_clients import bot_runner
+from recording_clients import RecordingClient, bot_runner, open_memory_client
 from test_host_journal import table_state
 
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.connection import Connection, ConnectionClosed
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine import Rules
-from dalmuti_net.host.savefile import SaveFile, read_save
+from dalmuti_net.host.savefile import SaveFile, SaveWriteError, read_save
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import ProtocolError
@@ -198,3 +199,80 @@ async def test_resets_at_random_moments_lose_nothing(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", range(5))
 async def test_many_resets_lose_nothing(tmp_path: Path, seed: int) -> None:
     await play_with_resets(tmp_path / "table.save", seed=seed, hands=30, minimum_resets=1000)
+
+
+class GatedSave:
+    """A save whose every write waits, in its worker thread, until the test opens that
+    write's gate: the host is held mid-save while the test feeds it more input."""
+
+    def __init__(self, writes: int) -> None:
+        self.started = [threading.Event() for _ in range(writes)]
+        self.gates = [threading.Event() for _ in range(writes)]
+        self.written: list[list[dict[str, Any]]] = []
+
+    def append(self, entries: list[dict[str, Any]]) -> None:
+        write = len(self.written)
+        self.started[write].set()
+        if not self.gates[write].wait(timeout=30):
+            raise SaveWriteError("the test never opened this write's gate")
+        self.written.append(list(entries))
+
+    async def wait_started(self, write: int) -> None:
+        with trio.fail_after(10):
+            while not self.started[write].is_set():
+                await trio.sleep(0.005)
+
+    def open_all(self) -> None:
+        for gate in self.gates:
+            gate.set()
+
+
+async def nothing_arrives(stream: trio.abc.Stream, seconds: float = 0.2) -> bool:
+    with trio.move_on_after(seconds):
+        await stream.receive_some()
+        return False
+    return True
+
+
+async def test_a_reply_leaves_only_after_its_own_batch_is_saved() -> None:
+    """While the host's save is held in its worker thread, another connection's input is
+    accepted: no byte of what that input produced (a newcomer's welcome) may leave when
+    the held save returns, only once the newcomer's own batch is written."""
+    table = Table("Gated")
+    ana = table.reserve_seat("Ana", host=True)
+    save = GatedSave(writes=4)
+    save.gates[0].set()  # Ana's seat, reserved before anyone connected
+    server = TableServer(table, save=save, run_bot=bot_runner(), between_hands=0)  # type: ignore[arg-type]
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.run)
+            await server.flush()
+            host = RecordingClient("Ana", token=ana.token, heartbeat_s=None)
+            nursery.start_soon(host.run, await open_memory_client(server, nursery))
+            with trio.fail_after(10):
+                await host.wait_until(lambda: bool(host.of_type("snapshot")))
+
+            await host.send({"type": "set_rules", "rules": {"hand_limit": 3}})
+            await save.wait_started(1)  # Ana's change is being written, and held there
+
+            newcomer = await open_memory_client(server, nursery)
+            await Connection(newcomer).send(ClientSession("Bea").hello())
+            with trio.fail_after(10):
+                while not table.unsaved():
+                    await trio.sleep(0.005)  # Bea's seat is taken, not yet saved
+            assert await nothing_arrives(newcomer)
+
+            save.gates[1].set()  # Ana's batch is written: her ack leaves, Bea's welcome not
+            with trio.fail_after(10):
+                await host.wait_until(lambda: bool(host.acked))
+            await save.wait_started(2)  # Bea's own batch, held in turn
+            assert await nothing_arrives(newcomer), "told before it was saved"
+            assert [entry["op"] for entry in save.written[-1]] == ["rules"]
+
+            save.gates[2].set()
+            with trio.fail_after(10):
+                assert await newcomer.receive_some()  # her welcome, now that it is saved
+            assert [entry["op"] for entry in save.written[-1]] == ["seat"]
+            nursery.cancel_scope.cancel()
+    finally:
+        save.open_all()
