@@ -130,10 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                     "- please report it"
                 )
             )
-            print(
-                f"dalmuti {args.command}: " + unexpected.format(error=describe(error)),
-                file=sys.stderr,
-            )
+            tell(f"dalmuti {args.command}: " + unexpected.format(error=describe(error)))
             return ExitCode.FAILED
         tell(f"dalmuti {args.command}: {failure.message}")
         return failure.exit_code

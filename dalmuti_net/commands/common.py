@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from ..client.ui.i18n import N_
+from ..protocol.text import shown
 from ..told import told_record
 
 if TYPE_CHECKING:
@@ -218,11 +219,19 @@ def check_interfaces(addresses: list[str] | None, t: Translator) -> None:
                 ) from None
 
 
+def say(text: str, stream: TextIO | None = None) -> None:
+    """Print ``text`` (to stdout by default), each of its lines through ``shown``: whatever
+    a file or the network put in it, no escape sequence reaches the terminal."""
+    stream = sys.stdout if stream is None else stream
+    print("\n".join(shown(line) for line in text.split("\n")), file=stream)
+
+
 def tell(text: str, stream: TextIO | None = None) -> None:
     """Print a sentence for the user (to stderr by default): wrapped at spaces (and between
     Chinese characters) to the terminal's width when ``stream`` is a terminal, so no word is
-    cut at its edge; one line for a pipe or a file."""
+    cut at its edge; one line for a pipe or a file. Through ``shown``, as ``say``."""
     stream = sys.stderr if stream is None else stream
+    text = "\n".join(shown(line) for line in text.split("\n"))
     if stream.isatty():
         from ..client.ui.text import wrap
 

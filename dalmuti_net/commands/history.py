@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..client.ui.i18n import N_
+from .common import say, tell
 from .language import add_lang_argument
 
 if TYPE_CHECKING:
@@ -93,8 +94,8 @@ def _list(t: Translator, tables: list[TableHistory]) -> None:
         viewer, _ = table.choose(None)
         players = [seat.player for seat in table.seats.values() if seat.played]
         if index:
-            print()
-        print("\n".join(table_listing(t, table.number, table.name, table.frames(viewer), players)))
+            say("")
+        say("\n".join(table_listing(t, table.number, table.name, table.frames(viewer), players)))
 
 
 def _tell(
@@ -141,10 +142,11 @@ def _tell(
         for i in indices:
             out.write(message_line(hands[i], frames[i], lines[i]))
         return 0
-    print(history_title(t, table.name, info, args.hand, names_in(t, frames)))
+    say(history_title(t, table.name, info, args.hand, names_in(t, frames)))
     for i in indices:
-        if lines[i] is not None:
-            print(lines[i])
+        line = lines[i]
+        if line is not None:
+            say(line)
     return 0
 
 
@@ -157,5 +159,5 @@ def _context(frames: list[Message], start: int) -> list[int]:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"dalmuti history: {message}", file=sys.stderr)
+    tell(f"dalmuti history: {message}")
     return code

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from ..client.ui.i18n import N_
 from ..protocol.discovery import TableListing
+from ..protocol.text import json_text
 from ..told import NEXT_CLAUSE, Listed
-from .common import ExitCode, check_interfaces, tell
+from .common import ExitCode, check_interfaces, say, tell
 from .language import messages
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     listings = trio.run(lambda: find_tables(args.timeout, interfaces=args.interface))
     if args.json:
         # Nothing found is an empty array for the script, and exit status 4 as without --json.
-        print(json.dumps([listing_dict(listing) for listing in listings], ensure_ascii=False))
+        print(json_text([listing_dict(listing) for listing in listings]))
         return ExitCode.OK if listings else ExitCode.NOT_FOUND
     if not listings:
         tell(
@@ -118,5 +118,5 @@ def run(args: argparse.Namespace) -> int:
         )
         return ExitCode.NOT_FOUND
     for listing in listings:
-        print(listing_line(listing, t))
+        say(listing_line(listing, t))
     return 0

@@ -4,10 +4,9 @@ one seat (or a spectator) saw it, from a host's save or a `dalmuti join --record
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..client.ui.i18n import N_
-from .common import ExitCode, has_a_terminal
+from .common import ExitCode, has_a_terminal, tell
 from .language import add_lang_argument
 
 
@@ -97,5 +96,5 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"dalmuti replay: {message}", file=sys.stderr)
+    tell(f"dalmuti replay: {message}")
     return code

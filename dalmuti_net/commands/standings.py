@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from ..client.ui.i18n import N_
+from .common import say, tell
 from .language import add_lang_argument
 
 
@@ -55,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
                 if results:
                     tables.append(TableResults(history.table_id, history.name, results))
     except (LeagueError, HistoryError) as error:
-        print(f"dalmuti standings: {error.told(t._)}", file=sys.stderr)
+        tell(f"dalmuti standings: {error.told(t._)}")
         return 2
     counted = {table.table_id or f"#{index}" for index, table in enumerate(tables)}
-    print("\n".join(standings_lines(t, combine(tables), len(counted))))
+    say("\n".join(standings_lines(t, combine(tables), len(counted))))
     return 0

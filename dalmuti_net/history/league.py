@@ -11,6 +11,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from ..protocol.catalogue import MAX_NAME_CHARS, MAX_TABLE_NAME_CHARS
+from ..protocol.text import clean_text, shown
 from .problems import N_, Problem
 from .standings import PlayerResult, TableResults
 
@@ -130,9 +132,52 @@ def read_league(path: Path) -> list[TableResults]:
     except sqlite3.Error as error:
         raise LeagueError(N_("cannot read {path}: {reason}"), path=path, reason=error) from None
     tables: dict[str, TableResults] = {}
-    for table_id, name, player, score, place, hands, place_sum, crowns, played_by_bot in rows:
+    for number, row in enumerate(rows, start=1):
+        if not _well_typed(row):
+            raise LeagueError(
+                N_("{path} is damaged: result {number} holds a value of the wrong kind or size"),
+                path=path,
+                number=number,
+            )
+        table_id, name, player, score, place, hands, place_sum, crowns, played_by_bot = row
+        name = _shown(name, MAX_TABLE_NAME_CHARS)
+        player = _shown(player, MAX_NAME_CHARS)
         result = PlayerResult(player, score, place, hands, place_sum, crowns, bool(played_by_bot))
         known = tables.get(table_id)
         results = (*known.results, result) if known else (result,)
         tables[table_id] = TableResults(table_id, name, results)
     return list(tables.values())
+
+
+ROW_TYPES: tuple[tuple[type, ...], ...] = (
+    (str,),  # table_id
+    (str,),  # table_name
+    (str,),  # player
+    (int,),  # score
+    (int, type(None)),  # place
+    (int,),  # hands
+    (int,),  # place_sum
+    (int,),  # crowns
+    (int,),  # bot
+)
+"""What each column read must be: SQLite keeps any type in any column, and a league is a
+file passed between friends."""
+MAX_LEAGUE_TEXT = 1000
+MAX_LEAGUE_NUMBER = 2**40
+"""Far past any evening's points or hands, and small enough to add up without surprise."""
+
+
+def _well_typed(row: tuple[object, ...]) -> bool:
+    for value, types in zip(row, ROW_TYPES, strict=True):
+        if type(value) not in types:
+            return False
+        if isinstance(value, str) and len(value) > MAX_LEAGUE_TEXT:
+            return False
+        if isinstance(value, int) and abs(value) > MAX_LEAGUE_NUMBER:
+            return False
+    return True
+
+
+def _shown(text: str, limit: int) -> str:
+    """A name as the host would have sent it: no control or invisible character."""
+    return clean_text(shown(text))[:limit] or "?"

@@ -18,6 +18,7 @@ from typing import IO, Any
 
 from ..protocol import Direction, ProtocolError, validate
 from ..protocol.messages import Message
+from ..protocol.text import clean_text, json_text, shown
 from .problems import N_, Problem
 
 FORMAT = "dalmuti-history"
@@ -52,14 +53,14 @@ def header_line(table: str, table_id: str | None, viewer: ViewerInfo, source: st
         "viewer": viewer.to_dict(),
         "source": source,
     }
-    return json.dumps(header, ensure_ascii=False) + "\n"
+    return json_text(header) + "\n"
 
 
 def message_line(hand: int, message: Message, text: str | None = None) -> str:
     line: dict[str, Any] = {"hand": hand, "message": message}
     if text is not None:
         line["text"] = text
-    return json.dumps(line, ensure_ascii=False) + "\n"
+    return json_text(line) + "\n"
 
 
 class HandCounter:
@@ -160,7 +161,7 @@ def _viewer(value: Any, path: Path) -> ViewerInfo:
         name is not None and not isinstance(name, str)
     ):
         raise RecordError(N_("{path} has a damaged viewer"), path=path)
-    return ViewerInfo(value["kind"], player, name)
+    return ViewerInfo(value["kind"], player, None if name is None else clean_text(shown(name)))
 
 
 def is_record(path: Path) -> bool:

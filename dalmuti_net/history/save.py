@@ -14,6 +14,8 @@ from ..host.savefile import SQLITE_MAGIC, read_save
 from ..host.savefile import SaveError as UnreadableSave
 from ..host.settings import SettingsError, settings_from_dict
 from ..host.table import Limits
+from ..protocol.catalogue import MAX_TABLE_NAME_CHARS
+from ..protocol.text import clean_text, shown
 from .problems import N_, Problem
 
 
@@ -46,6 +48,7 @@ def open_save(path: Path) -> list[SavedTable]:
         raise SaveError(error.template, **error.values) from None
     header, entries = saved.header, saved.entries
     try:
+        _check_header_types(header)
         settings = settings_from_dict(
             {"rules": header["rules"], "table": header["table"]}, str(path)
         )
@@ -66,8 +69,30 @@ def open_save(path: Path) -> list[SavedTable]:
         raise SaveError(
             N_("{path} has a damaged header ({reason})"), path=path, reason=error
         ) from None
-    name = header["name"] if isinstance(header["name"], str) else "Dalmuti table"
+    name = clean_text(shown(header["name"]))[:MAX_TABLE_NAME_CHARS] or "Dalmuti table"
     return [SavedTable(1, name, arguments, tuple(entries))]
+
+
+HEADER_TYPES: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "code": (str, type(None)),
+    "seed": (int,),
+    "headless": (bool,),
+    "table_id": (str, type(None)),
+}
+"""What each field of a save's header must be: a file is hostile until checked."""
+
+
+def _check_header_types(header: dict[str, Any]) -> None:
+    for key, types in HEADER_TYPES.items():
+        value = header[key] if key != "table_id" else header.get(key)
+        if type(value) not in types or (isinstance(value, int) and abs(value) >= 2**64):
+            raise TypeError(f"{key!r} is not {' or '.join(t.__name__ for t in types)}")
+        if isinstance(value, str) and len(value) > MAX_HEADER_TEXT:
+            raise TypeError(f"{key!r} is longer than {MAX_HEADER_TEXT} characters")
+
+
+MAX_HEADER_TEXT = 1000
 
 
 def _looks_like_a_save(path: Path) -> bool:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..protocol.catalogue import MAX_TABLE_NAME_CHARS
 from ..protocol.messages import Message
+from ..protocol.text import clean_text, shown
 from ..told import Listed
 from .frames import HOST, DamagedSave, Rerun, SeatRecord, Viewer, rerun
 from .problems import N_, Problem
@@ -110,7 +112,8 @@ def open_history(path: Path) -> list[TableHistory]:
         header = record.header
         name = header.get("table") if isinstance(header.get("table"), str) else None
         table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else None
-        return [TableHistory(1, name or "Dalmuti table", table_id, path, record=record)]
+        shown_name = clean_text(shown(name or ""))[:MAX_TABLE_NAME_CHARS]
+        return [TableHistory(1, shown_name or "Dalmuti table", table_id, path, record=record)]
     try:
         saved = open_save(path)
     except SaveError as error:

@@ -43,6 +43,7 @@ FALLBACK_TABLE_NAME = "Dalmuti table"
 _VERSION_VALUE = re.compile(rb"[0-9]{1,5}")
 _SEATS_VALUE = re.compile(rb"([0-9]{1,2})/([0-9]{1,2})")
 _CODE_VALUES = {b"1": True, b"0": False}
+_THIS_NETWORK = ipaddress.IPv4Network("0.0.0.0/8")
 _UNPRINTABLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
@@ -223,6 +224,19 @@ def label_of_instance(instance_name: str) -> str:
     return instance_name
 
 
+def joinable(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether a TCP connection to ``address`` can reach a host: not "any" (``::``, and
+    0.0.0.0/8, "this network"), not multicast, not broadcast or another reserved IPv4 block
+    (240.0.0.0/4, which holds 255.255.255.255), nor the IPv4-mapped form of one of those."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_unspecified or address.is_multicast:
+        return False
+    if isinstance(address, ipaddress.IPv4Address):
+        return not (address.is_reserved or address in _THIS_NETWORK)
+    return True
+
+
 def _lowercase_keys(txt: Mapping[bytes, bytes | None]) -> dict[str, bytes | None]:
     # RFC 6763 section 6.4: keys are case-insensitive and the first occurrence wins.
     fields: dict[str, bytes | None] = {}
@@ -281,12 +295,15 @@ def _decode_text(value: bytes | None, max_bytes: int) -> str:
 
 
 def _valid_addresses(addresses: Iterable[str]) -> tuple[str, ...]:
+    """The addresses a client can connect to, each once, IPv4 first."""
     parsed: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
     for address in addresses:
         try:
-            parsed.append(ipaddress.ip_address(address))
+            candidate = ipaddress.ip_address(address)
         except ValueError:
             continue
+        if joinable(candidate):
+            parsed.append(candidate)
     unique = dict.fromkeys(parsed)
     ordered = sorted(unique, key=lambda address: (address.version, address.packed))
     return tuple(str(address) for address in ordered)
