@@ -1,9 +1,14 @@
-"""The generated parts of PROTOCOL.md: field tables, examples, error codes, limits.
+"""The protocol's generated documents.
 
-PROTOCOL.md is written by hand except for blocks between ``<!-- generated: NAME -->`` and
-``<!-- end generated -->``, which this module renders from the catalogue, the examples
-(bytes from the codec), the example bot and the recorded transcripts.
-``python -m tools.protocol_docs`` rewrites them in place.
+- ``protocol/REFERENCE.md`` is generated whole: every message's field table, example and
+  hex dump, the shared shapes and every decision kind, from the catalogue (the same
+  objects the host validates against) and the examples (bytes from the codec).
+- ``PROTOCOL.md`` (the normative text) and ``protocol/WALKTHROUGH.md`` (a worked hand) are
+  written by hand except for blocks between ``<!-- generated: NAME -->`` and
+  ``<!-- end generated -->``, rendered from the catalogue, the example bot and the
+  transcripts recorded from the host.
+
+``python -m tools.protocol_docs`` writes all three.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from dalmuti_net.protocol.catalogue import (
     Direction,
     Message,
 )
-from dalmuti_net.protocol.errors import DESCRIPTIONS, FATAL_CODES, ErrorCode
+from dalmuti_net.protocol.errors import DESCRIPTIONS, FATAL_CODES, FATAL_WHEN, ErrorCode
 from dalmuti_net.protocol.spec import (
     Bool,
     Either,
@@ -48,6 +53,9 @@ from . import REPO_ROOT
 from .examples import DECISIONS, EXAMPLES, Example
 
 PROTOCOL_PATH = REPO_ROOT / "PROTOCOL.md"
+REFERENCE_PATH = REPO_ROOT / "protocol" / "REFERENCE.md"
+WALKTHROUGH_PATH = REPO_ROOT / "protocol" / "WALKTHROUGH.md"
+COMMAND = "python -m tools.protocol_docs"
 EXAMPLE_BOT_PATH = REPO_ROOT / "protocol" / "example_bot.py"
 TRANSCRIPTS_DIR = REPO_ROOT / "protocol" / "transcripts"
 
@@ -108,6 +116,15 @@ HEX_BYTES_SHOWN = 256
 # ---------------------------------------------------------------------- small pieces
 
 
+def message_heading(direction: Direction, name: str) -> str:
+    return f"### `{name}` ({ARROW[direction]})"
+
+
+def message_link(direction: Direction, name: str) -> str:
+    """A link from PROTOCOL.md to a message's section of REFERENCE.md."""
+    return f"protocol/REFERENCE.md#{anchor(message_heading(direction, name).lstrip('# '))}"
+
+
 def anchor(title: str) -> str:
     """The GitHub-style anchor of a markdown heading."""
     text = re.sub(r"[^\w\- ]", "", title.lower())
@@ -128,10 +145,10 @@ def describe(spec: Spec) -> str:
         return f"list ({size}) of {describe(spec.item)}"
     if isinstance(spec, Either):
         if all(isinstance(o, Obj) and o.name.startswith("Decision_") for o in spec.options):
-            return "[Decision](#decisions)"
+            return "[Decision](#decision-kinds)"
         return " or ".join(describe(option) for option in spec.options)
     if isinstance(spec, Tagged):
-        return f"[{spec.name.lower()}](#events) without `seq`"
+        return "an [event](#events) without `seq`"
     if isinstance(spec, Enum):
         return " \\| ".join(f'`"{value}"`' for value in spec.values)
     if isinstance(spec, Int):
@@ -215,7 +232,7 @@ def hex_dump(frame: bytes, limit: int = HEX_BYTES_SHOWN) -> str:
 
 def example_block(item: Example) -> str:
     frame = codec.encode(item.message)
-    where = f"protocol/vectors/{item.direction.value}/{item.key}.json"
+    where = f"vectors/{item.direction.value}/{item.key}.json"  # beside REFERENCE.md
     return (
         f"Example ([golden frame]({where}), {len(frame)} bytes with the header):\n\n"
         f"```json\n{pretty_json(item.message)}\n```\n\n"
@@ -232,7 +249,7 @@ def _examples_for(direction: Direction, name: str) -> list[Example]:
 
 def render_message(direction: Direction, name: str) -> str:
     message: Message = MESSAGES[(direction, name)]
-    parts = [f"#### `{name}` ({ARROW[direction]})", "", message.doc, ""]
+    parts = [message_heading(direction, name), "", message.doc, ""]
     if isinstance(message.body, Obj):
         parts.append(field_table(message.body.fields, name))
     else:
@@ -242,11 +259,11 @@ def render_message(direction: Direction, name: str) -> str:
                 [
                     field_table({}, name),
                     f"| `kind` | {kinds} | yes | Which decision; the other fields depend on it. |",
-                    "| (per kind) | | | See [Decisions](#decisions). |",
+                    "| (per kind) | | | See [Decision kinds](#decision-kinds). |",
                 ]
             )
         )
-    # Every decision kind has its example under Decisions; show one here.
+    # Every decision kind has its example under Decision kinds; show one here.
     shown = _examples_for(direction, name)
     for item in shown[:1] if name == "decision" else shown:
         parts += ["", example_block(item)]
@@ -267,21 +284,32 @@ def render_shapes() -> str:
     for name, obj in shapes.items():
         if name.startswith("Decision_"):
             continue
-        parts.append(f"#### {name}\n\n{field_table(obj.fields)}")
+        parts.append(f"### {name}\n\n{field_table(obj.fields)}")
     return "\n\n".join(parts)
+
+
+def decision_shapes() -> dict[str, Obj]:
+    """Each decision kind's own shape, as the catalogue validates a `decision` message."""
+    decision = MESSAGES[(Direction.TO_CLIENT, "decision")].body
+    assert isinstance(decision, Either)
+    shapes = {}
+    for option in decision.options:
+        assert isinstance(option, Obj)
+        kind = option.fields["kind"].spec
+        assert isinstance(kind, Enum) and len(kind.values) == 1
+        shapes[kind.values[0]] = option
+    assert list(shapes) == list(DECISION_KINDS), "a decision kind without its shape"
+    return shapes
 
 
 def render_decisions() -> str:
     parts = []
-    for kind, (doc, fields) in DECISION_KINDS.items():
-        deadline = Field(Nullable(Int(0, 2**31)), "Time left with a turn timer.", False)
-        table = field_table(
-            {"kind": Field(Enum((kind,)), "This kind."), **fields, "deadline_ms": deadline},
-            "decision",
-        )
+    for kind, shape in decision_shapes().items():
+        doc = DECISION_KINDS[kind][0]
+        table = field_table(shape.fields, "decision")
         example = next(e for e in EXAMPLES if e.key == f"decision.{kind}")
         assert example.message["kind"] == kind == DECISIONS[kind]["kind"]
-        parts.append(f"#### Decision `{kind}`\n\n{doc}\n\n{table}\n\n{example_block(example)}")
+        parts.append(f"### Decision `{kind}`\n\n{doc}\n\n{table}\n\n{example_block(example)}")
     return "\n\n".join(parts)
 
 
@@ -289,6 +317,8 @@ def render_error_codes() -> str:
     lines = ["| Code | Closes the connection | Meaning |", "| --- | --- | --- |"]
     for code in ErrorCode:
         closes = "yes" if code in FATAL_CODES else "no"
+        if code in FATAL_WHEN:
+            closes = f"yes {FATAL_WHEN[code]}, else no"
         lines.append(f"| `{code}` | {closes} | {_cell(DESCRIPTIONS[code])} |")
     return "\n".join(lines)
 
@@ -462,14 +492,66 @@ def render_stdio_transcript() -> str:
     return _text_block(lines)
 
 
+GROUP_TITLES = {
+    "session": "Session",
+    "lobby": "Lobby and table",
+    "answers": "Decisions and answers",
+    "events": "Events",
+}
+
+GROUP_INTROS = {
+    "session": "Connecting, replies, heartbeats, leaving, snapshots.",
+    "lobby": "The table's state and the requests that change it (most only the host player's).",
+    "answers": "What a seat owes and how it answers; countdowns; moves made for a seat.",
+    "events": (
+        "Every event carries `seq` (PROTOCOL.md, Numbering and resumes). Who is sent each one"
+        " is in PROTOCOL.md, Secrecy."
+    ),
+}
+
+
+def render_reference() -> str:
+    """protocol/REFERENCE.md, whole."""
+    contents = [f"- [{title}](#{anchor(title)})" for title in GROUP_TITLES.values()]
+    contents += ["- [Shared shapes](#shared-shapes)", "- [Decision kinds](#decision-kinds)"]
+    parts = [
+        f"<!-- Generated by `{COMMAND}` from dalmuti_net/protocol/catalogue.py and"
+        " tools/examples.py: do not edit; change those and run the command. -->",
+        "",
+        "# dalmuti-net protocol reference, version 1",
+        "",
+        "Every message's fields, an example of each and its bytes, the shapes messages share"
+        " and every decision kind, generated from the message catalogue the host validates"
+        " against. [PROTOCOL.md](../PROTOCOL.md) is the normative text: what the messages"
+        " mean, when they are sent, and what each side MUST do; its limits and error codes"
+        " are generated from the same catalogue.",
+        "",
+        "Each message is a msgpack map; its `type` key names it. `Required: no` marks an"
+        " optional field, which a sender MAY leave out; `or nil` marks a field that is always"
+        " present but may be nil. Every message from the client MAY carry `id`; the host's"
+        " `ack` and `error` carry it back as `re`. Lengths of strings are in characters"
+        " (code points). The examples are shown as JSON (nil as `null`); the bytes are the"
+        " frame with its 4-byte length, and every example is also a golden frame in"
+        " [vectors/](vectors/).",
+        "",
+        *contents,
+    ]
+    for group, title in GROUP_TITLES.items():
+        parts += ["", f"## {title}", "", GROUP_INTROS[group], "", render_group(group)]
+    parts += ["", "## Shared shapes", "", render_shapes()]
+    parts += [
+        "",
+        "## Decision kinds",
+        "",
+        "The fields of a `decision` message (and of a snapshot's `decision`) for each `kind`.",
+        "",
+        render_decisions(),
+    ]
+    return "\n".join(parts) + "\n"
+
+
 RENDERERS: dict[str, Callable[[], str]] = {
     "limits": render_limits,
-    "messages-session": lambda: render_group("session"),
-    "messages-lobby": lambda: render_group("lobby"),
-    "messages-answers": lambda: render_group("answers"),
-    "messages-events": lambda: render_group("events"),
-    "shapes": render_shapes,
-    "decisions": render_decisions,
     "error-codes": render_error_codes,
     "example-bot": render_example_bot,
     "hand-sequence": render_hand_sequence,
@@ -479,11 +561,23 @@ RENDERERS: dict[str, Callable[[], str]] = {
     "stdio-transcript": render_stdio_transcript,
 }
 
+PAGES: dict[Path, tuple[str, ...]] = {
+    PROTOCOL_PATH: ("limits", "error-codes", "example-bot"),
+    WALKTHROUGH_PATH: (
+        "hand-sequence",
+        "misdeal-sequence",
+        "newcomer-sequence",
+        "greater-revolution-sequence",
+        "stdio-transcript",
+    ),
+}
+"""The hand-written pages and the generated blocks each holds."""
+
 
 def render_block(name: str) -> str:
     renderer = RENDERERS.get(name)
     if renderer is None:
-        raise KeyError(f"PROTOCOL.md has a generated block {name!r} that nothing renders")
+        raise KeyError(f"a page has a generated block {name!r} that nothing renders")
     return renderer()
 
 
@@ -510,19 +604,23 @@ def rewrite(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) > 1 or any(arg.startswith("-") for arg in args):
-        print(
-            f"usage: python -m {__spec__.name if __spec__ else __name__} [PROTOCOL_MD]",
-            file=sys.stderr,
-        )
+    if args:
+        print(f"usage: {COMMAND}", file=sys.stderr)
         return 2
-    path = Path(args[0]) if args else PROTOCOL_PATH
-    text = path.read_text(encoding="utf-8")
-    missing = set(RENDERERS) - set(blocks(text))
-    if missing:
-        print(f"note: {path.name} has no block for {', '.join(sorted(missing))}", file=sys.stderr)
-    path.write_text(rewrite(text), encoding="utf-8")
-    print(f"rewrote {len(blocks(text))} generated blocks in {path}")
+    for path, names in PAGES.items():
+        text = path.read_text(encoding="utf-8")
+        found = set(blocks(text))
+        if found != set(names):
+            print(
+                f"{path.relative_to(REPO_ROOT)} must hold exactly the blocks"
+                f" {', '.join(names)}; it holds {', '.join(sorted(found)) or 'none'}",
+                file=sys.stderr,
+            )
+            return 1
+        path.write_text(rewrite(text), encoding="utf-8")
+        print(f"rewrote {len(found)} generated blocks in {path.relative_to(REPO_ROOT)}")
+    REFERENCE_PATH.write_text(render_reference(), encoding="utf-8")
+    print(f"wrote {REFERENCE_PATH.relative_to(REPO_ROOT)}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """Every message of the protocol, with its fields, types, ranges and direction.
 
 This is the single source of truth: the codec validates against it, the JSON Schema in
-``protocol/schema.json`` and the field tables in PROTOCOL.md are generated from it, and
+``protocol/schema.json`` and the field tables in protocol/REFERENCE.md are generated from it, and
 tests hold the engine's events against it.
 """
 

@@ -72,6 +72,11 @@ FATAL_CODES = frozenset(
     }
 )
 
+FATAL_WHEN: dict[ErrorCode, str] = {
+    ErrorCode.TABLE_ENDED: "when it refuses a `hello` for a new seat (the table is over)",
+}
+"""Codes whose ``fatal`` depends on the request refused: fatal in this case only."""
+
 DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.BAD_FRAME: "The bytes are not a frame holding one msgpack map with string keys.",
     ErrorCode.TOO_LARGE: "A frame's declared length is over the 64 KiB limit.",
@@ -89,7 +94,10 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
         "No whole frame came from the client within the heartbeat timeout, or no hello "
         "within the hello deadline."
     ),
-    ErrorCode.SLOW_CONSUMER: "The client did not read its messages and its queue filled up.",
+    ErrorCode.SLOW_CONSUMER: (
+        "The client did not read its messages and its queue filled up. Never sent: the host"
+        " closes such a connection without a frame; the code names the case for a client."
+    ),
     ErrorCode.KICKED: "The host player removed this client from the table.",
     ErrorCode.REPLACED: "Another connection resumed this seat with its token.",
     ErrorCode.SHUTTING_DOWN: "The host is closing the table.",
@@ -117,7 +125,10 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.BAD_MERCHANT: "Not a Merchant you may exchange with.",
     ErrorCode.BAD_POSITION: "Not a position the newcomer may take.",
     ErrorCode.ALREADY_SEATED: "That player is already at the table.",
-    ErrorCode.TABLE_ENDED: "The table has ended.",
+    ErrorCode.TABLE_ENDED: (
+        "The table has ended: no new seat (refusing a `hello`, with `fatal` true and the"
+        " final `standings`), and no second `end_table` (not fatal)."
+    ),
     ErrorCode.CANNOT_SAVE: (
         "Sent to everyone, unasked, when the host cannot write its save (a full disk, an "
         "I/O error): what arrived since is accepted but not yet acknowledged, and nothing "
