@@ -54,6 +54,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=N_("do not announce the table on the LAN (players join by address)"),
     )
     parser.add_argument(
+        "--no-web",
+        action="store_true",
+        help=N_("do not serve the web table (the page phones join from)"),
+    )
+    parser.add_argument(
+        "--web-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help=N_("the web table's port (default: the table's port + 1, or a free port)"),
+    )
+    parser.add_argument(
         "--rules",
         metavar="FILE|PRESET",
         help=N_("a TOML rules file, or a preset: basic, scoring, party, all"),
@@ -148,6 +160,9 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         bot_pace=args.bot_pace,
         bell=not args.no_bell,
         title=not args.no_title,
+        web=not args.no_web,
+        web_port=args.web_port,
+        plain=args.plain,
     )
 
 

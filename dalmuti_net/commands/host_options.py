@@ -29,3 +29,9 @@ class HostOptions:
     """The host player's screen rings the bell on their turn (``--no-bell`` not given)."""
     title: bool = True
     """... and sets the window title (``--no-title`` not given)."""
+    web: bool = True
+    """Serve the web table for phones too (``--no-web`` not given)."""
+    web_port: int | None = None
+    """The web table's port; None: the table's port + 1, or a free one if that is busy."""
+    plain: bool = False
+    """Lines of text only (``--plain``): the web table's address without its QR code."""

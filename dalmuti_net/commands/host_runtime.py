@@ -55,6 +55,8 @@ class PreparedHost:
     save: SaveFile | None
     host_token: str | None = None
     port: int | None = None
+    web_port: int | None = None
+    web_url: str | None = None
     server: TableServer | None = None
     say: Callable[[str], None] = field(default=lambda line: print(line, flush=True))
     t: Translator = field(default_factory=Translator)
@@ -127,7 +129,7 @@ class PreparedHost:
         async with AsyncExitStack() as stack:
             nursery = await stack.enter_async_context(trio.open_nursery())
             await nursery.start(server.run)
-            listeners = await self._listen()
+            listeners = await self._listen(self.options.port, DEFAULT_PORT, "--port")
             self.port = listeners[0].socket.getsockname()[1]
             log.info(
                 "table %r listening on %s port %d",
@@ -145,6 +147,8 @@ class PreparedHost:
                 )
             )
             self.say(_("Players join with: {command}").format(command=self._join_command()))
+            if self.options.web:
+                await self._serve_web(nursery)
             if self.options.announce:
                 from ..host.announce import announce_table
 
@@ -156,6 +160,34 @@ class PreparedHost:
             self._nursery = nursery
             task_status.started(server)
             await trio.sleep_forever()
+
+    async def _serve_web(self, nursery: trio.Nursery) -> None:
+        """The web table beside the TCP port: its address as a URL, and as a QR code for
+        phones (not in --plain, where a drawing means nothing)."""
+        from ..web.qr import qr_lines
+        from ..web.server import TableDoor, WebServer
+
+        server = self.server
+        assert server is not None and self.port is not None
+        table = self.table
+        door = TableDoor(
+            connect=lambda address: server.connect_local(outside=address),
+            table_name=lambda: table.name,
+            code_required=table.code is not None,
+            max_frame_bytes=table.max_frame_bytes,
+            rate=table.limits.max_messages_per_second,
+        )
+        listeners = await self._listen(self.options.web_port, self.port + 1, "--web-port")
+        self.web_port = listeners[0].socket.getsockname()[1]
+        nursery.start_soon(WebServer(door).serve, listeners)
+        address = self.options.interface or _lan_address()
+        host = f"[{address}]" if ":" in address else address
+        url = f"http://{host}:{self.web_port}/"
+        self.web_url = url
+        self.say(self.t._("Phones join at: {url}").format(url=url))
+        if not self.options.plain:
+            for line in qr_lines(url):
+                self.say(line)
 
     async def serve_until_signal(self) -> None:
         """The headless host: serve until Ctrl-C or SIGTERM, then close cleanly."""
@@ -226,13 +258,16 @@ class PreparedHost:
         self.say(_("Closing the table ({signal}).").format(signal=signum.name))
         await server.shutdown()
 
-    async def _listen(self) -> list[trio.SocketListener]:
-        wanted = self.options.port if self.options.port is not None else DEFAULT_PORT
+    async def _listen(
+        self, given: int | None, default: int, option: str
+    ) -> list[trio.SocketListener]:
+        """Listeners on the port ``option`` gave, else on ``default`` or a free port."""
+        wanted = given if given is not None else default
         host = self.options.interface
         try:
             return await trio.open_tcp_listeners(wanted, host=host)
         except OSError as error:
-            if error.errno == errno.EADDRINUSE and self.options.port is None:
+            if error.errno == errno.EADDRINUSE and given is None:
                 listeners = await trio.open_tcp_listeners(0, host=host)
                 port = listeners[0].socket.getsockname()[1]
                 self.say(
@@ -243,9 +278,12 @@ class PreparedHost:
                 return listeners
             _ = self.t._
             if error.errno == errno.EADDRINUSE:
-                raise HostStartError(
-                    _("port {port} is already in use; try another --port").format(port=wanted)
-                ) from None
+                busy = (
+                    _("port {port} is already in use; try another --port")
+                    if option == "--port"
+                    else _("port {port} is already in use; try another --web-port")
+                )
+                raise HostStartError(busy.format(port=wanted)) from None
             if error.errno == errno.EADDRNOTAVAIL:
                 raise HostStartError(
                     _(
@@ -297,6 +335,7 @@ class PreparedHost:
             seats_taken=len(self.table.seated_players),
             seats_total=8,
             code_required=self.table.code is not None,
+            web_port=self.web_port,
         )
 
     def _on_change(self) -> None:

@@ -202,12 +202,17 @@ class TableServer:
             address = None
         await self.handle_stream(stream, internal=False, address=address)
 
-    def connect_local(self) -> trio.abc.Stream:
+    def connect_local(self, *, outside: str | None = None) -> trio.abc.Stream:
         """An in-process client connection (the host player's UI, a bot): our end is
-        served like any other, with the same protocol."""
+        served like any other, with the same protocol. ``outside``: the address of a
+        browser this connection speaks for (the web table): it counts against the same
+        limits as a TCP client from that address (rate, hello, connections)."""
         assert self._nursery is not None, "run() first"
         client_end, server_end = trio.testing.memory_stream_pair()
-        self._nursery.start_soon(self.handle_stream, server_end, True)
+        if outside is None:
+            self._nursery.start_soon(self.handle_stream, server_end, True)
+        else:
+            self._nursery.start_soon(self.handle_stream, server_end, False, outside)
         return client_end
 
     async def shutdown(

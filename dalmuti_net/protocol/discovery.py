@@ -28,6 +28,8 @@ KEY_PHASE = "phase"
 KEY_SEATS = "seats"
 KEY_CODE = "code"
 KEY_SOFTWARE = "sw"
+KEY_WEB = "web"
+"""The port of the host's web table (a page for phones), when it serves one."""
 
 HOST_SOFTWARE = f"dalmuti-net/{__version__}"
 
@@ -42,6 +44,7 @@ FALLBACK_TABLE_NAME = "Dalmuti table"
 
 _VERSION_VALUE = re.compile(rb"[0-9]{1,5}")
 _SEATS_VALUE = re.compile(rb"([0-9]{1,2})/([0-9]{1,2})")
+_PORT_VALUE = re.compile(rb"[0-9]{1,5}")
 _CODE_VALUES = {b"1": True, b"0": False}
 _THIS_NETWORK = ipaddress.IPv4Network("0.0.0.0/8")
 _UNPRINTABLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -62,6 +65,8 @@ class TableInfo:
     seats_taken: int = 0
     seats_total: int = 8
     code_required: bool = False
+    web_port: int | None = None
+    """The web table's port, or None when the host serves none (``--no-web``)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.seats_total <= MAX_SEATS:
@@ -111,6 +116,8 @@ class TableListing:
     code_required: bool | None
     software: str
     issues: tuple[Issue, ...] = ()
+    web_port: int | None = None
+    """The host's web table port (TXT ``web``), or None: none announced, or garbled."""
     """What was missing or garbled, in words, for `dalmuti hosts` to show."""
 
     @property
@@ -158,7 +165,7 @@ def instance_name_for(table_name: str) -> str:
 def encode_txt(info: TableInfo) -> dict[bytes, bytes]:
     """The TXT record a host publishes for ``info``."""
     name = truncate_utf8(printable(info.name), MAX_NAME_BYTES).strip()
-    return {
+    record = {
         KEY_PROTOCOL_VERSION.encode(): str(PROTOCOL_VERSION).encode(),
         KEY_NAME.encode(): name.encode("utf-8"),
         KEY_PHASE.encode(): info.phase.value.encode(),
@@ -166,6 +173,9 @@ def encode_txt(info: TableInfo) -> dict[bytes, bytes]:
         KEY_CODE.encode(): b"1" if info.code_required else b"0",
         KEY_SOFTWARE.encode(): truncate_utf8(HOST_SOFTWARE, MAX_SOFTWARE_BYTES).encode(),
     }
+    if info.web_port is not None:
+        record[KEY_WEB.encode()] = str(info.web_port).encode()
+    return record
 
 
 def listing_from_record(
@@ -185,6 +195,7 @@ def listing_from_record(
     seats_taken, seats_total = _decode_seats(fields.get(KEY_SEATS), issues)
     code_required = _decode_code(fields.get(KEY_CODE), issues)
     software = _decode_text(fields.get(KEY_SOFTWARE), MAX_SOFTWARE_BYTES)
+    web_port = _decode_web_port(fields.get(KEY_WEB), issues)
 
     valid_addresses = _valid_addresses(addresses)
     if not valid_addresses:
@@ -213,6 +224,7 @@ def listing_from_record(
         code_required=code_required,
         software=software,
         issues=tuple(issues),
+        web_port=web_port,
     )
 
 
@@ -284,6 +296,16 @@ def _decode_code(value: bytes | None, issues: list[Issue]) -> bool | None:
     if value is not None and value in _CODE_VALUES:
         return _CODE_VALUES[value]
     issues.append(Issue(N_("join code flag missing or garbled")))
+    return None
+
+
+def _decode_web_port(value: bytes | None, issues: list[Issue]) -> int | None:
+    """Absent is no issue: a host may serve no web table (or predate it)."""
+    if value is None:
+        return None
+    if _PORT_VALUE.fullmatch(value) and 0 < int(value) < 65536:
+        return int(value)
+    issues.append(Issue(N_("web table port garbled")))
     return None
 
 

@@ -161,8 +161,12 @@ class ClientUi:
         name: str = "",
         name_given: bool = False,
         code: str | None = None,
+        lists_tables: bool = True,
     ) -> None:
         self.t = t
+        self.lists_tables = lists_tables and not local_host
+        """A refusal screen may offer the list of tables on the network (the host player's
+        own terminal has none, nor has the web table: a page belongs to one table)."""
         self.session = session
         self.address = address
         self.local_host = local_host
@@ -408,7 +412,7 @@ class ClientUi:
         self.problem = describe_unreachable(self.t, self.address, reason, kind)
         self.problem_detail = None
         self.refusal = refusals.unreachable(
-            self.t, self.address, reason, can_list=not self.local_host, kind=kind
+            self.t, self.address, reason, can_list=self.lists_tables, kind=kind
         )
         self.screen = Screen.PROBLEM
 
@@ -451,14 +455,14 @@ class ClientUi:
                     self.t,
                     self.problem,
                     None,
-                    can_list=not self.local_host,
+                    can_list=self.lists_tables,
                     can_retry=not self.local_host,
                 )
                 self.screen = Screen.PROBLEM
 
     def _show_closed(self, session: ClientSession) -> None:
         fatal = next((e for e in reversed(session.errors) if e.fatal), None)
-        can_list = not self.local_host
+        can_list = self.lists_tables
         if fatal is not None:
             self.problem = describe_error(self.t, fatal)
             self.problem_detail = fatal.message

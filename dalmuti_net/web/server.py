@@ -1,0 +1,311 @@
+"""The web table's server: the page's own files over HTTP, and two WebSockets.
+
+One TCP port serves the page (``/``, its script, its style sheet and icon: nothing else,
+no path from the request ever reaches the file system), ``/table`` (the page's channel:
+JSON views out, choices in; see ``seat.py``) and ``/protocol`` (the raw protocol for
+third-party browser clients: one msgpack message per binary WebSocket message, see
+PROTOCOL.md). Both WebSockets check ``Origin`` (a page from another site may not play
+for someone who has this one open) and end in an ordinary client connection of the
+table, counted against the same limits as a TCP client from the same address; the join
+code is the table's own check, in the ``hello``.
+
+The request head is read and parsed here with h11; a WebSocket upgrade is handed, bytes
+and all, to trio-websocket (wsproto underneath), which does the handshake and framing.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from urllib.parse import parse_qs
+
+import h11
+import trio
+from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_server_stream
+
+from ..client.ui.i18n import DEFAULT_LANGUAGE, normalize_language
+from ..protocol import FrameReader, ProtocolError
+from ..protocol.framing import frame
+from .seat import MAX_PAGE_MESSAGE, WebSeat
+
+log = logging.getLogger(__name__)
+
+MAX_HEAD_BYTES = 8 * 1024
+"""A request's line and headers; a longer head is refused (431)."""
+HEAD_TIMEOUT = 10.0
+"""Seconds a connection has to send its whole request head."""
+MAX_WEB_CONNECTIONS = 64
+"""Open connections to the web port at once; more wait for one to close."""
+
+FILES: dict[str, tuple[str, str]] = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/icon.svg": ("icon.svg", "image/svg+xml"),
+}
+"""Every path served, and the package file behind it: the server's only files."""
+
+REASONS = {
+    200: b"OK",
+    400: b"Bad Request",
+    404: b"Not Found",
+    405: b"Method Not Allowed",
+    431: b"Request Header Fields Too Large",
+}
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cache-control", b"no-cache"),
+]
+
+
+@dataclass(frozen=True)
+class TableDoor:
+    """What the web server needs of the table it fronts."""
+
+    connect: Callable[[str], trio.abc.Stream]
+    """A new client connection of the table, speaking for a browser at this address."""
+    table_name: Callable[[], str]
+    code_required: bool
+    max_frame_bytes: int
+    rate: float
+    """Messages a second a client may send (the table's limit)."""
+
+
+def static_file(name: str) -> bytes:
+    return (resources.files(__package__) / "static" / name).read_bytes()
+
+
+class ReplayStream(trio.abc.Stream):
+    """A stream whose first bytes were already read: they are received again first."""
+
+    def __init__(self, first: bytes, stream: trio.abc.Stream) -> None:
+        self._first = first
+        self._stream = stream
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        if self._first:
+            data, self._first = self._first, b""
+            await trio.lowlevel.checkpoint()
+            return data
+        return await self._stream.receive_some(max_bytes)
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self._stream.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self._stream.wait_send_all_might_not_block()
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+class WebServer:
+    def __init__(self, door: TableDoor) -> None:
+        self.door = door
+        self._slots = trio.Semaphore(MAX_WEB_CONNECTIONS)
+
+    async def serve(self, listeners: list[trio.SocketListener]) -> None:
+        await trio.serve_listeners(self.handle, listeners)
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        try:
+            address = str(stream.socket.getpeername()[0])
+        except OSError:
+            address = "?"
+        async with self._slots:
+            try:
+                await self._handle(stream, address)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionClosed):
+                pass
+            finally:
+                await trio.aclose_forcefully(stream)
+
+    async def _handle(self, stream: trio.abc.Stream, address: str) -> None:
+        head = b""
+        with trio.move_on_after(HEAD_TIMEOUT):
+            while b"\r\n\r\n" not in head:
+                data = await stream.receive_some(MAX_HEAD_BYTES)
+                if not data:
+                    return
+                head += data
+                if len(head) > MAX_HEAD_BYTES and b"\r\n\r\n" not in head:
+                    await _respond(stream, 431, b"request head too large\n")
+                    return
+        if b"\r\n\r\n" not in head:
+            return  # silent too long
+        connection = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
+        connection.receive_data(head)
+        try:
+            request = connection.next_event()
+        except h11.RemoteProtocolError:
+            await _respond(stream, 400, b"malformed request\n")
+            return
+        if not isinstance(request, h11.Request):
+            await _respond(stream, 400, b"malformed request\n")
+            return
+        headers = {name.lower(): value for name, value in request.headers}
+        target = request.target.decode("ascii", "replace")
+        path, _, query = target.partition("?")
+        if headers.get(b"upgrade", b"").lower() == b"websocket":
+            wanted = parse_qs(query).get("lang", [""])[0][:16]
+            language = normalize_language(wanted) or _browser_language(
+                headers.get(b"accept-language", b"")
+            )
+            await self._websocket(ReplayStream(head, stream), path, headers, address, language)
+            return
+        if request.method not in (b"GET", b"HEAD"):
+            await _respond(stream, 405, b"only GET\n", [(b"allow", b"GET, HEAD")])
+            return
+        served = FILES.get(path)
+        if served is None:
+            await _respond(stream, 404, b"not found\n")
+            return
+        name, kind = served
+        body = static_file(name)
+        await _respond(
+            stream,
+            200,
+            body if request.method == b"GET" else b"",
+            [(b"content-type", kind.encode())],
+            length=len(body),
+        )
+
+    async def _websocket(
+        self,
+        stream: trio.abc.Stream,
+        path: str,
+        headers: dict[bytes, bytes],
+        address: str,
+        language: str,
+    ) -> None:
+        async with trio.open_nursery() as nursery:
+            limit = MAX_PAGE_MESSAGE if path == "/table" else 2 * self.door.max_frame_bytes
+            request = await wrap_server_stream(nursery, stream, max_message_size=limit)
+            if path not in ("/table", "/protocol"):
+                await request.reject(404, body=b"not found\n")
+            elif not _same_origin(headers):
+                await request.reject(403, body=b"this page's WebSocket is for its own page\n")
+            else:
+                ws = await request.accept()
+                if path == "/table":
+                    await self._table(ws, address, language)
+                else:
+                    await self._protocol(ws, address)
+            nursery.cancel_scope.cancel()
+
+    async def _table(self, ws: WebSocketConnection, address: str, language: str) -> None:
+        door = self.door
+
+        async def connect() -> trio.abc.Stream:
+            await trio.lowlevel.checkpoint()
+            return door.connect(address)
+
+        seat = WebSeat(
+            ws,
+            connect,
+            table_name=door.table_name(),
+            code_required=door.code_required,
+            rate=door.rate,
+        )
+        await seat.run(language)
+        await ws.aclose()
+
+    async def _protocol(self, ws: WebSocketConnection, address: str) -> None:
+        """One protocol message per binary WebSocket message, both ways."""
+        stream = self.door.connect(address)
+        most = self.door.max_frame_bytes
+
+        async def to_host(done: trio.CancelScope) -> None:
+            try:
+                while True:
+                    message = await ws.get_message()
+                    body = message.encode() if isinstance(message, str) else message
+                    if len(body) > most:
+                        # The length alone: the table refuses an oversize frame in the
+                        # same words as over TCP, before buffering it.
+                        await stream.send_all(len(body).to_bytes(4, "big"))
+                        return
+                    await stream.send_all(frame(body))
+            except (ConnectionClosed, trio.BrokenResourceError, trio.ClosedResourceError):
+                done.cancel()
+
+        async def to_browser(done: trio.CancelScope) -> None:
+            frames = FrameReader(math.inf)  # type: ignore[arg-type]
+            try:
+                while True:
+                    data = await stream.receive_some()
+                    if not data:
+                        break
+                    for body in frames.feed(data):
+                        await ws.send_message(bytes(body))
+            except (ConnectionClosed, trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+            except ProtocolError:
+                log.exception("the table sent a frame the web bridge cannot read")
+            done.cancel()
+
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(to_host, nursery.cancel_scope)
+                nursery.start_soon(to_browser, nursery.cancel_scope)
+        finally:
+            await trio.aclose_forcefully(stream)
+            with trio.move_on_after(1):
+                await ws.aclose()
+
+
+def _same_origin(headers: dict[bytes, bytes]) -> bool:
+    """A browser names the page that opens a WebSocket: it must be one of ours (same
+    host and port). A program that is not a browser sends no Origin and is let in: the
+    join code, not the Origin, keeps strangers out."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    host = headers.get(b"host")
+    return host is not None and origin in (b"http://" + host, b"https://" + host)
+
+
+def _browser_language(accept: bytes) -> str:
+    """The first language of ``Accept-Language`` that the catalogs have."""
+    for part in accept.decode("ascii", "replace").split(","):
+        language = normalize_language(part.split(";")[0].strip())
+        if language is not None:
+            return language
+    return DEFAULT_LANGUAGE
+
+
+async def _respond(
+    stream: trio.abc.Stream,
+    status: int,
+    body: bytes,
+    headers: list[tuple[bytes, bytes]] | None = None,
+    *,
+    length: int | None = None,
+) -> None:
+    connection = h11.Connection(h11.SERVER)
+    # h11 answers only a request it has seen: a minimal one stands in for it.
+    connection.receive_data(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+    connection.next_event()
+    all_headers = [
+        *(headers or [(b"content-type", b"text/plain; charset=utf-8")]),
+        *SECURITY_HEADERS,
+        (b"content-length", str(len(body) if length is None else length).encode()),
+        (b"connection", b"close"),
+    ]
+    reason = REASONS.get(status, b"")
+    data = connection.send(h11.Response(status_code=status, headers=all_headers, reason=reason))
+    assert data is not None
+    if body:
+        data += connection.send(h11.Data(data=body)) or b""
+    await stream.send_all(data)
