@@ -1,6 +1,6 @@
-"""Links: README.md's point at the project's canonical address (a package index renders
-README.md as the project's description, where a relative link leads nowhere); every other
-page's relative links, and every anchor, resolve in the tree."""
+"""Links: the project has no public address, so every page (README.md too) links to the
+project's own files relatively, each link and anchor resolves in the tree, and no page and
+no package metadata names an address for the project."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ import pytest
 import dalmuti_net
 
 ROOT = Path(__file__).resolve().parents[1]
-URLS: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
-BASE = URLS["Source"]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 PACKAGE = Path(dalmuti_net.__file__).resolve().parent
 LINK = re.compile(r"\]\(([^)\s]+)\)|<(https?://[^>\s]+)>")
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
@@ -72,40 +71,27 @@ def resolves(page: Path, target: str) -> str | None:
     return None
 
 
-def test_the_project_urls_share_the_canonical_address() -> None:
-    assert set(URLS) >= {"Homepage", "Source", "Issues", "Documentation"}
-    assert urlsplit(BASE).scheme == "https" and not BASE.endswith("/")
-    for name, url in URLS.items():
-        assert url == BASE or url.startswith((f"{BASE}/", f"{BASE}#")), (name, url)
-    assert f"<{BASE}>" in (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_package_metadata_names_no_project_address() -> None:
+    """An address for the project would be invented (none exists): no project URLs."""
+    assert "urls" not in PROJECT
 
 
-def test_readme_links_are_absolute_at_the_canonical_address() -> None:
-    readme = ROOT / "README.md"
-    found = links(readme)
-    assert len(found) >= 10
-    wrong = []
-    for target in found:
-        if not target.startswith(BASE):
-            wrong.append(f"{target}: not under {BASE} (a package index cannot follow it)")
-            continue
-        rest = target[len(BASE) :]
-        where = re.fullmatch(r"/(blob|tree)/main/([^#]+)(#.*)?|(#.+)?", rest)
-        if where is None:
-            wrong.append(f"{target}: neither the home page nor a file on main")
-            continue
-        kind, path, anchor, home_anchor = where.groups()
-        if kind is None:
-            problem = resolves(readme, home_anchor or "")
-        else:
-            file = in_tree(ROOT / path)
-            if (kind == "tree") != file.is_dir():
-                wrong.append(f"{target}: {path} is {'a folder' if file.is_dir() else 'a file'}")
-                continue
-            problem = resolves(ROOT / "README.md", path + (anchor or ""))
-        if problem:
-            wrong.append(problem)
+def test_no_page_links_to_a_hosted_copy_of_the_project() -> None:
+    """Links into the project are relative, so they work in a clone, a checkout and an
+    unpacked sdist; an absolute link to a code host would lead nowhere."""
+    wrong = [
+        f"{page.relative_to(ROOT)}: {target}"
+        for page in markdown_pages()
+        for target in links(page)
+        if urlsplit(target).hostname in ("github.com", "gitlab.com", "codeberg.org")
+    ]
     assert wrong == []
+
+
+def test_readme_links_into_the_project_relatively() -> None:
+    found = [t for t in links(ROOT / "README.md") if not urlsplit(t).scheme]
+    assert len(found) >= 10
+    assert "PROTOCOL.md" in found and "protocol/REFERENCE.md" in found
 
 
 @pytest.mark.parametrize("page", markdown_pages(), ids=lambda p: str(p.relative_to(ROOT)))
