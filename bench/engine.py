@@ -7,7 +7,9 @@ printed: absolute figures do not carry across machines, that ratio does. Per tab
 
 * engine: the game alone, answers drawn straight from each decision;
 * + views: also folding every event into each seat's ``Observation`` through
-  ``can_see``, as the host (for its seats) and ``dalmuti sim`` do.
+  ``can_see``, as the host (for its seats) and ``dalmuti sim`` do;
+* fast: the same rules through the fast path (``legal_ids``, ``step``: answers by id, no
+  decision or answer objects, no events), as a playout or a training loop drives it.
 
 Run from the repository root:
 
@@ -20,9 +22,12 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
+import platform
 import pstats
 import random
 import time
+from collections.abc import Callable
 
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.engine import Event, Game, Observation, Phase, Rules, can_see
@@ -56,6 +61,44 @@ def play_hands(players: int, hands: int, seed: int, with_views: bool) -> int:
                 continue
             player, decision = next(iter(game.pending().items()))
             deliver(game.apply(player, random_answer(decision, rng)), views)
+            decisions += 1
+    return decisions
+
+
+def fast_hands(players: int, hands: int, seed: int) -> int:
+    """``play_hands`` through the fast path: ``legal_ids`` and ``step`` (no decision, no
+    answer object, no events), each answer drawn uniformly among the legal ids.
+
+    Returns the number of decisions answered.
+    """
+    rng = random.Random(seed)
+    randrange = rng.randrange
+    played = decisions = table = 0
+    seats = list(range(players))
+    ended, over, play = Phase.ENDED, Phase.HAND_OVER, Phase.PLAY
+    while played < hands:
+        game = Game(seats, RULES, seed * 1_000_003 + table)
+        table += 1
+        game.start()
+        legal_ids, step = game.legal_ids, game.step
+        while True:
+            phase = game.phase
+            if phase is play:
+                ids = legal_ids()
+                step(ids[randrange(len(ids))])
+                decisions += 1
+                continue
+            if phase is ended:
+                played += 1
+                break
+            if phase is over:
+                played += 1
+                if played >= hands:
+                    break
+                game.begin_next_hand()
+                continue
+            ids = legal_ids()
+            step(ids[randrange(len(ids))])
             decisions += 1
     return decisions
 
@@ -211,14 +254,29 @@ def bare_hands(players: int, hands: int, seed: int) -> int:
     return decisions
 
 
-def measure_bare(players: int, hands: int, repeat: int) -> tuple[float, float]:
+def measure_loop(
+    loop: Callable[[int, int, int], int], players: int, hands: int, repeat: int
+) -> tuple[float, float]:
+    """Best hands per second of ``loop`` (the fast path, the bare loop) over ``repeat``
+    runs, and decisions per hand."""
     best = float("inf")
     decisions = 0
     for run in range(repeat):
         start = time.process_time()
-        decisions = bare_hands(players, hands, seed=run)
+        decisions = loop(players, hands, run)
         best = min(best, time.process_time() - start)
     return hands / best, decisions / hands
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -238,30 +296,45 @@ def main(argv: list[str] | None = None) -> None:
         print(profile(args.profile, args.hands, args.top))
         return
     print(f"{args.hands} hands per run, best of {args.repeat}, rules: every option on")
+    print(
+        f"machine: {cpu_model()}, {os.cpu_count()} cores;"
+        f" {platform.python_implementation()} {platform.python_version()}"
+        f" ({' '.join(platform.python_build())}, {platform.python_compiler()})"
+    )
     columns = (
         "players",
         "engine hands/s",
         "+ views hands/s",
+        "fast hands/s",
         "decisions/hand",
-        "us/decision",
-        "bare hands/s",
-        "bare decisions/hand",
+        "engine dec/s",
+        "fast dec/s",
+        "bare dec/s",
+        "fast/engine",
         "engine/bare",
+        "fast/bare",
     )
     print("  ".join(f"{name:>{len(name)}}" for name in columns))
     for players in args.players:
         engine_rate, per_hand = measure(players, args.hands, args.repeat, with_views=False)
         views_rate, _ = measure(players, args.hands, args.repeat, with_views=True)
-        bare_rate, bare_per_hand = measure_bare(players, args.hands, args.repeat)
+        fast_rate, fast_per_hand = measure_loop(fast_hands, players, args.hands, args.repeat)
+        bare_rate, bare_per_hand = measure_loop(bare_hands, players, args.hands, args.repeat)
+        engine_decisions = engine_rate * per_hand
+        fast_decisions = fast_rate * fast_per_hand
+        bare_decisions = bare_rate * bare_per_hand
         figures = (
             f"{players}",
             f"{engine_rate:,.0f}",
             f"{views_rate:,.0f}",
+            f"{fast_rate:,.0f}",
             f"{per_hand:.1f}",
-            f"{1e6 / (engine_rate * per_hand):.1f}",
-            f"{bare_rate:,.0f}",
-            f"{bare_per_hand:.1f}",
-            f"{engine_rate / bare_rate:.2f}",
+            f"{engine_decisions:,.0f}",
+            f"{fast_decisions:,.0f}",
+            f"{bare_decisions:,.0f}",
+            f"{fast_decisions / engine_decisions:.2f}",
+            f"{engine_decisions / bare_decisions:.2f}",
+            f"{fast_decisions / bare_decisions:.2f}",
         )
         print(
             "  ".join(f"{cell:>{len(name)}}" for cell, name in zip(figures, columns, strict=True))

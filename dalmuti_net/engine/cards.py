@@ -7,8 +7,9 @@ Jester. A hand is kept as a tuple of counts indexed by card, so that the engine 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from .values import fast_init
 
@@ -32,6 +33,9 @@ ENGLISH_NAMES = {
     12: "Peasant",
     JESTER: "Jester",
 }
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 Counts = tuple[int, ...]
 """Cards held, as a count per card: index 0 is unused, 1..12 the ranks, 13 the Jesters."""
@@ -192,6 +196,35 @@ def is_shared(card_set: object) -> bool:
     return id(card_set) in _SHARED_IDS
 
 
+@dataclass(frozen=True)
+class SetTables(Generic[T]):
+    """The legal sets of every hand, listed once, as ``T``: the shared ``CardSet``s, or
+    their action ids (``encoding``). ``playable`` walks either, the same walk."""
+
+    leads: Any
+    """Indexed as ``_LEADS``."""
+    follows: Any
+    """Indexed as ``_FOLLOWS``."""
+    jesters_alone: tuple[T, ...]
+    """The Jesters led alone, one then two."""
+
+    def mapped(self, to: Callable[[CardSet], U]) -> SetTables[U]:
+        """The same tables with every set replaced by ``to(set)``."""
+        alone: tuple[U, ...] = _map_nested(self.jesters_alone, to)
+        return SetTables(_map_nested(self.leads, to), _map_nested(self.follows, to), alone)
+
+
+def _map_nested(table: Any, to: Callable[[CardSet], Any]) -> Any:
+    if isinstance(table, CardSet):
+        return to(table)
+    if isinstance(table, tuple):
+        return tuple(_map_nested(item, to) for item in table)
+    return [_map_nested(item, to) for item in table]
+
+
+SETS: SetTables[CardSet] = SetTables(_LEADS, _FOLLOWS, _JESTERS_ALONE)
+
+
 def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
     """Every distinct set this hand may play: any set on a lead, a better one on a follow.
 
@@ -199,12 +232,19 @@ def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
     stable for clients and bots. ``hand`` holds cards of one deck (at most twelve of a
     rank, two Jesters).
     """
+    return playable(hand, to_beat, SETS, [])
+
+
+def playable(
+    hand: Counts, to_beat: CardSet | None, tables: SetTables[T], options: list[T]
+) -> list[T]:
+    """``playable_sets`` as ``tables`` list them (sets or action ids), added to ``options``."""
     jesters = hand[JESTER]
-    options: list[CardSet] = []
     if to_beat is None:
+        leads = tables.leads
         for rank in RANKS:
-            options += _LEADS[rank][hand[rank]][jesters]
-        options += _JESTERS_ALONE[:jesters]
+            options += leads[rank][hand[rank]][jesters]
+        options += tables.jesters_alone[:jesters]
         return options
     if to_beat.count > LARGEST_SET:  # no hand of one deck makes a set that large
         return options
@@ -214,7 +254,7 @@ def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
     naturals_needed = count - jesters if count > jesters else 1
     if below <= 1 or max(hand[1:below]) < naturals_needed:
         return options
-    by_rank = _FOLLOWS[count][jesters]
+    by_rank = tables.follows[count][jesters]
     for rank in range(1, below):
         options += by_rank[rank][hand[rank]]
     return options

@@ -23,7 +23,18 @@ from .actions import (
     PlaceNewcomer,
     Play,
 )
-from .cards import CARDS, ENGLISH_NAMES, JESTER, JESTERS_IN_DECK, RANKS, CardSet
+from .cards import (
+    CARDS,
+    ENGLISH_NAMES,
+    JESTER,
+    JESTERS_IN_DECK,
+    RANKS,
+    SETS,
+    CardSet,
+    Counts,
+    SetTables,
+    playable,
+)
 from .rules import MAX_PLAYERS
 
 _Key = tuple[object, ...]
@@ -57,6 +68,44 @@ _IDS = {key: index for index, key in enumerate(_KEYS)}
 NUM_ACTIONS = len(_KEYS)
 """How many action ids there are: every id is in ``range(NUM_ACTIONS)``."""
 PASS_ID = 0
+
+# The fast path (``Game.legal_ids``, ``Game.step``) answers by id: each of the engine's
+# shared sets knows its id, and each play's id its shared set, by table lookups.
+_SHARED_SETS: dict[_Key, CardSet] = {}
+
+
+def _id_of_shared(card_set: CardSet) -> int:
+    key = ("play", card_set.rank, card_set.count, card_set.jesters)
+    if key not in _IDS:
+        return -1  # more cards of a rank than the deck holds: no hand of one deck has them
+    _SHARED_SETS[card_set.rank, card_set.count, card_set.jesters] = card_set
+    return _IDS[key]
+
+
+SET_IDS: SetTables[int] = SETS.mapped(_id_of_shared)
+"""``cards.SETS`` as action ids: ``playable(hand, to_beat, SET_IDS, [])`` lists the legal
+plays' ids, in the order ``playable_sets`` lists the sets."""
+PLAY_SETS: tuple[CardSet | None, ...] = tuple(
+    _SHARED_SETS.get(key[1:]) if key[0] == "play" else None for key in _KEYS
+)
+"""For each id, the engine's shared set it plays, or ``None`` if it plays none (passing
+and every decision other than play)."""
+_ID_BY_IDENTITY = {id(shared): _IDS[("play", *key)] for key, shared in _SHARED_SETS.items()}
+
+
+def play_id(card_set: CardSet) -> int:
+    """The id of playing ``card_set`` (any well-formed set); a table lookup for the sets
+    the engine hands out."""
+    found = _ID_BY_IDENTITY.get(id(card_set))
+    if found is not None:
+        return found
+    return _IDS["play", card_set.rank, card_set.count, card_set.jesters]
+
+
+def playable_ids(hand: Counts, to_beat: CardSet | None) -> list[int]:
+    """The ids of the sets ``hand`` may play, passing (``PASS_ID``) first on a follow:
+    the ids of ``legal_answers`` to its ``PlayDecision``, in the same order."""
+    return playable(hand, to_beat, SET_IDS, [] if to_beat is None else [PASS_ID])
 
 
 def _set_name(rank: int, count: int, jesters: int) -> str:

@@ -36,6 +36,7 @@ from .actions import (
     legal_answers,
 )
 from .cards import JESTER, CardSet, Counts
+from .encoding import PASS_ID
 from .errors import IllegalAction, Refusal
 from .events import (
     REVOLUTION_CHECK,
@@ -76,6 +77,9 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count, stripped
 
 _playable_sets = c.playable_sets
 _is_shared = c.is_shared
+_playable = c.playable
+_SET_IDS = encoding.SET_IDS
+_SET_OF_ID = {action_id: s for action_id, s in enumerate(encoding.PLAY_SETS) if s is not None}
 
 GREATER_TAX = 2
 LESSER_TAX = 1
@@ -176,6 +180,8 @@ class Game:
         """This hand's events after the last hand's result: what ``observe`` folds."""
         self._views: dict[int | None, Observation] = {}
         """The observations asked for so far, kept up to date event by event."""
+        self._keeps_log = True
+        """False once stepped without events (``step``): the log is then incomplete."""
 
     # ----------------------------------------------------------------- what is owed
 
@@ -261,6 +267,88 @@ class Game:
         """The action an id stands for at this hand's seating."""
         return encoding.decode(action_id, self.order)
 
+    # ----------------------------------------------------------------- the fast path
+
+    def to_move(self) -> int | None:
+        """The player whose answer ``step`` takes now, ``None`` when nobody owes one. In
+        the taxes, where several owe theirs at once, the first of them (the Greater
+        Dalmuti, then the Lesser, then the top Merchant)."""
+        phase = self.phase
+        if phase is _PLAY:
+            return self.turn
+        if phase is Phase.TAXES:
+            return self._tax_waiting[0]
+        if phase is Phase.REVOLUTION:
+            return self._revolution_holder
+        if phase is Phase.MISDEAL or phase is Phase.PLACEMENT:
+            return self.order[0]
+        return None
+
+    def legal_ids(self) -> list[int]:
+        """The ids of every answer ``step`` takes now from ``to_move()``: the same ids, in
+        the same order, as ``legal_action_ids(to_move())``; in play, read from tables
+        without building a decision or an action."""
+        if self.phase is _PLAY:
+            top = self.top
+            return _playable(self._hands[self.turn], top, _SET_IDS, [] if top is None else [0])  # type: ignore[index]
+        player = self.to_move()
+        return [] if player is None else self.legal_action_ids(player)
+
+    def step(self, action_id: int, events: list[Event] | None = None) -> None:
+        """``to_move()``'s answer by its id: the fast path, for playouts and training.
+
+        The same rules code as ``apply`` runs (its checks too: an illegal id raises
+        ``IllegalAction`` and changes nothing), but in play no decision or action object
+        is made and, unless ``events`` is given, no event either. Events are built only
+        into a given list, and then kept in the log and the observations as ``apply``
+        keeps them. A game stepped without ``events`` keeps no log from then on: its
+        ``observation``, ``sample_hidden`` and ``to_dict`` refuse (``ValueError``), which
+        a playout never asks for. Outside play (a few answers a hand) the id is decoded
+        into its action and checked against the decision owed, as ``apply`` does.
+        """
+        new: list[Event] | None = None if events is None else []
+        if self.phase is _PLAY:
+            played = _SET_OF_ID.get(action_id)
+            if (played is None and action_id != PASS_ID) or type(action_id) is not int:
+                raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
+            self._turn(self.turn, played, new)  # type: ignore[arg-type]
+        else:
+            self._check_not_ended()
+            player = self.to_move()
+            if player is None:
+                raise IllegalAction(Refusal.NO_DECISION_OWED, "nobody owes a decision right now")
+            try:
+                action = encoding.decode(action_id, self.order)
+            except ValueError as error:
+                raise IllegalAction(Refusal.WRONG_DECISION, str(error)) from None
+            answered: list[Event] = []
+            self._answer(player, action, answered)
+            if new is not None:
+                new = answered
+        if new is None:
+            if self._keeps_log:
+                self._drop_log()
+            return
+        events.extend(self._logged(new))  # type: ignore[union-attr]
+
+    @property
+    def keeps_log(self) -> bool:
+        """Whether the game still keeps its log (and so its observations): false once it
+        has been stepped without events."""
+        return self._keeps_log
+
+    def _drop_log(self) -> None:
+        self._keeps_log = False
+        self.log = []
+        self._views = {}
+
+    def _check_log_kept(self) -> None:
+        if not self._keeps_log:
+            raise ValueError(
+                "this game was stepped without events (Game.step): it keeps no log, so no"
+                " observation, sample or save of it can be made"
+            )
+
     def is_terminal(self) -> bool:
         """The table has ended (its hand limit, too few players, or the host)."""
         return self.phase is Phase.ENDED
@@ -280,6 +368,7 @@ class Game:
         """
         view = self._views.get(viewer)
         if view is None:
+            self._check_log_kept()
             view = Observation(viewer)
             for event in self.log:
                 audience = event.audience()
@@ -336,6 +425,7 @@ class Game:
         what ``viewer`` may see; the other seats' observations are rebuilt on the
         sampled hands.
         """
+        self._check_log_kept()
         real = self.observation(viewer)
         twin = self.clone()
         twin._rng = random.Random(rng.getrandbits(64))
@@ -535,6 +625,11 @@ class Game:
         self._check_not_ended()
         if type(player) is not int:
             raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
+        self._answer(player, action, events)
+        return self._logged(events)
+
+    def _answer(self, player: int, action: Action, events: list[Event]) -> None:
+        """Any answer but a turn in play (a few a hand): checked against the decision owed."""
         decision = None if self.phase is Phase.PLAY else self.decision_for(player)
         if decision is None:
             raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
@@ -546,7 +641,6 @@ class Game:
             self._apply_misdeal(action, events)
         else:
             self._apply_placement(decision, action, events)
-        return self._logged(events)
 
     # ----------------------------------------------------------------- seating
 
@@ -842,11 +936,12 @@ class Game:
         self._successor = None
         self._new_trick(leader, events)
 
-    def _new_trick(self, leader: int, events: list[Event]) -> None:
+    def _new_trick(self, leader: int, events: list[Event] | None) -> None:
         self.top = self.top_player = None
         self.passed = set()
         self.turn = leader
-        events.append(self._turn_of(leader))
+        if events is not None:
+            events.append(self._turn_of(leader))
 
     def _next_in_hand(self, player: int) -> int:
         """The next player clockwise after ``player`` who still holds cards."""
@@ -870,17 +965,41 @@ class Game:
         return after
 
     def _apply_play(self, player: int, action: Action, events: list[Event]) -> None:
-        # The hot path of every game and playout: the checks and the step to the next
-        # turn are written out here rather than spread over calls.
+        """The object API's turn: the answer checked for its type and shape, then played."""
         if isinstance(action, Pass):
+            self._turn(player, None, events)
+            return
+        if not isinstance(action, Play):
+            raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
+        played = action.set
+        if not _is_shared(played) and (  # a set the engine handed out is well formed
+            not isinstance(played, CardSet)
+            or type(played.rank) is not int
+            or type(played.count) is not int
+            or type(played.jesters) is not int
+            or not played.is_well_formed()
+        ):
+            raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
+        self._turn(player, played, events)
+
+    def _turn(self, player: int, played: CardSet | None, events: list[Event] | None) -> None:
+        """``player``'s turn: pass (``None``) or play a well-formed ``played``. Events go to
+        ``events``, or are not built at all when it is ``None`` (the fast path).
+
+        The hot path of every game and playout, the object API's and the fast path's
+        alike: the checks and the step to the next turn are written out here rather than
+        spread over calls.
+        """
+        if played is None:
             if self.top is None:
                 raise IllegalAction(Refusal.MUST_LEAD, "the leader must play a set")
             passed = self.passed
             passed.add(player)
-            event = self._passes.get(player)
-            if event is None:
-                event = self._passes[player] = Passed(player)
-            events.append(event)
+            if events is not None:
+                event = self._passes.get(player)
+                if event is None:
+                    event = self._passes[player] = Passed(player)
+                events.append(event)
             winner = self.top_player
             assert winner is not None
             winner_holds = self._hands[winner] != c.EMPTY
@@ -888,21 +1007,11 @@ class Game:
             # is over once everyone else still holding cards has passed: a count says so.
             if len(passed) == (self._holding - 1 if winner_holds else self._holding):
                 leader = winner if winner_holds else self._next_in_hand(winner)
-                events.append(TrickWon(winner, leader))
+                if events is not None:
+                    events.append(TrickWon(winner, leader))
                 self._new_trick(leader, events)
                 return
         else:
-            if not isinstance(action, Play):
-                raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
-            played = action.set
-            if not _is_shared(played) and (  # a set the engine handed out is well formed
-                not isinstance(played, CardSet)
-                or type(played.rank) is not int
-                or type(played.count) is not int
-                or type(played.jesters) is not int
-                or not played.is_well_formed()
-            ):
-                raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
             rank, jesters = played.rank, played.jesters
             naturals = played.count - jesters  # 0 for Jesters alone
             hand = self._hands[player]
@@ -925,10 +1034,12 @@ class Game:
             remaining = sum(hand)
             self.top, self.top_player = played, player
             self.passed = set()
-            events.append(Played(player, played, remaining))
+            if events is not None:
+                events.append(Played(player, played, remaining))
             if remaining == 0:
                 self.out.append(player)
-                events.append(WentOut(player, len(self.out)))
+                if events is not None:
+                    events.append(WentOut(player, len(self.out)))
                 self._holding -= 1
                 self._successor = None
                 if self._holding == 1:
@@ -939,10 +1050,11 @@ class Game:
         if successor is None:
             successor = self._successor = self._successors()
         turn = self.turn = successor[player]
-        waiting = self._turns.get(turn)
-        if waiting is None:
-            waiting = self._turns[turn] = Waiting(_PLAY, (turn,))
-        events.append(waiting)
+        if events is not None:
+            waiting = self._turns.get(turn)
+            if waiting is None:
+                waiting = self._turns[turn] = Waiting(_PLAY, (turn,))
+            events.append(waiting)
 
     def _turn_of(self, player: int) -> Waiting:
         """The event saying it is ``player``'s turn to play."""
@@ -951,7 +1063,7 @@ class Game:
             waiting = self._turns[player] = Waiting(Phase.PLAY, (player,))
         return waiting
 
-    def _end_hand(self, events: list[Event]) -> None:
+    def _end_hand(self, events: list[Event] | None) -> None:
         finishing = (*self.out, *self.in_hand)
         seats = len(finishing)
         place = {p: i for i, p in enumerate(finishing)}
@@ -966,27 +1078,28 @@ class Game:
         for i, player in enumerate(finishing):
             self.scores[player] += points[i] + bonus[i]
             self._returns[player] = self._returns.get(player, 0) + place_points(i, seats) + bonus[i]
-        events.append(
-            HandEnded(
-                hand=self.hand_number,
-                finishing=finishing,
-                points=tuple(points),
-                bonus=tuple(bonus),
-                scores=tuple(self.scores[p] for p in finishing),
+        if events is not None:
+            events.append(
+                HandEnded(
+                    hand=self.hand_number,
+                    finishing=finishing,
+                    points=tuple(points),
+                    bonus=tuple(bonus),
+                    scores=tuple(self.scores[p] for p in finishing),
+                )
             )
-        )
         self.order = finishing
         self.turn = self.top = self.top_player = None
         self.phase = Phase.HAND_OVER
         if self.rules.hand_limit is not None and self.hand_number >= self.rules.hand_limit:
             self._end("hand_limit", events)
 
-    def _end(self, reason: str, events: list[Event]) -> None:
-        standings = final_standings(self.scores, self.order)
+    def _end(self, reason: str, events: list[Event] | None) -> None:
         self.phase = Phase.ENDED
         self.turn = None
         self.ended_reason = reason
-        events.append(TableEnded(reason, standings))
+        if events is not None:
+            events.append(TableEnded(reason, final_standings(self.scores, self.order)))
 
     def _check_not_ended(self) -> None:
         if self.phase is Phase.ENDED:
@@ -1017,7 +1130,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole game as plain data (str keys, ints, lists), mid-hand included."""
-
+        self._check_log_kept()
         version, internal, gauss = self._rng.getstate()
         return {
             "format": SAVE_FORMAT,

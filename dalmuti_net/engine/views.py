@@ -28,6 +28,8 @@ def visible(events: Iterable[Event], viewer: Viewer) -> list[Event]:
 
 def observe(game: Game, viewer: Viewer) -> Observation:
     """What ``viewer`` may know now (RULES.md rule 20), rebuilt from the hand's events."""
+    if not game.keeps_log:
+        raise ValueError("this game was stepped without events: it keeps no log to observe")
     observation = Observation(viewer)
     for event in visible(game.log, viewer):
         observation.apply(event)
