@@ -47,6 +47,7 @@ import trio.testing
 
 from ..bots.names import BotName
 from ..protocol import Direction, ErrorCode, FrameReader, ProtocolError, encode, unpack, validate
+from ..protocol.catalogue import REQUEST_ID
 from ..protocol.codec import FrameCache
 from ..protocol.messages import ACTION_TYPES, Message
 from ..told import N_, Told
@@ -236,14 +237,12 @@ class TableServer:
     ) -> None:
         connection = self.table.connect(internal=internal, address=address, now=trio.current_time())
         if connection is None:
-            refusal = {
-                "type": "error",
-                "code": str(ErrorCode.TOO_MANY_CONNECTIONS),
-                "message": "too many connections at once that have not said hello",
-                "fatal": True,
-            }
+            refusal = ProtocolError(
+                ErrorCode.TOO_MANY_CONNECTIONS,
+                "too many connections at once that have not said hello",
+            )
             with trio.move_on_after(1):
-                await stream.send_all(encode(refusal))
+                await stream.send_all(encode(refusal.message_to_send()))
             await trio.aclose_forcefully(stream)
             return
         self.changed()  # room made for it closes an idle connection
@@ -597,13 +596,11 @@ class TableServer:
             self.on_save_problem(reason)
         else:
             log.warning("cannot write the save: %s; the table waits until it can", reason)
-        notice = _error_message(
-            ProtocolError(
-                ErrorCode.CANNOT_SAVE,
-                "the host cannot save the table right now; the table goes on, and your "
-                "last move is answered, as soon as it can",
-            )
-        )
+        notice = ProtocolError(
+            ErrorCode.CANNOT_SAVE,
+            "the host cannot save the table right now; the table goes on, and your "
+            "last move is answered, as soon as it can",
+        ).message_to_send()
         frame = encode(notice)
         for link in list(self.links.values()):
             connection = self.table.connections.get(link.connection)
@@ -736,18 +733,12 @@ class TableServer:
 
 
 def _request_id(raw: Message) -> Any:
+    """The request's ``id`` to answer with as ``re``, or None when it is not a valid id
+    (a string with control characters, say): a refusal must itself be a valid frame, so
+    an invalid id is never echoed."""
     request_id = raw.get("id")
-    if type(request_id) is int and 0 <= request_id < 2**31:
-        return request_id
-    if type(request_id) is str and len(request_id) <= 64:
-        return request_id
-    return None
-
-
-def _error_message(error: ProtocolError) -> Message:
-    return {
-        "type": "error",
-        "code": str(error.code),
-        "message": error.message,
-        "fatal": error.fatal,
-    }
+    try:
+        REQUEST_ID.check(request_id, "id")
+    except ProtocolError:
+        return None
+    return request_id

@@ -514,15 +514,7 @@ class Table:
         connection = self.connections.get(connection_id)
         if connection is None or connection.closing:
             return
-        message: Message = {
-            "type": "error",
-            "code": str(error.code),
-            "message": error.message[:500],
-            "fatal": error.fatal,
-        }
-        if re is not None:
-            message["re"] = re
-        message.update(error.details)
+        message: Message = error.message_to_send(re)
         if error.code is ErrorCode.VERSION_MISMATCH:
             message["host_version"] = PROTOCOL_VERSION
             if client_version is not None:

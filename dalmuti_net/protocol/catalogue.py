@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ..engine.rules import MAX_HAND_LIMIT, MAX_PLAYERS
-from .errors import ErrorCode
+from .errors import MAX_ERROR_CHARS, ErrorCode
 from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Str, Tagged
 
 PROTOCOL_VERSION = 1
@@ -528,7 +528,7 @@ _MESSAGES = [
         "A refusal. If `fatal`, the host closes the connection.",
         {
             "code": _f(Enum(tuple(ErrorCode)), "One of the documented codes."),
-            "message": _f(Str(500), "A sentence for humans."),
+            "message": _f(Str(MAX_ERROR_CHARS), "A sentence for humans."),
             "fatal": _f(Bool(), "Whether the connection is being closed."),
             "host_version": Field(
                 Int(0, 65535), "With version_mismatch: the host's version.", False

@@ -6,6 +6,10 @@ from enum import StrEnum
 from typing import Any
 
 from ..engine import Refusal
+from .text import escaped_text
+
+MAX_ERROR_CHARS = 500
+"""The longest error sentence the catalogue allows."""
 
 
 class ErrorCode(StrEnum):
@@ -163,6 +167,22 @@ class ProtocolError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+    def message_to_send(self, re: Any = None) -> dict[str, Any]:
+        """The `error` message that says this refusal: the one place it is built. ``re`` is
+        the refused request's id, already checked valid (None: the message has no `re`).
+        The sentence may quote what a client sent: refused characters in it are written as
+        escapes, and it is cut to the catalogue's 500 characters."""
+        message: dict[str, Any] = {
+            "type": "error",
+            "code": str(self.code),
+            "message": escaped_text(self.message)[:MAX_ERROR_CHARS],
+            "fatal": self.fatal,
+        }
+        if re is not None:
+            message["re"] = re
+        message.update(self.details)
+        return message
 
 
 def from_refusal(refusal: Refusal) -> ErrorCode:

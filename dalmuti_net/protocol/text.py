@@ -90,3 +90,10 @@ def _json_escape(found: re.Match[str]) -> str:
         return f"\\u{code:04x}"
     code -= 0x10000
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def escaped_text(text: str) -> str:
+    """``text`` with every refused character written as its escape (``\\x1b``,
+    ``\\u202e``): for the host's sentences that quote what a client sent, so that a
+    refusal stays valid text and still shows what was wrong."""
+    return _NOT_TEXT.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
