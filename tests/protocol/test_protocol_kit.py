@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -205,3 +206,23 @@ def test_protocol_md_and_the_example_bot_use_the_default_port() -> None:
     assert f"the default port is **{DEFAULT_PORT}**" in text
     assert f"port **{DEFAULT_PORT}** by default" in text
     assert f'port="{DEFAULT_PORT}"' in docs.EXAMPLE_BOT_PATH.read_text(encoding="utf-8")
+
+
+def test_every_section_of_protocol_md_names_the_tests_that_hold_it() -> None:
+    """ "How this text is held true": a row for every section that states rules, naming
+    test files that exist."""
+    text = docs.PROTOCOL_PATH.read_text(encoding="utf-8")
+    table = text.split("## How this text is held true", 1)[1]
+    rows = [line.split(" | ", 1) for line in table.splitlines() if line.startswith("| ")]
+    named = {title.strip() for first, _ in rows[2:] for title in first[2:].split(";")}
+    sections = {
+        line[3:].strip()
+        for line in text.splitlines()
+        if line.startswith("## ") and not line.startswith("## Contents")
+    }
+    summaries = {"What each role MUST do", "How this text is held true"}
+    assert sections - summaries - {"Quick start: a bot in one page"} <= named | {"Quick start"}
+    assert "Quick start" in named
+    for _, tests in rows[2:]:
+        for path in re.findall(r"`(tests/[\w/]+\.py)`", tests):
+            assert (ROOT / path).is_file(), path

@@ -1,0 +1,336 @@
+"""PROTOCOL.md's hand-written statements, held against the host.
+
+Each test names the section it holds (PROTOCOL.md, "How this text is held true", lists
+them). Some read the transcripts in protocol/transcripts/, which record.py records from
+the host's table core through the real codec (test_protocol_kit holds them fresh); the
+others talk to a live host over TCP on 127.0.0.1, or to its table core through the
+in-memory harness where the point is what the table sends, not the socket.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from harness import Harness, random_chooser
+from recording_clients import loopback_server
+
+from dalmuti_net.engine import Rules
+from dalmuti_net.host.table import Limits, Table
+from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
+
+TRANSCRIPTS = Path(__file__).resolve().parents[2] / "protocol" / "transcripts"
+Message = dict[str, Any]
+
+
+@functools.cache
+def transcripts() -> dict[str, list[Message]]:
+    """What the host sent each recorded connection, by name."""
+    return {
+        path.stem: [
+            entry["message"]
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if (entry := json.loads(line))["from"] == "host"
+        ]
+        for path in sorted(TRANSCRIPTS.glob("*.jsonl"))
+        if path.stem != "stdio"
+    }
+
+
+# ------------------------------------------------------------------ over TCP
+
+
+class Raw:
+    """A bare TCP connection: frames out, every frame in, until the host closes it."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.received: list[Message] = []
+        self.closed = trio.Event()
+
+    async def send(self, *messages: Message) -> None:
+        await self.stream.send_all(b"".join(encode(m) for m in messages))
+
+    async def read(self) -> None:
+        frames = FrameReader()
+        async with self.stream:  # closed however the reading ends, cancelled too
+            try:
+                while data := await self.stream.receive_some(65536):
+                    self.received.extend(unpack(body) for body in frames.feed(data))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+            self.closed.set()
+
+    async def until(self, count: int) -> list[Message]:
+        with trio.fail_after(10):
+            while len(self.received) < count and not self.closed.is_set():
+                await trio.sleep(0.01)
+        return self.received
+
+
+async def raw(port: int, nursery: trio.Nursery) -> Raw:
+    connection = Raw(await trio.open_tcp_stream("127.0.0.1", port))
+    nursery.start_soon(connection.read)
+    return connection
+
+
+def hello(name: str, role: str = "player", **extra: Any) -> Message:
+    return {"type": "hello", "version": PROTOCOL_VERSION, "name": name, "role": role, **extra}
+
+
+async def test_requests_an_ack_comes_first_and_the_about_reply_carries_no_re() -> None:
+    """Requests, replies and errors: `about` with an id gets `ack` {re} before the `about`
+    reply, which has no `re`; so does `hello` before `welcome`."""
+    async with loopback_server(Table("Statements")) as (_server, port, nursery):
+        client = await raw(port, nursery)
+        await client.send({"type": "about", "id": 7}, hello("Ana", id="h"))
+        first = await client.until(4)
+        assert [m["type"] for m in first[:4]] == ["ack", "about", "ack", "welcome"]
+        assert first[0] == {"type": "ack", "re": 7} and "re" not in first[1]
+        assert first[2] == {"type": "ack", "re": "h"} and "re" not in first[3]
+
+
+async def test_words_player_ids_start_at_one() -> None:
+    """Words used here: the host gives player ids from 1 up."""
+    async with loopback_server(Table("Statements")) as (_server, port, nursery):
+        ana, bo = await raw(port, nursery), await raw(port, nursery)
+        await ana.send(hello("Ana"))
+        await ana.until(1)
+        await bo.send(hello("Bo"))
+        welcomes = [(await c.until(1))[0] for c in (ana, bo)]
+        assert [w["player"] for w in welcomes] == [1, 2]
+
+
+async def test_states_a_new_seat_at_an_ended_table_is_refused_fatally() -> None:
+    """The connection's states and Error codes: `table_ended` refusing a new seat's `hello`
+    is fatal and carries the standings; the connection closes."""
+    table = Table("Statements")
+    async with loopback_server(table) as (_server, port, nursery):
+        host = await raw(port, nursery)
+        await host.send(hello("Ana"))
+        await host.until(2)
+        await host.send({"type": "end_table", "id": 1})
+        with trio.fail_after(10):
+            while table.phase != "ended":
+                await trio.sleep(0.01)
+        late = await raw(port, nursery)
+        await late.send(hello("Late"))
+        with trio.fail_after(10):
+            await late.closed.wait()
+        (error,) = late.received
+        assert error["type"] == "error" and error["code"] == "table_ended"
+        assert error["fatal"] is True
+        await host.send({"type": "end_table", "id": 2})
+        refusal = (await host.until(len(host.received) + 1))[-1]
+        while refusal.get("re") != 2:
+            refusal = (await host.until(len(host.received) + 1))[-1]
+        assert refusal["code"] == "table_ended" and refusal["fatal"] is False
+
+
+async def test_liveness_heartbeats_and_abouts_count_against_the_rate() -> None:
+    """Liveness and limits: every whole frame counts against the rate limit, heartbeats
+    and messages before `hello` too; over it, `rate_limited`, not fatal."""
+    limits = Limits(max_messages_per_second=5)
+    async with loopback_server(Table("Statements", limits=limits)) as (_server, port, nursery):
+        early = await raw(port, nursery)
+        await early.send(*[{"type": "about"}] * 30)
+        received = await early.until(30)
+        codes = [m.get("code") for m in received if m["type"] == "error"]
+        assert codes and set(codes) == {"rate_limited"}
+        assert len([m for m in received if m["type"] == "about"]) < 30
+        greeted = await raw(port, nursery)
+        await greeted.send(hello("Ana"))
+        await greeted.until(2)
+        await greeted.send(*[{"type": "heartbeat", "id": n} for n in range(30)])
+        replies = await greeted.until(2 + 30)
+        refused = [m for m in replies if m["type"] == "error"]
+        assert refused and all(m["code"] == "rate_limited" and not m["fatal"] for m in refused)
+        assert not greeted.closed.is_set()
+
+
+async def test_states_no_timers_after_a_snapshot_while_no_countdown_runs() -> None:
+    """The connection's states: `timers` follows a snapshot only while a countdown runs;
+    in a lobby none does."""
+    async with loopback_server(Table("Statements")) as (_server, port, nursery):
+        ana = await raw(port, nursery)
+        await ana.send(hello("Ana"))
+        await ana.until(2)
+        await trio.sleep(0.5)
+        assert [m["type"] for m in ana.received] == ["welcome", "snapshot"]
+
+
+async def test_states_timers_follow_the_snapshot_of_a_viewer_arriving_mid_countdown() -> None:
+    """The connection's states and Liveness: a viewer arriving while the turn timer runs
+    gets `timers` right after its snapshot, naming the seat on turn."""
+    table = Table("Statements", limits=Limits(turn_timer_ms=30_000), seed=3)
+    async with loopback_server(table) as (_server, port, nursery):
+        seats = [await raw(port, nursery) for _ in range(4)]
+        for n, seat in enumerate(seats):
+            await seat.send(hello(f"P{n}"))
+            await seat.until(2)
+        await seats[0].send({"type": "start"})
+        with trio.fail_after(10):
+            while not any(
+                m["type"] == "decision" and m["kind"] != "revolution"  # a public one
+                for seat in seats
+                for m in seat.received
+            ):
+                await trio.sleep(0.01)
+        watcher = await raw(port, nursery)
+        await watcher.send(hello("W", role="spectator"))
+        welcome, snapshot, timers = (await watcher.until(3))[:3]
+        assert (welcome["type"], snapshot["type"], timers["type"]) == (
+            "welcome",
+            "snapshot",
+            "timers",
+        )
+        assert [player for player, _ in timers["turn"]] == snapshot["game"]["waiting"]
+        assert all(0 < left <= 30_000 for _, left in timers["turn"])
+
+
+# ------------------------------------------------------------------ the table core
+
+
+RULES = Rules(scoring=True, hand_limit=2, first_deal_revolution=True, merchant_exchange=True)
+
+
+def played_table(seed: int, players: int = 6) -> Harness:
+    """A started table of ``players`` random bots and a spectator (the last client)."""
+    rng = random.Random(seed)
+    harness = Harness(Table("Statements", RULES, seed=seed), rng)
+    seats = [harness.join(f"P{n}", chooser=random_chooser(rng)) for n in range(players)]
+    harness.join("Watcher", spectator=True)
+    harness.send(seats[0], {"type": "start"})
+    return harness
+
+
+def test_seating_draw_redraws_tied_groups_depth_first() -> None:
+    """The lobby and the table, the seating draw: round 1 is everyone; each group that tied
+    redraws alone in a round of its own, groups best card first, a group's own ties
+    settled before the next group; the settled order follows the cards."""
+    tied_seen = 0
+    for seed in range(60):
+        harness = played_table(seed, players=8)
+        watcher = harness.clients[-1]
+        draws = [m for m in watcher.received if m["type"] == "seating_draw"]
+        (settled,) = [m for m in watcher.received if m["type"] == "seating_settled"]
+        rounds = iter(draws)
+
+        def settle(group: list[int], rounds: Iterator[Message] = rounds) -> list[int]:
+            drawn = next(rounds)
+            assert sorted(p for p, _ in drawn["draws"]) == sorted(group)
+            cards = dict(map(tuple, drawn["draws"]))
+            order: list[int] = []
+            for card in sorted(set(cards.values())):
+                tied = [p for p in group if cards[p] == card]
+                order += tied if len(tied) == 1 else settle(tied)
+            return order
+
+        everyone = [p for p, _ in draws[0]["draws"]]
+        assert settle(everyone) == settled["order"]
+        assert [d["round"] for d in draws] == list(range(1, len(draws) + 1))
+        assert next(rounds, None) is None
+        tied_seen += len(draws) > 1
+    assert tied_seen >= 5, "the seeds tried gave too few redraws to hold the statement"
+
+
+def _phase_by_the_text(events: list[Message]) -> str:
+    """Observation.phase as PROTOCOL.md tells it from the events a viewer was sent."""
+    phase = "not_started"
+    for event in events:
+        kind = event["type"]
+        if kind == "hand_started":
+            phase = "dealing"
+        elif kind == "waiting":
+            phase = event["phase"]
+        elif kind == "hand_ended":
+            phase = "hand_over"
+        elif kind == "table_ended":
+            phase = "ended"
+    return phase
+
+
+def test_game_state_phase_order_and_taxes_are_as_the_text_says() -> None:
+    """Cards, sets, seats and the game state: a snapshot's `phase` follows the events as
+    the text says; between hands `order` is the finishing order with scores and counts
+    aligned to it; `taxes` is false once `taxes_skipped` came."""
+    checked = {"hand_over": 0, "taxes_skipped": 0}
+    for seed in range(2):
+        harness = played_table(seed)
+        watcher = harness.clients[-1]
+        while harness.step():
+            harness.send(watcher, {"type": "snapshot_request"})
+            snapshot = watcher.of_type("snapshot")[-1]
+            game = snapshot["game"]
+            events = [m for m in watcher.received if "seq" in m and m["type"] != "snapshot"]
+            assert game["phase"] == _phase_by_the_text(events)
+            assert len(game["scores"]) == len(game["counts"]) == len(game["order"])
+            this_hand = events[
+                max(i for i, e in enumerate(events) if e["type"] == "hand_started") :
+            ]
+            skipped = any(e["type"] == "taxes_skipped" for e in this_hand)
+            assert game["taxes"] == (this_hand[0]["taxes"] and not skipped)
+            checked["taxes_skipped"] += skipped
+            if game["phase"] == "hand_over":
+                ended = [e for e in events if e["type"] == "hand_ended"][-1]
+                assert game["order"] == ended["finishing"]
+                assert game["scores"] == ended["scores"]
+                checked["hand_over"] += 1
+    assert all(checked.values()), checked
+
+
+@pytest.mark.parametrize("name", sorted(transcripts()))
+def test_two_table_messages_in_a_row_always_differ(name: str) -> None:
+    """The lobby and the table: never the same `table` twice in a row to one connection."""
+    tables = [m["table"] for m in transcripts()[name] if m["type"] == "table"]
+    assert tables
+    assert all(a != b for a, b in itertools.pairwise(tables))
+
+
+@pytest.mark.parametrize("name", sorted(transcripts()))
+def test_events_are_numbered_from_the_snapshot_without_gaps(name: str) -> None:
+    """Numbering and resumes: after a snapshot with `seq` S, events S+1, S+2..."""
+    last = None
+    for message in transcripts()[name]:
+        if message["type"] == "snapshot":
+            last = message["seq"]
+        elif "seq" in message:
+            assert last is not None and message["seq"] == last + 1
+            last = message["seq"]
+
+
+def test_play_sets_are_best_rank_then_fewest_cards_then_fewest_jesters() -> None:
+    """Decisions and their ids: the order of `play.sets`."""
+    seen = 0
+    for messages in transcripts().values():
+        for message in messages:
+            if message["type"] == "decision" and message["kind"] == "play":
+                keys = [(s["rank"], s["count"], s["jesters"]) for s in message["sets"]]
+                assert keys == sorted(keys) and len(set(keys)) == len(keys)
+                seen += len(keys) > 1
+    assert seen > 20
+
+
+def test_tax_transfers_come_in_the_documented_order() -> None:
+    """The shape of a hand, step 5: GP to GD, GD to GP, LP to LD, LD to LP."""
+    seen = 0
+    for messages in transcripts().values():
+        order: list[int] = []
+        paid: list[tuple[int, int]] = []
+        for message in [*messages, {"type": "hand_started", "order": []}]:
+            if message["type"] in ("hand_started", "roles_mirrored"):
+                if paid:
+                    gd, ld, lp, gp = order[0], order[1], order[-2], order[-1]
+                    assert paid == [(gp, gd), (gd, gp), (lp, ld), (ld, lp)]
+                    seen += 1
+                order, paid = message["order"], []
+            elif message["type"] == "tax_paid":
+                paid.append((message["giver"], message["receiver"]))
+    assert seen >= 2
