@@ -27,6 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help=N_("one JSON array, for scripts"))
     parser.add_argument(
+        "--plain",
+        action="store_true",
+        help=N_("the web table's address as a URL only, without its QR code"),
+    )
+    parser.add_argument(
         "--interface",
         metavar="ADDRESS",
         action="append",
@@ -49,7 +54,18 @@ def listing_dict(listing: TableListing) -> dict[str, Any]:
         "code_required": listing.code_required,
         "software": listing.software,
         "issues": [str(issue) for issue in listing.issues],  # English: for scripts
+        "web_port": listing.web_port,
+        "web_url": web_url(listing),
     }
+
+
+def web_url(listing: TableListing) -> str | None:
+    """The address of the host's web table (for phones), when it announces one."""
+    if listing.web_port is None or not listing.addresses:
+        return None
+    address = listing.addresses[0]
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{listing.web_port}/"
 
 
 def listing_line(listing: TableListing, t: Translator | None = None) -> str:

@@ -195,6 +195,9 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
     }
 
 
+FOOTER_STYLES = ("class:hints", "class:prompt")
+"""The terminal footer's key hints and text field: the page has buttons and a field."""
+
 LOG_SHOWN = 80
 """The log's last lines on the page (the terminal keeps more, to scroll back)."""
 
@@ -210,7 +213,7 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
     if table is None:
         lines = render(ui, cols, rows)
         # The footer's key hints are the buttons below; the rest is the screen.
-        screen = [_fragments(line) for line in lines if not (line and line[0][0] == "class:hints")]
+        screen = [_fragments(line) for line in lines if not (line and line[0][0] in FOOTER_STYLES)]
         while screen and all(not text.strip() for _, text in screen[-1]):
             screen.pop()
     elif ui.confirmation is not None:

@@ -1,0 +1,285 @@
+"""The web table in a real browser: headless Chromium at a phone's size (390x844) plays a
+table of two hands against the host's bots with an SDK player (`dalmuti bot`) at the same
+table, and each kind of screen is looked at in a screenshot, not only in the DOM.
+
+CI installs Debian's chromium and chromium-driver (.ci/run); without them this is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.pixels import (
+    decode_png,
+    differing_share,
+    distinct_colors,
+    has_color_near,
+    region,
+    share_of_commonest,
+)
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None, reason="chromium and chromium-driver are not installed"
+)
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+RULES = """\
+[rules]
+scoring = true
+hand_limit = 2
+
+[table]
+between_hands = 1.5
+"""
+ACCENT = (0xE0, 0xB0, 0x4A)
+"""The page's accent: the controls' top edge on one's turn, the main buttons."""
+
+
+def start_host(tmp: Path) -> tuple[subprocess.Popen[str], int, str]:
+    rules = tmp / "rules.toml"
+    rules.write_text(RULES)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "dalmuti_net",
+            "host",
+            "--headless",
+            "--interface",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--web-port",
+            "0",
+            "--no-announce",
+            "--bots",
+            "2",
+            "--bot-pace",
+            "0",
+            "--rules",
+            str(rules),
+            "--table-name",
+            "Phones",
+            "--lang",
+            "en",
+            "--plain",
+            "--seed",
+            "7",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    port = url = None
+    assert process.stdout is not None
+    deadline = time.monotonic() + 20
+    while (port is None or url is None) and time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        if (found := re.search(r"is open on port (\d+)", line)) is not None:
+            port = int(found[1])
+        if (found := re.search(r"Phones join at: (\S+)", line)) is not None:
+            url = found[1]
+    if port is None or url is None:
+        process.kill()
+        pytest.fail("the host did not open its table and web table")
+    return process, port, url
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    options = webdriver.ChromeOptions()
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument("--user-data-dir=" + tempfile.mkdtemp(prefix="dalmuti-chromium-"))
+    options.add_argument("--lang=en-US")
+    options.binary_location = CHROMIUM
+    driver = webdriver.Chrome(
+        options=options, service=webdriver.ChromeService(executable_path=DRIVER)
+    )
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def keys(driver: object) -> dict[str, object]:
+    found = {}
+    for button in driver.find_elements(By.CSS_SELECTOR, "#buttons button"):
+        found.setdefault(button.get_attribute("data-key"), button)
+    return found
+
+
+def text_of(driver: object, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def shot(driver: object, shots: dict[str, list[bytes]], kind: str, folder: Path) -> None:
+    png = driver.get_screenshot_as_png()
+    (folder / f"{kind}.png").write_bytes(png)
+    width, height, rows = decode_png(png)
+    assert (width, height) == (390, 844)
+    shots[kind] = rows
+
+
+def answer(driver: object) -> str | None:
+    """One step of the browser player's decision, by touch; what kind it was."""
+    if text_of(driver, "question"):
+        return None
+    sets = driver.find_elements(By.CSS_SELECTOR, "#sets button")
+    pressable = keys(driver)
+    if sets:
+        sets[-1].click()  # the last offered: the one the chooser would offer last
+        keys(driver)["enter"].click()
+        return "play"
+    if "p" in pressable and "enter" not in pressable:
+        pressable["p"].click()
+        return "pass"
+    if "up" in pressable and "enter" in pressable and "tab" not in pressable:
+        # Taxes: pick cards until the chooser says enough (its own checks say so).
+        cards = driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")
+        cards[-1].click()
+        keys(driver)["up"].click()
+        keys(driver)["enter"].click()
+        return "taxes"
+    for key in ("n", "i", "d"):  # revolution: no; misdeal: intended; exchange: decline
+        if key in pressable:
+            pressable[key].click()
+            return "other"
+    return None
+
+
+def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Path) -> None:
+    driver = browser
+    host, port, url = start_host(tmp_path)
+    sdk: subprocess.Popen[bytes] | None = None
+    shots: dict[str, list[bytes]] = {}
+    try:
+        driver.get(url)
+        driver.find_element(By.ID, "name").send_keys("Pat")
+        shot(driver, shots, "form", tmp_path)
+        driver.find_element(By.ID, "join-button").click()
+        wait_for(lambda: "s" in keys(driver), "the host player's lobby")
+        sdk = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "dalmuti_net",
+                "bot",
+                f"127.0.0.1:{port}",
+                "--player-name",
+                "Sdk",
+                "--lang",
+                "en",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for(lambda: "Sdk" in text_of(driver, "screen"), "the SDK player in the lobby")
+        shot(driver, shots, "lobby", tmp_path)
+        keys(driver)["?"].click()
+        wait_for(lambda: "Help" in text_of(driver, "screen"), "the help")
+        shot(driver, shots, "help", tmp_path)
+        keys(driver)["escape"].click()
+        wait_for(lambda: "t" in keys(driver), "the lobby again")
+        keys(driver)["t"].click()
+        wait_for(lambda: driver.find_element(By.ID, "editor").is_displayed(), "the chat field")
+        driver.find_element(By.ID, "editor-input").send_keys("hello from a phone")
+        shot(driver, shots, "chat", tmp_path)
+        driver.find_element(By.ID, "editor-send").click()
+        wait_for(lambda: "hello from a phone" in text_of(driver, "screen"), "the chat line")
+        keys(driver)["s"].click()
+        wait_for(lambda: "escape" in keys(driver), "the question: start anyway?")
+        keys(driver)["s"].click()  # Sdk has not said ready: start anyway
+        wait_for(lambda: driver.find_element(By.ID, "board").is_displayed(), "the table")
+        answered: set[str] = set()
+        deadline = time.monotonic() + 45
+        while time.monotonic() < deadline:
+            try:
+                if "Final standings" in text_of(driver, "standings"):
+                    break
+                if "is over" in text_of(driver, "screen") and "results" not in shots:
+                    shot(driver, shots, "results", tmp_path)
+                my_turn = "my-turn" in (
+                    driver.find_element(By.TAG_NAME, "body").get_attribute("class") or ""
+                )
+                if my_turn:
+                    if "turn" not in shots and driver.find_elements(
+                        By.CSS_SELECTOR, "#sets button"
+                    ):
+                        shot(driver, shots, "turn", tmp_path)
+                    kind = answer(driver)
+                    if kind is not None:
+                        answered.add(kind)
+            except StaleElementReferenceException:
+                pass  # redrawn under our finger: look again
+            time.sleep(0.05)
+        else:
+            pytest.fail(f"the table did not end in time; answered {answered}")
+        shot(driver, shots, "final", tmp_path)
+        assert "play" in answered
+        assert "results" in shots, "the results between the hands were never on screen"
+    finally:
+        for process in (sdk, host):
+            if process is not None:
+                process.terminate()
+                process.wait(10)
+        assert host.stdout is not None
+        host.stdout.close()
+    check_screenshots(shots)
+
+
+def wait_for(condition: object, what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return
+        except StaleElementReferenceException:
+            pass
+        time.sleep(0.05)
+    pytest.fail(f"waited in vain for {what}")
+
+
+def check_screenshots(shots: dict[str, list[bytes]]) -> None:
+    """Each screen drawn (many colours, no single colour filling it) and each kind looking
+    unlike the others where it matters: the content below the top bar."""
+    for kind, rows in shots.items():
+        body = region(rows, 40, 844)
+        assert distinct_colors(body) >= 12, f"{kind}: the screenshot is nearly blank"
+        assert share_of_commonest(body) < 0.97, f"{kind}: one colour fills the screen"
+    kinds = sorted(shots)
+    for index, first in enumerate(kinds):
+        for second in kinds[index + 1 :]:
+            share = differing_share(region(shots[first], 40, 844), region(shots[second], 40, 844))
+            assert share > 0.02, f"{first} and {second} look the same ({share:.3f})"
+    # One's turn: the controls are edged in the accent colour and the play button is lit.
+    assert has_color_near(region(shots["turn"], 300, 844), ACCENT)
