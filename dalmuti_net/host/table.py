@@ -47,6 +47,7 @@ from ..protocol.messages import (
     action_message,
     decision_message,
 )
+from ..protocol.names import free_name, look_alike, normal_name
 from ..protocol.text import clean_text
 from ..told import N_, Told
 from .default_moves import default_move
@@ -331,7 +332,7 @@ class Table:
             {
                 "op": "seat",
                 "player": player,
-                "name": self._unique_name(name),
+                "name": self._unique_name(name, refuse=kind != "bot"),
                 "kind": kind,
                 "token": self._new_token(),
                 "host": host,
@@ -354,19 +355,23 @@ class Table:
             )
         return self._next_player
 
-    def _unique_name(self, wanted: str) -> str:
-        base = clean_text(wanted)[:MAX_NAME_CHARS] or "Player"
-        taken = {seat.name for seat in self.seats.values()}
-        taken |= {c.name for c in self.connections.values() if c.spectator}
-        if base not in taken:
-            return base
-        number = 2
-        while True:
-            suffix = f" ({number})"
-            candidate = base[: MAX_NAME_CHARS - len(suffix)] + suffix
-            if candidate not in taken:
-                return candidate
-            number += 1
+    def _unique_name(self, wanted: str, *, refuse: bool = True) -> str:
+        """The name rule (``protocol.names``, PROTOCOL.md "Names"): ``wanted`` normalised;
+        numbered (`` (2)``...) if it is exactly a name at the table; refused if it only
+        looks like one, unless ``refuse`` is false (the host's own bots), when it is
+        numbered too."""
+        base = normal_name(wanted, MAX_NAME_CHARS) or "Player"
+        taken = [seat.name for seat in self.seats.values()]
+        taken += [c.name for c in self.connections.values() if c.spectator]
+        other = look_alike(base, taken) if refuse else None
+        if other is not None:
+            raise ProtocolError(
+                ErrorCode.NAME_TAKEN,
+                f"the name {base!r} looks like {other!r}, who is at this table: names that "
+                "differ only in case, invisible characters or look-alike letters (Cyrillic, "
+                "Greek, 0 for O, 1 or I for l) are refused; choose another name",
+            )
+        return free_name(base, taken, MAX_NAME_CHARS)
 
     def request_stand_in(self, player: int) -> None:
         """Start a bot that plays ``player``'s seat until they come back."""
@@ -930,7 +935,8 @@ class Table:
             self._next_player = max(self._next_player, player + 1)
             self.seats[player] = Seat(
                 player,
-                clean_text(entry["name"]) or "Player",  # saves from before names were checked
+                # Saves from before names were checked, or normalised as they are now.
+                normal_name(entry["name"], MAX_NAME_CHARS) or "Player",
                 entry["kind"],
                 entry["token"],
                 host=entry["host"],

@@ -24,6 +24,7 @@ class ErrorCode(StrEnum):
     BAD_TOKEN = "bad_token"
     BAD_CODE = "bad_code"
     TOO_MANY_CONNECTIONS = "too_many_connections"
+    NAME_TAKEN = "name_taken"
     # Session: the connection is closed.
     TIMEOUT = "timeout"
     SLOW_CONSUMER = "slow_consumer"
@@ -68,6 +69,7 @@ FATAL_CODES = frozenset(
         ErrorCode.BAD_TOKEN,
         ErrorCode.BAD_CODE,
         ErrorCode.TOO_MANY_CONNECTIONS,
+        ErrorCode.NAME_TAKEN,
         ErrorCode.TIMEOUT,
         ErrorCode.SLOW_CONSUMER,
         ErrorCode.KICKED,
@@ -93,6 +95,11 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.TOO_MANY_CONNECTIONS: (
         "The host has reached its connection limit (a new seat or spectator), or closed this "
         "connection, which had not said hello yet, to make room for a newer one."
+    ),
+    ErrorCode.NAME_TAKEN: (
+        "The name looks like the name of someone at the table without being it (it differs "
+        "only in case, invisible characters or look-alike letters: see Names); choose "
+        "another."
     ),
     ErrorCode.TIMEOUT: (
         "No whole frame came from the client within the heartbeat timeout, or no hello "

@@ -41,6 +41,10 @@ ERROR_SENTENCES: dict[str, str] = {
     "bad_merchant": N_("You cannot exchange with that Merchant."),
     "bad_position": N_("The newcomer cannot sit there."),
     "already_seated": N_("That player is already at the table."),
+    "name_taken": N_(
+        "Someone at the table has a name that looks like yours (it differs only in case, "
+        "invisible characters or look-alike letters): join again with another name."
+    ),
     "table_ended": N_("The table has ended."),
     "cannot_save": N_(
         "The host cannot save the table right now (its disk may be full): the table waits, "
