@@ -55,8 +55,7 @@ class TableReading:
         """Whether some opponent might hold a better set of ``size`` cards."""
         if not any(count >= size for count in self.opponents):
             return False
-        # The engine's rule: whether the unseen cards, pooled, make a set that beats it.
-        return bool(playable_sets(self.hidden, CardSet(rank, size)))
+        return _beatable(self.hidden, rank, size)
 
     def safety(self, rank: int, size: int) -> float:
         """Rough chance that nobody can beat a set of ``size`` cards of ``rank``."""
@@ -64,37 +63,51 @@ class TableReading:
             return 1.0
         table = self._rank_safety.get(size)
         if table is None:
-            table = self._safety_table(size)
+            table = _safety_table(self.hidden, self.opponents, size)
             self._rank_safety[size] = table
         return table[min(rank, JESTER)]
 
-    def _safety_table(self, size: int) -> tuple[float, ...]:
-        """Entry r: chance that no opponent holds a set of ``size`` cards that beats one of r.
 
-        Which sets beat which is the engine's rule, not restated here: the sets of ``size``
-        the unseen cards, pooled, could make (``playable_sets``: best rank first, then
-        fewest Jesters first) and ``CardSet.beats``. Each rank they could make counts its
-        naturals and the most Jesters the engine lets it use, and is taken as missed by
-        every opponent independently; the sets that beat a rank are a run from the top of
-        the list, so the chance for each rank is a running product down it.
-        """
-        targets = _one_of_each_rank(size)
-        threats = playable_sets(self.hidden, targets[-1])
-        table = [1.0]
-        chance = 1.0
-        taken = 0
-        for target in targets:
-            while taken < len(threats) and threats[taken].beats(target):
-                threat = threats[taken]
-                taken += 1
-                if taken < len(threats) and threats[taken].rank == threat.rank:
-                    continue  # the last set of a rank uses the most Jesters
-                useful = self.hidden[threat.rank] + threat.jesters
-                for count in self.opponents:
-                    if count >= size:
-                        chance *= 1.0 - chance_to_hold(self.hidden_total, useful, count, size)
-            table.append(chance)
-        return tuple(table)
+# Both are pure functions of the unseen cards (and the opponents' sizes): a Monte Carlo
+# search meets the same few thousand positions again and again, so they are remembered.
+
+
+@lru_cache(maxsize=1 << 16)
+def _beatable(hidden: Counts, rank: int, size: int) -> bool:
+    """The engine's rule: whether the unseen cards, pooled, make a set that beats one of
+    ``size`` cards of ``rank``."""
+    return bool(playable_sets(hidden, CardSet(rank, size)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _safety_table(hidden: Counts, opponents: tuple[int, ...], size: int) -> tuple[float, ...]:
+    """Entry r: chance that no opponent holds a set of ``size`` cards that beats one of r.
+
+    Which sets beat which is the engine's rule, not restated here: the sets of ``size``
+    the unseen cards, pooled, could make (``playable_sets``: best rank first, then
+    fewest Jesters first) and ``CardSet.beats``. Each rank they could make counts its
+    naturals and the most Jesters the engine lets it use, and is taken as missed by
+    every opponent independently; the sets that beat a rank are a run from the top of
+    the list, so the chance for each rank is a running product down it.
+    """
+    hidden_total = sum(opponents)
+    targets = _one_of_each_rank(size)
+    threats = playable_sets(hidden, targets[-1])
+    table = [1.0]
+    chance = 1.0
+    taken = 0
+    for target in targets:
+        while taken < len(threats) and threats[taken].beats(target):
+            threat = threats[taken]
+            taken += 1
+            if taken < len(threats) and threats[taken].rank == threat.rank:
+                continue  # the last set of a rank uses the most Jesters
+            useful = hidden[threat.rank] + threat.jesters
+            for count in opponents:
+                if count >= size:
+                    chance *= 1.0 - chance_to_hold(hidden_total, useful, count, size)
+        table.append(chance)
+    return tuple(table)
 
 
 @cache

@@ -11,9 +11,12 @@ import pytest
 
 from dalmuti_net.bots import STRATEGIES, make_strategy
 from dalmuti_net.bots.arena import simulate
+from dalmuti_net.bots.heuristic import HeuristicBot
 from dalmuti_net.bots.montecarlo import (
+    Guess,
     MonteCarloBot,
     budget_100ms,
+    candidate_moves,
     cpu_100ms,
     cpu_300ms,
     with_rollouts,
@@ -269,3 +272,40 @@ def test_sim_reports_confidence_intervals_over_whole_tables(
     assert mean == pytest.approx(total.points / total.hands, abs=0.001) and 0 < half < 0.5
     assert main(["sim", "--hands", "40", "--strategies", "heuristic,random", "--ci"]) == 0
     assert "2 tables as samples" in capsys.readouterr().out
+
+
+def played_out_through_the_object_api(game: Game, move: CardSet | None) -> float:
+    """The reference a playout must equal: the hand played on through ``apply``, each seat
+    the heuristic bot deciding from its own observation."""
+    game = game.clone()
+    me = game.turn
+    assert me is not None
+    before = game.returns()[me]
+    game.apply(me, Pass() if move is None else Play(move))
+    bot = HeuristicBot()
+    while game.phase is Phase.PLAY:
+        player = game.turn
+        assert player is not None
+        decision = game.decision_for(player)
+        assert decision is not None
+        game.apply(player, bot.choose(game.observation(player), decision))
+    return float(game.returns()[me] - before)
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_fast_playouts_score_every_move_as_the_object_api_would(players: int) -> None:
+    rng = random.Random(players)
+    compared = 0
+    for game, seat, view, _ in seat_views(players, Rules.all_optional(), seed=players):
+        decision = game.decision_for(seat)
+        if game.phase is not Phase.PLAY or not isinstance(decision, PlayDecision):
+            continue
+        assert view.hand is not None
+        sampled = Game.from_observation(view, rng)
+        guess = Guess(sampled)
+        fallback = HeuristicBot().choose(view, decision)
+        preferred = fallback.set if isinstance(fallback, Play) else None
+        for move in candidate_moves(view.hand, decision, preferred):
+            assert guess.play_out(move) == played_out_through_the_object_api(sampled, move)
+            compared += 1
+    assert compared > 100
