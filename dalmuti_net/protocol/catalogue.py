@@ -38,8 +38,8 @@ class Direction(StrEnum):
 # --------------------------------------------------------------------- shared shapes
 
 MAX_PLAYER_ID = 9999
-"""The largest number a player may have: a host never gives out a larger one."""
-PLAYER = Int(0, MAX_PLAYER_ID)
+"""The largest number a player may have: a host gives ids from 1 and never a larger one."""
+PLAYER = Int(1, MAX_PLAYER_ID)
 CARD = Int(1, 13)
 CARDS = List(CARD, 80)
 PLAYERS = List(PLAYER, MAX_PLAYERS)
@@ -138,7 +138,7 @@ EVENT_MESSAGES: dict[str, tuple[str, dict[str, Field]]] = {
     "seating_draw": _event(
         "One round of the seating draw (rule 4); later rounds are tied players redrawing.",
         round=_f(Int(1, 1000), "1 for the first draw."),
-        draws=_f(List(List(Int(0, MAX_PLAYER_ID), 2, 2), MAX_PLAYERS), "[player, card] pairs."),
+        draws=_f(List(List(Int(1, MAX_PLAYER_ID), 2, 2), MAX_PLAYERS), "[player, card] pairs."),
     ),
     "seating_settled": _event(
         "The first seating: Greater Dalmuti first, clockwise.", order=_f(PLAYERS, "Seat order.")
@@ -367,20 +367,27 @@ OBSERVATION = Obj(
         "hand_number": _f(Int(0, 1_000_000), "The current hand, 0 before the first."),
         "hand_limit": _f(Nullable(Int(1, MAX_HAND_LIMIT)), "Hands the table plays."),
         "phase": _f(
-            Str(32), "dealing, placement, misdeal, revolution, taxes, play, hand_over, ended."
+            Str(32),
+            "not_started before the first hand; dealing from hand_started to the hand's first"
+            " waiting; then the phase of the latest waiting (misdeal, revolution, taxes, play;"
+            " placement between hands); hand_over after hand_ended; ended after table_ended.",
         ),
-        "order": _f(PLAYERS, "Seat order, GD first."),
+        "order": _f(
+            PLAYERS, "Seat order, GD first; between hands already the next hand's seating."
+        ),
         "scores": _f(SCORES, "Aligned with order."),
         "counts": _f(SCORES, "Cards held, aligned with order."),
         "hand": _f(Nullable(CARDS), "Your cards; nil for a spectator or before the deal."),
-        "taxes": _f(Bool(), "Whether taxes are paid this hand."),
+        "taxes": _f(
+            Bool(), "Whether taxes are paid this hand: false once taxes_skipped (a revolution)."
+        ),
         "waiting": _f(PLAYERS, "Who owes a decision."),
         "to_beat": _f(Nullable(CARD_SET), "The set on the table."),
         "top_player": _f(Nullable(PLAYER), "Who played it."),
-        "passed": _f(PLAYERS, "Who passed since the last play."),
+        "passed": _f(PLAYERS, "Who passed since the last play, in seat order."),
         "trick": _f(List(List(Either((PLAYER, CARD_SET)), 2, 2), 1024), "[player, set] so far."),
         "played": _f(CARDS, "Every card played this hand."),
-        "out": _f(PLAYERS, "Who went out, in order."),
+        "out": _f(PLAYERS, "Who went out, in the order they went out."),
         "revolution": _f(
             Nullable(
                 Obj(
