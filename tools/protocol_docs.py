@@ -481,6 +481,23 @@ def render_greater_revolution_sequence() -> str:
     return _text_block(_excerpt(entries[start : last + 1]))
 
 
+def render_timer_sequence() -> str:
+    """A turn timer running out, as the seat on turn and a spectator arriving meanwhile
+    received it, from the third recorded game (played through the host's server)."""
+    scene = _game()["timers"]
+    seat, spectator = scene["players"][0], scene["spectator"]
+    entries = _transcript_lines(seat)
+    moved = _find(entries, 0, "moved_for")
+    first = max(i for i in range(moved) if entries[i]["message"].get("type") == "decision")
+    lines = [f"# {seat}, who leads and lets the turn timer answer:"]
+    lines += _excerpt(entries[first : _find(entries, moved, "played") + 1])
+    watched = _transcript_lines(spectator)
+    moved = _find(watched, 0, "moved_for")
+    lines.append(f"# {spectator}, a spectator arriving while the timer runs:")
+    lines += _excerpt(watched[: _find(watched, moved, "timers") + 1])
+    return _text_block(lines)
+
+
 def render_stdio_transcript() -> str:
     """What `dalmuti bot --exec` writes to a program and what the program answers: a
     seat's first decisions in the recorded game, and the table's end."""
@@ -558,6 +575,7 @@ RENDERERS: dict[str, Callable[[], str]] = {
     "misdeal-sequence": render_misdeal_sequence,
     "newcomer-sequence": render_newcomer_sequence,
     "greater-revolution-sequence": render_greater_revolution_sequence,
+    "timer-sequence": render_timer_sequence,
     "stdio-transcript": render_stdio_transcript,
 }
 
@@ -568,6 +586,7 @@ PAGES: dict[Path, tuple[str, ...]] = {
         "misdeal-sequence",
         "newcomer-sequence",
         "greater-revolution-sequence",
+        "timer-sequence",
         "stdio-transcript",
     ),
 }

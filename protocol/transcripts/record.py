@@ -12,8 +12,10 @@ writes ``<name>.jsonl`` per connection (one line per frame: ``from`` "client" or
 ``hex`` the whole frame, ``message`` the decoded map) and ``game.json`` (the settings and
 where PROTOCOL.md's sequences are taken from). A second table (``record_scenes``: five
 players, a newcomer, every holder of both Jesters declaring) gives the newcomer and
-Greater Revolution sequences; ``stdio.jsonl`` is what ``dalmuti bot --exec`` would have
-sent one seat's program for its first decisions, with the answers it gave.
+Greater Revolution sequences; a third (``record_timer_table``: four players and a turn
+timer) is played through the host's server itself, on a mock clock, for the `timers` and
+`moved_for` it sends; ``stdio.jsonl`` is what ``dalmuti bot --exec`` would have sent one
+seat's program for its first decisions, with the answers it gave.
 """
 
 from __future__ import annotations
@@ -25,10 +27,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import trio
+import trio.testing
+
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.engine import DeclareRevolution, RevolutionDecision, Rules
-from dalmuti_net.host.table import Close, Table
-from dalmuti_net.protocol import PROTOCOL_VERSION, Direction, decode, encode
+from dalmuti_net.host.server import TableServer
+from dalmuti_net.host.table import Close, Limits, Table
+from dalmuti_net.protocol import PROTOCOL_VERSION, Direction, FrameReader, decode, encode
 from dalmuti_net.protocol.messages import action_message, decision_from_message
 
 SEED = 16
@@ -48,6 +54,11 @@ SCENE_PLAYERS = ("Gus", "Hana", "Ines", "Jon", "Kim")
 NEWCOMER = "Lou"
 SCENE_SPECTATOR = "Max"
 SCENE_RULES = Rules(scoring=True, hand_limit=2)
+TIMER_SEED = 2
+TIMER_PLAYERS = ("Nia", "Oto", "Pia", "Quin")
+TIMER_SPECTATOR = "Rae"
+TIMER_RULES = Rules(scoring=True, hand_limit=1, first_deal_revolution=True)
+TIMER_LIMITS = Limits(turn_timer_ms=10_000)
 STDIO_SEAT = "Eli"
 STDIO_DECISIONS = 2
 HERE = Path(__file__).resolve().parent
@@ -208,6 +219,113 @@ def record_scenes(seed: int) -> Recorder:
     return recorder
 
 
+class TimerTable:
+    """A table played through the host's server on a clock that moves only when told:
+    every step runs until nothing more happens, so each connection's frames come out the
+    same every time, and the countdowns the server announces are exact."""
+
+    def __init__(self, seed: int) -> None:
+        tokens = (f"token-{n}" for n in itertools.count(1))
+        self.table = Table(
+            "Timer table",
+            TIMER_RULES,
+            limits=TIMER_LIMITS,
+            seed=seed,
+            token_factory=lambda: next(tokens),
+            table_id="timer-table",
+        )
+        self.server = TableServer(self.table, between_hands=0)
+        self.rng = random.Random(seed)
+        self.streams: dict[str, trio.abc.Stream] = {}
+        self.logs: dict[str, list[Entry]] = {}
+        self.owed: dict[str, dict[str, Any] | None] = {}
+        self.clock = trio.testing.MockClock()
+        self.timed_out: str | None = None
+        """The seat whose turn timer was let run out, once."""
+
+    def record(self) -> dict[str, list[Entry]]:
+        trio.run(self._play, clock=self.clock)
+        return self.logs
+
+    async def _settle(self) -> None:
+        await trio.testing.wait_all_tasks_blocked()
+
+    async def _read(self, name: str, stream: trio.abc.Stream) -> None:
+        frames = FrameReader()
+        while data := await stream.receive_some(65536):
+            for body in frames.feed(data):
+                frame = len(body).to_bytes(4, "big") + body
+                message = decode(body, Direction.TO_CLIENT)
+                self.logs[name].append({"from": "host", "hex": frame.hex(), "message": message})
+                if message["type"] == "error":
+                    raise AssertionError(f"{name} was refused: {message}")
+                if message["type"] == "decision":
+                    self.owed[name] = message
+                elif message["type"] == "snapshot" and message["decision"] is not None:
+                    self.owed[name] = message["decision"]
+                elif message["type"] == "moved_for" and message["player"] == self._id(name):
+                    self.owed[name] = None
+
+    def _id(self, name: str) -> int | None:
+        welcome = next(e for e in self.logs[name] if e["message"]["type"] == "welcome")
+        player: int | None = welcome["message"]["player"]
+        return player
+
+    async def _send(self, name: str, message: dict[str, Any]) -> None:
+        frame = encode(message)
+        self.logs[name].append({"from": "client", "hex": frame.hex(), "message": message})
+        await self.streams[name].send_all(frame)
+        await self._settle()
+
+    async def _join(self, nursery: trio.Nursery, name: str, role: str = "player") -> None:
+        client_end, server_end = trio.testing.memory_stream_pair()
+        nursery.start_soon(self.server.handle_stream, server_end, False)
+        self.streams[name], self.logs[name], self.owed[name] = client_end, [], None
+        nursery.start_soon(self._read, name, client_end)
+        hello = {"type": "hello", "version": PROTOCOL_VERSION, "name": name, "role": role}
+        await self._send(name, {**hello, "software": "transcript-recorder"})
+
+    async def _play(self) -> None:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(self.server.run)
+            for name in TIMER_PLAYERS:
+                await self._join(nursery, name)
+            await self._send(TIMER_PLAYERS[0], {"type": "start", "id": 1})
+            while self.table.phase != "ended":
+                await self._step(nursery)
+            for name in (*TIMER_PLAYERS, TIMER_SPECTATOR):
+                await self._send(name, {"type": "goodbye", "reason": "the game is over"})
+            nursery.cancel_scope.cancel()
+
+    async def _step(self, nursery: trio.Nursery) -> None:
+        """Answer one owed decision; the first time one seat alone owes a play, let its
+        turn timer run out instead, with a spectator arriving while it runs."""
+        owing = [name for name in TIMER_PLAYERS if self.owed[name] is not None]
+        if not owing:
+            raise AssertionError("the timer table stopped with nobody to answer")
+        name = owing[0]
+        owed = self.owed[name]
+        assert owed is not None
+        if self.timed_out is None and len(owing) == 1 and owed["kind"] == "play":
+            self.timed_out = name
+            allowed = TIMER_LIMITS.turn_timer_ms
+            assert allowed is not None
+            self.clock.jump(0.4 * allowed / 1000)  # the spectator arrives 4 s into the turn
+            await self._settle()
+            await self._join(nursery, TIMER_SPECTATOR, role="spectator")
+            for _ in range(2):  # past the host's heartbeats, then past the deadline
+                self.clock.jump(0.3 * allowed / 1000)
+                await self._settle()
+            return
+        self.owed[name] = None
+        action = random_answer(decision_from_message(owed), self.rng)
+        await self._send(name, {**action_message(action), "decision_id": owed["decision_id"]})
+
+
+def record_timer_table(seed: int) -> dict[str, list[Entry]]:
+    return TimerTable(seed).record()
+
+
 def _names(log: list[Entry]) -> dict[int, str]:
     return {
         seat["player"]: seat["name"]
@@ -291,9 +409,10 @@ def record(seed: int = SEED) -> dict[str, str]:
     scene = scene_sources(scenes.logs)
     if scene is None:
         raise AssertionError(f"seed {SCENES_SEED} gives no placement and Greater Revolution")
+    timer_logs = record_timer_table(TIMER_SEED)
     files = {
         f"{name}.jsonl": "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in log)
-        for name, log in (*recorder.logs.items(), *scenes.logs.items())
+        for name, log in (*recorder.logs.items(), *scenes.logs.items(), *timer_logs.items())
     }
     files["stdio.jsonl"] = stdio_transcript(recorder.logs[STDIO_SEAT])
     game = {
@@ -312,6 +431,13 @@ def record(seed: int = SEED) -> dict[str, str]:
             "newcomer": NEWCOMER,
             "spectator": SCENE_SPECTATOR,
             **scene,
+        },
+        "timers": {
+            "seed": TIMER_SEED,
+            "rules": TIMER_RULES.to_dict(),
+            "turn_timer_ms": TIMER_LIMITS.turn_timer_ms,
+            "players": list(TIMER_PLAYERS),
+            "spectator": TIMER_SPECTATOR,
         },
     }
     files["game.json"] = json.dumps(game, indent=2) + "\n"

@@ -334,3 +334,16 @@ def test_tax_transfers_come_in_the_documented_order() -> None:
             elif message["type"] == "tax_paid":
                 paid.append((message["giver"], message["receiver"]))
     assert seen >= 2
+
+
+def test_the_transcripts_hold_timers_and_a_move_made_by_the_timer() -> None:
+    """Liveness and limits, as recorded from the host's server: a spectator arriving mid-turn
+    gets `timers` right after its snapshot, and `moved_for` comes before the move made."""
+    game = json.loads((TRANSCRIPTS / "game.json").read_text(encoding="utf-8"))["timers"]
+    watched = transcripts()[game["spectator"]]
+    assert [m["type"] for m in watched[:3]] == ["welcome", "snapshot", "timers"]
+    assert [p for p, _ in watched[2]["turn"]] == watched[1]["game"]["waiting"]
+    moved = next(i for i, m in enumerate(watched) if m["type"] == "moved_for")
+    assert watched[moved]["by"] == "timer"
+    assert watched[moved + 1]["type"] == "played"
+    assert watched[moved + 1]["player"] == watched[moved]["player"]
