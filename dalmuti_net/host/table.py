@@ -37,7 +37,12 @@ from ..engine.events import (
     Waiting,
 )
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, ViewerFeed, snapshot_message
-from ..protocol.catalogue import MAX_NAME_CHARS, MAX_PLAYER_ID, MAX_TABLE_NAME_CHARS
+from ..protocol.catalogue import (
+    MAX_DEPARTED,
+    MAX_NAME_CHARS,
+    MAX_PLAYER_ID,
+    MAX_TABLE_NAME_CHARS,
+)
 from ..protocol.errors import from_refusal
 from ..protocol.feed import hand_events
 from ..protocol.messages import (
@@ -111,6 +116,28 @@ class Seat:
     """The connection of a bot playing this seat while its player is away."""
     gone: bool = False
     """Left or kicked: the token no longer resumes it; removed before the next hand."""
+
+
+@dataclass(frozen=True)
+class Departed:
+    """A player who left (or was kicked) during the game and has been removed from the
+    seating: kept so that results and the final standings still name them."""
+
+    player: int
+    name: str
+    kind: str
+    score: int
+    hands: int
+    """Hands they were dealt into and finished (a stand-in played out the last)."""
+
+    def message(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "name": self.name,
+            "kind": self.kind,
+            "score": self.score,
+            "hands": self.hands,
+        }
 
 
 @dataclass
@@ -207,6 +234,15 @@ class Table:
         self._feeds: dict[int | None, ViewerFeed] = {None: ViewerFeed(None)}
         self._owed: dict[int, type] = {}
         self._awaiting_stand_in: set[int] = set()
+        self._made_for: list[tuple[tuple[Event, ...], int, str, bool]] = []
+        """This hand's moves made for a player: (their events, player, by, secret), for
+        snapshots (a secret one, a revolution answer, is told only to that seat)."""
+        self.departed: list[Departed] = []
+        """Players removed from the seating after leaving, oldest first."""
+        self._scores: dict[int, int] = {}
+        self._hands_played: dict[int, int] = {}
+        """Each player's total and hands finished, from the results (the engine forgets a
+        leaver's score when it removes them)."""
         self.decisions_asked: dict[int, int] = {}
         """How many decisions each player has been asked for: a turn timer restarts on a new one."""
         self._replaying = False
@@ -240,6 +276,7 @@ class Table:
                 "host": seat.host,
                 "seated": self.game is None or seat.player in in_game,
                 "stand_in": seat.stand_in is not None,
+                "left": seat.gone,
             }
             for seat in self.seats.values()
         ]
@@ -251,6 +288,7 @@ class Table:
             "rules": self.rules.to_dict(),
             "code_required": self.code is not None,
             "can_start": self.game is None and MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS,
+            "departed": [d.message() for d in self.departed[-MAX_DEPARTED:]],
         }
 
     def _final_standings(self) -> dict[str, Any]:
@@ -729,18 +767,32 @@ class Table:
             told = hand_events(self.game.log, viewer)
             if viewer is not None and self.game.phase is not Phase.ENDED:
                 decision = self.game.decision_for(viewer)
-        connection.outbox.append(
-            snapshot_message(
-                feed.seq,
-                viewer,
-                self.table_message(),
-                observation,
-                decision,
-                self.limits.turn_timer_ms if decision is not None else None,
-                self.decisions_asked.get(viewer, 0) if viewer is not None else 0,
-                told,
-            )
+        snapshot = snapshot_message(
+            feed.seq,
+            viewer,
+            self.table_message(),
+            observation,
+            decision,
+            self.limits.turn_timer_ms if decision is not None else None,
+            self.decisions_asked.get(viewer, 0) if viewer is not None else 0,
+            told,
         )
+        marks = self._moved_for_marks(told, viewer)
+        if marks:
+            snapshot["moved_for"] = marks
+        connection.outbox.append(snapshot)
+
+    def _moved_for_marks(self, told: list[Event], viewer: int | None) -> list[dict[str, Any]]:
+        """Where in ``told`` (a snapshot's hand events) each move made for a player starts."""
+        at = {id(event): index for index, event in enumerate(told)}
+        marks = []
+        for made, player, by, secret in self._made_for:
+            if secret and viewer != player:
+                continue
+            first = next((at[id(event)] for event in made if id(event) in at), None)
+            if first is not None:
+                marks.append({"at": first, "player": player, "by": by})
+        return marks
 
     def _chat(self, connection: Connection, text: str) -> None:
         name = connection.name if not connection.spectator else f"{connection.name} (watching)"
@@ -892,7 +944,11 @@ class Table:
         secret = self._owed.get(player) is RevolutionDecision
         told = {c.id for c in self._connections_of(player)} if secret else None
         marks = {c.id: len(c.outbox) for c in self.connections.values()}
+        logged = len(self.game.log)
         self._commit(entry)
+        made = tuple(self.game.log[logged:]) if len(self.game.log) > logged else ()
+        if made:
+            self._made_for.append((made, player, by, secret))
         note: Message = {"type": "moved_for", "player": player, "by": by}
         for connection in self.connections.values():
             if told is not None and connection.id not in told:
@@ -998,11 +1054,22 @@ class Table:
         self._broadcast_table()
 
     def _drop_departed(self) -> None:
-        """After a new hand starts, seats that left are gone for good."""
+        """After a new hand starts, seats that left are gone for good (a player who played
+        is remembered among the departed, with their points)."""
         assert self.game is not None
         for player, seat in list(self.seats.items()):
             if seat.gone and player not in self.game.order and player not in self.game.joining:
                 del self.seats[player]
+                if player in self._hands_played:
+                    self.departed.append(
+                        Departed(
+                            player,
+                            seat.name,
+                            seat.kind,
+                            self._scores.get(player, 0),
+                            self._hands_played[player],
+                        )
+                    )
                 for connection_id in (seat.connection, seat.stand_in):
                     if connection_id is not None and connection_id in self.connections:
                         self._close(self.connections[connection_id])
@@ -1018,6 +1085,13 @@ class Table:
         assert self.game is not None
         if self.on_events is not None:
             self.on_events(events)
+        for event in events:
+            if isinstance(event, HandStarted):
+                self._made_for = []
+            if isinstance(event, HandEnded):
+                for player, score in zip(event.finishing, event.scores, strict=True):
+                    self._scores[player] = score
+                    self._hands_played[player] = self._hands_played.get(player, 0) + 1
         changing = (*_TABLE_CHANGING, HandStarted) if table_changed else _TABLE_CHANGING
         split = max(
             (i + 1 for i, e in enumerate(events) if isinstance(e, changing)),

@@ -93,8 +93,26 @@ SEAT = Obj(
         "host": Field(Bool(), "This seat is the host player's."),
         "seated": Field(Bool(), "In the game now (false while waiting to join next hand)."),
         "stand_in": Field(Bool(), "A bot plays this seat until its player returns."),
+        "left": Field(
+            Bool(),
+            "The player gave up the seat (left or was kicked): a stand-in plays out the hand,"
+            " and the seat is removed before the next one (listed in `departed` then).",
+            False,
+        ),
     },
 )
+
+DEPARTED = Obj(
+    name="Departed",
+    fields={
+        "player": Field(PLAYER, "The player's id."),
+        "name": Field(Str(MAX_NAME_CHARS, 1), "Their name."),
+        "kind": Field(Enum(("human", "bot")), "Who played the seat."),
+        "score": Field(SCORE, "Their total when they left."),
+        "hands": Field(Int(0, 1_000_000), "Hands they played (a stand-in finished the last)."),
+    },
+)
+MAX_DEPARTED = 64
 
 LIMITS = Obj(
     name="Limits",
@@ -121,6 +139,12 @@ TABLE = Obj(
         "rules": Field(RULES, "The rules in force."),
         "code_required": Field(Bool(), "Whether `hello` must carry the join code."),
         "can_start": Field(Bool(), "Lobby: enough players are seated to start."),
+        "departed": Field(
+            List(DEPARTED, MAX_DEPARTED),
+            "Players who left during the game and were removed from the seating, oldest "
+            "first (the latest 64): results and final standings still name them.",
+            False,
+        ),
     },
 )
 
@@ -608,6 +632,26 @@ _MESSAGES = [
                 " this viewer would have been sent since `hand_started` (the last hand's,"
                 " from its `hand_started` to now, between hands; the seating draw before"
                 " the first), in order, without `seq` and without `waiting`.",
+            ),
+            "moved_for": Field(
+                List(
+                    Obj(
+                        name="MovedFor",
+                        fields={
+                            "at": Field(
+                                Int(0, MAX_HAND_EVENTS - 1),
+                                "Index in `hand_events` of the move's first event.",
+                            ),
+                            "player": Field(PLAYER, "Whose seat moved."),
+                            "by": Field(Enum(("timer", "stand_in")), "Who made the move."),
+                        },
+                    ),
+                    MAX_HAND_EVENTS,
+                ),
+                "The moves in `hand_events` made for a player rather than by them, as"
+                " `moved_for` said live (a `revolution` answer only to that seat): a player"
+                " who comes back learns which moves the stand-in made for them.",
+                False,
             ),
         },
     ),

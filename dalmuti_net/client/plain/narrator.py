@@ -23,6 +23,7 @@ from ..runner import Status
 from ..session import ClientSession
 from ..ui.choosers import Result
 from ..ui.countdowns import offline_sentence
+from ..ui.departures import final_rows, hand_over_sentence
 from ..ui.errors import TROUBLESHOOTING
 from ..ui.i18n import N_, Translator
 from ..ui.lobby import RULE_FIELDS, RulesEditor, rule_value_text
@@ -85,6 +86,10 @@ class _LoggedUi(ClientUi):
 
     def _log_lobby_changes(self) -> None:
         """The plain table tells who sits down and leaves itself (``_table_changes``)."""
+
+    def _log_seat_changes(self) -> None:
+        """The plain table tells drops, returns and stand-ins itself, with the grace
+        countdown's sentences (``_table_changes``)."""
 
 
 class PlainTable:
@@ -435,14 +440,17 @@ class PlainTable:
                 elif not self._tell_grace(player) and not self._countdown_follows():
                     self.say(t._("{name} is offline.").format(name=name))
             if seat["stand_in"] != was["stand_in"]:
-                line = (
-                    t._("A bot stands in for {name}.")
-                    if seat["stand_in"]
-                    else t._("{name} plays again; the bot stands aside.")
-                )
+                if not seat["stand_in"]:
+                    line = t._("{name} plays again; the bot stands aside.")
+                elif seat.get("left"):
+                    line = t._("A bot plays out this hand for {name}.")
+                else:
+                    line = t._("A bot stands in for {name}.")
                 self.say(line.format(name=name))
         for player in old:
-            if player not in new and player != self.ui.me:  # one's own: told as a refusal
+            # In a game the log says who left and who moves up (``ClientUi``); one's own
+            # leaving is told as a refusal.
+            if player not in new and player != self.ui.me and after["phase"] == "lobby":
                 self.say(t._("{name} has left the table.").format(name=old[player]["name"]))
         if before["rules"] != after["rules"]:
             self.say(t._("The rules changed:") + " " + self._rules_text())
@@ -992,13 +1000,8 @@ class PlainTable:
                     )
                 )
         last = observation.last_hand
-        if last is not None:
-            order = self._join([ui.name_of(p) for p in last.finishing])
-            self.say(
-                t._("Hand {hand} is over. Next seating: {order}.").format(
-                    hand=last.hand, order=order
-                )
-            )
+        if last is not None and observation.phase == "hand_over":
+            self.say(hand_over_sentence(t, last.hand, last.finishing, ui.leaving(), ui.name_of))
 
     def _tell_standings(self, just_ended: bool = False) -> None:
         """The final standings; ``just_ended`` right after the log said why it ended."""
@@ -1008,9 +1011,10 @@ class PlainTable:
             return
         ended = session.observation.ended
         self.say(t._("Final standings"))
-        for player, score, place in ended.standings:
-            points = t.n_("{n} point", "{n} points", score).format(n=score)
-            self.say(self._pair(t.ordinal(place), self._join([ui.name_of(player), points])))
+        for row in final_rows(t, ended, ui.table, session.observation, ui.name_of):
+            points = t.n_("{n} point", "{n} points", row.score).format(n=row.score)
+            parts = [row.name, points] if row.note is None else [row.name, points, row.note]
+            self.say(self._pair(row.place, self._join(parts)))
         if just_ended:
             if not self.quitting:
                 self.say(t._("Type quit to leave."))

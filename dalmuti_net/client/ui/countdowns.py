@@ -100,7 +100,13 @@ def offline_sentence(t: Translator, countdowns: Countdowns, player: int, name: s
     return t._("{name} is offline: a bot takes the seat in {n} s").format(name=name, n=left)
 
 
-def moved_for_note(t: Translator, by: str) -> str:
+def moved_for_note(t: Translator, by: str, *, mine: bool = False) -> str:
+    """After a move made for a player; ``mine``: for the viewer's own seat, who did not
+    make it (a player back at the table reads which moves were not theirs)."""
     if by == "timer":
+        if mine:
+            return t._("(not you: the turn timer ran out and made the default move)")
         return t._("(the turn timer ran out: the default move)")
+    if mine:
+        return t._("(not you: the bot standing in for you)")
     return t._("(played by the bot standing in)")

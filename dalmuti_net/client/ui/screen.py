@@ -22,6 +22,7 @@ from .choosers import Hint
 from .confirm import confirmation_lines
 from .countdowns import offline_sentence, your_time
 from .countdowns import seat_flags as countdown_flags
+from .departures import LEFT_MARK, final_rows, next_seating
 from .errors import TROUBLESHOOTING
 from .help import help_screen
 from .i18n import N_, Translator
@@ -599,18 +600,21 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     result = ui.results
     assert result is not None
     scoring = bool((ui.table or {}).get("rules", {}).get("scoring"))
-    roles = roles_of(result.finishing)
+    leaving = ui.leaving()
+    roles = roles_of(tuple(next_seating(result.finishing, leaving)))
     lines: list[Line] = [rule(t._("Hand {hand} is over").format(hand=result.hand), cols)]
     headers = [t._("Place"), t._("Player"), t._("Next hand")]
     if scoring:
         headers += [t._("Points"), t._("Total")]
     rows: list[list[str]] = []
     for index, player in enumerate(result.finishing):
-        role = roles[player]
+        role = roles.get(player)
         row = [
             t.ordinal(index + 1),
             ui.name_of(player),
-            f"{role_symbol(role, ui.ascii_symbols)} {t.role(role)}",
+            t._(LEFT_MARK)
+            if role is None
+            else f"{role_symbol(role, ui.ascii_symbols)} {t.role(role)}",
         ]
         if scoring:
             points = result.points[index] + result.bonus[index]
@@ -700,15 +704,14 @@ def _standings(ui: ClientUi, cols: int) -> list[Line]:
     if session is None or session.observation is None or session.observation.ended is None:
         return []
     lines = [rule(t._("Final standings"), cols)]
-    standings = session.observation.ended.standings
+    standings = final_rows(t, session.observation.ended, ui.table, session.observation, ui.name_of)
     # Place, player, points, without headings (the seats above head the points: Score),
-    # so that eight players' standings fit 80x24 under their seats.
-    rows = [
-        [t.ordinal(place), ui.name_of(player), str(score)] for player, score, place in standings
-    ]
+    # so that eight players' standings fit 80x24 under their seats; who left says so.
+    rows = [[row.place, row.name, str(row.score), row.note or ""] for row in standings]
     widths = column_widths(rows, cols)
-    for (player, _, _), row in zip(standings, rows, strict=True):
-        lines.append(columns(row, widths, {2}, "class:me" if player == ui.me else ""))
+    for standing, row in zip(standings, rows, strict=True):
+        style = "class:me" if standing.player == ui.me else ("class:dim" if standing.note else "")
+        lines.append(columns(row, widths, {2}, style))
     return lines
 
 

@@ -14,7 +14,14 @@ from enum import StrEnum
 from typing import Any
 
 from ...engine import Action
-from ...engine.events import Event, HandEnded, HandStarted, TableEnded, Waiting
+from ...engine.events import (
+    Event,
+    HandEnded,
+    HandStarted,
+    PlayerRemoved,
+    TableEnded,
+    Waiting,
+)
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
@@ -26,6 +33,7 @@ from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .confirm import BACK, Choice, Confirmation
 from .countdowns import Countdowns, moved_for_note
+from .departures import departed_name, hand_over_sentence, leaving_players, moved_up_sentence
 from .errors import GOODBYE_SENTENCES, describe_error, describe_goodbye, describe_unreachable
 from .help import HINTS as HELP_HINTS
 from .help import body_rows as help_rows
@@ -212,6 +220,12 @@ class ClientUi:
         self._resumed = False
         self._arriving = False
         self.lobby = LobbyKeys()
+        self._seat_states: dict[int, tuple[bool, bool, bool]] | None = None
+        """Each human seat's (connected, stand-in, left) during a game, as last seen."""
+        self._seating: list[int] = []
+        """The next hand's seating, as the last result left it: who moves up for a leaver."""
+        self._told_made_for: set[tuple[int | None, int]] = set()
+        """Moves the stand-in made for this seat already told after a return."""
         self._lobby_seats: dict[int, str] | None = None
         """Who sat in the lobby when the table was last seen: joins and leaves are logged."""
         self.rules_editor = RulesEditor()
@@ -283,11 +297,19 @@ class ClientUi:
         for seat in [] if table is None else table["players"]:
             if seat["player"] == player:
                 return seat_name(self.t, seat["name"], seat["kind"])
+        gone = departed_name(table, player)  # left earlier: results still name them
+        if gone is not None:
+            return seat_name(self.t, *gone)
         return f"#{player}"
 
     def namer(self) -> Names:
         names = {} if self.session is None else self.session.names
         return Names({p: self.name_of(p) for p in names})
+
+    def leaving(self) -> set[int]:
+        """Players who gave up their seat and are still in the seating until the next hand."""
+        session = self.session
+        return leaving_players(self.table, None if session is None else session.observation)
 
     def say(self, text: str, level: str = "info") -> None:
         self.notice = Notice(text, level)
@@ -553,10 +575,15 @@ class ClientUi:
         elif kind == "goodbye":
             self._show_closed(session)
         elif kind == "snapshot":
+            marks = {m["at"]: (m["player"], m["by"]) for m in message.get("moved_for", [])}
             if self._arriving and not any(line.kind == "event" for line in self.log):
                 # In the middle of a hand: its log so far, as a watcher from the start saw it.
-                for told in message["hand_events"]:
+                for at, told in enumerate(message["hand_events"]):
+                    self._moved_for = marks.get(at, self._moved_for)
                     self._tell_event(event_from_message(told))
+                self._moved_for = None
+            elif self._arriving:
+                self._tell_moves_made_for_me(message["hand_events"], marks)
             observation = session.observation
             if observation is not None:
                 self.trick_story.sync(observation)
@@ -570,6 +597,7 @@ class ClientUi:
             self._follow_host_player()
         if kind in ("table", "snapshot", "welcome"):
             self._log_lobby_changes()
+            self._log_seat_changes()
         self._follow_decision()
         return effects
 
@@ -640,12 +668,17 @@ class ClientUi:
             self.notice = None
             self.results = None
         self.trick_story.feed(event)
+        text = describe_event(self.t, event, self.name_of, self.me)
         if isinstance(event, HandEnded):
             self.results = event
-        text = describe_event(self.t, event, self.name_of, self.me)
+            leaving = self.leaving()
+            self._seating = [p for p in event.finishing if p not in leaving]
+            text = hand_over_sentence(self.t, event.hand, event.finishing, leaving, self.name_of)
+        elif isinstance(event, PlayerRemoved):
+            text = self._removed_sentence(event.player)
         mover = getattr(event, "player", getattr(event, "giver", None))
         if text is not None and self._moved_for is not None and mover == self._moved_for[0]:
-            text += " " + moved_for_note(self.t, self._moved_for[1])
+            text += " " + moved_for_note(self.t, self._moved_for[1], mine=mover == self.me)
             self._moved_for = None
         if isinstance(event, Waiting):
             self._moved_for = None
@@ -653,6 +686,78 @@ class ClientUi:
             self.add_log("event", text)
         if isinstance(event, TableEnded):
             self.overlay = None
+
+    def _tell_moves_made_for_me(
+        self, hand_events: list[Message], marks: dict[int, tuple[int, str]]
+    ) -> None:
+        """Back at the table after a drop: which moves the stand-in made for this seat
+        while it was away (each once, however often the connection comes back)."""
+        made = [
+            (at, event)
+            for at, (player, by) in sorted(marks.items())
+            if player == self.me
+            and by == "stand_in"
+            and at < len(hand_events)
+            and (event := event_from_message(hand_events[at])) is not None
+        ]
+        hand = (
+            None
+            if self.session is None or self.session.observation is None
+            else (self.session.observation.hand_number)
+        )
+        fresh = [(at, event) for at, event in made if (hand, at) not in self._told_made_for]
+        if not fresh:
+            return
+        self.add_log("info", self.t._("While you were away, the bot standing in for you:"))
+        for at, event in fresh:
+            self._told_made_for.add((hand, at))
+            text = describe_event(self.t, event, self.name_of, self.me)
+            if text is not None:
+                self.add_log("event", text + " " + moved_for_note(self.t, "stand_in", mine=True))
+
+    def _removed_sentence(self, player: int) -> str:
+        """A leaver is out of the seating: those after them move up one place."""
+        seating = self._seating
+        # Removed before their place was settled (while newcomers were placed): nobody moves.
+        movers = seating[seating.index(player) + 1 :] if player in seating else []
+        self._seating = [p for p in seating if p != player]
+        leaving = self.leaving()
+        return moved_up_sentence(
+            self.t, self.name_of(player), [self.name_of(p) for p in movers if p not in leaving]
+        )
+
+    def _log_seat_changes(self) -> None:
+        """During a game, everyone's log says who lost the connection, who is back, and
+        when a bot stands in for someone (the table's seats say it; what was there when
+        this viewer came in is on screen, not news)."""
+        table = self.table
+        if table is None or table["phase"] != "playing":
+            self._seat_states = None
+            return
+        states = {
+            seat["player"]: (seat["connected"], seat["stand_in"], bool(seat.get("left")))
+            for seat in table["players"]
+            if seat["kind"] == "human"
+        }
+        before, self._seat_states = self._seat_states, states
+        if before is None:
+            return
+        t = self.t
+        for player, (connected, stand_in, left) in states.items():
+            was = before.get(player)
+            if was is None or player == self.me:
+                continue
+            name = self.name_of(player)
+            if was[0] and not connected and not left:
+                self.add_log("info", t._("{name} is offline.").format(name=name))
+            elif connected and not was[0]:
+                self.add_log("info", t._("{name} is back.").format(name=name))
+            if stand_in and not was[1]:
+                if left:
+                    line = t._("A bot plays out this hand for {name}.")
+                else:
+                    line = t._("A bot stands in for {name}.")
+                self.add_log("info", line.format(name=name))
 
     def _follow_decision(self) -> None:
         session = self.session
@@ -896,6 +1001,15 @@ class ClientUi:
             choices.append(Choice("h", "heir", N_("another host player")))
         return Confirmation(t._("Quit?"), tuple(choices))
 
+    def _how_to_return(self) -> str:
+        """Said once this program has quit keeping the seat: how to take it back."""
+        grace = ((self.session.welcome or {}) if self.session else {}).get("limits", {})
+        seconds = round(grace.get("grace_period_ms", 60_000) / 1000)
+        return self.t._(
+            "Your seat is kept. To take it back, run: dalmuti join {address} "
+            "(a bot plays it while you are away over {n} s)."
+        ).format(address=self.address, n=seconds)
+
     def _end_question(self) -> Confirmation:
         t = self.t
         table = self.table
@@ -974,6 +1088,7 @@ class ClientUi:
             return []
         self.confirmation = None
         if action == "quit":
+            self.farewell = self._how_to_return()
             return [Quit()]
         if action == "heir":  # the next one in line: the question stays open
             heirs = [player for player, _ in self._heirs()]

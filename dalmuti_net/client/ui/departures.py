@@ -1,0 +1,130 @@
+"""Players who leave during a game, in words: who is leaving, who has left and with how
+many points, and who moves up in the seating because of it.
+
+Written once for every front end (the table screen, the plain table, the replay): the host
+says who gave up a seat (a seat's ``left``) and who has been removed from the seating
+since, with their points (the table's ``departed``); nothing here is worked out again from
+the events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine import Observation
+from ...engine.events import TableEnded
+from .i18n import N_, Translator
+
+Namer = Callable[[int], str]
+
+LEFT_MARK = N_("left")
+"""Beside a player who left, wherever results or standings list them."""
+
+
+def leaving_players(table: dict[str, Any] | None, observation: Observation | None) -> set[int]:
+    """Players who gave up their seat and are still in the seating (until the next hand)."""
+    leaving = set() if observation is None else set(observation.leaving)
+    for seat in [] if table is None else table["players"]:
+        if seat.get("left"):
+            leaving.add(seat["player"])
+    return leaving
+
+
+def departed(table: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Players removed from the seating after leaving, oldest first, with their points."""
+    return [] if table is None else list(table.get("departed", []))
+
+
+def departed_name(table: dict[str, Any] | None, player: int) -> tuple[str, str] | None:
+    """A departed player's (name, kind), or ``None``."""
+    for gone in departed(table):
+        if gone["player"] == player:
+            return str(gone["name"]), str(gone["kind"])
+    return None
+
+
+def next_seating(finishing: Sequence[int], leaving: Iterable[int]) -> list[int]:
+    """The next hand's seating: the finishing order without those who are leaving."""
+    gone = set(leaving)
+    return [player for player in finishing if player not in gone]
+
+
+def hand_over_sentence(
+    t: Translator, hand: int, finishing: Sequence[int], leaving: Iterable[int], name: Namer
+) -> str:
+    """``Hand 5 is over. Next seating: A, B, D (Carla left the table).``"""
+    gone = [player for player in finishing if player in set(leaving)]
+    order = t.list_separator.join(name(p) for p in next_seating(finishing, gone))
+    if not gone:
+        return t._("Hand {hand} is over. Next seating: {order}.").format(hand=hand, order=order)
+    return t.n_(
+        "Hand {hand} is over. Next seating: {order} ({names} left the table).",
+        "Hand {hand} is over. Next seating: {order} ({names} left the table).",
+        len(gone),
+    ).format(hand=hand, order=order, names=t.list_separator.join(name(p) for p in gone))
+
+
+def moved_up_sentence(t: Translator, leaver: str, movers: Sequence[str]) -> str:
+    """Why the seating changed: a player was removed, and those after them move up."""
+    if not movers:
+        return t._("{name} has left the table.").format(name=leaver)
+    return t.n_(
+        "{name} has left the table, so {names} moves up one place.",
+        "{name} has left the table, so {names} move up one place.",
+        len(movers),
+    ).format(name=leaver, names=t.list_separator.join(movers))
+
+
+def left_note(t: Translator, hands: int | None) -> str:
+    """``left``, ``left after 5 hands``: beside a leaver's name."""
+    if hands is None:
+        return t._(LEFT_MARK)
+    return t.n_("left after {n} hand", "left after {n} hands", hands).format(n=hands)
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    place: str
+    """``1st``, or a dash for a player who left before the end (they are not ranked)."""
+    player: int
+    name: str
+    score: int
+    note: str | None
+    """Why the row is marked (the player left), else ``None``."""
+
+
+def final_rows(
+    t: Translator,
+    ended: TableEnded,
+    table: dict[str, Any] | None,
+    observation: Observation | None,
+    name: Namer,
+) -> list[StandingRow]:
+    """The final standings, then everyone who left before the end with their points: no
+    one who played a hand is left out."""
+    leaving = leaving_players(table, observation)
+    rows = [
+        StandingRow(
+            t.ordinal(place),
+            player,
+            name(player),
+            score,
+            t._(LEFT_MARK) if player in leaving else None,
+        )
+        for player, score, place in ended.standings
+    ]
+    ranked = {player for player, _, _ in ended.standings}
+    gone = [g for g in departed(table) if g["player"] not in ranked]
+    for entry in sorted(gone, key=lambda g: -int(g["score"])):
+        rows.append(
+            StandingRow(
+                "-",
+                int(entry["player"]),
+                name(int(entry["player"])),
+                int(entry["score"]),
+                left_note(t, int(entry["hands"])),
+            )
+        )
+    return rows
