@@ -15,6 +15,7 @@ from ..protocol import ProtocolError
 from ..protocol.messages import Message
 from ..told import N_, Told
 from .connection import Connection, ConnectionClosed
+from .fits import HostVersion
 from .session import ClientSession
 
 log = logging.getLogger(__name__)
@@ -22,12 +23,14 @@ log = logging.getLogger(__name__)
 Connector = Callable[[], Awaitable[trio.abc.Stream]]
 MessageHandler = Callable[[Message], Awaitable[None]]
 
-DEFAULT_HEARTBEAT_S = 5.0
-DEFAULT_SILENCE_S = 20.0
-"""A host silent this long is gone (PROTOCOL.md, Liveness): it sends something, a
-heartbeat at least, every 5 s. Without this a host whose machine vanished (lid closed,
-Wi-Fi gone) would leave the table on screen as connected until TCP gave up, hours later."""
+# A host silent for its heartbeat timeout (20 s by default) is gone (PROTOCOL.md,
+# Liveness): it sends something, a heartbeat at least, every 5 s. Without this a host
+# whose machine vanished (lid closed, Wi-Fi gone) would leave the table on screen as
+# connected until TCP gave up, hours later. Both are the host's, clamped (session.limit_ms).
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+UNREADABLE_STRIKES = 3
+"""Connections in a row ended by a message that is unreadable or does not fit: then the
+host is broken or hostile, and this client stops trying."""
 # A dalmuti-net host answers a hello (or an about) at once; a peer silent this long is not one.
 HANDSHAKE_TIMEOUT_S = 15.0
 
@@ -102,6 +105,9 @@ class ClientRunner:
         self.status = Status.CONNECTING
         self._scope = trio.CancelScope()
         self._answered = False
+        self._unreadable: str | None = None
+        """Why the last connection was closed by this client, when the host sent a
+        message it cannot read or that does not fit (else ``None``)."""
 
     def _set_status(self, status: Status) -> None:
         self.status = status
@@ -132,6 +138,7 @@ class ClientRunner:
 
     async def _run(self) -> None:
         attempts = 0
+        strikes = 0
         ever_connected = False
         try:
             while True:
@@ -142,6 +149,7 @@ class ClientRunner:
                         raise CannotConnect(
                             str(error) or type(error).__name__, connect_failure_kind(error)
                         ) from error
+                    self.session.last_drop = str(error) or type(error).__name__
                     attempts += 1
                     if not await self._wait_before_retry(attempts):
                         return
@@ -150,6 +158,17 @@ class ClientRunner:
                 ever_connected = True
                 attempts = 0
                 finished = await self._session_on(Connection(stream), first_connection)
+                if self._unreadable is not None and not finished:
+                    strikes += 1
+                    if strikes >= UNREADABLE_STRIKES or not self._reconnect:
+                        self.session.give_up(self._unreadable)
+                        return
+                    # Perhaps a message broken in transit: a fresh snapshot, after a pause.
+                    attempts = strikes
+                    if not await self._wait_before_retry(attempts):
+                        return
+                    continue
+                strikes = 0
                 if self.session.seat_lost and not finished:
                     continue  # the remembered seat is gone: take a new one at once
                 if finished or not self._reconnect or self.session.token is None:
@@ -175,6 +194,7 @@ class ClientRunner:
         self._connection = connection
         finished = False
         self._answered = False
+        self._unreadable = None
         # The nursery wraps what its tasks raise in an ExceptionGroup: hence except*. What
         # is raised is raised after it: Python before 3.11.4 (Debian 12 has 3.11.2) wraps an
         # exception raised inside an except* clause in a group of its own.
@@ -188,22 +208,32 @@ class ClientRunner:
                 nursery.start_soon(self._heartbeats, connection)
                 finished = await self._receive_loop(connection)
                 nursery.cancel_scope.cancel()
-        except* ConnectionClosed:
+        except* ConnectionClosed as group:
+            self.session.last_drop = str(group.exceptions[0])
             if first_connection and not self._answered:
                 not_a_host = (
                     "the connection was closed before any answer: is it a dalmuti-net host?"
                 )
             finished = False
         except* trio.TooSlowError:
+            self.session.last_drop = f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s"
             if first_connection:
                 not_a_host = f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s: is it a dalmuti-net host?"
             finished = False
         except* ProtocolError as group:
+            error = group.exceptions[0]
+            assert isinstance(error, ProtocolError)
             if first_connection and not self._answered:
-                not_a_host = f"what answered does not speak dalmuti-net ({group.exceptions[0]})"
+                not_a_host = f"what answered does not speak dalmuti-net ({error})"
+                finished = False
+            elif isinstance(error, HostVersion):
+                self.session.refuse_version(error)  # as the host refuses another version
+                finished = True
             else:
-                log.warning(Told(UNREADABLE, reason=group.exceptions[0].message))
-            finished = False
+                log.warning(Told(UNREADABLE, reason=error.message))
+                self.session.last_drop = error.message
+                self._unreadable = error.message
+                finished = False
         finally:
             self._connection = None
             await connection.aclose()
@@ -213,9 +243,7 @@ class ClientRunner:
 
     async def _heartbeats(self, connection: Connection) -> None:
         while True:
-            limits = (self.session.welcome or {}).get("limits") or {}
-            interval_ms = limits.get("heartbeat_interval_ms")
-            await trio.sleep(interval_ms / 1000 if interval_ms else DEFAULT_HEARTBEAT_S)
+            await trio.sleep(self.session.limit_ms("heartbeat_interval_ms") / 1000)
             await connection.send({"type": "heartbeat"})
 
     async def _receive_loop(self, connection: Connection) -> bool:
@@ -248,9 +276,7 @@ class ClientRunner:
     async def _next_message(self, connection: Connection) -> Message:
         """The host's next message; a host silent for its heartbeat timeout has gone (the
         connection is then lost, and taken back as any dropped one is)."""
-        limits = (self.session.welcome or {}).get("limits") or {}
-        timeout_ms = limits.get("heartbeat_timeout_ms")
-        silence_s = timeout_ms / 1000 if timeout_ms else DEFAULT_SILENCE_S
+        silence_s = self.session.limit_ms("heartbeat_timeout_ms") / 1000
         with trio.move_on_after(silence_s):
             return await connection.receive()
         raise ConnectionClosed(f"the host said nothing for {silence_s:g} s")

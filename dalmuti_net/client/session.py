@@ -7,6 +7,7 @@ notices a gap in the event numbers so that the caller can ask for a fresh snapsh
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from .. import __version__
 from ..engine import Decision, Observation
 from ..engine.events import HandEnded, TableEnded, Waiting
 from ..engine.game import final_standings
-from ..protocol import PROTOCOL_VERSION
+from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..protocol.messages import (
     Message,
     decision_from_message,
@@ -22,11 +23,41 @@ from ..protocol.messages import (
     observation_from_dict,
 )
 from ..protocol.text import clean_text
+from .fits import (
+    check_decision,
+    check_event,
+    check_game,
+    check_table,
+    check_told,
+    check_welcome,
+)
 from .seats import SeatStore
 
 SOFTWARE = f"dalmuti-net/{__version__}"
 TABLE_UI_SOFTWARE = f"dalmuti-net table/{__version__}"
 """The table UI's name in its hello: the host paces its bots for it (host/pacing.py)."""
+
+# What a client keeps is bounded, whatever a host sends (a chat flood, say).
+KEPT_CHAT = 200
+KEPT_ERRORS = 50
+KEPT_RESULTS = 64
+"""Hands' results kept in the observation (bots may look back; nobody needs them all)."""
+
+# Limits a host announces, clamped to what makes sense (ms): a host cannot make this
+# client send 350 heartbeats a second, or give up on it after a millisecond of silence.
+HEARTBEAT_INTERVAL_MS = (250, 30_000)
+HEARTBEAT_TIMEOUT_MS = (5_000, 600_000)
+GRACE_PERIOD_MS = (0, 86_400_000)
+DEFAULT_LIMITS_MS = {
+    "heartbeat_interval_ms": 5_000,
+    "heartbeat_timeout_ms": 20_000,
+    "grace_period_ms": 60_000,
+}
+_CLAMPS = {
+    "heartbeat_interval_ms": HEARTBEAT_INTERVAL_MS,
+    "heartbeat_timeout_ms": HEARTBEAT_TIMEOUT_MS,
+    "grace_period_ms": GRACE_PERIOD_MS,
+}
 
 
 @dataclass
@@ -57,8 +88,8 @@ class ClientSession:
     """The owed decision's id (from the host's ``decision`` or the snapshot's)."""
     deadline_ms: int | None = None
     seq: int = 0
-    chat: list[dict[str, Any]] = field(default_factory=list)
-    errors: list[HostError] = field(default_factory=list)
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEPT_CHAT))
+    errors: deque[HostError] = field(default_factory=lambda: deque(maxlen=KEPT_ERRORS))
     needs_snapshot: bool = False
     closed_reason: str | None = None
     goodbye_code: str | None = None
@@ -71,6 +102,19 @@ class ClientSession:
     seat_was_lost: bool = False
     """The remembered seat is gone from the table (left, kicked, or removed): the next
     connection takes a new seat."""
+    last_drop: str | None = None
+    """Why the last connection was lost or could not be made (English, for a detail)."""
+    broken: str | None = None
+    """Why this client stopped talking to the host: its messages could not be read or did
+    not fit the table, again after reconnecting (English, for a detail)."""
+
+    def limit_ms(self, name: str) -> int:
+        """A limit from the host's ``welcome`` (``heartbeat_interval_ms``,
+        ``heartbeat_timeout_ms``, ``grace_period_ms``), clamped to a sane range."""
+        limits = (self.welcome or {}).get("limits") or {}
+        value = limits.get(name)
+        low, high = _CLAMPS[name]
+        return min(high, max(low, value if type(value) is int else DEFAULT_LIMITS_MS[name]))
 
     @property
     def asks_about(self) -> bool:
@@ -91,6 +135,25 @@ class ClientSession:
             if remembered is not None:
                 self.token = remembered.token
                 self.token_from_store = True
+
+    def refuse_version(self, error: ProtocolError) -> None:
+        """The host's ``welcome`` speaks another protocol version: refused here as the host
+        refuses a ``hello`` of another version (both versions are shown)."""
+        self.errors.append(
+            HostError(
+                str(error.code),
+                error.message,
+                True,
+                error.details.get("host_version"),
+                error.details.get("client_version"),
+            )
+        )
+        self.closed_reason = error.message
+
+    def give_up(self, reason: str) -> None:
+        """The host's messages do not fit, again and again: the session is over."""
+        self.broken = reason
+        self.closed_reason = reason
 
     def forget_seat(self) -> None:
         """The seat is given up (or gone): do not offer its token again."""
@@ -121,8 +184,22 @@ class ClientSession:
         return {seat["player"]: seat["name"] for seat in self.table["players"]}
 
     def receive(self, message: Message) -> None:
-        """Take one validated host message into account."""
+        """Take one validated host message into account. Raises ``fits.HostUnfit`` (and
+        changes nothing) when it does not fit what is known, ``fits.HostVersion`` for a
+        ``welcome`` of another protocol version."""
         kind = message["type"]
+        if kind == "welcome":
+            check_welcome(message)
+        elif kind == "table":
+            check_table(kind, message["table"])
+        elif kind == "decision":
+            # After a gap the observation is behind (a tax received, say): only the
+            # snapshot asked for can be held against the decision's cards.
+            check_decision(message, self.player, None if self.needs_snapshot else self.observation)
+        elif kind == "snapshot":
+            pass  # checked as it is taken apart, before anything is kept (_snapshot)
+        elif "seq" in message and not self.needs_snapshot and message["seq"] == self.seq + 1:
+            check_event(message, self.observation)
         if kind == "about":
             self.about(message)
         elif kind == "welcome":
@@ -182,12 +259,20 @@ class ClientSession:
             self.is_host = me["host"]
 
     def _snapshot(self, message: Message) -> None:
+        check_table("snapshot", message["table"])
+        game = message["game"]
+        if game is not None:
+            check_game(game)
+        for told in message["hand_events"]:
+            check_told(told)
+        observation = None if game is None else observation_from_dict(game, message["you"])
+        decision = message["decision"]
+        if decision is not None:
+            check_decision(decision, message["you"], observation)
         self.seq = message["seq"]
         self.player = message["you"]
         self._table(message["table"])
-        game = message["game"]
-        self.observation = None if game is None else observation_from_dict(game, self.player)
-        observation = self.observation
+        self.observation = observation
         if observation is not None and observation.phase == "ended" and observation.ended is None:
             # Back at a table that ended while this client was away: the snapshot has the
             # scores, not the `table_ended` event; the standings are the same either way.
@@ -214,6 +299,8 @@ class ClientSession:
         if self.observation is None:
             self.observation = Observation(self.player)
         self.observation.apply(event)
+        if isinstance(event, HandEnded):
+            del self.observation.results[:-KEPT_RESULTS]
         if isinstance(event, TableEnded) and self.seats is not None and self.table_id:
             self.seats.forget(self.table_id)  # nothing left to resume there
         if (isinstance(event, Waiting) and self.player not in event.players) or isinstance(

@@ -86,7 +86,12 @@ def run(args: argparse.Namespace) -> int:
     from ..client.connection import BadAddress, parse_address
     from ..client.runner import CannotConnect
     from ..client.stdio import StdioBot, play_stdio
-    from ..client.ui.errors import describe_error, describe_goodbye, describe_unreachable
+    from ..client.ui.errors import (
+        describe_broken,
+        describe_error,
+        describe_goodbye,
+        describe_unreachable,
+    )
     from ..host.default_moves import default_move
 
     try:
@@ -161,13 +166,13 @@ def run(args: argparse.Namespace) -> int:
         t, None if args.exec_command is not None else strategies[0].name
     )
     outcome: list[str] = []
-    refused = never_seated = False
+    refused = never_seated = lost = False
 
     async def connect() -> trio.abc.Stream:
         return await trio.open_tcp_stream(host, port)
 
     async def one(index: int) -> None:
-        nonlocal refused, never_seated
+        nonlocal refused, never_seated, lost
         name = base_name if args.count == 1 else f"{base_name} {index + 1}"
         if args.exec_command is not None:
             program = StdioBot(
@@ -182,7 +187,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             session = await play(connect, strategies[index], name, code=args.code)
         told: str | None = None
-        if session.errors and session.errors[-1].fatal:
+        if session.broken is not None:  # the host's messages did not fit the table
+            lost = True
+            told = describe_broken(t, session.broken)
+        elif session.errors and session.errors[-1].fatal:
             error = session.errors[-1]
             refused = True
             told = _("{sentence} ({code})").format(
@@ -236,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
         tell(line, sys.stdout)
     if refused:
         return ExitCode.REFUSED
-    return ExitCode.FAILED if never_seated else ExitCode.OK
+    return ExitCode.FAILED if never_seated or lost else ExitCode.OK
 
 
 def _final_place(session: ClientSession) -> tuple[int, int, int] | None:

@@ -73,6 +73,15 @@ def describe_error(t: Translator, error: HostError) -> str:
     return t._(sentence)
 
 
+def describe_broken(t: Translator, reason: str) -> str:
+    """The host's messages did not fit the table (``ClientSession.broken``), again after
+    reconnecting: this client gave up on it."""
+    return t._(
+        "The host sent messages that do not fit the table, again after reconnecting "
+        "({reason}): this client stopped talking to it."
+    ).format(reason=reason)
+
+
 CONNECT_FAILURES: dict[str, str] = {
     "refused": N_("nothing answers on that port: the table may be closed, or the port is wrong"),
     "unknown_name": N_("that name is not known on this network"),

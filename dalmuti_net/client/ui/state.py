@@ -34,7 +34,13 @@ from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .confirm import BACK, Choice, Confirmation
 from .countdowns import Countdowns, moved_for_note
 from .departures import departed_name, hand_over_sentence, leaving_players, moved_up_sentence
-from .errors import GOODBYE_SENTENCES, describe_error, describe_goodbye, describe_unreachable
+from .errors import (
+    GOODBYE_SENTENCES,
+    describe_broken,
+    describe_error,
+    describe_goodbye,
+    describe_unreachable,
+)
 from .help import HINTS as HELP_HINTS
 from .help import body_rows as help_rows
 from .help import max_scroll as help_max_scroll
@@ -464,8 +470,8 @@ class ClientUi:
             self.ever_connected = True
             if self.screen is Screen.CONNECTING:
                 self.screen = Screen.TABLE
-        elif status is Status.RECONNECTING and previous is not Status.RECONNECTING:
-            self.add_log("error", self.t._("Connection lost; reconnecting…"))
+        elif status is Status.RECONNECTING:
+            self._tell_drop(previous)
         elif status is Status.CLOSED and self.screen is not Screen.PROBLEM:
             session = self.session
             if session is not None and session.closed_reason is not None:
@@ -482,10 +488,32 @@ class ClientUi:
                 )
                 self.screen = Screen.PROBLEM
 
+    def _tell_drop(self, previous: Status) -> None:
+        """Reconnecting: say why, once for each new reason (a host that stays away is
+        tried again and again; its reason is not repeated each time)."""
+        session = self.session
+        reason = None if session is None else session.last_drop
+        if previous is Status.RECONNECTING and reason == self._drop_told:
+            return
+        self._drop_told = reason
+        if reason is None:
+            line = self.t._("Connection lost; reconnecting…")
+        else:
+            line = self.t._("Connection lost ({reason}); reconnecting…").format(reason=reason)
+        self.add_log("error", line)
+        if self.screen is Screen.CONNECTING:
+            self.say(line, "error")
+
+    _drop_told: str | None = None
+
     def _show_closed(self, session: ClientSession) -> None:
         fatal = next((e for e in reversed(session.errors) if e.fatal), None)
         can_list = self.lists_tables
-        if fatal is not None:
+        if session.broken is not None:
+            self.problem = describe_broken(self.t, session.broken)
+            self.problem_detail = None
+            self.refusal = refusals.closed(self.t, self.problem, None, can_list=can_list)
+        elif fatal is not None:
             self.problem = describe_error(self.t, fatal)
             self.problem_detail = fatal.message
             self.refusal = refusals.for_error(

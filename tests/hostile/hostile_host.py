@@ -1,0 +1,299 @@
+"""A fake host that lies: it speaks the protocol (every frame is schema-valid) but what it
+says does not fit, floods, or sets absurd limits. Each scenario is a script run on every
+connection a client opens, on 127.0.0.1, so that reconnecting meets the same host again.
+
+The first thing a connection gets is the real start of a table in the middle of a hand
+(``mid_hand``, made by the engine), so that a client has a game to keep; the scenario
+then sends what it likes after it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import trio
+
+from dalmuti_net.engine import Game, Rules, legal_answers
+from dalmuti_net.engine.game import Phase
+from dalmuti_net.protocol import (
+    PROTOCOL_VERSION,
+    Direction,
+    FrameReader,
+    ViewerFeed,
+    encode,
+    snapshot_message,
+    unpack,
+)
+from dalmuti_net.protocol.catalogue import MAX_FRAME_BYTES
+from dalmuti_net.protocol.codec import validate
+from dalmuti_net.protocol.feed import hand_events
+from dalmuti_net.protocol.messages import Message
+
+ME = 1
+PLAYERS = [1, 2, 3, 4]
+LIMITS = {
+    "max_frame_bytes": 65536,
+    "heartbeat_interval_ms": 5000,
+    "heartbeat_timeout_ms": 20000,
+    "grace_period_ms": 60000,
+    "turn_timer_ms": None,
+    "max_messages_per_second": 20,
+    "max_chat_chars": 500,
+}
+
+
+def seat(player: int) -> dict[str, Any]:
+    return {
+        "player": player,
+        "name": "Ana" if player == ME else f"Bot {player}",
+        "kind": "human" if player == ME else "bot",
+        "connected": True,
+        "ready": True,
+        "host": player == ME,
+        "seated": True,
+        "stand_in": False,
+    }
+
+
+def table(phase: str = "playing") -> dict[str, Any]:
+    return {
+        "name": "Liars",
+        "phase": phase,
+        "players": [seat(p) for p in PLAYERS],
+        "spectators": 0,
+        "rules": {"scoring": True, "hand_limit": 3},
+        "code_required": False,
+        "can_start": True,
+    }
+
+
+def welcome(**changes: Any) -> Message:
+    message: Message = {
+        "type": "welcome",
+        "version": PROTOCOL_VERSION,
+        "player": ME,
+        "token": "liar-token",
+        "host": True,
+        "table": "Liars",
+        "table_id": "liars",
+        "software": "hostile/1",
+        "rules": {"scoring": True, "hand_limit": 3},
+        "limits": dict(LIMITS),
+    }
+    message.update(changes)
+    return message
+
+
+@dataclass
+class MidHand:
+    """A real table's start, as seat ``ME`` sees it: the snapshot when the play begins."""
+
+    snapshot: Message
+    seq: int
+    decision: Message | None
+
+
+def mid_hand(seed: int = 3) -> MidHand:
+    game = Game(PLAYERS, Rules(scoring=True, hand_limit=3), seed)
+    feed = ViewerFeed(ME)
+    rng = random.Random(seed)
+    feed.messages(game.start())
+    while game.phase is not Phase.PLAY or game.turn == ME:
+        player, decision = next(iter(game.pending().items()))
+        feed.messages(game.apply(player, rng.choice(legal_answers(decision))))
+    # Someone else's turn in play: the client owes nothing until the liar says so.
+    snapshot = snapshot_message(
+        feed.seq,
+        ME,
+        table(),
+        game.observation(ME),
+        None,
+        hand_events=hand_events(game.log, ME),
+    )
+    return MidHand(_wire(snapshot), feed.seq, None)
+
+
+def _wire(message: Message) -> Message:
+    """As it would arrive: through msgpack, and valid (a liar's frames are all valid)."""
+    return validate(unpack(encode(message)[4:]), Direction.TO_CLIENT)
+
+
+@dataclass
+class Link:
+    """One client's connection, as a scenario sees it."""
+
+    stream: trio.SocketStream
+
+    async def send(self, message: Message) -> None:
+        _wire(message)  # a liar, but a valid one: this raises for a frame that is not
+        await self.stream.send_all(encode(message))
+
+
+Scenario = Callable[[Link, MidHand], Awaitable[None]]
+
+
+@dataclass
+class HostileHost:
+    scenario: Scenario
+    welcome: Message = field(default_factory=welcome)
+    port: int = 0
+    connections: int = 0
+    heartbeats: int = 0
+    """Heartbeats the clients sent, all connections together."""
+    received: list[str] = field(default_factory=list)
+    """The types of every other message the clients sent."""
+
+    async def serve(self, stream: trio.SocketStream) -> None:
+        self.connections += 1
+        frames = FrameReader(MAX_FRAME_BYTES)
+        hello = trio.Event()
+        start = mid_hand()
+
+        link = Link(stream)
+
+        async def read() -> None:
+            while True:
+                try:
+                    data = await stream.receive_some(65536)
+                except trio.BrokenResourceError:
+                    data = b""
+                if not data:
+                    return
+                for body in frames.feed(data):
+                    kind = unpack(body).get("type")
+                    if kind == "heartbeat":
+                        self.heartbeats += 1
+                        continue
+                    self.received.append(str(kind))
+                    if kind == "about":
+                        await link.send(
+                            {
+                                "type": "about",
+                                "version": PROTOCOL_VERSION,
+                                "table_id": "liars",
+                                "table": "Liars",
+                                "phase": "playing",
+                                "code_required": False,
+                                "software": "hostile/1",
+                            }
+                        )
+                    elif kind == "hello":
+                        hello.set()
+
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(read)
+                await hello.wait()
+                await link.send(self.welcome)
+                await link.send(start.snapshot)
+                await self.scenario(link, start)
+                await trio.sleep_forever()
+        except* (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # the client hung up: what it should do
+        finally:
+            await trio.aclose_forcefully(stream)
+
+
+@asynccontextmanager
+async def hostile_host(
+    scenario: Scenario, welcome_message: Message | None = None
+) -> AsyncIterator[HostileHost]:
+    host = HostileHost(scenario, welcome_message or welcome())
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(partial(trio.serve_tcp, host.serve, 0, host="127.0.0.1"))
+        host.port = listeners[0].socket.getsockname()[1]
+        yield host
+        nursery.cancel_scope.cancel()
+
+
+# ---------------------------------------------------------------------- the scenarios
+
+
+def event(start: MidHand, kind: str, offset: int = 1, **fields: Any) -> Message:
+    return {"type": kind, "seq": start.seq + offset, **fields}
+
+
+async def unaligned_hand_end(link: Link, start: MidHand) -> None:
+    """A `hand_ended` whose lists differ in length (the zip() crash)."""
+    await link.send(
+        event(
+            start,
+            "hand_ended",
+            hand=1,
+            finishing=PLAYERS,
+            points=[3, 2],
+            bonus=[0, 0, 0, 0],
+            scores=[3, 2, 1, 0],
+        )
+    )
+
+
+async def unaligned_snapshot(link: Link, start: MidHand) -> None:
+    """A second snapshot whose game's scores do not align with its order."""
+    game = dict(start.snapshot["game"])
+    game["scores"] = game["scores"][:2]
+    await link.send({**start.snapshot, "game": game})
+
+
+async def tax_from_nobody(link: Link, start: MidHand) -> None:
+    await link.send(event(start, "tax_paid", giver=77, receiver=ME, count=2))
+
+
+async def no_legal_answer(link: Link, start: MidHand) -> None:
+    """A decision with nothing to play and no pass (StopIteration in a bot, max() of an
+    empty sequence in --exec)."""
+    await link.send(
+        {
+            "type": "decision",
+            "decision_id": 5,
+            "kind": "play",
+            "sets": [],
+            "may_pass": False,
+            "to_beat": None,
+            "deadline_ms": None,
+        }
+    )
+
+
+async def endless_trick(link: Link, start: MidHand) -> None:
+    """Plays and passes without a `trick_won`, far more than any hand holds."""
+    for n in range(1, 1001):
+        await link.send(event(start, "passed", n, player=2))
+
+
+CHAT = "x" * 500
+
+
+async def chat_flood(link: Link, start: MidHand) -> None:
+    """Chat as fast as the socket takes it, until the client hangs up."""
+    message = {"type": "chat", "player": 2, "name": "Bot 2", "text": CHAT}
+    frame = encode(message)
+    batch = frame * 100
+    while True:
+        await link.stream.send_all(batch)
+
+
+def tiny_heartbeats() -> Message:
+    limits = {**LIMITS, "heartbeat_interval_ms": 1, "heartbeat_timeout_ms": 1}
+    return welcome(limits=limits)
+
+
+async def quiet(link: Link, start: MidHand) -> None:
+    """Nothing more after the snapshot (and no heartbeats either)."""
+    await trio.sleep(math.inf)
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "unaligned_hand_end": unaligned_hand_end,
+    "unaligned_snapshot": unaligned_snapshot,
+    "tax_from_nobody": tax_from_nobody,
+    "no_legal_answer": no_legal_answer,
+    "endless_trick": endless_trick,
+}
+"""The lies that end a session: the client gives up after reconnecting."""
