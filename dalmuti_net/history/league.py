@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..protocol.catalogue import MAX_NAME_CHARS, MAX_TABLE_NAME_CHARS
 from ..protocol.text import clean_text, shown
-from .problems import N_, Problem
+from .problems import N_, Problem, too_large
 from .standings import PlayerResult, TableResults
 
 APPLICATION_ID = 0x444D4C47
@@ -58,6 +58,8 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
         raise LeagueError(N_("there is no file {path}"), path=path)
     if path.exists() and path.stat().st_size and not is_league(path):
         raise LeagueError(N_("{path} is not a dalmuti-net league file"), path=path)
+    if not create and path.stat().st_size > MAX_LEAGUE_BYTES:
+        raise too_large(LeagueError, path, path.stat().st_size, MAX_LEAGUE_BYTES)
     try:
         where = path if create else path.resolve().as_uri() + "?mode=ro"
         connection = sqlite3.connect(where, uri=not create)
@@ -163,6 +165,8 @@ ROW_TYPES: tuple[tuple[type, ...], ...] = (
 """What each column read must be: SQLite keeps any type in any column, and a league is a
 file passed between friends."""
 MAX_LEAGUE_TEXT = 1000
+MAX_LEAGUE_BYTES = 32 * 1024 * 1024
+"""A league read at most: some 300,000 results (a table's row is about a hundred bytes)."""
 MAX_LEAGUE_NUMBER = 2**40
 """Far past any evening's points or hands, and small enough to add up without surprise."""
 

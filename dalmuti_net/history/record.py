@@ -10,7 +10,8 @@ is size-limited and every message validated as the client validates what the hos
 
 from __future__ import annotations
 
-import json
+import itertools
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,13 +19,17 @@ from typing import IO, Any
 
 from ..protocol import Direction, ProtocolError, validate
 from ..protocol.messages import Message
+from ..protocol.nesting import MAX_DEPTH, TooDeep, load_json
 from ..protocol.text import clean_text, json_text, shown
-from .problems import N_, Problem
+from .problems import N_, Problem, too_large
 
 FORMAT = "dalmuti-history"
 VERSION = 1
 MAX_LINE_BYTES = 256 * 1024
 """A message is at most 64 KiB of msgpack; its JSON with a sentence fits well within this."""
+MAX_RECORD_BYTES = 32 * 1024 * 1024
+"""A history file is read whole into memory (about ten times its size): 32 MiB holds some
+500 hands of one seat's messages, far past an evening."""
 VIEWER_KINDS = ("seat", "spectator", "host")
 
 
@@ -89,21 +94,52 @@ class Record:
 
 
 def read_record(path: Path) -> Record:
-    """A history file, every message validated; a torn last line (a crash) is dropped."""
+    """A history file, every message validated; a torn last line (a crash) is dropped.
+
+    Read a line at a time, each at most ``MAX_LINE_BYTES`` and the file at most
+    ``MAX_RECORD_BYTES`` (checked before reading and while reading), so what a crafted
+    file costs is bounded."""
     try:
         with path.open("rb") as file:
-            raw_lines = file.read().split(b"\n")
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_RECORD_BYTES:
+                raise too_large(RecordError, path, size, MAX_RECORD_BYTES)
+            return _read_lines(file, path)
     except OSError as error:
         raise RecordError(
             N_("cannot read {path}: {reason}"), path=path, reason=error.strerror
         ) from None
-    if raw_lines and raw_lines[-1] == b"":
-        raw_lines.pop()
-    elif raw_lines:
-        raw_lines.pop()  # no newline at the end: cut short while it was written
-    if not raw_lines:
+
+
+def _read_lines(file: IO[bytes], path: Path) -> Record:
+    header: dict[str, Any] | None = None
+    viewer = ViewerInfo("spectator")
+    frames: list[Message] = []
+    texts: list[str | None] = []
+    read = 0
+    for number in itertools.count(1):
+        raw = file.readline(MAX_LINE_BYTES + 2)
+        read += len(raw)
+        if read > MAX_RECORD_BYTES:  # it grew while it was read
+            raise too_large(RecordError, path, read, MAX_RECORD_BYTES)
+        if not raw.endswith(b"\n"):
+            if len(raw) > MAX_LINE_BYTES:
+                raise _too_long(path, number)
+            break  # the end, or a last line cut short while it was written
+        if header is None:
+            header = _header(raw[:-1], path)
+            viewer = _viewer(header.get("viewer"), path)
+            continue
+        frame, text = _message_line(raw[:-1], path, number)
+        frames.append(frame)
+        texts.append(text)
+    if header is None:
         raise RecordError(N_("{path} is empty"), path=path)
-    header = _json(raw_lines[0], path, 1)
+    return Record(header, viewer, frames, texts)
+
+
+def _header(raw: bytes, path: Path) -> dict[str, Any]:
+    header = _json(raw, path, 1)
     if header.get("format") != FORMAT:
         raise RecordError(N_("{path} is not a dalmuti-net history"), path=path)
     if header.get("version") != VERSION:
@@ -113,39 +149,48 @@ def read_record(path: Path) -> Record:
             version=header.get("version"),
             supported=VERSION,
         )
-    viewer = _viewer(header.get("viewer"), path)
-    frames: list[Message] = []
-    texts: list[str | None] = []
-    for number, raw in enumerate(raw_lines[1:], start=2):
-        line = _json(raw, path, number)
-        message = line.get("message")
-        text = line.get("text")
-        if not isinstance(message, dict) or not isinstance(line.get("hand"), int):
-            raise RecordError(N_("{path}, line {line}: not a history line"), path=path, line=number)
-        if text is not None and not isinstance(text, str):
-            raise RecordError(
-                N_("{path}, line {line}: the text is not a string"), path=path, line=number
-            )
-        try:
-            frames.append(validate(message, Direction.TO_CLIENT))
-        except ProtocolError as error:
-            raise RecordError(
-                N_("{path}, line {line}: {reason}"), path=path, line=number, reason=error.message
-            ) from None
-        texts.append(text)
-    return Record(header, viewer, frames, texts)
+    return header
+
+
+def _message_line(raw: bytes, path: Path, number: int) -> tuple[Message, str | None]:
+    line = _json(raw, path, number)
+    message = line.get("message")
+    text = line.get("text")
+    if not isinstance(message, dict) or not isinstance(line.get("hand"), int):
+        raise RecordError(N_("{path}, line {line}: not a history line"), path=path, line=number)
+    if text is not None and not isinstance(text, str):
+        raise RecordError(
+            N_("{path}, line {line}: the text is not a string"), path=path, line=number
+        )
+    try:
+        return validate(message, Direction.TO_CLIENT), text
+    except ProtocolError as error:
+        raise RecordError(
+            N_("{path}, line {line}: {reason}"), path=path, line=number, reason=error.message
+        ) from None
+
+
+def _too_long(path: Path, number: int) -> RecordError:
+    return RecordError(
+        N_("{path}, line {line}: longer than {limit} bytes"),
+        path=path,
+        line=number,
+        limit=MAX_LINE_BYTES,
+    )
 
 
 def _json(raw: bytes, path: Path, number: int) -> dict[str, Any]:
     if len(raw) > MAX_LINE_BYTES:
+        raise _too_long(path, number)
+    try:
+        value = load_json(raw)
+    except TooDeep:
         raise RecordError(
-            N_("{path}, line {line}: longer than {limit} bytes"),
+            N_("{path}, line {line}: nested more than {depth} deep"),
             path=path,
             line=number,
-            limit=MAX_LINE_BYTES,
-        )
-    try:
-        value = json.loads(raw)
+            depth=MAX_DEPTH,
+        ) from None
     except (UnicodeDecodeError, ValueError):
         raise RecordError(N_("{path}, line {line}: not JSON"), path=path, line=number) from None
     if not isinstance(value, dict):

@@ -6,6 +6,7 @@ file's format.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from ..host.settings import SettingsError, settings_from_dict
 from ..host.table import Limits
 from ..protocol.catalogue import MAX_TABLE_NAME_CHARS
 from ..protocol.text import clean_text, shown
-from .problems import N_, Problem
+from .problems import N_, Problem, too_large
 
 
 class SaveError(Problem):
@@ -42,11 +43,23 @@ def open_save(path: Path) -> list[SavedTable]:
             N_("{path} is not a dalmuti-net file (a host's save, a league or a history)"),
             path=path,
         )
+    size = _size_with_log(path)
+    if size > MAX_SAVE_BYTES:
+        raise too_large(SaveError, path, size, MAX_SAVE_BYTES)
     try:
         saved = read_save(path)
     except UnreadableSave as error:
         raise SaveError(error.template, **error.values) from None
     header, entries = saved.header, saved.entries
+    if len(entries) > MAX_SAVE_CHANGES:
+        raise SaveError(
+            N_(
+                "{path} holds more changes than this version plays again ({count}; at most {limit})"
+            ),
+            path=path,
+            count=len(entries),
+            limit=MAX_SAVE_CHANGES,
+        )
     try:
         _check_header_types(header)
         settings = settings_from_dict(
@@ -93,6 +106,22 @@ def _check_header_types(header: dict[str, Any]) -> None:
 
 
 MAX_HEADER_TEXT = 1000
+
+
+MAX_SAVE_BYTES = 32 * 1024 * 1024
+"""A save (with its log) read at most: a change takes some 100 bytes, so this is far past
+``MAX_SAVE_CHANGES``; it bounds what SQLite reads before the changes are counted."""
+MAX_SAVE_CHANGES = 30_000
+"""Changes played again at most: some 150 hands of seven players. Playing a save again
+keeps every viewer's messages, some 10 KB a change (300 MB here, about a minute)."""
+
+
+def _size_with_log(path: Path) -> int:
+    size = 0
+    for part in (path, Path(f"{path}-wal")):
+        with suppress(OSError):  # no log; or the file itself, which reading it will say
+            size += part.stat().st_size
+    return size
 
 
 def _looks_like_a_save(path: Path) -> bool:

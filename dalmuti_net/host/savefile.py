@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..protocol.nesting import load_json
 from ..told import N_, Told
 
 APPLICATION_ID = 0x444D5356
@@ -407,6 +408,6 @@ CHANGE_UNREADABLE = N_("{path} is damaged: change {change} cannot be read")
 
 def _load(text: Any, path: Path, unreadable: str, **values: object) -> Any:
     try:
-        return json.loads(text)
+        return load_json(text)  # bounded in depth: a file is hostile
     except (TypeError, ValueError):
         raise SaveError(unreadable, path=path, **values) from None

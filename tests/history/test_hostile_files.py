@@ -6,8 +6,12 @@ what it heard escaped, listing only addresses a client can join."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
+import tracemalloc
+import zlib
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -234,3 +238,130 @@ def test_shown_keeps_text_and_joiners_and_json_text_round_trips() -> None:
     value = {"n": "a\x1b\x9b\u2028\u202e\u200b\U000e0041\ud800" + family}
     assert json.loads(json_text(value)) == value
     assert_safe_json(json_text(value))
+
+
+# ---------------------------------------------------------------- bounds: size, depth, types
+
+
+def append_raw_change(path: Path, text: str) -> None:
+    """``text`` as the save's next change, checksummed and counted as the host would."""
+    with closing(sqlite3.connect(path)) as db, db:
+        seq, hand = db.execute("SELECT max(seq), max(hand) FROM changes").fetchone()
+        db.execute(
+            "INSERT INTO changes (seq, hand, op, entry, crc) VALUES (?, ?, 'act', ?, ?)",
+            (seq + 1, hand, text, zlib.crc32(text.encode())),
+        )
+        db.execute("UPDATE saved_table SET changes = ?", (seq + 1,))
+
+
+def one_line_refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, ""), err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert_safe(err)
+    return err
+
+
+@pytest.mark.parametrize("depth", [17, 100_000])
+def test_a_deeply_nested_change_in_a_save_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], depth: int
+) -> None:
+    path = tmp_path / "deep.dat"
+    nasty_save(path)
+    append_raw_change(
+        path, '{"op": "act", "player": 1, "action": ' + "[" * depth + "]" * depth + "}"
+    )
+    for command in ("history", "replay", "standings"):
+        err = one_line_refusal(capsys, command, str(path))
+        assert "cannot be read" in err
+
+
+@pytest.mark.parametrize("depth", [17, 100_000])
+def test_a_deeply_nested_line_in_a_record_is_one_line(
+    save: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], depth: int
+) -> None:
+    record = tmp_path / "record.jsonl"
+    nasty_record(record, save, capsys)
+    lines = record.read_text(encoding="utf-8", errors="surrogatepass").splitlines()
+    lines.insert(3, '{"hand": 0, "message": ' + "[" * depth + "]" * depth + "}")
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+    err = one_line_refusal(capsys, "history", str(record))
+    assert "line 4: nested more than 16 deep" in err
+
+
+def sparse(path: Path, head: bytes, size: int) -> None:
+    """A file of ``size`` bytes that begins with ``head`` (the rest a hole: no disk used)."""
+    with path.open("wb") as file:
+        file.write(head)
+        file.truncate(size)
+
+
+def test_a_huge_record_is_refused_before_it_is_read(
+    save: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "huge.jsonl"
+    nasty_record(record, save, capsys)
+    sparse(record, record.read_bytes(), 400 * 1024 * 1024)
+    tracemalloc.start()
+    try:
+        err = one_line_refusal(capsys, "history", str(record))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "is too large to read: 400 MiB, and at most 32 MiB is read" in err
+    assert peak < 16 * 1024 * 1024
+
+
+def test_a_record_read_a_line_at_a_time_stops_at_its_limit(
+    save: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limit holds while reading too (a file that grows as it is read): what was read
+    is counted, not what the file said its size was."""
+    record = tmp_path / "record.jsonl"
+    nasty_record(record, save, capsys)
+    size = record.stat().st_size
+    monkeypatch.setattr("os.fstat", lambda fd: os.stat_result((0,) * 10))  # claims to be empty
+    monkeypatch.setattr("dalmuti_net.history.record.MAX_RECORD_BYTES", size // 2)
+    err = one_line_refusal(capsys, "history", str(record))
+    assert "is too large to read" in err
+
+
+def test_a_huge_save_or_league_is_refused_before_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "huge.dat"
+    nasty_save(path)
+    sparse(path, path.read_bytes(), 64 * 1024 * 1024)
+    for command in ("history", "replay", "standings"):
+        assert "is too large to read: 64 MiB" in one_line_refusal(capsys, command, str(path))
+    league = tmp_path / "league.db"
+    harness = bots_only_table(1)
+    keep_league(harness.table, league)
+    harness.run()
+    sparse(league, league.read_bytes(), 64 * 1024 * 1024)
+    assert "is too large to read: 64 MiB" in one_line_refusal(capsys, "standings", str(league))
+
+
+def test_a_save_with_more_changes_than_are_played_again_is_one_line(
+    save: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("dalmuti_net.history.save.MAX_SAVE_CHANGES", 100)
+    err = one_line_refusal(capsys, "history", str(save))
+    assert "holds more changes than this version plays again (609; at most 100)" in err
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("seed", "x"), ("seed", 2**70), ("headless", 1), ("table_id", ["a"]), ("name", "x" * 5000)],
+)
+def test_a_save_header_of_the_wrong_types_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: object
+) -> None:
+    path = tmp_path / "header.dat"
+    nasty_save(path)
+    with closing(sqlite3.connect(path)) as db, db:
+        [header] = db.execute("SELECT header FROM saved_table").fetchone()
+        changed = {**json.loads(header), field: value}
+        db.execute("UPDATE saved_table SET header = ?", (json.dumps(changed),))
+    for command in ("history", "replay", "standings"):
+        assert "has a damaged header" in one_line_refusal(capsys, command, str(path))
