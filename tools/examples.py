@@ -1,16 +1,25 @@
-"""One example of every message, for PROTOCOL.md and the golden frames in ``protocol/vectors``.
+"""One example of every message, for protocol/REFERENCE.md and the golden frames in
+``protocol/vectors``.
 
-The examples tell one story: a six-player table ("Friday table"), hand 3, seen mostly by
-player 5 (Eli), the top Merchant. Seat order is GD 3 (Chen), LD 1 (Ana), Merchants 5 (Eli)
-and 2 (Bo), LP 6 (Rook), GP 4 (Dara); player 7 is a newcomer. Player ids start at 1, as
-the host gives them.
-Every example is checked against the catalogue by the tests; the bytes shown anywhere are
-produced by the codec from these values, never written by hand.
+The examples written by hand below cover every message. Wherever the games recorded from
+the host (``protocol/transcripts``) hold a message, the recorded one replaces the one
+written by hand: the most informative (fewest empty fields), then the shortest; its
+``source`` names the transcript and line. What stays written by hand (requests and
+refusals the recorded games never make) says so.
+
+The hand-written examples tell one story: a six-player table ("Friday table"), hand 3,
+seen mostly by player 5 (Eli), the top Merchant. Seat order is GD 3 (Chen), LD 1 (Ana),
+Merchants 5 (Eli) and 2 (Bo), LP 6 (Rook), GP 4 (Dara); player 7 is a newcomer. Player
+ids start at 1, as the host gives them. Every example is checked against the catalogue by
+the tests; the bytes shown anywhere are produced by the codec from these values, never
+written by hand.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from dalmuti_net.protocol.catalogue import EVENT_MESSAGES, PROTOCOL_VERSION, Direction
@@ -24,6 +33,8 @@ class Example:
     """File name of the golden frame: the type, or ``type.variant`` for a second example."""
     direction: Direction
     message: Message
+    source: str = "written by hand: the recorded games never send it"
+    """Where the example comes from: a transcript's file and line, or by hand."""
 
 
 def card_set(rank: int, count: int, jesters: int = 0) -> dict[str, int]:
@@ -347,8 +358,40 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
 _EVENT_SEQ_START = 40
 
 
+TRANSCRIPTS_DIR = Path(__file__).resolve().parents[1] / "protocol" / "transcripts"
+
+
+def example_key(message: Message) -> str:
+    """The key a recorded message is an example for: its type, or ``decision.KIND``."""
+    if message["type"] == "decision":
+        return f"decision.{message['kind']}"
+    return str(message["type"])
+
+
+def _emptiness(message: Message) -> int:
+    return sum(1 for value in message.values() if value in (None, [], {}, ""))
+
+
+def recorded() -> dict[tuple[Direction, str], Example]:
+    """The best recorded example of each message the transcripts hold."""
+    best: dict[tuple[Direction, str], tuple[tuple[int, int], Example]] = {}
+    for path in sorted(TRANSCRIPTS_DIR.glob("*.jsonl")):
+        if path.stem == "stdio":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            entry = json.loads(line)
+            direction = Direction.TO_HOST if entry["from"] == "client" else Direction.TO_CLIENT
+            message = entry["message"]
+            key = example_key(message)
+            rank = (_emptiness(message), len(entry["hex"]))
+            where = f"recorded from the host: transcripts/{path.name}, line {number}"
+            if (direction, key) not in best or rank < best[(direction, key)][0]:
+                best[(direction, key)] = (rank, Example(key, direction, message, where))
+    return {place: example for place, (_, example) in best.items()}
+
+
 def _examples() -> list[Example]:
-    examples = [
+    written = [
         Example(key, Direction.TO_HOST, {"type": key.split(".")[0], **body})
         for key, body in TO_HOST_BODIES
     ]
@@ -360,8 +403,9 @@ def _examples() -> list[Example]:
             seq += 1
             message["seq"] = seq
         message.update(body)
-        examples.append(Example(key, Direction.TO_CLIENT, message))
-    return examples
+        written.append(Example(key, Direction.TO_CLIENT, message))
+    found = recorded()
+    return [found.get((e.direction, e.key), e) for e in written]
 
 
 EXAMPLES: list[Example] = _examples()

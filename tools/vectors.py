@@ -1,6 +1,7 @@
 """Golden frames: every example message as the exact bytes the codec sends.
 
-``protocol/vectors/<direction>/<key>.json`` holds ``direction``, ``type``, ``hex`` (the
+``protocol/vectors/<direction>/<key>.json`` holds ``direction``, ``type``, ``source`` (the
+transcript and line it was recorded at, or that it was written by hand), ``hex`` (the
 whole frame: 4-byte length header and msgpack body) and ``decoded`` (the map as JSON).
 ``python -m tools.vectors`` rewrites the folder from ``examples``.
 """
@@ -31,6 +32,7 @@ def vector(item: Example) -> dict[str, Any]:
     return {
         "direction": item.direction.value,
         "type": item.message["type"],
+        "source": item.source,
         "hex": frame.hex(),
         "decoded": item.message,
     }

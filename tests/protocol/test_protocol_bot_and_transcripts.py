@@ -104,7 +104,8 @@ async def test_example_bot_answers_every_decision_over_tcp() -> None:
             assert hello["type"] == "hello" and hello["role"] == "player"
             await host.send(example(Direction.TO_CLIENT, "welcome"))
             # A snapshot that carries a decision is answered like a decision message.
-            await host.send(example(Direction.TO_CLIENT, "snapshot"))
+            snapshot = example(Direction.TO_CLIENT, "snapshot")
+            await host.send({**snapshot, "decision": {"type": "decision", **DECISIONS["play"]}})
             answer = await host.receive()
             assert _legal(DECISIONS["play"], answer), answer
             follow_with_nothing = {**DECISIONS["play"], "sets": []}
