@@ -47,6 +47,7 @@ _SEATS_VALUE = re.compile(rb"([0-9]{1,2})/([0-9]{1,2})")
 _PORT_VALUE = re.compile(rb"[0-9]{1,5}")
 _CODE_VALUES = {b"1": True, b"0": False}
 _THIS_NETWORK = ipaddress.IPv4Network("0.0.0.0/8")
+_SCOPE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 _UNPRINTABLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
@@ -239,14 +240,15 @@ def label_of_instance(instance_name: str) -> str:
 def joinable(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Whether a TCP connection to ``address`` can reach a host: not "any" (``::``, and
     0.0.0.0/8, "this network"), not multicast, not broadcast or another reserved IPv4 block
-    (240.0.0.0/4, which holds 255.255.255.255), nor the IPv4-mapped form of one of those."""
+    (240.0.0.0/4, which holds 255.255.255.255), nor the IPv4-mapped form of one of those;
+    an IPv6 zone (``%eth0``) is an interface's name or number, nothing else."""
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     if address.is_unspecified or address.is_multicast:
         return False
     if isinstance(address, ipaddress.IPv4Address):
         return not (address.is_reserved or address in _THIS_NETWORK)
-    return True
+    return address.scope_id is None or _SCOPE.fullmatch(address.scope_id) is not None
 
 
 def _lowercase_keys(txt: Mapping[bytes, bytes | None]) -> dict[str, bytes | None]:

@@ -200,16 +200,19 @@ def test_hosts_json_escapes_what_a_listing_carries_and_drops_unjoinable_addresse
     listing = listing_from_record(
         "Ana\x9b2J\u202e._dalmuti._tcp.local.",
         "host\x1b]0;x\x07.local.",
-        ["0.0.0.0", "255.255.255.255", "224.0.0.251", "ff02::fb", "::", "240.0.0.1", "10.0.0.7"],
+        [
+            *("0.0.0.0", "0.1.2.3", "255.255.255.255", "224.0.0.251", "240.0.0.1", "10.0.0.7"),
+            *("ff02::fb", "::", "::ffff:0.0.0.0", "fe80::1%\x1b[2J", "fe80::2%eth0"),
+        ],
         8470,
         {b"pv": b"1", b"name": "Ana\u202e\x85\u200b".encode(), b"sw": b"x\x1b[6n"},
     )
-    assert listing.addresses == ("10.0.0.7",)
+    assert listing.addresses == ("10.0.0.7", "fe80::2%eth0")
     text = json_text([listing_dict(listing)])
     assert_safe_json(text)
     [back] = json.loads(text)
     assert back["instance"] == "Ana\x9b2J\u202e._dalmuti._tcp.local."  # whole for scripts
-    assert back["addresses"] == ["10.0.0.7"]
+    assert back["addresses"] == ["10.0.0.7", "fe80::2%eth0"]
     nowhere = listing_from_record("x._dalmuti._tcp.local.", "h.", ["0.0.0.0", "ff02::1"], 1, {})
     assert not nowhere.usable and nowhere.addresses == ()
 
