@@ -347,3 +347,24 @@ def test_the_transcripts_hold_timers_and_a_move_made_by_the_timer() -> None:
     assert watched[moved]["by"] == "timer"
     assert watched[moved + 1]["type"] == "played"
     assert watched[moved + 1]["player"] == watched[moved]["player"]
+
+
+def test_states_what_a_greeted_spectator_may_send() -> None:
+    """The connection's states and The lobby and the table: a spectator's `about`, `chat`,
+    `snapshot_request` and `heartbeat` are taken; `hello` again is `already_hello`;
+    anything else is refused with `spectator`, none of it fatal."""
+    harness = Harness(Table("Statements"))
+    watcher = harness.join("W", spectator=True)
+    for request in ("about", "snapshot_request", "heartbeat"):
+        harness.send(watcher, {"type": request, "id": request})
+        assert {"type": "ack", "re": request} in watcher.received
+    harness.send(watcher, {"type": "chat", "text": "hi", "id": "chat"})
+    assert {"type": "ack", "re": "chat"} in watcher.received
+    assert watcher.of_type("about")
+    harness.send(watcher, hello("W", role="spectator"))
+    assert watcher.errors[-1]["code"] == "already_hello"
+    for refused in ({"type": "ready", "ready": True}, {"type": "start"}):
+        harness.send(watcher, refused)
+        assert watcher.errors[-1]["code"] == "spectator"
+    assert not any(error["fatal"] for error in watcher.errors)
+    assert not watcher.closed
