@@ -101,14 +101,23 @@ class WebSeat:
 
     async def run(self, language: str) -> None:
         """Until the page goes away or breaks the rules of its channel."""
+        # The tasks of a session raise in groups: the first refusal is the one told.
+        refusal: PageError | None = None
         try:
             await self._run(language)
-        except PageError as error:
-            with trio.move_on_after(1):
-                await self._send({"error": str(error)})
-                await self.ws.aclose(1008, str(error))
-        except ConnectionClosed:
+        except* PageError as group:
+            first = group.exceptions[0]
+            assert isinstance(first, PageError)
+            refusal = first
+        except* ConnectionClosed:
             pass
+        if refusal is not None:
+            with trio.move_on_after(1):
+                try:
+                    await self._send({"error": str(refusal)})
+                    await self.ws.aclose(1008, str(refusal))
+                except ConnectionClosed:
+                    pass
 
     async def _run(self, language: str) -> None:
         self._language = language

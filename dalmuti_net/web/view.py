@@ -58,21 +58,21 @@ class Button:
 
 
 def hint_buttons(hint: Hint, translate: Any) -> list[Button]:
-    """The touch buttons for one footer hint: one a key it names (``b/B`` and ``o/Esc``
-    name two keys doing one thing: the first is enough), arrows as a pair of buttons."""
+    """The touch buttons for one footer hint. Words apart name keys doing different
+    things ("↑↓ x": move, then remove); a slash names keys doing one thing ("b/B",
+    "↑/Space", "o/Esc"): the first is enough; a pair of arrows is a pair of buttons."""
     label = translate(hint.label)
     keys: list[str] = []
-    for part in hint.keys.replace("/", " ").split():
+    for word in hint.keys.split():
+        part = word.split("/")[0]
         if part in KEY_NAMES:
             keys.append(KEY_NAMES[part])
         elif part and all(char in ARROWS for char in part):
             keys += [ARROWS[char] for char in part]
         elif part == "0-9":
-            continue  # a number is typed in the field that Enter opens
+            keys.append("enter")  # a number is typed in the field that Enter opens
         elif len(part) == 1:
             keys.append(part)
-    if not keys:
-        return []
     arrows = [key for key in keys if key in ARROW_GLYPHS]
     if len(arrows) == 2 and len(keys) == 2:
         first, second = arrows
@@ -83,7 +83,7 @@ def hint_buttons(hint: Hint, translate: Any) -> list[Button]:
     if arrows and len(keys) > len(arrows):  # "↑↓ x": move the cursor, then the key
         rest = next(key for key in keys if key not in ARROW_GLYPHS)
         return [Button(key, ARROW_GLYPHS[key]) for key in arrows] + [Button(rest, label)]
-    return [Button(keys[0], label)]
+    return [Button(keys[0], label)] if keys else []
 
 
 def _fragments(line: list[tuple[str, str]]) -> list[list[str]]:

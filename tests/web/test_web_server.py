@@ -1,0 +1,209 @@
+"""The web table's server over real TCP on 127.0.0.1: only its own files, Origin checked,
+the raw protocol over WebSocket with the TCP protocol's limits and errors, and the page's
+channel refusing what a broken or hostile page sends, in one sentence."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import msgpack
+import pytest
+import trio
+from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_client_stream
+
+from dalmuti_net.host.server import TableServer
+from dalmuti_net.host.table import StartBot, Table
+from dalmuti_net.protocol import PROTOCOL_VERSION
+from dalmuti_net.web.server import FILES, TableDoor, WebServer
+
+
+async def no_bots(stream: trio.abc.Stream, bot: StartBot) -> None:
+    await trio.sleep_forever()
+
+
+@asynccontextmanager
+async def web_table(code: str | None = None) -> AsyncIterator[int]:
+    table = Table("Web", code=code)
+    server = TableServer(table, run_bot=no_bots, between_hands=0)
+    door = TableDoor(
+        connect=lambda address: server.connect_local(outside=address),
+        table_name=lambda: table.name,
+        code_required=code is not None,
+        max_frame_bytes=table.max_frame_bytes,
+        rate=table.limits.max_messages_per_second,
+    )
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        nursery.start_soon(WebServer(door).serve, listeners)
+        yield listeners[0].socket.getsockname()[1]
+        nursery.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def websocket(
+    port: int, path: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> AsyncIterator[WebSocketConnection]:
+    """A WebSocket client over a TCP stream this test owns and closes, whatever the host
+    did (the library's own connect leaves its socket to the garbage collector when the
+    host closes first)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    async with stream, trio.open_nursery() as nursery:
+        ws = await wrap_client_stream(
+            nursery, stream, f"127.0.0.1:{port}", path, extra_headers=headers
+        )
+        try:
+            yield ws
+        finally:
+            with trio.move_on_after(1):
+                await ws.aclose()
+            nursery.cancel_scope.cancel()
+
+
+async def http(port: int, request: bytes, *, head_only: bool = False) -> bytes:
+    """The host's answer to ``request``: all of it, or its head (a WebSocket stays open)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    async with stream:
+        await stream.send_all(request)
+        answer = b""
+        with trio.fail_after(5):
+            while data := await stream.receive_some():
+                answer += data
+                if head_only and b"\r\n\r\n" in answer:
+                    break
+    return answer
+
+
+def hello(**more: object) -> bytes:
+    message = {"type": "hello", "version": PROTOCOL_VERSION, "name": "Ana", "role": "player"}
+    return msgpack.packb({**message, **more})
+
+
+async def next_message(ws: WebSocketConnection) -> dict[str, object]:
+    with trio.fail_after(5):
+        while True:
+            data = await ws.get_message()
+            assert isinstance(data, bytes), "the host sends binary messages only"
+            message = msgpack.unpackb(data)
+            if message["type"] != "heartbeat":
+                return message  # type: ignore[no-any-return]
+
+
+async def test_only_its_own_files_are_served() -> None:
+    async with web_table() as port:
+        for path in FILES:
+            answer = await http(port, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), path
+            assert b"content-security-policy: default-src 'self'" in answer
+        for path in ("/../pyproject.toml", "/static/app.js", "/etc/passwd", "/%2e%2e/x"):
+            answer = await http(port, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert answer.startswith(b"HTTP/1.1 404 "), path
+        answer = await http(port, b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 405 ")
+        assert (await http(port, b"NONSENSE\r\n\r\n")).startswith(b"HTTP/1.1 400 ")
+        too_long = b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 9000
+        assert (await http(port, too_long)).startswith(b"HTTP/1.1 431 ")
+
+
+def upgrade(port: int, path: str, origin: str | None) -> bytes:
+    """A browser's WebSocket handshake, as sent (the client library leaves its socket
+    open when the host refuses: a raw request keeps the test's own house clean)."""
+    lines = [
+        f"GET {path} HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+    ]
+    if origin is not None:
+        lines.append(f"Origin: {origin}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+async def test_a_page_from_elsewhere_is_refused() -> None:
+    async with web_table() as port:
+        for path in ("/protocol", "/table"):
+            answer = await http(port, upgrade(port, path, "http://evil.example"))
+            assert answer.startswith(b"HTTP/1.1 403 "), path
+            own = upgrade(port, path, f"http://127.0.0.1:{port}")
+            answer = await http(port, own, head_only=True)
+            assert answer.startswith(b"HTTP/1.1 101 "), path
+        assert (await http(port, upgrade(port, "/other", None))).startswith(b"HTTP/1.1 404 ")
+        own = [(b"origin", f"http://127.0.0.1:{port}".encode())]
+        async with websocket(port, "/protocol", own) as ws:
+            await ws.send_message(hello())
+            assert (await next_message(ws))["type"] == "welcome"
+
+
+async def test_the_raw_protocol_over_websocket() -> None:
+    async with web_table(code="tulip") as port, websocket(port, "/protocol") as ws:
+        await ws.send_message(hello())  # no join code
+        refusal = await next_message(ws)
+        assert refusal["type"] == "error" and refusal["code"] == "bad_code"
+    async with web_table(code="tulip") as port:
+        async with websocket(port, "/protocol") as ws:
+            await ws.send_message(hello(code="tulip"))
+            welcome = await next_message(ws)
+            assert welcome["type"] == "welcome" and welcome["player"] is not None
+            assert (await next_message(ws))["type"] == "snapshot"
+        # Over the limit: refused as a TCP header announcing it is, and closed.
+        async with websocket(port, "/protocol") as ws:
+            await ws.send_message(b"\x80" * (64 * 1024 + 1))
+            refusal = await next_message(ws)
+            assert refusal["code"] == "too_large" and refusal["fatal"] is True
+            with trio.fail_after(5), pytest.raises(ConnectionClosed):
+                await ws.get_message()
+        # A text message is not a frame.
+        async with websocket(port, "/protocol") as ws:
+            await ws.send_message("hello")
+            refusal = await next_message(ws)
+            assert refusal["type"] == "error" and refusal["code"] == "bad_frame"
+
+
+async def page(ws: WebSocketConnection) -> dict[str, object]:
+    with trio.fail_after(5):
+        return json.loads(await ws.get_message())  # type: ignore[no-any-return]
+
+
+async def test_the_pages_channel_joins_and_refuses_nonsense() -> None:
+    async with web_table(code="tulip") as port:
+        async with websocket(port, "/table?lang=es") as ws:
+            first = await page(ws)
+            assert first["hello"]["code_required"] is True  # type: ignore[index]
+            assert first["hello"]["strings"]["join"] == "Unirse a la mesa"  # type: ignore[index]
+            await ws.send_message(json.dumps({"join": {"name": "Ana", "code": "tulip"}}))
+            token = None
+            while token is None:
+                message = await page(ws)
+                if message.get("token"):
+                    token = message["token"]
+            # The page's kept token takes the same seat back on a new connection.
+        async with websocket(port, "/table") as ws:
+            await page(ws)
+            await ws.send_message(json.dumps({"size": [40, 30]}))
+            join = {"name": "Ana", "code": "tulip", "token": token, "table_id": None}
+            await ws.send_message(json.dumps({"join": join}))
+            while True:
+                message = await page(ws)
+                view = message.get("view")
+                if isinstance(view, dict) and "Ana (you)" in json.dumps(view, ensure_ascii=False):
+                    break
+            await ws.send_message(json.dumps({"key": "no such key"}))
+            while "error" not in (message := await page(ws)):
+                pass
+            assert message["error"] == "no such key"
+        async with websocket(port, "/table") as ws:
+            await page(ws)
+            await ws.send_message("not json")
+            while "error" not in (message := await page(ws)):
+                pass
+            assert message["error"] == "a message is not JSON"
+        async with websocket(port, "/table") as ws:
+            await page(ws)
+            await ws.send_message(json.dumps({"join": {"name": "x" * 5000}}))
+            with trio.fail_after(5), pytest.raises(ConnectionClosed):
+                while True:
+                    await ws.get_message()

@@ -1,0 +1,195 @@
+"""The web table's view and choices, without a browser: every decision kind is offered as
+buttons the page can tap, each tap is the terminal's own key press, and an illegal choice
+is explained before anything is sent (the chooser's own checks)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from dalmuti_net.client.runner import Status
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.ui.choosers import Hint
+from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.client.ui.state import ClientUi, Screen, Send
+from dalmuti_net.engine import (
+    CardSet,
+    Decision,
+    ExchangeDecision,
+    MisdealDecision,
+    Observation,
+    PlacementDecision,
+    PlayDecision,
+    RevolutionDecision,
+    TaxDecision,
+)
+from dalmuti_net.engine.cards import counts_of
+from dalmuti_net.web.view import BadChoice, choose, hint_buttons, render_view
+
+HAND = (3, 5, 5, 7, 9, 9, 9, 12, 13)
+
+
+def owing(decision: Decision, language: str = "en") -> ClientUi:
+    """A table model whose seat (player 0, the Greater Dalmuti) owes ``decision``."""
+    session = ClientSession("Ana")
+    session.player = 0
+    names = ["Ana", "Bo", "Cy", "Di"]
+    session.table = {
+        "name": "T",
+        "phase": "playing",
+        "rules": {"scoring": True},
+        "spectators": 0,
+        "players": [
+            {
+                "player": p,
+                "name": name,
+                "kind": "human" if p < 2 else "bot",
+                "host": p == 0,
+                "ready": True,
+                "connected": True,
+                "stand_in": False,
+                "seated": True,
+            }
+            for p, name in enumerate(names)
+        ],
+    }
+    session.observation = Observation(
+        0,
+        hand_number=1,
+        phase="play",
+        order=(0, 1, 2, 3),
+        counts={0: len(HAND), 1: 9, 2: 9, 3: 9},
+        hand=counts_of(HAND),
+        waiting=(0,),
+    )
+    session.decision = decision
+    ui = ClientUi(Translator(language), session, lists_tables=False)
+    ui.on_status(Status.CONNECTED)
+    ui.screen = Screen.TABLE
+    ui.on_message({"type": "heartbeat"})  # follows the decision owed
+    assert ui.choosing is not None
+    return ui
+
+
+def keys(view: dict[str, Any]) -> list[str]:
+    return [button["key"] for button in view["buttons"]]
+
+
+def sent(effects: list[Any]) -> list[dict[str, Any]]:
+    return [effect.message for effect in effects if isinstance(effect, Send)]
+
+
+def test_hints_become_buttons() -> None:
+    t = Translator("en")
+    assert [(b.key, b.label) for b in hint_buttons(Hint("←→", "rank"), t._)] == [
+        ("left", "◀ rank"),
+        ("right", "rank ▶"),
+    ]
+    assert [b.key for b in hint_buttons(Hint("↑↓ x", "remove bot"), t._)] == ["up", "down", "x"]
+    assert [b.key for b in hint_buttons(Hint("b/B", "add bot"), t._)] == ["b"]
+    assert [b.key for b in hint_buttons(Hint("o/Esc", "close"), t._)] == ["o"]
+    assert [b.key for b in hint_buttons(Hint("0-9/Enter", "type"), t._)] == ["enter"]
+    assert [b.key for b in hint_buttons(Hint("↑/Space", "add"), t._)] == ["up"]
+
+
+def test_play_offers_the_legal_sets_and_explains_an_illegal_one() -> None:
+    beat = CardSet(7, 1, 0)
+    legal = (CardSet(3, 1, 0), CardSet(5, 1, 0))
+    ui = owing(PlayDecision(legal, True, beat))
+    view = render_view(ui, 44, 40)
+    json.dumps(view)  # all of it goes to the page as JSON
+    # Whole ranks first (the chooser's own order): the lone Earl Marshal, then an Abbess.
+    assert [s["label"] for s in view["sets"]] == ["Earl Marshal ×1", "Abbess ×1"]
+    assert {"left", "right", "up", "down", "enter", "p"} <= set(keys(view))
+    assert view["table"]["prompt"] == "Beat Seamstress ×1 with 1 better card, or pass."
+    assert view["table"]["seats"][0]["name"] == "Ana (you)"
+    # Point at the Cooks: a Cook does not beat a Seamstress; nothing is sent.
+    assert choose(ui, {"card": 9}) == []
+    assert sent(choose(ui, {"key": "enter"})) == []
+    view = render_view(ui, 44, 40)
+    assert view["notice"]["text"] == "Your rank must be better (lower) than 7 to beat it."
+    # A legal set, picked from the chips, and played.
+    choose(ui, {"set": 1})
+    assert render_view(ui, 44, 40)["sets"][1]["chosen"] is True
+    assert sent(choose(ui, {"key": "enter"})) == [
+        {"type": "play", "set": {"rank": 5, "count": 1, "jesters": 0}}
+    ]
+
+
+def test_taxes_by_touch() -> None:
+    ui = owing(TaxDecision(2, HAND, 3))
+    view = render_view(ui, 44, 40)
+    assert view["hand"]["tap"] is True
+    assert view["table"]["prompt"] == "Taxes: give 2 cards of your choice to Di."
+    choose(ui, {"card": 12})
+    choose(ui, {"key": "up"})
+    assert sent(choose(ui, {"key": "enter"})) == []  # one of two: explained, not sent
+    assert "Choose exactly 2 cards" in render_view(ui, 44, 40)["notice"]["text"]
+    choose(ui, {"card": 13})
+    choose(ui, {"key": "up"})
+    assert sent(choose(ui, {"key": "enter"})) == [{"type": "tax", "cards": [12, 13]}]
+
+
+@pytest.mark.parametrize(
+    ("decision", "taps", "message"),
+    [
+        (RevolutionDecision(False), [{"key": "n"}], {"type": "revolution", "declare": False}),
+        (RevolutionDecision(True), [{"key": "y"}], {"type": "revolution", "declare": True}),
+        (MisdealDecision(4, 2, 3), [{"key": "p"}], {"type": "misdeal", "choice": "peon"}),
+        (
+            ExchangeDecision((1, 2), HAND),
+            [{"card": 5}, {"key": "down"}, {"key": "enter"}],
+            {"type": "exchange", "merchant": 2, "card": 5},
+        ),
+        (
+            ExchangeDecision((1, 2), HAND),
+            [{"key": "d"}],
+            {"type": "exchange", "merchant": None, "card": None},
+        ),
+        (
+            PlacementDecision(3, (1, 2, 3)),
+            [{"key": "right"}, {"key": "enter"}],
+            {"type": "place", "position": 2},
+        ),
+    ],
+)
+def test_every_other_decision_by_touch(
+    decision: Decision, taps: list[dict[str, Any]], message: dict[str, Any]
+) -> None:
+    ui = owing(decision)
+    view = render_view(ui, 44, 40)
+    offered = set(keys(view)) | ({"card"} if view["hand"] and view["hand"]["tap"] else set())
+    for tap in taps:
+        assert next(iter(tap)) == "card" or tap["key"] in offered, (tap, offered)
+    effects: list[Any] = []
+    for tap in taps:
+        effects += choose(ui, tap)
+    assert sent(effects) == [message]
+
+
+def test_the_view_speaks_the_viewers_language() -> None:
+    ui = owing(RevolutionDecision(False), "es")
+    view = render_view(ui, 44, 40)
+    assert view["lang"] == "es"
+    assert view["table"]["headings"][0] == Translator("es")._("Player")
+    assert "revolución" in view["table"]["prompt"]
+    assert {button["label"] for button in view["buttons"]} >= {Translator("es")._("declare")}
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        [],
+        {"key": 5},
+        {"key": "ctrl-alt-del"},
+        {"card": "x"},
+        {"set": True},
+        {"nope": 1},
+        {"key": "a", "card": 1},
+    ],
+)
+def test_what_no_page_of_ours_sends_is_refused(choice: object) -> None:
+    with pytest.raises(BadChoice):
+        choose(owing(RevolutionDecision(False)), choice)
