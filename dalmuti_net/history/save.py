@@ -6,6 +6,7 @@ file's format.
 
 from __future__ import annotations
 
+import os
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,8 @@ def open_save(path: Path) -> list[SavedTable]:
     try:
         saved = read_save(path)
     except UnreadableSave as error:
+        if _log_unreadable_here(path):
+            raise SaveError(LOG_IN_A_READ_ONLY_FOLDER, path=path) from None
         raise SaveError(error.template, **error.values) from None
     header, entries = saved.header, saved.entries
     if len(entries) > MAX_SAVE_CHANGES:
@@ -114,6 +117,24 @@ MAX_SAVE_BYTES = 32 * 1024 * 1024
 MAX_SAVE_CHANGES = 30_000
 """Changes played again at most: some 150 hands of seven players. Playing a save again
 keeps every viewer's messages, some 10 KB a change (300 MB here, about a minute)."""
+
+
+LOG_IN_A_READ_ONLY_FOLDER = N_(
+    "{path} cannot be read in this folder: a host that did not stop cleanly left its log "
+    "beside it ({path}-wal), which SQLite reads only with a file it must create there; copy "
+    "both files to a folder you can write in"
+)
+
+
+def _log_unreadable_here(path: Path) -> bool:
+    """Whether ``path`` is unreadable only for its folder: a save a host left with its log
+    (a crash), in a folder where SQLite cannot create the log's index (``-shm``). A save at
+    rest (one file) reads anywhere."""
+    return (
+        Path(f"{path}-wal").exists()
+        and not Path(f"{path}-shm").exists()
+        and not os.access(path.parent, os.W_OK)
+    )
 
 
 def _size_with_log(path: Path) -> int:
