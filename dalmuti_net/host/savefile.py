@@ -8,9 +8,11 @@ order, each tagged with the hand it belongs to. The engine is deterministic give
 seed, so these replay to exactly the table that was live (tests hold the two against
 each other); events and messages are derived from them, never stored twice.
 
-How it is kept: WAL with ``synchronous=FULL``, one transaction per batch of changes the
-server commits before anything is acknowledged; a crash at any moment leaves the last
-committed batch or the one before it, never half of one. The format is ``PRAGMA
+How it is kept: while a host writes it, WAL with ``synchronous=FULL``, one transaction
+per batch of changes the server commits before anything is acknowledged; a crash at any
+moment leaves the last committed batch or the one before it, never half of one. A host
+that stops cleanly folds the log into the file and leaves it in rollback-journal mode:
+a save at rest is one file, and readers open it without creating anything beside it. The format is ``PRAGMA
 user_version``; ``PRAGMA application_id`` says the file is a dalmuti-net save. Each change
 carries a checksum and the file counts its changes, so damage is refused with one
 sentence instead of replaying an older state. (One limit: SQLite's log checksums its
@@ -25,8 +27,10 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import sqlite3
+import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +39,18 @@ from typing import Any
 from ..protocol.nesting import load_json
 from ..told import N_, Told
 
+log = logging.getLogger(__name__)
+
 APPLICATION_ID = 0x444D5356
 """``PRAGMA application_id``: 'DMSV', a dalmuti-net host's save."""
 FORMAT = 1
 """``PRAGMA user_version`` of the files this version writes and reads."""
 
 PAGE_SIZE = 1024
+
+LOCK_TRIES = 10
+LOCK_RETRY_S = 0.05
+"""A host finding its save's lock taken tries for half a second: a reader's is brief."""
 
 SCHEMA = """
 CREATE TABLE saved_table (
@@ -192,25 +202,56 @@ class SaveFile:
         self._count, self._hand = seq, hand
 
     def close(self) -> None:
+        """Stop writing: the log is folded into the file, which is left as one file (no
+        ``-wal``, no ``-shm``) that a user can copy or mail. Rollback-journal mode at rest
+        also lets readers open it without creating anything beside it; resuming turns
+        write-ahead logging on again."""
         try:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._db.execute("PRAGMA journal_mode = DELETE")
+            except sqlite3.Error as error:
+                # Everything committed is safe in the log, which the next open replays.
+                log.warning("could not fold the log into %s: %s", self.path, error)
             self._db.close()
         finally:
             os.close(self._lock)
 
 
 def read_save(path: Path) -> Saved:
-    """What the save at ``path`` holds, read only (a host may be writing it meanwhile)."""
+    """What the save at ``path`` holds, read only (a host may be writing it meanwhile),
+    leaving nothing behind: a save at rest (no host holds it, no log beside it) is read as
+    an immutable file, under a shared lock so that no host starts writing it meanwhile,
+    which needs no ``-shm`` and works in a read-only folder; a save a host is writing is
+    read through the host's own log and index."""
     if not path.exists():
         raise SaveError(N_("there is no file {path}"), path=path)
     _check_kind(path)
     try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
-    except sqlite3.Error as error:
-        raise _damaged(path, error) from None
+        probe = os.open(path, os.O_RDONLY)
+    except OSError as error:
+        raise SaveError(
+            N_("cannot read {path}: {reason}"), path=path, reason=error.strerror
+        ) from None
     try:
-        return _read(db, path)
+        try:
+            fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            at_rest = not Path(f"{path}-wal").exists()
+        except OSError:
+            at_rest = False  # a host holds it
+        mode = "ro&immutable=1" if at_rest else "ro"
+        try:
+            db = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None
+            )
+        except sqlite3.Error as error:
+            raise _damaged(path, error) from None
+        try:
+            return _read(db, path)
+        finally:
+            db.close()
     finally:
-        db.close()
+        os.close(probe)  # and its shared lock
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -259,16 +300,14 @@ def in_use(path: Path) -> bool:
 
 
 def _lock(path: Path) -> int:
-    """Open ``path`` (created 0600 if new) and take its exclusive lock, or refuse at once."""
+    """Open ``path`` (created 0600 if new) and take its exclusive lock, or refuse (``SaveBusy``)."""
     try:
         lock = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as error:
         raise SaveError(
             N_("cannot open {path}: {reason}"), path=path, reason=error.strerror
         ) from None
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    if not _take_exclusive(lock):
         os.close(lock)
         raise SaveBusy(
             N_(
@@ -278,6 +317,19 @@ def _lock(path: Path) -> int:
             path=path,
         ) from None
     return lock
+
+
+def _take_exclusive(lock: int) -> bool:
+    """Take the file's exclusive lock; False if a host holds it. A reader (``read_save``)
+    holds a shared lock for the moment it reads, so a busy lock is tried again for a
+    little while before the file is called in use."""
+    for _ in range(LOCK_TRIES):
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError:
+            time.sleep(LOCK_RETRY_S)
+    return False
 
 
 def _connect(path: Path) -> sqlite3.Connection:

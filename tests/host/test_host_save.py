@@ -4,6 +4,7 @@ per file; a table rebuilt from it is the live table."""
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import sqlite3
@@ -70,7 +71,8 @@ def test_the_save_keeps_every_change_by_hand_and_replays_to_the_live_table(
     twin = Table.replay(saved.entries, name="File", rules=Rules.all_optional(0.3), seed=9)
     assert table_state(twin) == table_state(table)
     with sqlite3.connect(path) as db:  # the format says what it is, for other tools
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        # At rest the log is folded in (one file to copy); a host writing it uses one.
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
         assert db.execute("PRAGMA user_version").fetchone()[0] == 1
         hands = db.execute("SELECT count(DISTINCT hand) FROM changes").fetchone()[0]
         assert hands == table.game.hand_number + 1
@@ -241,3 +243,45 @@ def test_one_host_at_a_time_on_a_file(tmp_path: Path) -> None:
     second, saved = SaveFile.resume(path)
     assert saved.entries == [{"op": "next_hand"}]
     second.close()
+
+
+def files_in(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_a_save_at_rest_is_one_file_and_reading_it_leaves_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "table.save"
+    entries = played_table(steps=60).take_journal()
+    save = SaveFile.create(path, HEADER)
+    save.append(entries[:10])
+    assert files_in(tmp_path) == ["table.save", "table.save-shm", "table.save-wal"]
+    # A reader while the host writes: through the host's log, adding nothing.
+    assert read_save(path).entries == entries[:10]
+    assert files_in(tmp_path) == ["table.save", "table.save-shm", "table.save-wal"]
+    save.close()
+    assert files_in(tmp_path) == ["table.save"], "a clean stop folds the log into the file"
+    assert read_save(path).entries == entries[:10]
+    assert files_in(tmp_path) == ["table.save"]
+    # Resumed, written on and stopped again: still one file, with everything.
+    resumed, saved = SaveFile.resume(path)
+    assert saved.entries == entries[:10]
+    resumed.append(entries[10:])
+    resumed.close()
+    assert files_in(tmp_path) == ["table.save"]
+    assert read_save(path).entries == entries
+
+
+def test_a_save_left_in_log_mode_by_an_older_host_is_read_leaving_nothing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "table.save"
+    save = SaveFile.create(path, HEADER)
+    save.append([{"op": "next_hand"}])
+    save._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    save._db.close()  # closed as hosts before this change did: the file says "WAL"
+    os.close(save._lock)
+    Path(f"{path}-wal").unlink(missing_ok=True)
+    Path(f"{path}-shm").unlink(missing_ok=True)
+    assert path.read_bytes()[18:20] == b"\x02\x02"  # the header's WAL read/write versions
+    assert read_save(path).entries == [{"op": "next_hand"}]
+    assert files_in(tmp_path) == ["table.save"]

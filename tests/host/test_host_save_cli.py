@@ -55,6 +55,11 @@ async def test_a_host_killed_five_times_resumes_each_time_with_nothing_lost(
     assert final.entries[: len(kept)] == kept
     assert final.hands[-1] == 5
     assert "Traceback" not in "".join(p.read_text() for p in tmp_path.glob("*.log"))
+    # Stopped cleanly, the save is one file to copy or mail, and reading it keeps it so.
+    assert sorted(p.name for p in tmp_path.glob("table.save*")) == ["table.save"]
+    for command in (["history", str(save)], ["history", str(save), "--hand", "2"]):
+        assert main([*command, "--lang", "en"]) == 0
+    assert sorted(p.name for p in tmp_path.glob("table.save*")) == ["table.save"]
 
 
 async def test_a_second_host_on_the_same_file_refuses_at_once(tmp_path: Path) -> None:
