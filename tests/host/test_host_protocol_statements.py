@@ -368,3 +368,29 @@ def test_states_what_a_greeted_spectator_may_send() -> None:
         assert watcher.errors[-1]["code"] == "spectator"
     assert not any(error["fatal"] for error in watcher.errors)
     assert not watcher.closed
+
+
+def test_table_players_are_in_the_order_the_seats_were_taken() -> None:
+    """The lobby and the table: `table.players` in the order seats were taken, so a lobby id
+    given again comes last, not in the order of ids."""
+    harness = Harness(Table("Statements"))
+    ana, bo, _chen = (harness.join(name) for name in ("Ana", "Bo", "Chen"))
+    harness.send(bo, {"type": "leave"})
+    harness.join("Dara")
+    seats = ana.of_type("table")[-1]["table"]["players"]
+    assert [(s["player"], s["name"]) for s in seats] == [(1, "Ana"), (3, "Chen"), (2, "Dara")]
+
+
+def test_waiting_lists_are_in_seat_order() -> None:
+    """Cards, sets, seats and the game state, lists of players: `waiting` in seat order."""
+    seen = 0
+    for messages in transcripts().values():
+        order: list[int] = []
+        for message in messages:
+            if message["type"] in ("hand_started", "roles_mirrored"):
+                order = message["order"]
+            elif message["type"] == "waiting" and len(message["players"]) > 1:
+                places = [order.index(player) for player in message["players"]]
+                assert places == sorted(places), (message, order)
+                seen += 1
+    assert seen >= 10
