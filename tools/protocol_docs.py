@@ -368,6 +368,8 @@ def render_example_bot() -> str:
 
 PLAY_SHOWN = 14
 SEQUENCE_LINE_CHARS = 150
+SHORT_VALUE_CHARS = 24
+"""In a shortened message, values up to this long are still shown."""
 END_SHOWN = 10
 
 
@@ -383,8 +385,16 @@ def _sequence_line(entry: dict[str, Any]) -> str:
     seq = message.pop("seq", None)
     label = f"{kind} #{seq}" if seq is not None else kind
     body = compact_json(message)
-    if len(body) > SEQUENCE_LINE_CHARS:
-        body = "{" + ", ".join(f'"{key}": ...' for key in message) + "}"
+    if len(body) > SEQUENCE_LINE_CHARS:  # long values give way; short ones stay readable
+        body = (
+            "{"
+            + ", ".join(
+                f"{json.dumps(key)}: "
+                + (shown if len(shown := compact_json(value)) <= SHORT_VALUE_CHARS else "...")
+                for key, value in message.items()
+            )
+            + "}"
+        )
     return f"{arrow} {label} {body}"
 
 
