@@ -566,7 +566,9 @@ def render_reference() -> str:
         " `ack` and `error` carry it back as `re`. Lengths of strings are in characters"
         " (code points). The examples are shown as JSON (nil as `null`); the bytes are the"
         " frame with its 4-byte length, and every example is also a golden frame in"
-        " [vectors/](vectors/).",
+        " [vectors/](vectors/). Each example says where it comes from: recorded from the"
+        " host in a game of [transcripts/](transcripts/), or, for what those games never"
+        " send, written by hand.",
         "",
         *contents,
     ]
