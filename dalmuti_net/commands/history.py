@@ -63,6 +63,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..client.ui.i18n import translator_for
     from ..history.problems import N_
     from ..history.sources import HistoryError, open_history
+    from .record_check import check_fits
 
     try:
         t = translator_for(args.lang)
@@ -75,6 +76,8 @@ def _run(args: argparse.Namespace) -> int:
                 N_("there is no table {table} in {path}"), table=args.table, path=args.file
             )
         wanted = [tables[args.table - 1]] if args.table is not None else tables
+        for table in wanted:
+            check_fits(table, table.frames(table.choose(None)[0]))
         chose = args.as_name is not None or args.spectator
         if args.hand is None and not args.json and not chose:
             _list(t, wanted)

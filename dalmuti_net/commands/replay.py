@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from ..client.ui.i18n import translator_for
     from ..history.problems import N_
     from ..history.sources import HistoryError, open_history
+    from .record_check import check_fits
 
     try:
         t = translator_for(args.lang)
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         table = tables[args.table - 1 if args.table is not None else -1]
         viewer, info = table.choose(args.as_name, spectator=args.spectator)
         frames = table.frames(viewer)
+        check_fits(table, frames)
     except HistoryError as error:
         return _fail(error.told(t._), 2)
     if info.kind == "host":

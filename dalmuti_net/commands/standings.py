@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from ..history.league import LeagueError, is_league, read_league
     from ..history.sources import HistoryError, open_history
     from ..history.standings import TableResults, Tally, combine
+    from .record_check import check_fits
 
     try:
         t = translator_for(args.lang)
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
             for history in open_history(path):
                 tally = Tally()
                 viewer, _ = history.choose(None)
+                check_fits(history, history.frames(viewer))
                 tally.feed_messages(history.frames(viewer))
                 names = {seat.player: seat.name for seat in history.seats.values()}
                 bots = frozenset(s.player for s in history.seats.values() if s.kind == "bot")

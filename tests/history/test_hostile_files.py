@@ -368,3 +368,30 @@ def test_a_save_header_of_the_wrong_types_is_one_line(
         db.execute("UPDATE saved_table SET header = ?", (json.dumps(changed),))
     for command in ("history", "replay", "standings"):
         assert "has a damaged header" in one_line_refusal(capsys, command, str(path))
+
+
+@pytest.mark.parametrize("kind", ["hand_ended", "table", "deal_finished", "played"])
+def test_a_record_whose_message_does_not_fit_is_one_line_naming_it(
+    save: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """Schema-valid but inconsistent (the issue's `zip()` crash): refused as a host's would
+    be, at its line, by every reader of the file."""
+    assert main(["history", str(save), "--json", "--as", "H1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    where = next(i for i, line in enumerate(lines) if f'"type": "{kind}"' in line)
+    forged = json.loads(lines[where])
+    message = forged["message"]
+    if kind == "hand_ended":
+        message["scores"] = message["scores"][:-2]
+    elif kind == "table":
+        message["table"]["players"].append(dict(message["table"]["players"][0]))
+    elif kind == "deal_finished":
+        message["counts"] = message["counts"][1:]
+    else:
+        message["player"] = 99  # nobody seated
+    lines[where] = json.dumps(forged)
+    record = tmp_path / "forged.jsonl"
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for command in (["history"], ["history", "--hand", "1"], ["replay"], ["standings"]):
+        err = one_line_refusal(capsys, *command, str(record))
+        assert f"line {where + 1}: a `{kind}` that does not fit" in err, err
