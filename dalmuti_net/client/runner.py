@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import logging
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 
@@ -28,6 +29,10 @@ MessageHandler = Callable[[Message], Awaitable[None]]
 # whose machine vanished (lid closed, Wi-Fi gone) would leave the table on screen as
 # connected until TCP gave up, hours later. Both are the host's, clamped (session.limit_ms).
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+SLICE_S = 0.01
+"""The longest the receive loop handles messages without letting other tasks run: a host
+that floods (a 16 KiB read holds hundreds of small frames) must not starve the keys, the
+drawing or the heartbeats of the same thread."""
 UNREADABLE_STRIKES = 3
 """Connections in a row ended by a message that is unreadable or does not fit: then the
 host is broken or hostile, and this client stops trying."""
@@ -251,7 +256,11 @@ class ClientRunner:
         with trio.fail_after(HANDSHAKE_TIMEOUT_S):
             message = await connection.receive()
         self._answered = True
+        slice_start = time.perf_counter()
         while True:
+            if time.perf_counter() - slice_start > SLICE_S:
+                await trio.lowlevel.checkpoint()  # the others' turn (a flood's frames wait)
+                slice_start = time.perf_counter()
             if connection.skipped_seq is not None:
                 session.skip_event(connection.skipped_seq)
                 connection.skipped_seq = None

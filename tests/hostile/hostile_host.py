@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -279,9 +282,50 @@ async def chat_flood(link: Link, start: MidHand) -> None:
         await link.stream.send_all(batch)
 
 
+async def mixed_flood(link: Link, start: MidHand) -> None:
+    """Every message a host may send at any time, as fast as the socket takes them:
+    tables, countdowns, refusals, chat, heartbeats."""
+    messages = [
+        {"type": "table", "table": table()},
+        {"type": "timers", "grace": [[2, 30_000]], "turn": [[3, 8_000]]},
+        {"type": "error", "code": "rate_limited", "message": "slow down", "fatal": False},
+        {"type": "moved_for", "player": 2, "by": "timer"},
+        {"type": "heartbeat"},
+        {"type": "chat", "player": 2, "name": "Bot 2", "text": CHAT},
+    ]
+    batch = b"".join(encode(message) for message in messages) * 20
+    while True:
+        await link.stream.send_all(batch)
+
+
+async def event_flood(link: Link, start: MidHand) -> None:
+    """Events that each fit (who is waiting, a seating draw), numbered on and on."""
+    seq = start.seq
+    while True:
+        frames = []
+        for _ in range(50):
+            seq += 1
+            frames.append(
+                encode(event(start, "waiting", seq - start.seq, phase="play", players=[2]))
+            )
+            seq += 1
+            draws = [[p, 5] for p in PLAYERS]
+            frames.append(
+                encode(event(start, "seating_draw", seq - start.seq, round=2, draws=draws))
+            )
+        await link.stream.send_all(b"".join(frames))
+
+
 def tiny_heartbeats() -> Message:
     limits = {**LIMITS, "heartbeat_interval_ms": 1, "heartbeat_timeout_ms": 1}
     return welcome(limits=limits)
+
+
+def other_version() -> Message:
+    return welcome(version=PROTOCOL_VERSION + 1)
+
+
+OTHER_WELCOMES = {"tiny_heartbeats": tiny_heartbeats, "other_version": other_version}
 
 
 async def quiet(link: Link, start: MidHand) -> None:
@@ -297,3 +341,40 @@ SCENARIOS: dict[str, Scenario] = {
     "endless_trick": endless_trick,
 }
 """The lies that end a session: the client gives up after reconnecting."""
+
+
+FLOODS: dict[str, Scenario] = {
+    "chat_flood": chat_flood,
+    "event_flood": event_flood,
+    "mixed_flood": mixed_flood,
+    "quiet": quiet,
+}
+
+
+@contextmanager
+def liar_process(name: str) -> Iterator[int]:
+    """The scenario ``name`` served by a host in its own process (a flood must not share
+    the client's thread); yields its port."""
+    process = subprocess.Popen(
+        [sys.executable, str(Path(__file__)), name], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        yield int(process.stdout.readline())
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+async def _serve_forever(name: str) -> None:
+    scenario = SCENARIOS.get(name) or FLOODS.get(name) or quiet
+    welcome_message = OTHER_WELCOMES[name]() if name in OTHER_WELCOMES else None
+    async with hostile_host(scenario, welcome_message) as host:
+        print(host.port, flush=True)
+        await trio.sleep_forever()
+
+
+if __name__ == "__main__":  # a liar in its own process: python hostile_host.py SCENARIO
+    trio.run(_serve_forever, sys.argv[1])

@@ -74,3 +74,53 @@ async def test_a_chat_flood_keeps_what_a_client_holds_bounded() -> None:
                     await trio.sleep(0.05)
             nursery.cancel_scope.cancel()
     assert len(session.chat) == KEPT_CHAT
+
+
+async def test_a_flood_of_frames_in_one_read_lets_other_tasks_run() -> None:
+    """A 16 KiB read may hold hundreds of frames: handling them all before anything else
+    runs starved the table screen's keys and drawing (q ignored under a flood)."""
+    import time
+
+    import trio.testing
+    from hostile_host import welcome
+
+    from dalmuti_net.protocol import encode
+
+    client_end, host_end = trio.testing.memory_stream_pair()
+    heartbeat = encode({"type": "heartbeat"})
+    others_ran = 0
+    handled = 0
+
+    async def busy(message: Message) -> None:
+        nonlocal handled
+        handled += 1
+        end = time.perf_counter() + 0.0002  # what drawing a log line costs, say
+        while time.perf_counter() < end:
+            pass
+
+    async def other() -> None:
+        nonlocal others_ran
+        while True:
+            await trio.lowlevel.checkpoint()
+            others_ran += 1
+
+    async def connect() -> trio.abc.Stream:
+        return client_end
+
+    session = ClientSession("Ana")
+    runner = ClientRunner(session, connect, on_message=busy, reconnect=False)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(runner.run)
+        await host_end.receive_some()  # the hello
+        await host_end.send_all(encode(welcome()) + heartbeat * 400)  # one read's worth
+        while handled < 401:
+            await trio.sleep(0)
+        ran_before = others_ran
+        nursery.start_soon(other)
+        await trio.sleep(0)
+        await host_end.send_all(heartbeat * 400)
+        while handled < 801:
+            await trio.sleep(0)
+        # 400 frames at 0.2 ms each: 80 ms, in slices of 10 ms.
+        assert others_ran - ran_before >= 4
+        nursery.cancel_scope.cancel()

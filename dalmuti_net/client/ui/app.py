@@ -114,6 +114,8 @@ def build_application(
         full_screen=True,
         mouse_support=False,
         refresh_interval=1.0,  # countdowns tick on screen
+        # A flood of messages asks for a redraw each: at most one every 50 ms is drawn.
+        min_redraw_interval=0.05,
         input=input,
         output=output,
     )

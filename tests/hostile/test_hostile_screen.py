@@ -1,0 +1,121 @@
+"""The table screen (prompt_toolkit reading a pipe, trio as its guest) against a lying
+host in its own process: a lie ends on a screen that says why, never an exception; under
+a flood, what it keeps stays bounded and `q` is honoured within a second."""
+
+from __future__ import annotations
+
+import resource
+import time
+
+import pytest
+import trio
+from hostile_host import FLOODS, SCENARIOS, liar_process
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from dalmuti_net.client.session import KEPT_CHAT, ClientSession
+from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.client.ui.runtime import TerminalClient, run_with_trio
+from dalmuti_net.client.ui.screen import render
+from dalmuti_net.client.ui.state import LOG_LINES, ClientUi, Screen
+from dalmuti_net.protocol import PROTOCOL_VERSION
+
+
+def screen_text(ui: ClientUi) -> str:
+    return "\n".join("".join(text for _, text in line) for line in render(ui, 100, 40))
+
+
+class Run:
+    """The table screen connected to ``port``; ``script`` types into it."""
+
+    def __init__(self, port: int, language: str = "en") -> None:
+        self.port = port
+        self.ui = ClientUi(Translator(language), ClientSession("Ana"), address=f"127.0.0.1:{port}")
+        self.quit_after: float | None = None
+
+    def run(self, script_seconds: float, keys_at_end: str = "") -> None:
+        ui = self.ui
+        with create_pipe_input() as pipe, open("/dev/null", "w") as null:
+            # A real terminal's output (escape sequences and all), to nowhere.
+            output = Vt100_Output(null, lambda: Size(rows=40, columns=100), term="xterm")
+            client = TerminalClient(ui, input=pipe, output=output)
+            pressed: list[float] = []
+
+            async def connect() -> trio.abc.Stream:
+                return await trio.open_tcp_stream("127.0.0.1", self.port)
+
+            async def main() -> None:
+                assert ui.session is not None
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(client.play, ui.session, connect)
+                    await trio.sleep(script_seconds)
+                    for key in keys_at_end:
+                        pressed.append(time.monotonic())
+                        pipe.send_text(key)
+                        await trio.sleep(0.2)
+                    with trio.fail_after(10):
+                        await trio.sleep_forever()  # until the keys end the program
+
+            run_with_trio(client, main)
+            if pressed:
+                self.quit_after = time.monotonic() - pressed[-1]
+
+
+def wait_for_problem(run: Run, timeout: float = 8.0) -> None:
+    """Run until the problem screen shows (then `q` leaves it)."""
+    ui = run.ui
+    with create_pipe_input() as pipe, open("/dev/null", "w") as null:
+        output = Vt100_Output(null, lambda: Size(rows=40, columns=100), term="xterm")
+        client = TerminalClient(ui, input=pipe, output=output)
+
+        async def connect() -> trio.abc.Stream:
+            return await trio.open_tcp_stream("127.0.0.1", run.port)
+
+        async def main() -> None:
+            assert ui.session is not None
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(client.play, ui.session, connect)
+                with trio.fail_after(timeout):
+                    while ui.screen is not Screen.PROBLEM:
+                        await trio.sleep(0.05)
+                pipe.send_text("q")
+                with trio.fail_after(2):
+                    await trio.sleep_forever()
+
+        run_with_trio(client, main)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_lie_ends_on_a_screen_that_says_why(name: str) -> None:
+    with liar_process(name) as port:
+        run = Run(port, "es")
+        wait_for_problem(run)
+    screen = screen_text(run.ui)
+    assert "El anfitrión envió mensajes que no encajan con la mesa" in screen
+    assert "does not fit" in screen  # the detail, as the client found it
+    assert run.ui.session is not None and run.ui.session.broken is not None
+
+
+def test_a_welcome_of_another_version_shows_both_versions() -> None:
+    with liar_process("other_version") as port:
+        run = Run(port)
+        wait_for_problem(run)
+    screen = screen_text(run.ui)
+    assert f"protocol version {PROTOCOL_VERSION + 1}" in screen
+    assert f"version {PROTOCOL_VERSION}:" in screen
+
+
+@pytest.mark.parametrize("name", sorted(set(FLOODS) - {"quiet"}))
+def test_under_a_flood_q_is_honoured_and_memory_stays_bounded(name: str) -> None:
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with liar_process(name) as port:
+        run = Run(port)
+        # Two seconds of flood, then q (the question at a table), q (quit, keeping the seat).
+        run.run(2.0, "qq")
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert run.quit_after is not None and run.quit_after < 1.0
+    session = run.ui.session
+    assert session is not None and len(session.chat) <= KEPT_CHAT
+    assert len(run.ui.log) <= LOG_LINES
+    assert grown_mb < 100
