@@ -25,9 +25,11 @@ from ..client.ui.screen import (
     _trick_story,
     _turn_line,
     render,
+    results_rows,
     visible_hints,
 )
 from ..client.ui.state import ClientUi, Effect, Screen
+from ..client.ui.story import describe_event
 from ..client.ui.text import tidy
 from ..client.ui.words import card_label, describe_set, role_symbol
 from ..engine import JESTER
@@ -156,7 +158,6 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
         or observation is None
         or not observation.order
         or ui.overlay is not None
-        or (ui.results is not None and observation.ended is None)
     ):
         return None
     t = ui.t
@@ -181,6 +182,7 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
     names = ui.namer()
     memory = _memory(ui, observation, 48) if ui.in_hand and ui.show_memory else []
     return {
+        "results": _results(ui, observation),
         "header": _fragments(_header(ui, cols)),
         "headings": [t._("Player"), t._("Role"), t._("Cards"), t._("Score") if scoring else ""],
         "seats": seats,
@@ -197,6 +199,28 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
 
 FOOTER_STYLES = ("class:hints", "class:prompt")
 """The terminal footer's key hints and text field: the page has buttons and a field."""
+
+
+def _results(ui: ClientUi, observation: Any) -> dict[str, Any] | None:
+    """The hand just over, between the hands (until the next deal or a tap): the
+    terminal's own rows, its sentences for the cards that changed hands with you."""
+    result = ui.results
+    if result is None or observation.ended is not None:
+        return None
+    t = ui.t
+    headers, rows = results_rows(ui)
+    notes = [describe_event(t, transfer, ui.name_of, ui.me) for transfer in observation.transfers]
+    return {
+        "title": t._("Hand {hand} is over").format(hand=result.hand),
+        "headers": headers,
+        "rows": [
+            {"cells": row, "me": player == ui.me}
+            for player, row in zip(result.finishing, rows, strict=True)
+        ],
+        "notes": [note for note in notes if note is not None],
+        "next": t._("The next hand is dealt in a moment; any key shows the table."),
+    }
+
 
 LOG_SHOWN = 80
 """The log's last lines on the page (the terminal keeps more, to scroll back)."""

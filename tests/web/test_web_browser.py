@@ -227,7 +227,8 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
             try:
                 if "Final standings" in text_of(driver, "standings"):
                     break
-                if "is over" in text_of(driver, "screen") and "results" not in shots:
+                results = driver.find_element(By.ID, "results")
+                if "results" not in shots and results.is_displayed():
                     shot(driver, shots, "results", tmp_path)
                 my_turn = "my-turn" in (
                     driver.find_element(By.TAG_NAME, "body").get_attribute("class") or ""

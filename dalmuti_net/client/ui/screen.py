@@ -593,16 +593,16 @@ def columns(cells: list[str], widths: list[int], right: Collection[int], style: 
     return plain("  " + "  ".join(fitted), style)
 
 
-def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
-    """The hand just over: finishing order, next hand's roles, points and totals (with
-    scoring), the cards that changed hands with you; until the next deal or a key."""
+def results_rows(ui: ClientUi) -> tuple[list[str], list[list[str]]]:
+    """The hand just over as a table's headings and rows, in finishing order: place,
+    player, next hand's role, and with scoring the points and totals (the terminal lays
+    them out in columns, the web table in a table)."""
     t = ui.t
     result = ui.results
     assert result is not None
     scoring = bool((ui.table or {}).get("rules", {}).get("scoring"))
     leaving = ui.leaving()
     roles = roles_of(tuple(next_seating(result.finishing, leaving)))
-    lines: list[Line] = [rule(t._("Hand {hand} is over").format(hand=result.hand), cols)]
     headers = [t._("Place"), t._("Player"), t._("Next hand")]
     if scoring:
         headers += [t._("Points"), t._("Total")]
@@ -625,6 +625,17 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
                 )
             row += [text, str(result.scores[index])]
         rows.append(row)
+    return headers, rows
+
+
+def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+    """The hand just over: finishing order, next hand's roles, points and totals (with
+    scoring), the cards that changed hands with you; until the next deal or a key."""
+    t = ui.t
+    result = ui.results
+    assert result is not None
+    lines: list[Line] = [rule(t._("Hand {hand} is over").format(hand=result.hand), cols)]
+    headers, rows = results_rows(ui)
     widths = column_widths([headers, *rows], cols)
     right = {3, 4}
     lines.append(columns(headers, widths, right, "class:heading"))

@@ -157,7 +157,40 @@ function cell(row, className, fill) {
   row.appendChild(td);
 }
 
+function drawResults(results) {
+  $("results").hidden = !results;
+  $("seats").hidden = !!results;
+  $("trick").hidden = !!results;
+  if (!results) return;
+  $("results-title").textContent = results.title;
+  const head = $("results-head");
+  head.replaceChildren();
+  results.headers.forEach((text, i) => {
+    const th = document.createElement("th");
+    th.textContent = text;
+    if (i >= 3) th.className = "n";
+    head.appendChild(th);
+  });
+  const body = $("results-rows");
+  body.replaceChildren();
+  for (const row of results.rows) {
+    const tr = document.createElement("tr");
+    if (row.me) tr.className = "me";
+    row.cells.forEach((text, i) => cell(tr, i >= 3 ? "n" : "", (td) => { td.textContent = text; }));
+    body.appendChild(tr);
+  }
+  const notes = $("results-notes");
+  notes.replaceChildren();
+  for (const text of results.notes) {
+    const p = document.createElement("p");
+    p.textContent = text;
+    notes.appendChild(p);
+  }
+  $("results-next").textContent = results.next;
+}
+
 function drawBoard(board) {
+  drawResults(board.results);
   const header = $("board-header");
   header.replaceChildren();
   const left = document.createElement("span");
