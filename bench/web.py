@@ -1,0 +1,337 @@
+"""The web table on loopback: how soon a phone sits down, and how soon its moves arrive.
+
+A real `dalmuti host --headless` (subprocess, 127.0.0.1) and headless Chromium at a phone's
+size (Debian's chromium and chromium-driver, driven with Selenium):
+
+- **join**: from opening the URL (Chromium already running, as a phone's browser is) to
+  the lobby showing the player seated, for a first visit (the page fills in the name and
+  joins as soon as its form is up) and for a return (the name and the resume token kept
+  by the browser: no form at all). Each is a fresh WebSocket and a fresh session on the
+  host.
+- **move**: a table of the browser, a terminal client (the terminal's own client stack:
+  ``ClientSession`` + ``ClientUi`` + ``ClientRunner`` over TCP, answering through
+  ``ClientUi.press``) and two host bots, watched by a spectator over TCP. For each move of
+  the browser and of the terminal client: the time from the mover sending it (the page's
+  click on the play or pass button, ``Date.now()``; the terminal's ``runner.send``,
+  ``time.time()``) to the spectator receiving the ``played`` or ``passed`` event. Both are
+  wall-clock times on one machine (a millisecond's resolution in the browser).
+
+Run by hand (not a test): ``python bench/web.py [--hands N] [--joins N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from dalmuti_net.client.runner import ClientRunner, Status
+from dalmuti_net.client.session import TABLE_UI_SOFTWARE, ClientSession
+from dalmuti_net.client.ui.choosers import TaxChooser
+from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.client.ui.state import ClientUi, Send
+from dalmuti_net.engine import PlayDecision
+from dalmuti_net.protocol.messages import Message
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+AUTOPLAY = """
+// The browser's player: on its turn, the last legal set offered, or pass; the time of
+// the tap that sends the move is kept.
+window.__moves = [];
+setInterval(() => {
+  if (!document.body.classList.contains("my-turn") || window.__busy) return;
+  const sets = document.querySelectorAll("#sets button");
+  const play = document.querySelector('#buttons button[data-key="enter"]');
+  const pass = document.querySelector('#buttons button[data-key="p"]');
+  window.__busy = true;
+  setTimeout(() => { window.__busy = false; }, 150);
+  if (sets.length && play) {
+    sets[sets.length - 1].click();
+    setTimeout(() => {
+      const now = document.querySelector('#buttons button[data-key="enter"]');
+      if (now) { window.__moves.push(Date.now()); now.click(); }
+    }, 30);
+  } else if (pass) {
+    window.__moves.push(Date.now());
+    pass.click();
+  } else {
+    // Taxes: one more card each time round (another one when a card runs out), then
+    // give; a revolution is not declared.
+    const no = document.querySelector('#buttons button[data-key="n"]');
+    if (no) { no.click(); return; }
+    const cards = document.querySelectorAll("#hand button:not([disabled])");
+    const up = document.querySelector('#buttons button[data-key="up"]');
+    if (!cards.length || !up) return;
+    window.__tax = (window.__tax || 0) + 1;
+    cards[cards.length - 1 - (window.__tax % cards.length)].click();
+    setTimeout(() => {
+      document.querySelector('#buttons button[data-key="up"]').click();
+      setTimeout(() => {
+        const give = document.querySelector('#buttons button[data-key="enter"]');
+        if (give) give.click();
+      }, 20);
+    }, 20);
+  }
+}, 10);
+"""
+
+
+def start_host(hands: int, folder: Path) -> tuple[subprocess.Popen[str], int, str]:
+    rules = folder / "rules.toml"
+    rules.write_text(f"[rules]\nhand_limit = {hands}\n\n[table]\nbetween_hands = 0.5\n")
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "dalmuti_net", "host", "--headless"),
+            *("--interface", "127.0.0.1", "--port", "0", "--web-port", "0", "--no-announce"),
+            *("--bots", "2", "--bot-pace", "0", "--rules", str(rules), "--plain"),
+            *("--lang", "en", "--table-name", "Bench"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    port = url = None
+    while port is None or url is None:
+        line = process.stdout.readline()
+        if not line:
+            raise SystemExit("the host did not start")
+        if found := re.search(r"is open on port (\d+)", line):
+            port = int(found[1])
+        if found := re.search(r"Phones join at: (\S+)", line):
+            url = found[1]
+    threading.Thread(target=process.stdout.read, daemon=True).start()  # drain
+    return process, port, url
+
+
+def browser() -> Any:
+    from selenium import webdriver
+
+    options = webdriver.ChromeOptions()
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument("--user-data-dir=" + tempfile.mkdtemp(prefix="dalmuti-bench-"))
+    options.binary_location = shutil.which("chromium") or "chromium"
+    driver = webdriver.Chrome(
+        options=options,
+        service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")),
+    )
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
+    )
+    return driver
+
+
+SEATED = "return document.querySelector('#screen .me') !== null"
+FILL_AND_JOIN = """
+const go = () => {
+  if (document.getElementById('join').hidden) return setTimeout(go, 1);
+  document.getElementById('name').value = arguments[0];
+  document.getElementById('join').requestSubmit();
+};
+go();
+"""
+
+
+def time_joins(driver: Any, url: str, joins: int) -> tuple[list[float], list[float]]:
+    """Seconds from opening the URL to seated: first visits, then returns."""
+    first, back = [], []
+    for index in range(joins):
+        driver.delete_all_cookies()
+        driver.get("about:blank")
+        driver.execute_cdp_cmd(
+            "Storage.clearDataForOrigin", {"origin": url.rstrip("/"), "storageTypes": "all"}
+        )
+        start = time.perf_counter()
+        driver.get(url)
+        driver.execute_script(FILL_AND_JOIN, f"Phone {index}")
+        while not driver.execute_script(SEATED):
+            time.sleep(0.002)
+        first.append(time.perf_counter() - start)
+        driver.get("about:blank")
+        start = time.perf_counter()
+        driver.get(url)  # name and token kept: straight back to the seat
+        while not driver.execute_script(SEATED):
+            time.sleep(0.002)
+        back.append(time.perf_counter() - start)
+        # Leave the lobby seat for the next first visit (q leaves a lobby at once).
+        driver.execute_script("document.querySelector('#buttons button[data-key=\"q\"]').click()")
+        time.sleep(0.2)
+    return first, back
+
+
+class Terminal:
+    """The terminal's client stack playing a seat: answers through ClientUi's keys."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.sent: list[float] = []
+        self.session = ClientSession("Term", software=TABLE_UI_SOFTWARE)
+        self.ui = ClientUi(Translator("en"), self.session, lists_tables=False)
+
+    async def run(self) -> None:
+        ui, session = self.ui, self.session
+
+        async def connect() -> trio.abc.Stream:
+            return await trio.open_tcp_stream("127.0.0.1", self.port)
+
+        async def on_message(message: Message) -> None:
+            for effect in ui.on_message(message):
+                if isinstance(effect, Send):
+                    await runner.send(effect.message)
+            if message["type"] == "table" and message["table"]["phase"] == "lobby":
+                me = [s for s in message["table"]["players"] if s["player"] == session.player]
+                if me and not me[0]["ready"]:
+                    await runner.send({"type": "ready", "ready": True})
+            chooser = ui.choosing
+            if chooser is None:
+                return
+            decision = session.decision
+            keys = ["n", "i", "d", "enter"]
+            if isinstance(decision, PlayDecision):
+                keys = ["p"] if not decision.sets else ["enter"]
+            elif isinstance(chooser, TaxChooser):
+                while chooser.total < chooser.decision.count:
+                    before = chooser.total
+                    ui.press("up")
+                    if chooser.total == before:
+                        ui.press("right")  # none left of that card: the next one
+            for key in keys:
+                effects = ui.press(key)
+                for effect in effects:
+                    if isinstance(effect, Send):
+                        if effect.message["type"] in ("play", "pass"):
+                            self.sent.append(time.time())
+                        await runner.send(effect.message)
+                if ui.choosing is None:
+                    break
+
+        runner = ClientRunner(session, connect, on_message=on_message, on_status=ui.on_status)
+        await runner.run()
+
+
+async def watch(port: int, events: list[tuple[int, float]], done: trio.Event) -> None:
+    """A spectator: each play or pass with its player and arrival time."""
+    session = ClientSession("Watcher", spectator=True)
+
+    async def connect() -> trio.abc.Stream:
+        return await trio.open_tcp_stream("127.0.0.1", port)
+
+    async def on_message(message: Message) -> None:
+        if message["type"] in ("played", "passed"):
+            events.append((message["player"], time.time()))
+        if message["type"] == "table_ended":
+            done.set()
+
+    await ClientRunner(session, connect, on_message=on_message).run()
+
+
+def latencies(sent: list[float], arrived: list[float]) -> list[float]:
+    return [(b - a) * 1000 for a, b in zip(sent, arrived, strict=False) if b >= a]
+
+
+async def time_moves(driver: Any, port: int, url: str, hands: int) -> dict[str, list[float]]:
+    events: list[tuple[int, float]] = []
+    done = trio.Event()
+    terminal = Terminal(port)
+    await trio.to_thread.run_sync(driver.get, "about:blank")
+    await trio.to_thread.run_sync(driver.get, url)
+    await trio.to_thread.run_sync(driver.execute_script, FILL_AND_JOIN, "Phone")
+    while not await trio.to_thread.run_sync(driver.execute_script, SEATED):
+        await trio.sleep(0.05)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch, port, events, done)
+        nursery.start_soon(terminal.run)
+        while terminal.ui.status is not Status.CONNECTED or terminal.session.player is None:
+            await trio.sleep(0.05)
+        await trio.sleep(0.3)
+        await trio.to_thread.run_sync(driver.execute_script, AUTOPLAY)
+        await trio.to_thread.run_sync(
+            driver.execute_script,
+            "document.querySelector('#buttons button[data-key=\"s\"]').click()",
+        )
+        await trio.sleep(0.3)
+        await trio.to_thread.run_sync(
+            driver.execute_script,
+            "const s = document.querySelector('#buttons button[data-key=\"s\"]'); if (s) s.click()",
+        )
+        with trio.fail_after(60 * hands):
+            await done.wait()
+        nursery.cancel_scope.cancel()
+    term = terminal.session.player
+    seats = (terminal.session.table or {})["players"]
+    phone = next(s["player"] for s in seats if s["kind"] == "human" and s["player"] != term)
+    browser_sent = [
+        t / 1000
+        for t in await trio.to_thread.run_sync(driver.execute_script, "return window.__moves")
+    ]
+    arrived = {who: [t for p, t in events if p == who] for who in (phone, term)}
+    for name, sent, got in (
+        ("browser", browser_sent, arrived[phone]),
+        ("terminal", terminal.sent, arrived[term]),
+    ):
+        # Matched in order: the k-th move sent is the k-th of that seat's events.
+        print(f"{name}: {len(sent)} moves sent, {len(got)} arrived")
+    return {
+        "browser": latencies(browser_sent, arrived[phone]),
+        "terminal": latencies(terminal.sent, arrived[term]),
+    }
+
+
+def summary(values: list[float]) -> str:
+    values = sorted(values)
+    p90 = values[int(len(values) * 0.9)] if values else float("nan")
+    return (
+        f"n={len(values)} p50={statistics.median(values):.1f} ms "
+        f"p90={p90:.1f} ms max={values[-1]:.1f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=3)
+    parser.add_argument("--joins", type=int, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        driver = browser()
+        host, port, url = start_host(args.hands, Path(folder))
+        try:
+            first, back = time_joins(driver, url, args.joins)
+            print("join, first visit (s):", " ".join(f"{v:.3f}" for v in first))
+            print(f"  median {statistics.median(first):.3f} s, max {max(first):.3f} s")
+            print("join, return with the kept token (s):", " ".join(f"{v:.3f}" for v in back))
+            print(f"  median {statistics.median(back):.3f} s, max {max(back):.3f} s")
+            moves = trio.run(time_moves, driver, port, url, args.hands)
+            for who, values in moves.items():
+                print(f"move reaching the others, {who}: {summary(values)}")
+            gap = statistics.median(moves["browser"]) - statistics.median(moves["terminal"])
+            print(f"p50 browser - terminal: {gap:+.1f} ms")
+        finally:
+            driver.quit()
+            host.terminate()
+            host.wait(10)
+
+
+if __name__ == "__main__":
+    main()
