@@ -12,15 +12,16 @@ How it is kept: while a host writes it, WAL with ``synchronous=FULL``, one trans
 per batch of changes the server commits before anything is acknowledged; a crash at any
 moment leaves the last committed batch or the one before it, never half of one. A host
 that stops cleanly folds the log into the file and leaves it in rollback-journal mode:
-a save at rest is one file, and readers open it without creating anything beside it. The format is ``PRAGMA
-user_version``; ``PRAGMA application_id`` says the file is a dalmuti-net save. Each change
+a save at rest is one file, and readers open it without creating anything beside it.
+The format is ``PRAGMA user_version``; ``PRAGMA application_id`` says the file is a
+dalmuti-net save. Each change
 carries a checksum and the file counts its changes, so damage is refused with one
 sentence instead of replaying an older state. (One limit: SQLite's log checksums its
 frames and stops reading at the first bad one, as after a crash, so damage inside a log
-that a crash left behind reads as a crash at that point; the file itself, which a clean
-stop leaves alone, has no such blind spot.) While a host writes the file it holds an
-exclusive ``flock`` on it: a second host is refused at once, while readers (``dalmuti
-history``) can still read it.
+that a crash left behind reads as a crash at that point; the file itself has no such
+blind spot.) While a host writes the file it holds an exclusive ``flock`` on it: a
+second host is refused (after half a second, in case the lock was a reader's brief
+shared one), while readers (``dalmuti history``) can still read it.
 """
 
 from __future__ import annotations
