@@ -306,11 +306,18 @@ class Game:
         a playout never asks for. Outside play (a few answers a hand) the id is decoded
         into its action and checked against the decision owed, as ``apply`` does.
         """
-        new: list[Event] | None = None if events is None else []
         if self.phase is _PLAY:
+            if type(action_id) is not int:
+                raise IllegalAction(Refusal.WRONG_DECISION, "an action id is a whole number")
             played = _SET_OF_ID.get(action_id)
-            if (played is None and action_id != PASS_ID) or type(action_id) is not int:
+            if played is None and action_id != PASS_ID:
                 raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
+            if events is None:  # a playout's step: nothing built, nothing kept
+                self._turn(self.turn, played, None)  # type: ignore[arg-type]
+                if self._keeps_log:
+                    self._drop_log()
+                return
+            new: list[Event] = []
             self._turn(self.turn, played, new)  # type: ignore[arg-type]
         else:
             self._check_not_ended()
@@ -321,15 +328,13 @@ class Game:
                 action = encoding.decode(action_id, self.order)
             except ValueError as error:
                 raise IllegalAction(Refusal.WRONG_DECISION, str(error)) from None
-            answered: list[Event] = []
-            self._answer(player, action, answered)
-            if new is not None:
-                new = answered
-        if new is None:
-            if self._keeps_log:
-                self._drop_log()
-            return
-        events.extend(self._logged(new))  # type: ignore[union-attr]
+            new = []
+            self._answer(player, action, new)
+            if events is None:
+                if self._keeps_log:
+                    self._drop_log()
+                return
+        events.extend(self._logged(new))
 
     @property
     def keeps_log(self) -> bool:
