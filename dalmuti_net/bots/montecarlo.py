@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import sub
 
 from ..engine import (
     JESTER,
@@ -34,7 +35,7 @@ from ..engine import (
     Play,
     PlayDecision,
 )
-from ..engine.cards import EMPTY, playable_sets
+from ..engine.cards import EMPTY, can_beat, playable_sets
 from ..engine.encoding import PASS_ID, play_id
 from ..engine.game import place_points
 from .base import SeededStrategy
@@ -281,7 +282,9 @@ class Guess:
         me = self.me
         before = game.returns()[me]
         hands = dict(self.hands)
-        played = list(self.played)
+        counts = {p: sum(hand) for p, hand in hands.items()}
+        # Cards no seat has seen played: a seat's unseen cards are these less its hand.
+        unplayed = [d - p for d, p in zip(self.deck, self.played, strict=True)]
         player = me
         while True:
             if move is None:
@@ -289,8 +292,9 @@ class Guess:
             else:
                 game.step(play_id(move))
                 hands[player] = _without(hands[player], move)
-                played[move.rank] += move.count - move.jesters
-                played[JESTER] += move.jesters
+                counts[player] -= move.count
+                unplayed[move.rank] -= move.count - move.jesters
+                unplayed[JESTER] -= move.jesters
             if game.phase is not Phase.PLAY:
                 break
             if me in game.out:
@@ -300,24 +304,29 @@ class Guess:
             turn = game.turn
             assert turn is not None
             player = turn
-            move = self._policy(player, hands, played, game.top)
+            move = self._policy(player, hands, counts, unplayed, game.top)
         return float(game.returns()[me] - before)
 
     def _policy(
-        self, player: int, hands: dict[int, Counts], played: list[int], top: CardSet | None
+        self,
+        player: int,
+        hands: dict[int, Counts],
+        counts: dict[int, int],
+        unplayed: list[int],
+        top: CardSet | None,
     ) -> Move:
         """The heuristic bot's move, from what that seat would see."""
         hand = hands[player]
+        if top is not None and not can_beat(hand, top):
+            return None  # most follows: nothing to decide
         options = tuple(playable_sets(hand, top))
-        if top is not None and not options:
-            return None
-        held = sum(hand)
+        held = counts[player]
         for option in options:
             if option.count == held:
                 return option
-        opponents = tuple(count for o in self.order if o != player and (count := sum(hands[o])))
-        deck = self.deck
-        hidden = tuple(max(0, deck[c] - played[c] - hand[c]) for c in range(14))
+        opponents = tuple(count for o in self.order if o != player and (count := counts[o]))
+        # Never below 0: the sampled hands are drawn from the cards not played.
+        hidden = tuple(map(sub, unplayed, hand))
         reading = RolloutReading(hand, opponents, hidden, self.deck)
         if top is None:
             return choose_lead(hand, reading, options)

@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 from math import comb
 
 from ..engine import JESTER, RANKS, CardSet, Counts, Observation
-from ..engine.cards import deck_of_size, playable_sets
+from ..engine.cards import can_beat, deck_of_size, playable_sets
 
 
 def deck_composition(deck_size: int) -> Counts:
@@ -49,65 +49,46 @@ class TableReading:
             max(0, deck[card] - observation.played[card] - hand[card]) for card in range(14)
         )
         self.hidden_total = hidden_total
-        self._rank_safety: dict[int, tuple[float, ...]] = {}
+        self._rank_safety: dict[tuple[int, int], float] = {}
 
     def could_be_beaten(self, rank: int, size: int) -> bool:
         """Whether some opponent might hold a better set of ``size`` cards."""
         if not any(count >= size for count in self.opponents):
             return False
-        return _beatable(self.hidden, rank, size)
+        # The engine's rule: whether the unseen cards, pooled, make a set that beats it.
+        return can_beat(self.hidden, _one_of_each_rank(size)[min(rank, JESTER) - 1])
 
     def safety(self, rank: int, size: int) -> float:
         """Rough chance that nobody can beat a set of ``size`` cards of ``rank``."""
         if not self.could_be_beaten(rank, size):
             return 1.0
-        table = self._rank_safety.get(size)
-        if table is None:
-            table = _safety_table(self.hidden, self.opponents, size)
-            self._rank_safety[size] = table
-        return table[min(rank, JESTER)]
+        key = (rank, size)
+        chance = self._rank_safety.get(key)
+        if chance is None:
+            chance = self._rank_safety[key] = self._safety(min(rank, JESTER), size)
+        return chance
 
+    def _safety(self, rank: int, size: int) -> float:
+        """The chance that no opponent holds a set of ``size`` cards that beats one of
+        ``rank``.
 
-# Both are pure functions of the unseen cards (and the opponents' sizes): a Monte Carlo
-# search meets the same few thousand positions again and again, so they are remembered.
-
-
-@lru_cache(maxsize=1 << 16)
-def _beatable(hidden: Counts, rank: int, size: int) -> bool:
-    """The engine's rule: whether the unseen cards, pooled, make a set that beats one of
-    ``size`` cards of ``rank``."""
-    return bool(playable_sets(hidden, CardSet(rank, size)))
-
-
-@lru_cache(maxsize=1 << 16)
-def _safety_table(hidden: Counts, opponents: tuple[int, ...], size: int) -> tuple[float, ...]:
-    """Entry r: chance that no opponent holds a set of ``size`` cards that beats one of r.
-
-    Which sets beat which is the engine's rule, not restated here: the sets of ``size``
-    the unseen cards, pooled, could make (``playable_sets``: best rank first, then
-    fewest Jesters first) and ``CardSet.beats``. Each rank they could make counts its
-    naturals and the most Jesters the engine lets it use, and is taken as missed by
-    every opponent independently; the sets that beat a rank are a run from the top of
-    the list, so the chance for each rank is a running product down it.
-    """
-    hidden_total = sum(opponents)
-    targets = _one_of_each_rank(size)
-    threats = playable_sets(hidden, targets[-1])
-    table = [1.0]
-    chance = 1.0
-    taken = 0
-    for target in targets:
-        while taken < len(threats) and threats[taken].beats(target):
-            threat = threats[taken]
-            taken += 1
-            if taken < len(threats) and threats[taken].rank == threat.rank:
+        Which sets beat which is the engine's rule, not restated here: the sets of
+        ``size`` the unseen cards, pooled, could play on it (``playable_sets``: best rank
+        first, then fewest Jesters first). Each rank they could make counts its naturals
+        and the most Jesters the engine lets it use (the last set of that rank), and is
+        taken as missed by every opponent independently.
+        """
+        hidden, size_ok = self.hidden, [count for count in self.opponents if count >= size]
+        threats = playable_sets(hidden, _one_of_each_rank(size)[rank - 1])
+        chance = 1.0
+        last = len(threats) - 1
+        for index, threat in enumerate(threats):
+            if index < last and threats[index + 1].rank == threat.rank:
                 continue  # the last set of a rank uses the most Jesters
             useful = hidden[threat.rank] + threat.jesters
-            for count in opponents:
-                if count >= size:
-                    chance *= 1.0 - chance_to_hold(hidden_total, useful, count, size)
-        table.append(chance)
-    return tuple(table)
+            for count in size_ok:
+                chance *= 1.0 - chance_to_hold(self.hidden_total, useful, count, size)
+        return chance
 
 
 @cache

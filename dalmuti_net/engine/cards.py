@@ -235,6 +235,16 @@ def playable_sets(hand: Counts, to_beat: CardSet | None) -> list[CardSet]:
     return playable(hand, to_beat, SETS, [])
 
 
+def can_beat(hand: Counts, to_beat: CardSet) -> bool:
+    """Whether ``playable_sets(hand, to_beat)`` lists any set, without listing them: the
+    test ``playable`` makes first (a better rank held, with Jesters enough cards)."""
+    if to_beat.count > LARGEST_SET:
+        return False
+    count, below = to_beat.count, to_beat.rank if to_beat.rank < JESTER else JESTER
+    jesters = hand[JESTER]
+    return below > 1 and max(hand[1:below]) >= (count - jesters if count > jesters else 1)
+
+
 def playable(
     hand: Counts, to_beat: CardSet | None, tables: SetTables[T], options: list[T]
 ) -> list[T]:

@@ -9,9 +9,12 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dalmuti_net.engine import (
     NUM_ACTIONS,
+    CardSet,
     Event,
     Game,
     IllegalAction,
@@ -19,6 +22,7 @@ from dalmuti_net.engine import (
     Rules,
     observe,
 )
+from dalmuti_net.engine.cards import can_beat, playable_sets
 from dalmuti_net.engine.encoding import PASS_ID, playable_ids
 
 # Caches of values the game builds once and hands out again (not the game's state), and
@@ -194,3 +198,18 @@ def test_a_game_stepped_without_events_keeps_no_log_and_says_so() -> None:
     # The game it was cloned from still keeps everything.
     assert twin.keeps_log
     assert twin.observation(0).viewer == 0
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    hand=st.lists(st.integers(0, 12), min_size=12, max_size=12),
+    jesters=st.integers(0, 2),
+    rank=st.integers(1, 13),
+    count=st.integers(1, 16),
+)
+def test_can_beat_says_whether_any_set_is_playable(
+    hand: list[int], jesters: int, rank: int, count: int
+) -> None:
+    counts = (0, *hand, jesters)
+    to_beat = CardSet(rank, count, count if rank == 13 else 0)
+    assert can_beat(counts, to_beat) == bool(playable_sets(counts, to_beat))
