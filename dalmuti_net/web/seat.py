@@ -39,6 +39,12 @@ JOIN_TIMEOUT = 120.0
 TICK = 1.0
 """While a countdown runs on screen (a turn timer, a grace period), the view every second."""
 DEFAULT_SIZE = (44, 40)
+PING_INTERVAL = 5.0
+PAGE_SILENCE = 20.0
+"""A page that answers no WebSocket ping for this long is gone (a phone off the Wi-Fi
+sends no close): its connection to the table ends, so that its seat has the grace
+period and a stand-in as any dropped player's has; as the protocol's liveness, 5 s and
+20 s. The browser answers pings by itself, asleep or not, while its socket lives."""
 
 Connector = Callable[[], Awaitable[trio.abc.Stream]]
 
@@ -65,8 +71,12 @@ class WebSeat:
         table_name: str,
         code_required: bool,
         rate: float,
+        ping_interval: float = PING_INTERVAL,
+        silence: float = PAGE_SILENCE,
     ) -> None:
         self.ws = ws
+        self._ping_interval = ping_interval
+        self._silence = silence
         self._connect = connect
         self.table_name = table_name
         self.code_required = code_required
@@ -104,9 +114,14 @@ class WebSeat:
         # The tasks of a session raise in groups: the first refusal is the one told.
         refusal: PageError | None = None
         try:
-            await self._run(language)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._keep_alive, nursery.cancel_scope)
+                await self._run(language)
+                nursery.cancel_scope.cancel()
         except* PageError as group:
-            first = group.exceptions[0]
+            first: BaseException = group
+            while isinstance(first, BaseExceptionGroup):  # groups nest, task in task
+                first = first.exceptions[0]
             assert isinstance(first, PageError)
             refusal = first
         except* ConnectionClosed:
@@ -118,6 +133,16 @@ class WebSeat:
                     await self.ws.aclose(1008, str(refusal))
                 except ConnectionClosed:
                     pass
+
+    async def _keep_alive(self, done: trio.CancelScope) -> None:
+        while True:
+            await trio.sleep(self._ping_interval)
+            with trio.move_on_after(self._silence) as waited:
+                await self.ws.ping()
+            if waited.cancelled_caught:
+                log.info("a web page answered no ping for %g s: its seat is let go", self._silence)
+                done.cancel()
+                return
 
     async def _run(self, language: str) -> None:
         self._language = language

@@ -29,7 +29,7 @@ from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_server_st
 from ..client.ui.i18n import DEFAULT_LANGUAGE, normalize_language
 from ..protocol import FrameReader, ProtocolError
 from ..protocol.framing import frame
-from .seat import MAX_PAGE_MESSAGE, WebSeat
+from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, WebSeat
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +111,16 @@ class ReplayStream(trio.abc.Stream):
 
 
 class WebServer:
-    def __init__(self, door: TableDoor) -> None:
+    def __init__(
+        self,
+        door: TableDoor,
+        *,
+        ping_interval: float = PING_INTERVAL,
+        silence: float = PAGE_SILENCE,
+    ) -> None:
         self.door = door
+        self._ping_interval = ping_interval
+        self._silence = silence
         self._slots = trio.Semaphore(MAX_WEB_CONNECTIONS)
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
@@ -217,9 +225,12 @@ class WebServer:
             table_name=door.table_name(),
             code_required=door.code_required,
             rate=door.rate,
+            ping_interval=self._ping_interval,
+            silence=self._silence,
         )
         await seat.run(language)
-        await ws.aclose()
+        with trio.move_on_after(1):  # a page that is gone does not answer the close
+            await ws.aclose()
 
     async def _protocol(self, ws: WebSocketConnection, address: str) -> None:
         """One protocol message per binary WebSocket message, both ways."""

@@ -12,6 +12,8 @@ import msgpack
 import pytest
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_client_stream
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import AcceptConnection, Request, TextMessage
 
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
@@ -24,8 +26,14 @@ async def no_bots(stream: trio.abc.Stream, bot: StartBot) -> None:
 
 
 @asynccontextmanager
-async def web_table(code: str | None = None) -> AsyncIterator[int]:
-    table = Table("Web", code=code)
+async def web_table(code: str | None = None, **timing: float) -> AsyncIterator[int]:
+    async with web_table_of(Table("Web", code=code), **timing) as port:
+        yield port
+
+
+@asynccontextmanager
+async def web_table_of(table: Table, **timing: float) -> AsyncIterator[int]:
+    code = table.code
     server = TableServer(table, run_bot=no_bots, between_hands=0)
     door = TableDoor(
         connect=lambda address: server.connect_local(outside=address),
@@ -37,7 +45,7 @@ async def web_table(code: str | None = None) -> AsyncIterator[int]:
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        nursery.start_soon(WebServer(door).serve, listeners)
+        nursery.start_soon(WebServer(door, **timing).serve, listeners)
         yield listeners[0].socket.getsockname()[1]
         nursery.cancel_scope.cancel()
 
@@ -207,3 +215,28 @@ async def test_the_pages_channel_joins_and_refuses_nonsense() -> None:
             with trio.fail_after(5), pytest.raises(ConnectionClosed):
                 while True:
                     await ws.get_message()
+
+
+async def test_a_page_gone_silent_lets_its_seat_go() -> None:
+    """A phone off the Wi-Fi sends no close: its page answers no ping, and its seat is
+    let go (then the grace period and a stand-in, as for any dropped player)."""
+    table = Table("Web")
+    async with web_table_of(table, ping_interval=0.1, silence=0.3) as port:
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        async with stream:
+            client = WSConnection(ConnectionType.CLIENT)
+            await stream.send_all(client.send(Request(host=f"127.0.0.1:{port}", target="/table")))
+            with trio.fail_after(5):
+                accepted = False
+                while not accepted:
+                    client.receive_data(await stream.receive_some())
+                    accepted = any(isinstance(e, AcceptConnection) for e in client.events())
+            join = json.dumps({"join": {"name": "Ana"}})
+            await stream.send_all(client.send(TextMessage(join)))
+            with trio.fail_after(5):
+                while not any(seat.connection is not None for seat in table.seats.values()):
+                    await trio.sleep(0.02)
+            # From now on nothing is read, so no ping is answered.
+            with trio.fail_after(5):
+                while any(seat.connection is not None for seat in table.seats.values()):
+                    await trio.sleep(0.02)
