@@ -36,6 +36,52 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def copy_at_rest(played: Path, folder: Path) -> Path:
+    folder.mkdir()
+    path = folder / "table.dat"
+    shutil.copyfile(played, path)
+    return path
+
+
+@pytest.mark.parametrize("command", [["history"], ["history", "--hand", "2"], ["standings"]])
+def test_a_save_in_a_read_only_folder_is_read(
+    played: Path, tmp_path: Path, command: list[str]
+) -> None:
+    folder = tmp_path / "share"
+    path = copy_at_rest(played, folder)
+    expected = subprocess.run(
+        [sys.executable, "-m", "dalmuti_net", *command, str(played)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    try:
+        done = subprocess.run(
+            reader(folder, *command, str(path)), capture_output=True, text=True, timeout=120
+        )
+        if done.returncode and "mount" in done.stderr and "dalmuti" not in done.stderr:
+            pytest.skip(f"no read-only bind mount here: {done.stderr.strip()}")
+        assert (done.returncode, done.stderr) == (0, "")
+        assert done.stdout == expected
+        assert sorted(p.name for p in folder.iterdir()) == ["table.dat"]  # nothing beside it
+    finally:
+        folder.chmod(0o755)
+
+
+def test_a_read_only_save_is_read(played: Path, tmp_path: Path) -> None:
+    path = copy_at_rest(played, tmp_path / "mine")
+    path.chmod(0o444)
+    done = subprocess.run(
+        [sys.executable, "-m", "dalmuti_net", "history", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert "Hand 3" in done.stdout
+    assert sorted(p.name for p in path.parent.iterdir()) == ["table.dat"]
+
+
 def test_a_crashed_hosts_save_in_a_read_only_folder_says_why_in_one_line(
     played: Path, tmp_path: Path
 ) -> None:
