@@ -194,9 +194,9 @@ def test_no_control_character_survives_a_hostile_name_or_chat() -> None:
     table = PlainLocal(name="Eve\x1b[31m\x07")
     assert table.local.session.player is not None
     lines = table.type("say \x1b]0;pwned\x07hi\x9b2J")
-    assert lines == ["Eve [31m: ]0;pwnedhi2J"]
+    assert lines == ["Eve [31m: ]0;pwned hi 2J"]  # each control a space (protocol.text.shown)
     assert all(not CONTROL.search(line) for line in table.printed + lines)
-    assert clean("a\x1b[2Jb\tc\x9bd") == "a[2Jb cd"
+    assert clean("a\x1b[2Jb\tc\x9bd\u202ee\u200bf") == "a [2Jb c d ef"
 
 
 def test_a_reconnection_is_told_and_the_open_question_asked_again() -> None:

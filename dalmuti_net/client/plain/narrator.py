@@ -10,7 +10,6 @@ here does I/O: callers feed it and take ``lines()`` and the effects it returns.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from ...engine import JESTER
@@ -19,6 +18,7 @@ from ...engine.events import CardsDealt, Played, TableEnded
 from ...engine.rules import MAX_HAND_LIMIT
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
+from ...protocol.text import shown
 from ..runner import Status
 from ..session import ClientSession
 from ..ui.choosers import Result
@@ -64,13 +64,10 @@ TIMER_WARNINGS = (30, 10, 5, 0)
 
 
 def clean(text: str) -> str:
-    """``text`` without control characters: no escape sequence ever reaches the output,
-    whatever a player put in a name or a chat line."""
-    return "".join(
-        " " if char in "\t\n\r" else char
-        for char in text
-        if char in "\t\n\r" or unicodedata.category(char) != "Cc"
-    )
+    """``text`` through the one terminal filter (``protocol.text.shown``): no escape
+    sequence, bidirectional override or hidden character ever reaches the output, whatever
+    a player put in a name or a chat line (tabs and line ends are spaces)."""
+    return shown(text)
 
 
 class _LoggedUi(ClientUi):
