@@ -66,6 +66,8 @@ newcomer by closing such a connection, never a younger one."""
 BURST_FACTOR = 4
 """Over this many times its limit of connections waiting to say hello, all of them young,
 an address (or the host) is refused new connections at once."""
+WATCHING = " (watching)"
+"""What a spectator's name ends with in a chat line (beside the message's nil ``player``)."""
 HOST_ONLY = frozenset({"start", "add_bot", "remove_bot", "set_rules", "kick", "end_table"})
 
 
@@ -393,15 +395,18 @@ class Table:
             )
         return self._next_player
 
-    def _unique_name(self, wanted: str, *, refuse: bool = True) -> str:
+    def _unique_name(self, wanted: str, *, refuse: bool = True, spectator: bool = False) -> str:
         """The name rule (``protocol.names``, PROTOCOL.md "Names"): ``wanted`` normalised;
         numbered (`` (2)``...) if it is exactly a name at the table; refused if it only
         looks like one, unless ``refuse`` is false (the host's own bots), when it is
-        numbered too."""
+        numbered too. Names are held against each other as chat shows them too (a
+        spectator's with ``WATCHING``)."""
         base = normal_name(wanted, MAX_NAME_CHARS) or "Player"
-        taken = [seat.name for seat in self.seats.values()]
-        taken += [c.name for c in self.connections.values() if c.spectator]
-        other = look_alike(base, taken) if refuse else None
+        watching = [c.name for c in self.connections.values() if c.spectator]
+        taken = [seat.name for seat in self.seats.values()] + watching
+        taken += [name + WATCHING for name in watching]
+        shown_as = ("", WATCHING) if spectator else ("",)
+        other = look_alike(base, taken, shown_as) if refuse else None
         if other is not None:
             raise ProtocolError(
                 ErrorCode.NAME_TAKEN,
@@ -409,7 +414,7 @@ class Table:
                 "differ only in case, invisible characters or look-alike letters (Cyrillic, "
                 "Greek, 0 for O, 1 or I for l) are refused; choose another name",
             )
-        return free_name(base, taken, MAX_NAME_CHARS)
+        return free_name(base, taken, MAX_NAME_CHARS, shown_as)
 
     def request_stand_in(self, player: int) -> None:
         """Start a bot that plays ``player``'s seat until they come back."""
@@ -697,7 +702,7 @@ class Table:
             if spectators >= self.limits.max_spectators:
                 raise ProtocolError(ErrorCode.TABLE_FULL, "no spectator place is left")
             connection.spectator = True
-            connection.name = self._unique_name(message["name"])
+            connection.name = self._unique_name(message["name"], spectator=True)
         else:
             if self.phase == "ended":
                 raise ProtocolError(
@@ -795,7 +800,7 @@ class Table:
         return marks
 
     def _chat(self, connection: Connection, text: str) -> None:
-        name = connection.name if not connection.spectator else f"{connection.name} (watching)"
+        name = connection.name + WATCHING if connection.spectator else connection.name
         self._broadcast(
             {
                 "type": "chat",

@@ -82,16 +82,23 @@ def looks_like(name: str, other: str) -> bool:
     return any(mine == theirs for mine, theirs in zip(_keys(name), _keys(other), strict=True))
 
 
-def look_alike(name: str, taken: list[str]) -> str | None:
-    """The first of ``taken`` that ``name`` looks like without being it, or ``None``."""
-    return next((other for other in taken if other != name and looks_like(name, other)), None)
+def look_alike(name: str, taken: list[str], shown_as: tuple[str, ...] = ("",)) -> str | None:
+    """The first of ``taken`` that ``name`` looks like without being it, or ``None``.
+    ``shown_as``: the endings the name is also shown with (a spectator's chat line is
+    "Ana (watching)"), each held against ``taken`` too."""
+    for ending in shown_as:
+        shown = name + ending
+        other = next((o for o in taken if o != shown and looks_like(shown, o)), None)
+        if other is not None:
+            return other
+    return None
 
 
-def free_name(base: str, taken: list[str], limit: int) -> str:
-    """``base`` or, if it looks like a name in ``taken``, ``base (2)``, ``base (3)``... (cut
-    to fit ``limit``): the first that looks like none of them."""
+def free_name(base: str, taken: list[str], limit: int, shown_as: tuple[str, ...] = ("",)) -> str:
+    """``base`` or, if it (with any of ``shown_as``) looks like a name in ``taken``,
+    ``base (2)``, ``base (3)``... (cut to fit ``limit``): the first that looks like none."""
     candidate, number = base, 1
-    while any(looks_like(candidate, other) for other in taken):
+    while any(looks_like(candidate + end, other) for end in shown_as for other in taken):
         number += 1
         suffix = f" ({number})"
         candidate = base[: limit - len(suffix)] + suffix

@@ -146,3 +146,23 @@ def test_names_in_an_older_save_are_normalised() -> None:
         }
     ]
     assert Table.replay(old_save, name="Old").seats[1].name == "Bea"
+
+
+def test_names_are_kept_apart_as_chat_shows_them() -> None:
+    """A spectator's chat line says "Bo (watching)": a player of that name cannot pass
+    for the spectator, nor a spectator for such a player."""
+    harness = Harness(Table("Names"))
+    harness.join("Ana")
+    harness.join("Bo", spectator=True)
+    exact = harness.join("Bo (watching)")
+    assert not exact.errors
+    assert "Bo (watching) (2)" in [s.name for s in harness.table.seats.values()]
+    [error] = harness.join("bo (WATCHING)").errors
+    assert error["code"] == "name_taken"
+    harness.join("Cy (watching)")
+    [error] = harness.join("CY", spectator=True).errors  # would chat as "CY (watching)"
+    assert error["code"] == "name_taken"
+    cy = harness.join("Cy", spectator=True)
+    assert not cy.errors
+    harness.send(cy, {"type": "chat", "text": "hi"})
+    assert cy.of_type("chat")[-1]["name"] == "Cy (2) (watching)"
