@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 from history_support import read_changes, write_save
+from test_standings import bots_only_table
 
+from dalmuti_net.history.keeper import keep_league
 from dalmuti_net.host.savefile import SaveFile
 
 
@@ -112,3 +114,23 @@ def test_a_crashed_hosts_save_in_a_read_only_folder_says_why_in_one_line(
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "cannot be read in this folder" in done.stderr
     assert "copy both files to a folder you can write in" in done.stderr
+
+
+def test_a_league_in_a_read_only_folder_is_read(tmp_path: Path) -> None:
+    folder = tmp_path / "share"
+    folder.mkdir()
+    league = folder / "league.db"
+    harness = bots_only_table(1)
+    keep_league(harness.table, league)
+    harness.run()
+    try:
+        done = subprocess.run(
+            reader(folder, "standings", str(league)), capture_output=True, text=True, timeout=120
+        )
+        if done.returncode and "mount" in done.stderr and "dalmuti" not in done.stderr:
+            pytest.skip(f"no read-only bind mount here: {done.stderr.strip()}")
+    finally:
+        folder.chmod(0o755)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "Standings over 1 table" in done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["league.db"]
