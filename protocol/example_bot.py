@@ -25,7 +25,7 @@ def send(sock, message):
 
 def main(host="127.0.0.1", port="7341", name="minibot"):
     sock = socket.create_connection((host, int(port)), timeout=1)
-    sent = send(sock, {"type": "hello", "version": 1, "name": name, "role": "player"})
+    sent = send(sock, {"type": "hello", "version": 2, "name": name, "role": "player"})
     buffer = b""
     while True:
         try:

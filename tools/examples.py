@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dalmuti_net.protocol.catalogue import EVENT_MESSAGES, PROTOCOL_VERSION, Direction
+from dalmuti_net.protocol.resume import client_proof, host_proof, seat_id
 
 Message = dict[str, Any]
 
@@ -187,10 +188,36 @@ HAND_SO_FAR: list[Message] = [
 ]
 """What Eli (player 5) was told of hand 3 so far, for the snapshot's ``hand_events``."""
 
+RESUME_TOKEN = "q7Vd2mXo9LkT4bR1sWc8Ze"
+"""Eli's seat in the examples: its token, and the nonces of the seat asked back, so that the
+golden frames of `hello` with `resume`, `challenge` and `prove` are a test vector of the
+proofs (PROTOCOL.md, "Security on the LAN")."""
+RESUME_TABLE_ID = "3f9c2a7e51d04b68"
+RESUME_CLIENT_NONCE = "8b1e4f0c2d7a93556e0f1a2b3c4d5e6f"
+RESUME_HOST_NONCE = "c3a1f07d9e2b4c6a8d0e1f2a3b4c5d6e"
+
 TO_HOST_BODIES: list[tuple[str, Message]] = [
     (
         "hello",
         {"version": PROTOCOL_VERSION, "name": "Eli", "role": "player", "software": "minibot 1.0"},
+    ),
+    (
+        "hello.resume",
+        {
+            "version": PROTOCOL_VERSION,
+            "name": "Eli",
+            "role": "player",
+            "software": "minibot 1.0",
+            "resume": {"seat": seat_id(RESUME_TOKEN), "nonce": RESUME_CLIENT_NONCE},
+        },
+    ),
+    (
+        "prove",
+        {
+            "proof": client_proof(
+                RESUME_TOKEN, RESUME_TABLE_ID, RESUME_CLIENT_NONCE, RESUME_HOST_NONCE
+            )
+        },
     ),
     ("about", {}),
     ("heartbeat", {}),
@@ -219,7 +246,7 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
         "about",
         {
             "version": PROTOCOL_VERSION,
-            "table_id": "3f9c2a7e51d04b68",
+            "table_id": RESUME_TABLE_ID,
             "table": "Friday table",
             "phase": "playing",
             "code_required": False,
@@ -227,14 +254,23 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
         },
     ),
     (
+        "challenge",
+        {
+            "nonce": RESUME_HOST_NONCE,
+            "proof": host_proof(
+                RESUME_TOKEN, RESUME_TABLE_ID, RESUME_CLIENT_NONCE, RESUME_HOST_NONCE
+            ),
+        },
+    ),
+    (
         "welcome",
         {
             "version": PROTOCOL_VERSION,
             "player": 5,
-            "token": "q7Vd2mXo9LkT4bR1sWc8Ze",
+            "token": RESUME_TOKEN,
             "host": False,
             "table": "Friday table",
-            "table_id": "3f9c2a7e51d04b68",
+            "table_id": RESUME_TABLE_ID,
             "software": "dalmuti-net/0.1.0",
             "rules": RULES,
             "limits": LIMITS,

@@ -40,6 +40,7 @@ from dalmuti_net.protocol.spec import (
     Enum,
     Field,
     Float,
+    Hex,
     Int,
     List,
     Nullable,
@@ -71,6 +72,8 @@ GROUPS: dict[str, list[tuple[Direction, str]]] = {
         (Direction.TO_HOST, "about"),
         (Direction.TO_CLIENT, "about"),
         (Direction.TO_HOST, "hello"),
+        (Direction.TO_CLIENT, "challenge"),
+        (Direction.TO_HOST, "prove"),
         (Direction.TO_CLIENT, "welcome"),
         (Direction.TO_CLIENT, "error"),
         (Direction.TO_CLIENT, "ack"),
@@ -157,6 +160,8 @@ def describe(spec: Spec) -> str:
         return f"float {spec.minimum}..{spec.maximum}"
     if isinstance(spec, Str):
         return f"str {spec.min_length}..{spec.max_length} chars"
+    if isinstance(spec, Hex):
+        return f"hex str of exactly {spec.length} chars (`0-9a-f`)"
     if isinstance(spec, Bool):
         return "bool"
     raise TypeError(f"no description for {spec!r}")

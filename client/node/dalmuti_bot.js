@@ -9,7 +9,7 @@
 import net from "node:net";
 import { decode, encode } from "@msgpack/msgpack";
 
-const PROTOCOL_VERSION = 1;
+const PROTOCOL_VERSION = 2;
 const DEFAULT_PORT = 7341;
 const MAX_FRAME_BYTES = 64 * 1024;
 const JESTER = 13;

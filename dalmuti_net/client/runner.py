@@ -89,6 +89,25 @@ class NotAHost(CannotConnect):
         super().__init__(reason, "not_a_host")
 
 
+def peer_address(stream: trio.abc.Stream) -> str | None:
+    """``HOST:PORT`` (``[HOST]:PORT`` for IPv6) of a TCP stream's peer; None otherwise."""
+    sock = getattr(stream, "socket", None)
+    if sock is None:
+        return None
+    try:
+        host, port = sock.getpeername()[:2]
+    except (OSError, ValueError, TypeError):
+        return None
+    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+
+
+def unproven_error(session: ClientSession) -> Message:
+    """The refusal this client tells its front end when a host failed its proof (the host
+    sent none: it is this client that closes)."""
+    error = session.errors[-1]
+    return {"type": "error", "code": error.code, "message": error.message, "fatal": True}
+
+
 class ClientRunner:
     def __init__(
         self,
@@ -204,6 +223,7 @@ class ClientRunner:
         # is raised is raised after it: Python before 3.11.4 (Debian 12 has 3.11.2) wraps an
         # exception raised inside an except* clause in a group of its own.
         not_a_host: str | None = None
+        self.session.address = peer_address(connection.stream) or self.session.address
         try:
             if self.session.asks_about:
                 await connection.send({"type": "about"})
@@ -268,6 +288,14 @@ class ClientRunner:
             session.receive(message)
             if message["type"] == "about":
                 await connection.send(session.hello())
+            if session.host_unproven:
+                # Nothing more is sent to a host that could not prove it holds the seat.
+                if self._on_message is not None:
+                    await self._on_message(unproven_error(session))
+                return True
+            if message["type"] == "challenge" and session.proof_to_send is not None:
+                await connection.send(session.proof_to_send)
+                session.proof_to_send = None
             if session.seat_lost and message["type"] == "error":
                 return False  # the remembered seat is gone (bad_token): a new one at once
             if message["type"] == "welcome":

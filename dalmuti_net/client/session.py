@@ -8,6 +8,7 @@ notices a gap in the event numbers so that the caller can ask for a fresh snapsh
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..protocol.messages import (
     event_from_message,
     observation_from_dict,
 )
+from ..protocol.resume import client_proof, host_proof, new_nonce, proof_matches, seat_id
 from ..protocol.text import clean_text
 from .fits import (
     check_decision,
@@ -36,6 +38,9 @@ from .seats import SeatStore
 SOFTWARE = f"dalmuti-net/{__version__}"
 TABLE_UI_SOFTWARE = f"dalmuti-net table/{__version__}"
 """The table UI's name in its hello: the host paces its bots for it (host/pacing.py)."""
+HOST_UNPROVEN = "host_unproven"
+"""The code of the error this client makes up (the host sent none) when a host could not
+prove it holds the seat this client asked back: the connection is closed, nothing sent."""
 
 # What a client keeps is bounded, whatever a host sends (a chat flood, say).
 KEPT_CHAT = 200
@@ -95,13 +100,29 @@ class ClientSession:
     goodbye_code: str | None = None
     seats: SeatStore | None = None
     """Where this user's seats are remembered: with one, the client asks the host which
-    table it runs (``about``) before ``hello``, and resumes the seat it holds there."""
+    table it runs (``about``) before ``hello``, and asks back the seat it holds there."""
     table_id: str | None = None
     token_from_store: bool = False
     seat_lost: bool = False
     seat_was_lost: bool = False
-    """The remembered seat is gone from the table (left, kicked, or removed): the next
-    connection takes a new seat."""
+    """The host did not know the seat asked back (``bad_token``): the next connection takes
+    a new seat. The remembered seat is kept: a host that proved nothing cannot make this
+    client forget a seat (the one that issued it may know it still)."""
+    address: str | None = None
+    """Where this connection goes (``HOST:PORT`` as dialled), remembered with a seat."""
+    moved_from: str | None = None
+    """The host claims a table whose remembered seats were all taken at another address:
+    that address (a table id is a claim, not a proof: shown to the player as such)."""
+    nonce_factory: Callable[[], str] = new_nonce
+    proven: bool = False
+    """The host of this connection proved, by its challenge, that it holds ``token``."""
+    host_unproven: bool = False
+    """A host asked for a seat back failed its proof (or skipped it): closed, nothing sent."""
+    proof_to_send: Message | None = field(default=None, init=False)
+    """The ``prove`` to send for the last ``challenge``, when its proof was right."""
+    _resume_nonce: str | None = field(default=None, init=False, repr=False)
+    _refused_seats: set[str] = field(default_factory=set, init=False, repr=False)
+    """Seat ids a host answered ``bad_token`` for in this session: not asked again."""
     last_drop: str | None = None
     """Why the last connection was lost or could not be made (English, for a detail)."""
     broken: str | None = None
@@ -119,22 +140,31 @@ class ClientSession:
     @property
     def asks_about(self) -> bool:
         """Whether to ask which table this is before ``hello``: with remembered seats, and
-        before offering a token again (the host at this address may run another table now)."""
-        return self.seats is not None or (self.token is not None and self.table_id is not None)
+        before asking a seat back (the proofs are bound to the table's id)."""
+        return self.seats is not None or self.token is not None
 
     def about(self, message: Message) -> None:
-        """The host said which table it runs: pick this table's token, never another's."""
+        """The host said which table it runs: pick this table's seat, never another's. The
+        id is only a claim: the host must still prove it holds the seat (``challenge``)."""
         table_id = message["table_id"]
         if self.table_id is not None and table_id != self.table_id:
             # Another table answers at this address now: our seat is not there.
             self.token = None
             self.token_from_store = False
         self.table_id = table_id
-        if self.token is None and self.seats is not None and not self.spectator:
-            remembered = self.seats.seat_for(table_id)
-            if remembered is not None:
-                self.token = remembered.token
-                self.token_from_store = True
+        if self.seats is None:
+            return
+        remembered = self.seats.seats_for(table_id)
+        addresses = {seat.address for seat in remembered if seat.address}
+        self.moved_from = None
+        if addresses and self.address is not None and self.address not in addresses:
+            self.moved_from = sorted(addresses)[0]
+        if self.token is None and not self.spectator:
+            for seat in remembered:  # the newest first
+                if seat_id(seat.token) not in self._refused_seats:
+                    self.token = seat.token
+                    self.token_from_store = True
+                    break
 
     def refuse_version(self, error: ProtocolError) -> None:
         """The host's ``welcome`` speaks another protocol version: refused here as the host
@@ -157,8 +187,8 @@ class ClientSession:
 
     def forget_seat(self) -> None:
         """The seat is given up (or gone): do not offer its token again."""
-        if self.seats is not None and self.table_id is not None:
-            self.seats.forget(self.table_id)
+        if self.seats is not None and self.token is not None:
+            self.seats.forget(self.token)
         self.token = None
         self.token_from_store = False
 
@@ -171,8 +201,11 @@ class ClientSession:
             "role": "spectator" if self.spectator else "player",
             "software": self.software,
         }
+        self.proven = False
+        self._resume_nonce = None
         if self.token is not None:
-            message["token"] = self.token
+            self._resume_nonce = self.nonce_factory()
+            message["resume"] = {"seat": seat_id(self.token), "nonce": self._resume_nonce}
         if self.code is not None:
             message["code"] = self.code
         return message
@@ -202,16 +235,13 @@ class ClientSession:
             check_event(message, self.observation)
         if kind == "about":
             self.about(message)
+        elif kind == "challenge":
+            self.proof_to_send = self._answer_challenge(message)
         elif kind == "welcome":
-            self.welcome = message
-            self.player = message["player"]
-            self.is_host = message["host"]
-            self.table_id = message["table_id"]
-            self.seat_was_lost, self.seat_lost = self.seat_lost, False
-            if message["token"] is not None:
-                self.token = message["token"]
-                if self.seats is not None:
-                    self.seats.remember(self.table_id, self.token, self.name, message["table"])
+            if self._resume_nonce is not None and not self.proven:
+                self._unproven("it let this client in without proving it holds the seat")
+                return
+            self._welcome(message)
         elif kind == "snapshot":
             self._snapshot(message)
         elif kind == "table":
@@ -223,8 +253,12 @@ class ClientSession:
         elif kind == "chat":
             self.chat.append(message)
         elif kind == "error":
-            if message["code"] == "bad_token" and self.token_from_store:
-                self.forget_seat()
+            if message["code"] == "bad_token" and self.token_from_store and self.token:
+                # Not forgotten: the host proved nothing. Another remembered seat of this
+                # table, or a new one, on the next connection.
+                self._refused_seats.add(seat_id(self.token))
+                self.token = None
+                self.token_from_store = False
                 self.seat_lost = True
                 return
             if message["code"] == "kicked":
@@ -246,6 +280,53 @@ class ClientSession:
             self.goodbye_code = message.get("code")
         elif "seq" in message:
             self._event(message)
+
+    def _answer_challenge(self, message: Message) -> Message | None:
+        """The host's proof checked before anything is sent back: a host that does not
+        hold the seat's token learns nothing (the client closes the connection)."""
+        token, client_nonce, table_id = self.token, self._resume_nonce, self.table_id
+        if token is None or client_nonce is None or table_id is None:
+            self._unproven("it sent a challenge this client did not ask for")
+            return None
+        host_nonce = message["nonce"]
+        expected = host_proof(token, table_id, client_nonce, host_nonce)
+        if host_nonce == client_nonce or not proof_matches(expected, message["proof"]):
+            self._unproven("its proof of the seat is wrong")
+            return None
+        self.proven = True
+        return {
+            "type": "prove",
+            "proof": client_proof(token, table_id, client_nonce, host_nonce),
+        }
+
+    def _unproven(self, why: str) -> None:
+        self.host_unproven = True
+        self._resume_nonce = None
+        text = f"this host claims table {self.table_id} but could not prove it: {why}"
+        self.errors.append(HostError(HOST_UNPROVEN, text, True))
+        self.closed_reason = text
+
+    def _welcome(self, message: Message) -> None:
+        self.welcome = message
+        self.player = message["player"]
+        self.is_host = message["host"]
+        self.table_id = message["table_id"]
+        self.seat_was_lost, self.seat_lost = self.seat_lost, False
+        resumed, self._resume_nonce = self._resume_nonce is not None, None
+        if resumed and self.token is not None:
+            if self.seats is not None:
+                # The host proved it holds this seat: it is this table's, here.
+                self.seats.confirm(
+                    self.table_id, self.token, self.name, message["table"], self.address
+                )
+        elif message["token"] is not None:
+            self.token = message["token"]
+            if self.seats is not None:
+                # A new seat, on the word of a host that proved nothing: kept beside any
+                # seat remembered for this table id, never over it.
+                self.seats.remember(
+                    self.table_id, self.token, self.name, message["table"], self.address
+                )
 
     def skip_event(self, seq: int) -> None:
         """An event of a type this client does not know arrived: count it, ignore it."""
@@ -278,8 +359,8 @@ class ClientSession:
             # scores, not the `table_ended` event; the standings are the same either way.
             standings = final_standings(observation.scores, observation.order)
             observation.ended = TableEnded("", standings)
-            if self.seats is not None and self.table_id:
-                self.seats.forget(self.table_id)  # nothing left to resume there
+            if self.seats is not None and self.token:
+                self.seats.forget(self.token)  # nothing left to resume there
         decision = message["decision"]
         self.decision = None if decision is None else decision_from_message(decision)
         self.decision_id = None if decision is None else decision.get("decision_id")
@@ -301,8 +382,8 @@ class ClientSession:
         self.observation.apply(event)
         if isinstance(event, HandEnded):
             del self.observation.results[:-KEPT_RESULTS]
-        if isinstance(event, TableEnded) and self.seats is not None and self.table_id:
-            self.seats.forget(self.table_id)  # nothing left to resume there
+        if isinstance(event, TableEnded) and self.seats is not None and self.token:
+            self.seats.forget(self.token)  # nothing left to resume there
         if (isinstance(event, Waiting) and self.player not in event.players) or isinstance(
             event, HandEnded | TableEnded
         ):

@@ -22,6 +22,7 @@ from ..engine import Event
 from ..host.table import Table
 from ..protocol import PROTOCOL_VERSION, Direction, decode, encode
 from ..protocol.messages import Message, event_message
+from ..protocol.resume import client_proof, new_nonce, seat_id
 from .save import SavedTable
 
 HOST: Literal["host"] = "host"
@@ -103,10 +104,18 @@ def rerun(saved: SavedTable) -> Rerun:
             "software": SOFTWARE,
         }
         if token is not None:
-            hello["token"] = token
+            hello["resume"] = {"seat": seat_id(token), "nonce": new_nonce()}
         if table.code is not None:
             hello["code"] = table.code
         table.receive(connection, hello)
+        if token is not None:
+            # The seat is taken back as any client does: the host's challenge answered.
+            challenge = (table.take_outbox(connection) or [{}])[-1]
+            if challenge.get("type") != "challenge":
+                raise ValueError(f"the seat of player {viewer} cannot be taken back")
+            nonce = hello["resume"]["nonce"]
+            proof = client_proof(token, table.table_id, nonce, challenge["nonce"])
+            table.receive(connection, {"type": "prove", "proof": proof})
         if viewer is not None:
             result.frames[viewer] = []
         drain(viewer)

@@ -53,6 +53,7 @@ from ..protocol.messages import (
     decision_message,
 )
 from ..protocol.names import free_name, look_alike, normal_name
+from ..protocol.resume import client_proof, host_proof, new_nonce, proof_matches, seat_ids_match
 from ..protocol.text import clean_text
 from ..told import N_, Told
 from .default_moves import default_move
@@ -155,6 +156,18 @@ class Connection:
     address: str | None = None
     """The peer's IP address, for the limit on connections that have not said hello."""
     connected_at: float = 0.0
+    challenge: Challenge | None = None
+    """A ``hello`` with ``resume`` answered with a ``challenge``: the ``prove`` awaited."""
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """What the host keeps between its ``challenge`` and the client's ``prove``."""
+
+    player: int
+    hello: Message
+    client_nonce: str
+    host_nonce: str
 
 
 # Effects for the server.
@@ -211,6 +224,7 @@ class Table:
         known_strategies: tuple[str, ...] = ("heuristic", "random"),
         token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(24),
         table_id: str | None = None,
+        nonce_factory: Callable[[], str] = new_nonce,
     ) -> None:
         self.table_id = table_id or secrets.token_hex(8)
         """Names this table for its whole life (a resumed host keeps it): clients key the
@@ -225,6 +239,7 @@ class Table:
         self.max_frame_bytes = max_frame_bytes
         self.known_strategies = known_strategies
         self._new_token = token_factory
+        self._new_nonce = nonce_factory
         self.seats: dict[int, Seat] = {}
         self.connections: dict[int, Connection] = {}
         self.game: Game | None = None
@@ -600,10 +615,16 @@ class Table:
             connection.outbox.append(self.about_message())
             return
         if not connection.greeted:
-            if kind != "hello":
+            if kind == "prove":
+                self._prove(connection, message["proof"])
+            elif kind == "hello":
+                connection.challenge = None
+                self._hello(connection, message)
+            else:
                 raise ProtocolError(ErrorCode.NOT_HELLO, "send hello first")
-            self._hello(connection, message)
             return
+        if kind == "prove":
+            raise ProtocolError(ErrorCode.BAD_PROOF, "no challenge is pending on this connection")
         if kind == "hello":
             raise ProtocolError(ErrorCode.ALREADY_HELLO, "this connection already said hello")
         if kind == "heartbeat":
@@ -674,8 +695,8 @@ class Table:
             )
         if self.code is not None and message.get("code") != self.code:
             raise ProtocolError(ErrorCode.BAD_CODE, "this table needs the right join code")
-        token = message.get("token")
-        if token is None and not connection.internal:
+        resume = message.get("resume")
+        if resume is None and not connection.internal:
             outside = sum(
                 1
                 for c in self.connections.values()
@@ -686,18 +707,14 @@ class Table:
                     ErrorCode.TOO_MANY_CONNECTIONS,
                     f"the host is full ({self.limits.max_connections} connections)",
                 )
-        if token is not None:
-            seat = next((s for s in self.seats.values() if s.token == token), None)
-            # A seat that left keeps being played until the hand ends: by its stand-in only.
-            stand_in = seat is not None and self._stand_in_due(connection, seat)
-            if (
-                seat is None
-                or (seat.gone and not stand_in)
-                or (seat.kind == "bot" and not connection.internal)
-            ):
-                raise ProtocolError(ErrorCode.BAD_TOKEN, "that resume token matches no seat here")
-            self._resume(connection, seat)
-        elif message["role"] == "spectator":
+        if resume is not None:
+            seat = self._resumable(connection, resume["seat"])
+            host_nonce = self._new_nonce()
+            connection.challenge = Challenge(seat.player, message, resume["nonce"], host_nonce)
+            proof = host_proof(seat.token, self.table_id, resume["nonce"], host_nonce)
+            connection.outbox.append({"type": "challenge", "nonce": host_nonce, "proof": proof})
+            return
+        if message["role"] == "spectator":
             spectators = sum(1 for c in self.connections.values() if c.spectator)
             if spectators >= self.limits.max_spectators:
                 raise ProtocolError(ErrorCode.TABLE_FULL, "no spectator place is left")
@@ -716,6 +733,41 @@ class Table:
             )
             seat = self.reserve_seat(message["name"], host=becomes_host)
             self._attach(connection, seat)
+        self._welcome(connection, resumed=False)
+
+    def _resumable(self, connection: Connection, seat_id: str) -> Seat:
+        """The seat a ``resume`` names, if this connection may take it back."""
+        seat = next((s for s in self.seats.values() if seat_ids_match(s.token, seat_id)), None)
+        # A seat that left keeps being played until the hand ends: by its stand-in only.
+        stand_in = seat is not None and self._stand_in_due(connection, seat)
+        if (
+            seat is None
+            or (seat.gone and not stand_in)
+            or (seat.kind == "bot" and not connection.internal)
+        ):
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "that seat is not one this table gives back")
+        return seat
+
+    def _prove(self, connection: Connection, proof: str) -> None:
+        """The client's answer to the challenge: the seat is its own only if the proof is
+        right for this connection's two nonces (and the seat is still there to take)."""
+        challenge, connection.challenge = connection.challenge, None
+        if challenge is None:
+            raise ProtocolError(ErrorCode.BAD_PROOF, "no challenge is pending on this connection")
+        seat = self.seats.get(challenge.player)
+        if seat is None:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "that seat is not one this table gives back")
+        expected = client_proof(
+            seat.token, self.table_id, challenge.client_nonce, challenge.host_nonce
+        )
+        if not proof_matches(expected, proof):
+            raise ProtocolError(ErrorCode.BAD_PROOF, "that proof does not match the challenge")
+        # Checked again: the seat may have gone, or its stand-in come, since the challenge.
+        seat = self._resumable(connection, challenge.hello["resume"]["seat"])
+        self._resume(connection, seat)
+        self._welcome(connection, resumed=True)
+
+    def _welcome(self, connection: Connection, *, resumed: bool) -> None:
         connection.greeted = True
         seat = None if connection.spectator else self.seats.get(connection.player or -1)
         connection.outbox.append(
@@ -723,7 +775,8 @@ class Table:
                 "type": "welcome",
                 "version": PROTOCOL_VERSION,
                 "player": None if seat is None else seat.player,
-                "token": None if seat is None else seat.token,
+                # Sent once, to the seat's new player; a resumed seat proved it has it.
+                "token": None if seat is None or resumed else seat.token,
                 "host": seat is not None and seat.host,
                 "table": self.name,
                 "table_id": self.table_id,

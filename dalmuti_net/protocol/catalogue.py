@@ -12,9 +12,10 @@ from enum import StrEnum
 
 from ..engine.rules import MAX_HAND_LIMIT, MAX_PLAYERS
 from .errors import MAX_ERROR_CHARS, ErrorCode
-from .spec import Bool, Either, Enum, Field, Float, Int, List, Nullable, Obj, Str, Tagged
+from .resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
+from .spec import Bool, Either, Enum, Field, Float, Hex, Int, List, Nullable, Obj, Str, Tagged
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 DEFAULT_PORT = 7341
 """The TCP port a host listens on unless told otherwise (or that one is busy)."""
 
@@ -154,7 +155,9 @@ def _event(doc: str, **fields: Field) -> tuple[str, dict[str, Field]]:
     return doc, {"seq": seq, **fields}
 
 
-def _f(spec: Int | Str | Bool | Enum | List | Nullable | Obj | Either | Float, doc: str) -> Field:
+def _f(
+    spec: Int | Str | Hex | Bool | Enum | List | Nullable | Obj | Either | Float, doc: str
+) -> Field:
     return Field(spec, doc)
 
 
@@ -506,8 +509,19 @@ _MESSAGES = [
             "version": _f(Int(0, 65535), "The protocol version the client speaks."),
             "name": _f(Str(MAX_NAME_CHARS, 1), "Display name; made unique by the host."),
             "role": _f(Enum(("player", "spectator")), "Take a seat, or watch."),
-            "token": Field(
-                Str(MAX_TOKEN_CHARS, 1), "Resume token from an earlier `welcome`.", False
+            "resume": Field(
+                Obj(
+                    fields={
+                        "seat": Field(
+                            Hex(SEAT_ID_CHARS),
+                            "The seat's id, derived one-way from its resume token.",
+                        ),
+                        "nonce": Field(Hex(NONCE_CHARS), "A fresh random nonce of the client's."),
+                    }
+                ),
+                "Take back a seat held before: the host answers with `challenge`. The resume "
+                "token itself is never sent.",
+                False,
             ),
             "code": Field(Str(MAX_CODE_CHARS), "Join code, if the table has one.", False),
             "software": Field(Str(64), "Client software and version, for logs.", False),
@@ -536,13 +550,43 @@ _MESSAGES = [
         },
     ),
     _message(
+        "challenge",
+        TO_CLIENT,
+        "The answer to a `hello` with `resume`: the host proves it knows the seat's token.",
+        {
+            "nonce": _f(Hex(NONCE_CHARS), "A fresh random nonce of the host's."),
+            "proof": _f(
+                Hex(PROOF_CHARS),
+                "HMAC-SHA256 keyed by the token over the host's label, the table id, the seat"
+                " id and both nonces.",
+            ),
+        },
+    ),
+    _message(
+        "prove",
+        TO_HOST,
+        "The answer to a `challenge` whose proof was right: the client proves it knows the"
+        " token; the host answers with `welcome`.",
+        {
+            "proof": _f(
+                Hex(PROOF_CHARS),
+                "HMAC-SHA256 keyed by the token over the client's label, the table id, the"
+                " seat id and both nonces.",
+            ),
+        },
+    ),
+    _message(
         "welcome",
         TO_CLIENT,
         "The host accepted `hello`; a `snapshot` follows.",
         {
             "version": _f(Int(0, 65535), "The host's protocol version."),
             "player": _f(Nullable(PLAYER), "Your player id, nil for a spectator."),
-            "token": _f(Nullable(Str(MAX_TOKEN_CHARS, 1)), "Secret: resume with it after a drop."),
+            "token": _f(
+                Nullable(Str(MAX_TOKEN_CHARS, 1)),
+                "A new seat's secret resume token; nil for a spectator and for a seat taken"
+                " back with `resume` (the client has it).",
+            ),
             "host": _f(Bool(), "You are the host player (may start, set rules, add bots, kick)."),
             "table": _f(Str(MAX_TABLE_NAME_CHARS), "The table's name."),
             "table_id": _f(

@@ -22,6 +22,7 @@ class ErrorCode(StrEnum):
     VERSION_MISMATCH = "version_mismatch"
     TABLE_FULL = "table_full"
     BAD_TOKEN = "bad_token"
+    BAD_PROOF = "bad_proof"
     BAD_CODE = "bad_code"
     TOO_MANY_CONNECTIONS = "too_many_connections"
     NAME_TAKEN = "name_taken"
@@ -67,6 +68,7 @@ FATAL_CODES = frozenset(
         ErrorCode.VERSION_MISMATCH,
         ErrorCode.TABLE_FULL,
         ErrorCode.BAD_TOKEN,
+        ErrorCode.BAD_PROOF,
         ErrorCode.BAD_CODE,
         ErrorCode.TOO_MANY_CONNECTIONS,
         ErrorCode.NAME_TAKEN,
@@ -90,7 +92,10 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.NOT_HELLO: "The first message of a connection must be `hello`.",
     ErrorCode.VERSION_MISMATCH: "The client's protocol version is not the host's.",
     ErrorCode.TABLE_FULL: "No free seat (or no spectator place) is left.",
-    ErrorCode.BAD_TOKEN: "The resume token matches no seat at this table.",
+    ErrorCode.BAD_TOKEN: "The seat named by `resume` is not one this table can give back.",
+    ErrorCode.BAD_PROOF: (
+        "The client's `prove` does not match the challenge (or no challenge was pending)."
+    ),
     ErrorCode.BAD_CODE: "The table needs a join code and it was missing or wrong.",
     ErrorCode.TOO_MANY_CONNECTIONS: (
         "The host has reached its connection limit (a new seat or spectator), or closed this "

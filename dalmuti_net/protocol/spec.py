@@ -115,6 +115,30 @@ class Str(Spec):
 
 
 @dataclass(frozen=True)
+class Hex(Spec):
+    """Exactly ``length`` lowercase hexadecimal digits: a nonce, a seat id, a proof."""
+
+    length: int
+
+    def check(self, value: Any, path: str) -> None:
+        if (
+            type(value) is not str
+            or len(value) != self.length
+            or any(char not in _HEX_DIGITS for char in value)
+        ):
+            raise _fail(path, f"{self.length} lowercase hexadecimal digits", value)
+
+    def schema(self) -> JsonSchema:
+        return {"type": "string", "pattern": f"^[0-9a-f]{{{self.length}}}$"}
+
+    def describe(self) -> str:
+        return f"hex str of {self.length} chars"
+
+
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+@dataclass(frozen=True)
 class Enum(Spec):
     values: tuple[str, ...]
 

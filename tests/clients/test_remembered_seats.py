@@ -22,6 +22,7 @@ from dalmuti_net.engine import Rules
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
 from dalmuti_net.protocol.messages import Message, action_message
+from dalmuti_net.protocol.resume import seat_id
 
 STEP = 10.0
 
@@ -103,7 +104,7 @@ def test_the_state_file_is_private(tmp_path: Path) -> None:
     assert store.seat_for("table-1") is not None and store.seat_for("table-1").token == (
         "secret-token"
     )
-    store.forget("table-1")
+    store.forget("secret-token")
     assert store.seat_for("table-1") is None and store.seat_for("table-2") is not None
     store.path.write_text("not json", encoding="utf-8")
     assert store.seat_for("table-2") is None  # a damaged file is no seat, not a crash
@@ -151,7 +152,9 @@ async def test_a_restarted_client_takes_its_seat_back_with_its_points(tmp_path: 
         assert resumed is not None and resumed.scores[player] == score
         assert table.seats[player].connection is not None
         hellos = [m for m in table.heard if m["type"] == "hello"]
-        assert "token" not in hellos[0] and hellos[-1]["token"] == table.seats[player].token
+        assert "resume" not in hellos[0]
+        assert hellos[-1]["resume"]["seat"] == seat_id(table.seats[player].token)
+        assert all(table.seats[player].token not in str(m) for m in table.heard)
         again.scope.cancel()
 
 
@@ -198,7 +201,7 @@ async def test_a_token_for_one_table_is_never_sent_to_another(tmp_path: Path) ->
         bea.scope.cancel()
         assert session.table_id == other_table.table_id
     said = [m for m in other_table.heard if m["type"] == "hello"]
-    assert len(said) == 2 and all(m.get("token") != first_token for m in said)
+    assert len(said) == 2 and all("resume" not in m for m in said)
     assert all(first_token not in str(m) for m in other_table.heard)
     assert any(m["type"] == "about" for m in other_table.heard)
 
@@ -304,4 +307,10 @@ async def test_a_client_restarted_in_the_lobby_takes_one_new_seat_and_keeps_it(
         assert len(hellos) == 3, "the first run, the refused token, the new seat"
         assert [s.name for s in table.seats.values()] == ["Ana", "Bo"]
         assert again.session.seat_was_lost and again.session.token is not None
+        # The refused seat is kept beside the new one (the host proved nothing), the
+        # new one asked back first; a host that proves the new one makes the old go.
+        tokens = [seat.token for seat in store.seats_for(table.table_id)]
+        assert len(tokens) == 2 and tokens[0] == again.session.token
+        store.confirm(table.table_id, again.session.token, "Bo", "Lobby")
+        assert [seat.token for seat in store.seats_for(table.table_id)] == tokens[:1]
         again.scope.cancel()

@@ -28,7 +28,9 @@ class WelcomeTap(trio.abc.Stream):
             for body in self._frames.feed(data):
                 message = unpack(body)
                 if message.get("type") == "welcome":
-                    print("welcome", message["player"], message["token"], flush=True)
+                    # A seat taken back is not sent its token again: the host proved it.
+                    shown = message["token"] or "resumed"
+                    print("welcome", message["player"], shown, flush=True)
                     self._seen = True
         return bytes(data)
 

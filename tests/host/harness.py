@@ -24,6 +24,7 @@ class Client:
         self.connection = connection
         self.session = session
         self.received: list[dict[str, Any]] = []
+        self.challenges: list[dict[str, Any]] = []
         self.closed = False
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
@@ -62,6 +63,7 @@ class Harness:
         chooser: Chooser | None = None,
     ) -> Client:
         session = ClientSession(name, spectator=spectator, token=token, code=code)
+        session.table_id = self.table.table_id  # as its `about` would say
         client = Client(self.table, session, internal=internal)
         self.clients.append(client)
         if chooser is not None:
@@ -107,8 +109,13 @@ class Harness:
     def _flush(self, client: Client) -> None:
         for message in self.table.take_outbox(client.connection):
             decoded = decode(encode(message)[4:], Direction.TO_CLIENT)
-            client.received.append(decoded)
+            # The handshake's challenge is kept apart: ``received`` starts at `welcome`.
+            kept = client.challenges if decoded["type"] == "challenge" else client.received
+            kept.append(decoded)
             client.session.receive(decoded)
+        proof, client.session.proof_to_send = client.session.proof_to_send, None
+        if proof is not None:  # the host proved it holds the seat: the client's answer
+            self.send(client, proof)
 
     def drop(self, client: Client) -> None:
         client.closed = True

@@ -41,6 +41,7 @@ class RecordingClient:
         self.strategy = strategy
         self.heartbeat_s = heartbeat_s
         self.received: list[Message] = []
+        self.handshake: list[Message] = []
         self.times: list[float] = []
         """When each message in ``received`` arrived (trio's clock)."""
         self.sent: dict[int, Message] = {}
@@ -73,7 +74,8 @@ class RecordingClient:
     async def run(self, stream: trio.abc.Stream) -> None:
         connection = self._connection = Connection(stream)
         try:
-            await connection.send(self.session.hello())
+            first = {"type": "about"} if self.session.asks_about else self.session.hello()
+            await connection.send(first)
             async with trio.open_nursery() as nursery:
                 if self.heartbeat_s is not None:
                     nursery.start_soon(self._heartbeats, connection)
@@ -115,11 +117,22 @@ class RecordingClient:
         session = self.session
         while True:
             message = await connection.receive()
+            kind = message["type"]
+            if kind in ("about", "challenge"):
+                # The handshake (a seat asked back with its proofs) is kept apart:
+                # ``received`` starts at `welcome`, as for a new seat.
+                self.handshake.append(message)
+                session.receive(message)
+                reply = session.hello() if kind == "about" else session.proof_to_send
+                session.proof_to_send = None
+                if session.host_unproven or reply is None:
+                    return
+                await connection.send(reply)
+                continue
             self.received.append(message)
             self.times.append(trio.current_time())
             had_gap = session.needs_snapshot
             session.receive(message)
-            kind = message["type"]
             if kind == "welcome":
                 self.welcomed.set()
             elif kind == "ack" and message["re"] in self.sent:

@@ -62,11 +62,15 @@ class ResettingPlayer:
         sent: dict[int, dict[str, Any]] = {}
         next_id = 1
         try:
-            await connection.send(session.hello())
+            await connection.send({"type": "about"} if session.asks_about else session.hello())
             while True:
                 message = await connection.receive()
                 session.receive(message)
                 kind = message["type"]
+                if kind == "about":
+                    await connection.send(session.hello())
+                if kind == "challenge" and session.proof_to_send is not None:
+                    await connection.send(session.proof_to_send)
                 if kind == "ack" and message["re"] in sent:
                     self.acked.append(sent.pop(message["re"]))
                 if kind == "table" and message["table"]["phase"] == "ended":

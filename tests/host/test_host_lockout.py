@@ -12,6 +12,7 @@ from recording_clients import RecordingClient, join_over_tcp, loopback_server
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.host.table import BURST_FACTOR, YOUNG_S, Limits, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
+from dalmuti_net.protocol.resume import client_proof, seat_id
 
 LIMITS = Limits(
     hello_timeout_ms=2_000,
@@ -192,6 +193,8 @@ def test_the_connection_limit_applies_at_hello_and_never_to_a_resume() -> None:
     refusal = table.connections[third].outbox[-1]
     assert refusal["code"] == "too_many_connections" and refusal["fatal"] is True
     again = table.connect(address="a")
+    nonce = "0" * 32
+    resume = {"seat": seat_id(token), "nonce": nonce}
     table.receive(
         again,
         {
@@ -199,10 +202,13 @@ def test_the_connection_limit_applies_at_hello_and_never_to_a_resume() -> None:
             "version": PROTOCOL_VERSION,
             "role": "player",
             "name": "Ana",
-            "token": token,
+            "resume": resume,
         },
     )
-    assert table.connections[again].outbox[0]["type"] == "welcome"
+    challenge = table.connections[again].outbox[0]
+    proof = client_proof(token, table.table_id, nonce, challenge["nonce"])
+    table.receive(again, {"type": "prove", "proof": proof})
+    assert table.connections[again].outbox[1]["type"] == "welcome"
     host_ui = table.connect(internal=True)
     table.receive(
         host_ui, {"type": "hello", "version": PROTOCOL_VERSION, "role": "spectator", "name": "Op"}

@@ -12,6 +12,7 @@ from dalmuti_net.protocol.spec import (
     Either,
     Enum,
     Float,
+    Hex,
     Int,
     List,
     Nullable,
@@ -40,6 +41,8 @@ def values(spec: Spec) -> st.SearchStrategy[Any]:
         return st.booleans()
     if isinstance(spec, Str):
         return st.text(TEXT, min_size=spec.min_length, max_size=min(spec.max_length, 40))
+    if isinstance(spec, Hex):
+        return st.text("0123456789abcdef", min_size=spec.length, max_size=spec.length)
     if isinstance(spec, Enum):
         return st.sampled_from([str(v) for v in spec.values])
     if isinstance(spec, Nullable):

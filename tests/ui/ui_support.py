@@ -71,6 +71,7 @@ class LocalTable:
     def _connect(self, session: ClientSession, internal: bool = False) -> int:
         connection = self.table.connect(internal=internal)
         assert connection is not None
+        session.table_id = self.table.table_id  # as its `about` would say
         self._send(connection, session.hello())
         return connection
 
@@ -120,6 +121,9 @@ class LocalTable:
                 for message in self._take(connection):
                     session.receive(message)
                     moved = True
+                if session.proof_to_send is not None:  # a bot taking its seat back
+                    self._send(connection, session.proof_to_send)
+                    session.proof_to_send = None
                 if session.decision is not None and not session.needs_snapshot:
                     action = random_answer(session.decision, self.rng)
                     session.decision = None

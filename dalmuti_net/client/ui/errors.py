@@ -13,6 +13,12 @@ ERROR_SENTENCES: dict[str, str] = {
     "not_hello": N_("The host expected a greeting first."),
     "table_full": N_("The table is full: no seat is left."),
     "bad_token": N_("The host no longer knows this seat."),
+    "bad_proof": N_("The host could not confirm that this seat is yours."),
+    "host_unproven": N_(
+        "This host claims to run your table but could not prove it holds your seat: it may "
+        "be another computer using the table's name. Your seat was not offered to it and is "
+        "still remembered."
+    ),
     "bad_code": N_("This table needs a join code, and the one given is missing or wrong."),
     "too_many_connections": N_("The host has too many connections right now."),
     "timeout": N_("The host heard nothing from this client for too long."),
