@@ -298,10 +298,10 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
         "error.version_mismatch",
         {
             "code": "version_mismatch",
-            "message": "this host speaks protocol version 1, the client 2",
+            "message": f"this host speaks protocol version {PROTOCOL_VERSION}, the client 1",
             "fatal": True,
-            "host_version": 1,
-            "client_version": 2,
+            "host_version": PROTOCOL_VERSION,
+            "client_version": 1,
         },
     ),
     (

@@ -30,6 +30,7 @@ from dalmuti_net.protocol.catalogue import (
     MAX_TABLE_NAME_CHARS,
     MAX_TOKEN_CHARS,
     MESSAGES,
+    PROTOCOL_VERSION,
     Direction,
     Message,
 )
@@ -557,7 +558,7 @@ def render_reference() -> str:
         " tools/examples.py (its examples recorded from the host where the transcripts hold"
         " them): do not edit; change those and run the command. -->",
         "",
-        "# dalmuti-net protocol reference, version 1",
+        f"# dalmuti-net protocol reference, version {PROTOCOL_VERSION}",
         "",
         "Every message's fields, an example of each and its bytes, the shapes messages share"
         " and every decision kind, generated from the message catalogue the host validates"

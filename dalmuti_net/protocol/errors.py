@@ -115,7 +115,7 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
         " closes such a connection without a frame; the code names the case for a client."
     ),
     ErrorCode.KICKED: "The host player removed this client from the table.",
-    ErrorCode.REPLACED: "Another connection resumed this seat with its token.",
+    ErrorCode.REPLACED: "Another connection took this seat back (it proved it holds the token).",
     ErrorCode.SHUTTING_DOWN: "The host is closing the table.",
     ErrorCode.BAD_MESSAGE: "A field is missing, of the wrong type or out of range.",
     ErrorCode.RATE_LIMITED: "Too many messages too fast; this one was dropped.",

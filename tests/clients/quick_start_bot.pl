@@ -92,7 +92,7 @@ sub answer {
     send_msg({%a, decision_id => $d->{decision_id}});
 }
 
-send_msg({type => 'hello', version => 1, name => $name, role => 'player'});
+send_msg({type => 'hello', version => 2, name => $name, role => 'player'});
 my $sel = IO::Select->new($sock);
 my $buf = '';
 my $answered = 0;
