@@ -267,6 +267,10 @@ def test_back_at_a_table_that_ended_meanwhile_shows_its_final_standings(tmp_path
     ui = ClientUi(Translator("zh_Hant"), again, address="test")
     ui.on_status(Status.CONNECTED)
     connection = table._connect(again)
+    for message in table._take(connection):  # the challenge: the host proves the seat
+        again.receive(message)
+    assert again.proof_to_send is not None
+    table._send(connection, again.proof_to_send)
     for message in table._take(connection):
         again.receive(message)
         ui.on_message(message)

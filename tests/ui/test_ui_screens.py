@@ -25,6 +25,7 @@ from dalmuti_net.engine import (
     Rules,
     TaxDecision,
 )
+from dalmuti_net.protocol import PROTOCOL_VERSION
 from dalmuti_net.protocol.discovery import listing_from_record
 from dalmuti_net.protocol.messages import decision_message
 
@@ -268,13 +269,13 @@ def test_discovery_list_and_joining() -> None:
     ui.note_discovery_slow()
     assert "same network" in draw(ui) and "VPN" in draw(ui)
     old = listing("Old table", b"99")
-    good = listing("Bea's table", b"1", code=b"1", port=7400)
+    good = listing("Bea's table", str(PROTOCOL_VERSION).encode(), code=b"1", port=7400)
     ui.set_listings([good, old])  # type: ignore[list-item]
     screen = draw(ui)
     assert "Bea's table" in screen and "127.0.0.1:7400" in screen and "3/8" in screen
-    assert "99 ✗" in screen and "1 ✓" in screen
+    assert "99 ✗" in screen and f"{PROTOCOL_VERSION} ✓" in screen
     ui.press("down")
-    assert "protocol 99, ours 1" in draw(ui)
+    assert f"protocol 99, ours {PROTOCOL_VERSION}" in draw(ui)
     ui.press("up")
     ui.press("down")
     assert ui.press("enter") == []
