@@ -75,7 +75,7 @@ from .observation import Observation
 from .roles import merchants_of, mirrored
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count, stripped_ranks
 
-_playable_sets = c.playable_sets
+_SETS = c.SETS
 _is_shared = c.is_shared
 _playable = c.playable
 _SET_IDS = encoding.SET_IDS
@@ -234,7 +234,7 @@ class Game:
 
     def _play_decision(self, player: int) -> PlayDecision:
         top = self.top
-        sets = _playable_sets(self._hands[player], top)
+        sets = _playable(self._hands[player], top, _SETS, [])
         if sets or top is None:
             return PlayDecision(tuple(sets), top is not None, top)
         # Most follows have nothing that beats the top: they share one decision per top.
@@ -624,7 +624,23 @@ class Game:
         events: list[Event] = []
         # A turn in play first, the common case (a bool would pass for seat 0 or 1).
         if self.phase is _PLAY and player == self.turn and type(player) is int:
-            self._apply_play(player, action, events)
+            # The answer's type and shape are checked here; the turn itself (its rules)
+            # is the one ``step`` takes too.
+            if isinstance(action, Pass):
+                self._turn(player, None, events)
+            else:
+                if not isinstance(action, Play):
+                    raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
+                played = action.set
+                if not _is_shared(played) and (  # a set the engine handed out is well formed
+                    not isinstance(played, CardSet)
+                    or type(played.rank) is not int
+                    or type(played.count) is not int
+                    or type(played.jesters) is not int
+                    or not played.is_well_formed()
+                ):
+                    raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
+                self._turn(player, played, events)
             self.log.extend(events)  # a play never starts a hand: nothing to forget
             if self._views:
                 self._fold(events)
@@ -970,24 +986,6 @@ class Game:
             else:
                 raise AssertionError("nobody holds cards")
         return after
-
-    def _apply_play(self, player: int, action: Action, events: list[Event]) -> None:
-        """The object API's turn: the answer checked for its type and shape, then played."""
-        if isinstance(action, Pass):
-            self._turn(player, None, events)
-            return
-        if not isinstance(action, Play):
-            raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
-        played = action.set
-        if not _is_shared(played) and (  # a set the engine handed out is well formed
-            not isinstance(played, CardSet)
-            or type(played.rank) is not int
-            or type(played.count) is not int
-            or type(played.jesters) is not int
-            or not played.is_well_formed()
-        ):
-            raise IllegalAction(Refusal.NOT_A_SET, "that is not a set of cards")
-        self._turn(player, played, events)
 
     def _turn(self, player: int, played: CardSet | None, events: list[Event] | None) -> None:
         """``player``'s turn: pass (``None``) or play a well-formed ``played``. Events go to
