@@ -18,6 +18,7 @@ from dalmuti_net.bots.montecarlo import (
     budget_100ms,
     candidate_moves,
     cpu_100ms,
+    cpu_150ms,
     cpu_300ms,
     with_rollouts,
 )
@@ -213,6 +214,15 @@ def test_the_ready_made_budgets_use_the_clock_they_name() -> None:
     assert (wall.time_budget, wall.clock, wall.rollouts) == (0.1, time.perf_counter, None)
     assert (cpu.time_budget, cpu.clock, cpu.rollouts) == (0.3, time.process_time, None)
     assert cpu_100ms(1).time_budget == 0.1
+    assert (cpu_150ms(1).time_budget, cpu_150ms(1).clock) == (0.15, time.process_time)
+
+
+def test_a_bot_at_a_human_table_thinks_under_half_a_second() -> None:
+    """The registered bot, as the host seats it: a wall-clock budget well under 0.5 s."""
+    bot = make_strategy("montecarlo", 1)
+    assert isinstance(bot, MonteCarloBot)
+    assert bot.rollouts is None and bot.clock is time.perf_counter
+    assert bot.time_budget is not None and bot.time_budget <= 0.15 < 0.5
 
 
 def test_budgets_must_make_sense() -> None:

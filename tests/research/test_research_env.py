@@ -137,3 +137,20 @@ def test_the_game_never_imports_numpy_or_pettingzoo() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr + done.stdout
+
+
+def test_research_imports_only_the_engine_of_the_project() -> None:
+    import ast
+
+    import dalmuti_net.research
+
+    folder = Path(dalmuti_net.research.__file__).parent
+    for source in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                inside = node.level == 1 or (node.level == 2 and module.split(".")[0] == "engine")
+                outside = node.level == 0 and not module.startswith("dalmuti_net")
+                assert inside or outside, (source.name, "." * node.level + module)
+            elif isinstance(node, ast.Import):
+                assert not any(alias.name.startswith("dalmuti_net") for alias in node.names)
