@@ -68,6 +68,19 @@ def web_url(listing: TableListing) -> str | None:
     return f"http://{host}:{listing.web_port}/"
 
 
+def listing_lines(listing: TableListing, t: Translator, *, qr: bool) -> list[str]:
+    """A table's line, then its web table's address for phones and (``qr``) its QR code."""
+    lines = [listing_line(listing, t)]
+    url = web_url(listing)
+    if url is not None:
+        lines.append("  " + t._("Phones join at: {url}").format(url=url))
+        if qr:
+            from ..web.qr import qr_lines
+
+            lines += ["  " + line for line in qr_lines(url)]
+    return lines
+
+
 def listing_line(listing: TableListing, t: Translator | None = None) -> str:
     """``NAME  ADDRESS:PORT  seats 3/8  lobby  code  [issues]`` in ``t``'s language."""
     _ = (t or messages(None))._
@@ -134,5 +147,6 @@ def run(args: argparse.Namespace) -> int:
         )
         return ExitCode.NOT_FOUND
     for listing in listings:
-        say(listing_line(listing, t))
+        for line in listing_lines(listing, t, qr=not args.plain):
+            say(line)
     return 0

@@ -193,3 +193,25 @@ def test_the_view_speaks_the_viewers_language() -> None:
 def test_what_no_page_of_ours_sends_is_refused(choice: object) -> None:
     with pytest.raises(BadChoice):
         choose(owing(RevolutionDecision(False)), choice)
+
+
+def test_dalmuti_hosts_shows_the_web_tables_address_and_qr_code() -> None:
+    from dalmuti_net.commands.hosts import listing_dict, listing_lines
+    from dalmuti_net.protocol.discovery import TableInfo, encode_txt, listing_from_record
+
+    txt = encode_txt(TableInfo("Ana's table", web_port=7342))
+    assert txt[b"web"] == b"7342"
+    listing = listing_from_record(
+        "Ana._dalmuti._tcp.local.", "a.local.", ["192.168.1.20"], 7341, txt
+    )
+    t = Translator("es")
+    lines = listing_lines(listing, t, qr=True)
+    assert lines[1] == "  Los móviles se unen en: http://192.168.1.20:7342/"
+    assert len(lines) > 10 and all(set(line.strip()) <= set("█▀▄ ") for line in lines[2:])
+    assert listing_lines(listing, t, qr=False) == lines[:2]  # --plain
+    assert listing_dict(listing)["web_url"] == "http://192.168.1.20:7342/"
+    without = listing_from_record("B._dalmuti._tcp.local.", "b.local.", ["10.0.0.7"], 7341, {})
+    assert without.web_port is None and len(listing_lines(without, t, qr=True)) == 1
+    garbled = {**txt, b"web": b"99999"}
+    odd = listing_from_record("C._dalmuti._tcp.local.", "c.local.", ["10.0.0.8"], 7341, garbled)
+    assert odd.web_port is None and "web table port garbled" in [str(i) for i in odd.issues]
