@@ -190,6 +190,10 @@ def check_options(options: HostOptions, t: Translator | None = None) -> str | No
     _ = (t or messages(None))._
     if options.port is not None and not 0 <= options.port <= 65535:
         return _("{option} must be from {low} to {high}").format(option="--port", low=0, high=65535)
+    if options.web_port is not None and not 0 <= options.web_port <= 65535:
+        return _("{option} must be from {low} to {high}").format(
+            option="--web-port", low=0, high=65535
+        )
     if not 0 <= options.bots <= 7:
         return _("{option} must be from {low} to {high}").format(option="--bots", low=0, high=7)
     if options.autostart is not None and not 4 <= options.autostart <= 8:

@@ -215,3 +215,20 @@ def test_dalmuti_hosts_shows_the_web_tables_address_and_qr_code() -> None:
     garbled = {**txt, b"web": b"99999"}
     odd = listing_from_record("C._dalmuti._tcp.local.", "c.local.", ["10.0.0.8"], 7341, garbled)
     assert odd.web_port is None and "web table port garbled" in [str(i) for i in odd.issues]
+
+
+def test_the_web_port_is_checked_like_the_port() -> None:
+    from dalmuti_net.cli import build_parser
+    from dalmuti_net.commands.host import check_options, options_from
+    from dalmuti_net.commands.language import messages
+
+    def options(*argv: str) -> Any:
+        return options_from(build_parser().parse_args(["host", "--headless", *argv]))
+
+    assert check_options(options("--web-port", "99999")) == "--web-port must be from 0 to 65535"
+    assert check_options(options("--web-port", "-1"), messages("es")) == (
+        "--web-port debe estar entre 0 y 65535"
+    )
+    assert check_options(options("--web-port", "7342")) is None
+    assert options("--no-web").web is False and options().web is True
+    assert options("--plain").plain is True
