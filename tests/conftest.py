@@ -11,8 +11,10 @@ namespace vanishes with that process. The machine's own interfaces are never cha
 
 from __future__ import annotations
 
+import atexit
 import os
 import shlex
+import shutil
 import socket
 import struct
 import subprocess
@@ -34,6 +36,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # Messages follow the locale unless --lang is given: the tests read English, whatever the
 # locale of the machine running them (the host processes they start inherit this).
 os.environ["LANGUAGE"] = "en"
+# Nothing a test runs writes into the user's own settings (the remembered name, resume
+# tokens): the session has private config and state folders, which the programs the tests
+# start inherit. A test that needs a first run's folders makes its own.
+_PRIVATE_HOME = Path(tempfile.mkdtemp(prefix="dalmuti-tests-"))
+atexit.register(shutil.rmtree, _PRIVATE_HOME, ignore_errors=True)
+os.environ["XDG_CONFIG_HOME"] = str(_PRIVATE_HOME / "config")
+os.environ["XDG_STATE_HOME"] = str(_PRIVATE_HOME / "state")
 
 LOOPBACK = ["127.0.0.1"]
 MDNS_GROUP = "224.0.0.251"

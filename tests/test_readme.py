@@ -204,6 +204,8 @@ def test_the_players_command_in_a_clean_home(tmp_path: Path) -> None:
     argv = ["bash", "-c", steps[-1]]
     terminal = Terminal(hosting(argv), checkout, env)
     try:
+        terminal.wait_for("Your name at the table [")  # a new user: asked once
+        terminal.type("\r")
         terminal.wait_for("Lobby", "Heuristic", "(4 of 4 to 8)", "press s to start")
     finally:
         terminal.stop()
@@ -215,12 +217,16 @@ def test_the_players_command_in_a_clean_home(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", indented_commands(README, "Playing")[:4])
 def test_each_hosting_example_opens_its_table(command: str, here: Path) -> None:
     env = {**os.environ, "LANG": "C.UTF-8", "TERM": "xterm-256color"}
+    env["XDG_CONFIG_HOME"] = str(here / "config")  # a new user, whom the host asks a name
     env.pop("DALMUTI_LANG", None)
     terminal = Terminal(hosting(as_run_here(command)), here, env)
     try:
         if "--headless" in command:
             terminal.wait_for("is open on port")
         else:
+            # A new user is asked their name once (the login name offered): accept it.
+            terminal.wait_for("Your name at the table [")
+            terminal.type("\r")
             terminal.wait_for("Lobby", "Heuristic bot" if "--bots" in command else "add bot")
     finally:
         terminal.stop()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -90,8 +92,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--player-name",
         metavar="NAME",
         help=N_(
-            "your name at the table (default: the name dalmuti join remembers, else your "
-            "login name)"
+            "your name at the table, remembered for next time as dalmuti join's (default: "
+            "the remembered name; else asked once, your login name offered)"
         ),
     )
     parser.add_argument(
@@ -170,6 +172,38 @@ def _known(lang: str | None) -> bool:
     from ..client.ui.i18n import normalize_language
 
     return normalize_language(lang) is not None
+
+
+def settle_player_name(
+    args: argparse.Namespace,
+    options: HostOptions,
+    t: Translator,
+    *,
+    interactive: bool | None = None,
+    read: Callable[[str], str] = input,
+) -> HostOptions:
+    """The host player is one person, as in ``dalmuti join``: a name given with
+    ``--player-name`` is remembered from now on; else the remembered one is used; else, at
+    a terminal, the name is asked once (the login name offered) and remembered. A script
+    without a terminal is seated under the login name, remembering nothing."""
+    from ..client.ui.config import save_name
+    from ..protocol.catalogue import MAX_NAME_CHARS
+    from ..protocol.text import clean_text
+
+    if args.player_name and args.player_name.strip():
+        save_name(args.player_name.strip())
+        return options
+    if _remembered_name() is not None:
+        return options
+    if not (sys.stdin.isatty() if interactive is None else interactive):
+        return options
+    try:
+        typed = read(t._("Your name at the table [{name}]: ").format(name=options.player_name))
+    except EOFError:
+        typed = ""
+    name = clean_text(typed.strip())[:MAX_NAME_CHARS].strip() or options.player_name
+    save_name(name)
+    return replace(options, player_name=name)
 
 
 def _remembered_name() -> str | None:
@@ -253,6 +287,8 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"dalmuti host: {problem}", file=sys.stderr)
         return 2
+    if not options.headless and options.resume is None:
+        options = settle_player_name(args, options, t)
     import trio
 
     from ..bots import UnknownStrategy, resolve_strategy

@@ -41,8 +41,12 @@ def keep_league(table: Table, league: Path, resumed_from: Path | None = None) ->
             watched(events)
         tally.feed(events)
         if any(isinstance(event, TableEnded) for event in events):
-            names = {player: seat.name for player, seat in table.seats.items()}
-            bots = frozenset(p for p, seat in table.seats.items() if seat.kind == "bot")
+            # Who left during the game played hands too: counted under their name.
+            names = {gone.player: gone.name for gone in table.departed}
+            names.update({player: seat.name for player, seat in table.seats.items()})
+            bots = frozenset(p for p, seat in table.seats.items() if seat.kind == "bot") | {
+                gone.player for gone in table.departed if gone.kind == "bot"
+            }
             results = TableResults(table.table_id, table.name, tally.results(names, bots))
             try:
                 save_results(league, results)

@@ -113,8 +113,12 @@ class Standing:
 
 
 def combine(tables: Iterable[TableResults]) -> list[Standing]:
-    """Totals by player name, most points first (then the better average place), counting
-    a table seen in several files once."""
+    """Totals by person, most points first (then the better average place), counting a
+    table seen in several files once.
+
+    A person is their name (README.md, "One person, one name"): ``dalmuti join`` and
+    ``dalmuti host`` remember it, and names that differ only in case are one person
+    (``Ana`` typed as ``ana`` on another machine), shown as first seen."""
     seen: set[str] = set()
     by_name: dict[str, Standing] = {}
     for table in tables:
@@ -123,7 +127,7 @@ def combine(tables: Iterable[TableResults]) -> list[Standing]:
                 continue
             seen.add(table.table_id)
         for result in table.results:
-            standing = by_name.setdefault(result.name, Standing(result.name))
+            standing = by_name.setdefault(result.name.casefold(), Standing(result.name))
             standing.tables += 1
             standing.hands += result.hands
             standing.points += result.score

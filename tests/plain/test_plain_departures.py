@@ -33,6 +33,7 @@ def five_seat_host(tmp_path: Path, hands: int) -> Iterator[str]:
         *(sys.executable, "-m", "dalmuti_net.cli", "host", "--headless", "--no-announce"),
         *("--interface", "127.0.0.1", "--port", "0", "--table-name", "Evening"),
         *("--bots", "3", "--autostart", "5", "--rules", str(rules), "--seed", "5"),
+        *("--league", str(tmp_path / "league.db")),
     ]
     host = subprocess.Popen(
         command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -85,6 +86,15 @@ def test_a_leaver_is_told_moved_past_and_kept_in_the_final_standings(tmp_path: P
         status, errors = bo.finish()
     text = bo.text()
     assert re.match(r"^-: Ana, \d+ points?, left after 1 hand$", gone), text
+    league = subprocess.run(
+        [sys.executable, "-m", "dalmuti_net.cli", "standings", str(tmp_path / "league.db")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    ana = next(line for line in league.splitlines() if " Ana " in line)
+    assert ana.split()[2:4] == ["1", "1"], league  # one table, one hand: counted as Ana
     assert status == 0 and errors == "", errors
     assert "Ana is leaving the table." in bo.lines, text
     assert "A bot plays out this hand for Ana." in bo.lines, text
