@@ -15,13 +15,20 @@ import itertools
 from .actions import (
     Action,
     DecideMisdeal,
+    Decision,
     DeclareRevolution,
+    ExchangeDecision,
     GiveTax,
     MerchantExchange,
     MisdealChoice,
+    MisdealDecision,
     Pass,
     PlaceNewcomer,
     Play,
+    PlayDecision,
+    RevolutionDecision,
+    TaxDecision,
+    tax_choices,
 )
 from .cards import (
     CARDS,
@@ -207,3 +214,24 @@ def decode(action_id: int, order: tuple[int, ...]) -> Action:
     position = key[1]
     assert isinstance(position, int)
     return PlaceNewcomer(position)
+
+
+def answer_ids(decision: Decision, order: tuple[int, ...]) -> list[int]:
+    """The ids of ``legal_answers(decision)`` at a hand seated ``order``, in its order,
+    found without building the answers (``Game.legal_action_ids``, ``Game.legal_ids``)."""
+    if isinstance(decision, PlayDecision):
+        plays = [play_id(option) for option in decision.sets]
+        return [PASS_ID, *plays] if decision.may_pass else plays
+    if isinstance(decision, TaxDecision):
+        return [_IDS["tax", cards] for cards in tax_choices(decision.hand, decision.count)]
+    if isinstance(decision, ExchangeDecision):
+        ids = [_IDS["exchange", None, None]]
+        for other in decision.merchants:
+            seat = order.index(other)
+            ids.extend(_IDS["exchange", seat, card] for card in decision.cards)
+        return ids
+    if isinstance(decision, RevolutionDecision):
+        return [_IDS["revolution", False], _IDS["revolution", True]]
+    if isinstance(decision, MisdealDecision):
+        return [_IDS["misdeal", choice] for choice in MisdealChoice]
+    return [_IDS["place", position] for position in decision.positions]

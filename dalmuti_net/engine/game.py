@@ -257,7 +257,9 @@ class Game:
         return [] if decision is None else legal_answers(decision)
 
     def legal_action_ids(self, player: int) -> list[int]:
-        return [encoding.encode(action, self.order) for action in self.legal_actions(player)]
+        """The ids of ``legal_actions(player)``, in the same order."""
+        decision = self.decision_for(player)
+        return [] if decision is None else encoding.answer_ids(decision, self.order)
 
     def action_id(self, action: Action) -> int:
         """``action``'s stable integer id (``encoding``) at this hand's seating."""

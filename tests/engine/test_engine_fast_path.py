@@ -5,6 +5,7 @@ The same seeded games are played both ways, answer for answer, and every state c
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -22,8 +23,9 @@ from dalmuti_net.engine import (
     Rules,
     observe,
 )
+from dalmuti_net.engine.actions import tax_choices
 from dalmuti_net.engine.cards import can_beat, playable_sets
-from dalmuti_net.engine.encoding import PASS_ID, playable_ids
+from dalmuti_net.engine.encoding import PASS_ID, encode, playable_ids
 
 # Caches of values the game builds once and hands out again (not the game's state), and
 # the log, which the fast path does not keep.
@@ -75,6 +77,7 @@ def test_the_same_games_both_ways_pass_through_the_same_states(seed: int) -> Non
         actions = by_object.legal_actions(player)
         ids = by_id.legal_ids()
         assert ids == by_object.legal_action_ids(player)
+        assert ids == [encode(action, by_object.order) for action in actions]
         assert len(ids) == len(actions)
         index = rng.randrange(len(ids))
         by_object.apply(player, actions[index])
@@ -213,3 +216,10 @@ def test_can_beat_says_whether_any_set_is_playable(
     counts = (0, *hand, jesters)
     to_beat = CardSet(rank, count, count if rank == 13 else 0)
     assert can_beat(counts, to_beat) == bool(playable_sets(counts, to_beat))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=st.lists(st.sampled_from([*range(1, 14)]), max_size=30), count=st.integers(1, 3))
+def test_tax_choices_are_the_distinct_sorted_combinations(hand: list[int], count: int) -> None:
+    expected = sorted(set(itertools.combinations(sorted(hand), count)))
+    assert tax_choices(tuple(hand), count) == expected
