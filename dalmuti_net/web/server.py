@@ -39,6 +39,10 @@ HEAD_TIMEOUT = 10.0
 """Seconds a connection has to send its whole request head."""
 MAX_WEB_CONNECTIONS = 64
 """Open connections to the web port at once; more wait for one to close."""
+MAX_PER_ADDRESS = 16
+"""Open connections from one address: a page holds one (its WebSocket) and fetches its
+four files one by one; more from one address are refused (503), so that one machine on
+the LAN cannot take every slot with pages that never join."""
 
 FILES: dict[str, tuple[str, str]] = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -55,6 +59,7 @@ REASONS = {
     404: b"Not Found",
     405: b"Method Not Allowed",
     431: b"Request Header Fields Too Large",
+    503: b"Service Unavailable",
 }
 
 SECURITY_HEADERS = [
@@ -122,6 +127,8 @@ class WebServer:
         self._ping_interval = ping_interval
         self._silence = silence
         self._slots = trio.Semaphore(MAX_WEB_CONNECTIONS)
+        self._open: dict[str, int] = {}
+        """Open connections by the address they come from."""
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
         await trio.serve_listeners(self.handle, listeners)
@@ -131,13 +138,31 @@ class WebServer:
             address = str(stream.socket.getpeername()[0])
         except OSError:
             address = "?"
-        async with self._slots:
-            try:
+        if self._open.get(address, 0) >= MAX_PER_ADDRESS:
+            with trio.move_on_after(1):
+                try:
+                    # Its request read first: a socket closed with unread data is reset,
+                    # and the answer would be lost with it.
+                    await stream.receive_some(MAX_HEAD_BYTES)
+                    await _respond(stream, 503, b"too many connections from your address\n")
+                    await stream.send_eof()
+                    while await stream.receive_some(MAX_HEAD_BYTES):
+                        pass
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
+            await trio.aclose_forcefully(stream)
+            return
+        self._open[address] = self._open.get(address, 0) + 1
+        try:
+            async with self._slots:
                 await self._handle(stream, address)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionClosed):
-                pass
-            finally:
-                await trio.aclose_forcefully(stream)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionClosed):
+            pass
+        finally:
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]
+            await trio.aclose_forcefully(stream)
 
     async def _handle(self, stream: trio.abc.Stream, address: str) -> None:
         head = b""

@@ -240,3 +240,20 @@ async def test_a_page_gone_silent_lets_its_seat_go() -> None:
             with trio.fail_after(5):
                 while any(seat.connection is not None for seat in table.seats.values()):
                     await trio.sleep(0.02)
+
+
+async def test_one_address_cannot_take_every_connection() -> None:
+    async with web_table() as port:
+        idle = [await trio.open_tcp_stream("127.0.0.1", port) for _ in range(16)]
+        try:
+            answer = await http(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert answer.startswith(b"HTTP/1.1 503 ")
+        finally:
+            for stream in idle:
+                await stream.aclose()
+        with trio.fail_after(5):
+            while True:  # once they are gone, the address is served again
+                answer = await http(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                if answer.startswith(b"HTTP/1.1 200 "):
+                    break
+                await trio.sleep(0.05)
