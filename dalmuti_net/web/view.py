@@ -18,14 +18,14 @@ from ..client.ui.choosers import Hint, PlayChooser
 from ..client.ui.confirm import confirmation_lines
 from ..client.ui.i18n import LANGUAGE_TAGS, LANGUAGES, N_
 from ..client.ui.screen import (
-    _header,
-    _memory,
-    _seat_flags,
-    _standings,
-    _trick_story,
-    _turn_line,
+    cards_played,
+    final_standings,
+    header_line,
     render,
     results_rows,
+    seat_flags,
+    trick_story,
+    turn_line,
     visible_hints,
 )
 from ..client.ui.state import ClientUi, Effect, Screen
@@ -175,23 +175,23 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
                 "role": t.role(role),
                 "cards": observation.counts.get(player, 0),
                 "score": observation.scores.get(player, 0) if scoring else None,
-                "flags": _fragments(_seat_flags(ui, observation, player, by_player.get(player))),
+                "flags": _fragments(seat_flags(ui, observation, player, by_player.get(player))),
             }
         )
     chooser = ui.choosing
     names = ui.namer()
-    memory = _memory(ui, observation, 48) if ui.in_hand and ui.show_memory else []
+    memory = cards_played(ui, observation, 48) if ui.in_hand and ui.show_memory else []
     return {
         "results": _results(ui, observation),
-        "header": _fragments(_header(ui, cols)),
+        "header": _fragments(header_line(ui, cols)),
         "headings": [t._("Player"), t._("Role"), t._("Cards"), t._("Score") if scoring else ""],
         "seats": seats,
-        "trick": [_fragments(line) for line in _trick_story(ui, observation, cols)],
-        "turn": _fragments(_turn_line(ui)),
+        "trick": [_fragments(line) for line in trick_story(ui, observation, cols)],
+        "turn": _fragments(turn_line(ui)),
         "prompt": "" if chooser is None else chooser.prompt(t, names),
         "selection": "" if chooser is None else chooser.selection(t, names),
         "memory": [_fragments(line) for line in memory],
-        "standings": [_fragments(line) for line in _standings(ui, cols)],
+        "standings": [_fragments(line) for line in final_standings(ui, cols)],
         "log_title": t._("Log and chat"),
         "log": [[line.kind, tidy(line.text)] for line in list(ui.log)[-LOG_SHOWN:]],
     }

@@ -924,4 +924,24 @@ def _rules_not_applicable(ui: ClientUi, cols: int) -> list[Line]:
     return lines
 
 
-__all__ = ["Line", "render"]
+# The parts of the table the web table lays out itself (dalmuti_net/web/view.py): each
+# sentence, flag and line is written here once, for both.
+header_line = _header
+turn_line = _turn_line
+seat_flags = _seat_flags
+trick_story = _trick_story
+cards_played = _memory
+final_standings = _standings
+
+__all__ = [
+    "Line",
+    "cards_played",
+    "final_standings",
+    "header_line",
+    "render",
+    "results_rows",
+    "seat_flags",
+    "trick_story",
+    "turn_line",
+    "visible_hints",
+]
