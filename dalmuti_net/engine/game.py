@@ -300,13 +300,13 @@ class Game:
         """``to_move()``'s answer by its id: the fast path, for playouts and training.
 
         The same rules code as ``apply`` runs (its checks too: an illegal id raises
-        ``IllegalAction`` and changes nothing), but in play no decision or action object
-        is made and, unless ``events`` is given, no event either. Events are built only
-        into a given list, and then kept in the log and the observations as ``apply``
-        keeps them. A game stepped without ``events`` keeps no log from then on: its
-        ``observation``, ``sample_hidden`` and ``to_dict`` refuse (``ValueError``), which
-        a playout never asks for. Outside play (a few answers a hand) the id is decoded
-        into its action and checked against the decision owed, as ``apply`` does.
+        ``IllegalAction`` and changes nothing). In play no decision or action object is
+        made; outside play (a few answers a hand) the id is decoded into its action and
+        checked against the decision owed, as ``apply`` does. Either way no event is
+        built unless ``events`` is given: then they are added to it and kept in the log
+        and the observations as ``apply`` keeps them. A game stepped without ``events``
+        keeps no log from then on: its ``observation``, ``sample_hidden`` and ``to_dict``
+        refuse (``ValueError``), which a playout never asks for.
         """
         if self.phase is _PLAY:
             if type(action_id) is not int:
@@ -330,12 +330,13 @@ class Game:
                 action = encoding.decode(action_id, self.order)
             except ValueError as error:
                 raise IllegalAction(Refusal.WRONG_DECISION, str(error)) from None
-            new = []
-            self._answer(player, action, new)
-            if events is None:
+            if events is None:  # nothing built, nothing kept
+                self._answer(player, action, None)
                 if self._keeps_log:
                     self._drop_log()
                 return
+            new = []
+            self._answer(player, action, new)
         events.extend(self._logged(new))
 
     @property
@@ -653,7 +654,7 @@ class Game:
         self._answer(player, action, events)
         return self._logged(events)
 
-    def _answer(self, player: int, action: Action, events: list[Event]) -> None:
+    def _answer(self, player: int, action: Action, events: list[Event] | None) -> None:
         """Any answer but a turn in play (a few a hand): checked against the decision owed."""
         decision = None if self.phase is Phase.PLAY else self.decision_for(player)
         if decision is None:
@@ -687,13 +688,14 @@ class Game:
 
         return tuple(settle(list(self.order)))
 
-    def _remove(self, player: int, events: list[Event]) -> None:
+    def _remove(self, player: int, events: list[Event] | None) -> None:
         self.order = tuple(p for p in self.order if p != player)
         self.scores.pop(player, None)
         self._hands.pop(player, None)
-        events.append(PlayerRemoved(player))
+        if events is not None:
+            events.append(PlayerRemoved(player))
 
-    def _place_newcomers(self, events: list[Event]) -> None:
+    def _place_newcomers(self, events: list[Event] | None) -> None:
         """Seat the waiting newcomers (asking the GD where there is a choice), then deal."""
         if len(self.order) + len(self.joining) < MIN_PLAYERS:
             self._end("too_few_players", events)
@@ -702,7 +704,8 @@ class Game:
             positions = self._positions_for_newcomer()
             if len(positions) > 1:
                 self.phase = Phase.PLACEMENT
-                events.append(Waiting(self.phase, (self.order[0],)))
+                if events is not None:
+                    events.append(Waiting(self.phase, (self.order[0],)))
                 return
             self._seat_newcomer(positions[0], None, events)
         self._start_hand(events)
@@ -716,14 +719,19 @@ class Game:
         last = max(2, len(self.order) - 2)
         return tuple(range(2, last + 1))
 
-    def _seat_newcomer(self, position: int, chosen_by: int | None, events: list[Event]) -> None:
+    def _seat_newcomer(
+        self, position: int, chosen_by: int | None, events: list[Event] | None
+    ) -> None:
         newcomer = self.joining.pop(0)
         self.order = (*self.order[:position], newcomer, *self.order[position:])
         self.scores[newcomer] = 0
         self._returns.setdefault(newcomer, 0)
-        events.append(NewcomerPlaced(newcomer, position, chosen_by))
+        if events is not None:
+            events.append(NewcomerPlaced(newcomer, position, chosen_by))
 
-    def _apply_placement(self, decision: Decision, action: Action, events: list[Event]) -> None:
+    def _apply_placement(
+        self, decision: Decision, action: Action, events: list[Event] | None
+    ) -> None:
         assert isinstance(decision, PlacementDecision)
         if not isinstance(action, PlaceNewcomer):
             raise IllegalAction(Refusal.WRONG_DECISION, "place the newcomer first")
@@ -737,7 +745,7 @@ class Game:
 
     # ----------------------------------------------------------------- the deal
 
-    def _start_hand(self, events: list[Event]) -> None:
+    def _start_hand(self, events: list[Event] | None) -> None:
         self.hand_number += 1
         self.taxes_this_hand = not (self.rules.first_deal_revolution and self.hand_number == 1)
         self._deck = c.full_deck(stripped_ranks(self.rules, len(self.order)))
@@ -752,16 +760,17 @@ class Game:
         self._tax_waiting = []
         self._tax_given = {}
         self._exchange = None
-        events.append(
-            HandStarted(
-                hand=self.hand_number,
-                order=self.order,
-                scores=tuple(self.scores[p] for p in self.order),
-                deck_size=len(self._deck),
-                taxes=self.taxes_this_hand,
-                hand_limit=self.rules.hand_limit,
+        if events is not None:
+            events.append(
+                HandStarted(
+                    hand=self.hand_number,
+                    order=self.order,
+                    scores=tuple(self.scores[p] for p in self.order),
+                    deck_size=len(self._deck),
+                    taxes=self.taxes_this_hand,
+                    hand_limit=self.rules.hand_limit,
+                )
             )
-        )
         if self.rules.misdeal_chance and self._rng.random() < self.rules.misdeal_chance:
             self._exposed_at = self._rng.randrange(len(self._deck))
         self._continue_deal(events)
@@ -774,7 +783,7 @@ class Game:
         counts[card] += 1
         self._hands[player] = tuple(counts)
 
-    def _continue_deal(self, events: list[Event]) -> None:
+    def _continue_deal(self, events: list[Event] | None) -> None:
         # Cards are counted into lists, and the hands written back once, when the deal
         # pauses for a misdeal or ends: not a new tuple per card.
         dealing = {player: list(self._hands[player]) for player in self.order}
@@ -783,12 +792,13 @@ class Game:
             self._hands[player] = tuple(counts)
         if paused:
             return
-        for player in self.order:
-            events.append(CardsDealt(player, c.cards_of(self._hands[player])))
-        events.append(DealFinished(tuple(sum(self._hands[p]) for p in self.order)))
+        if events is not None:
+            for player in self.order:
+                events.append(CardsDealt(player, c.cards_of(self._hands[player])))
+            events.append(DealFinished(tuple(sum(self._hands[p]) for p in self.order)))
         self._after_deal(events)
 
-    def _deal_until_paused(self, dealing: dict[int, list[int]], events: list[Event]) -> bool:
+    def _deal_until_paused(self, dealing: dict[int, list[int]], events: list[Event] | None) -> bool:
         """Deal the rest of the deck into ``dealing``; true if a misdeal needs deciding."""
         deck, seats = self._deck, len(self.order)
         while self._dealt < len(deck):
@@ -797,30 +807,35 @@ class Game:
                 card, intended, peon = deck[index], self._receiver(index), self.order[-1]
                 # Nothing to decide when the Peon holds no card yet or the card is theirs.
                 needs_decision = index >= seats - 1 and intended != peon
-                events.append(MisdealExposed(card, intended, index, needs_decision))
+                if events is not None:
+                    events.append(MisdealExposed(card, intended, index, needs_decision))
                 if needs_decision:
                     self.phase = Phase.MISDEAL
-                    events.append(Waiting(self.phase, (self.order[0],)))
+                    if events is not None:
+                        events.append(Waiting(self.phase, (self.order[0],)))
                     return True
-                events.append(MisdealResolved(MisdealChoice.INTENDED, card, intended, peon))
+                if events is not None:
+                    events.append(MisdealResolved(MisdealChoice.INTENDED, card, intended, peon))
             dealing[self.order[index % seats]][deck[index]] += 1
             self._dealt += 1
         return False
 
-    def _apply_misdeal(self, action: Action, events: list[Event]) -> None:
+    def _apply_misdeal(self, action: Action, events: list[Event] | None) -> None:
         if not isinstance(action, DecideMisdeal) or action.choice not in ("intended", "peon"):
             raise IllegalAction(Refusal.WRONG_DECISION, "decide the misdeal: 'intended' or 'peon'")
         choice = MisdealChoice(action.choice)
         assert self._exposed_at is not None
         index = self._exposed_at
         card, intended, peon = self._deck[index], self._receiver(index), self.order[-1]
-        events.append(MisdealResolved(choice, card, intended, peon))
+        if events is not None:
+            events.append(MisdealResolved(choice, card, intended, peon))
         if choice is MisdealChoice.PEON:
             replacement = self._rng.choice(c.cards_of(self._hands[peon]))
             self._hands[peon] = c.remove(self._hands[peon], (replacement,))
             self._give(intended, replacement)
             self._give(peon, card)
-            events.append(MisdealReplacement(peon, intended, replacement))
+            if events is not None:
+                events.append(MisdealReplacement(peon, intended, replacement))
         else:
             self._give(intended, card)
         self._dealt += 1
@@ -828,12 +843,13 @@ class Game:
 
     # ----------------------------------------------------------------- revolution, taxes
 
-    def _after_deal(self, events: list[Event]) -> None:
+    def _after_deal(self, events: list[Event] | None) -> None:
         # Every hand passes through the same public revolution check, whoever holds both
         # Jesters (RULES.md rule 20): its ``Waiting`` names nobody, and the hand goes on
         # exactly as a holder's "no" would make it go on. Only the holder is asked.
         self.phase = Phase.REVOLUTION
-        events.append(REVOLUTION_CHECK)
+        if events is not None:
+            events.append(REVOLUTION_CHECK)
         holder = next((p for p in self.order if self._hands[p][JESTER] == 2), None)
         greater_possible = holder == self.order[-1]
         if holder is not None and (self.taxes_this_hand or greater_possible):
@@ -841,7 +857,7 @@ class Game:
             return
         self._begin_taxes(events)
 
-    def _apply_revolution(self, player: int, action: Action, events: list[Event]) -> None:
+    def _apply_revolution(self, player: int, action: Action, events: list[Event] | None) -> None:
         if not isinstance(action, DeclareRevolution) or type(action.declare) is not bool:
             raise IllegalAction(Refusal.WRONG_DECISION, "declare a revolution or not: yes or no")
         self._revolution_holder = None
@@ -849,24 +865,29 @@ class Game:
             self._begin_taxes(events)
             return
         greater = player == self.order[-1]
-        events.append(RevolutionDeclared(player, greater))
+        if events is not None:
+            events.append(RevolutionDeclared(player, greater))
         if greater:
             self.order = mirrored(self.order)
-            events.append(RolesMirrored(self.order))
+            if events is not None:
+                events.append(RolesMirrored(self.order))
         self.taxes_this_hand = False
-        events.append(TaxesSkipped("revolution"))
+        if events is not None:
+            events.append(TaxesSkipped("revolution"))
         self._begin_play(self.order[0], events)
 
-    def _begin_taxes(self, events: list[Event]) -> None:
+    def _begin_taxes(self, events: list[Event] | None) -> None:
         if not self.taxes_this_hand:
-            events.append(TaxesSkipped("first_deal"))
+            if events is not None:
+                events.append(TaxesSkipped("first_deal"))
             self._begin_play(self.order[0], events)
             return
         self._tax_waiting = [self.order[0], self.order[1]]
         if self._exchange_active():
             self._tax_waiting.append(merchants_of(self.order)[0])
         self.phase = Phase.TAXES
-        events.append(Waiting(self.phase, tuple(self._tax_waiting)))
+        if events is not None:
+            events.append(Waiting(self.phase, tuple(self._tax_waiting)))
 
     def _exchange_active(self) -> bool:
         """The merchant exchange needs two Merchants (RULES.md rule 17)."""
@@ -877,7 +898,7 @@ class Game:
         player: int,
         decision: TaxDecision | ExchangeDecision,
         action: Action,
-        events: list[Event],
+        events: list[Event] | None,
     ) -> None:
         if isinstance(decision, TaxDecision):
             if not isinstance(action, GiveTax):
@@ -912,11 +933,12 @@ class Game:
                 self._exchange = (action.other, action.card)
         self._tax_waiting.remove(player)
         if self._tax_waiting:
-            events.append(Waiting(self.phase, tuple(self._tax_waiting)))
+            if events is not None:
+                events.append(Waiting(self.phase, tuple(self._tax_waiting)))
             return
         self._settle_taxes(events)
 
-    def _settle_taxes(self, events: list[Event]) -> None:
+    def _settle_taxes(self, events: list[Event] | None) -> None:
         """Every transfer at once, each giver choosing from the hand they were dealt."""
         gd, ld, lp, gp = self.order[0], self.order[1], self.order[-2], self.order[-1]
         transfers = [
@@ -931,7 +953,7 @@ class Game:
             top, (other, given) = merchants[0], self._exchange
             received = self._rng.choice(c.cards_of(self._hands[other]))
             exchange = (top, other, given, received)
-        elif self._exchange_active():
+        elif self._exchange_active() and events is not None:
             events.append(MerchantExchangeDeclined(merchants[0]))
         for giver, _, cards in transfers:
             self._hands[giver] = c.remove(self._hands[giver], cards)
@@ -941,21 +963,25 @@ class Game:
             self._hands[other] = c.remove(self._hands[other], (received,))
         for giver, receiver, cards in transfers:
             self._hands[receiver] = c.add(self._hands[receiver], cards)
-            events.append(TaxPaid(giver, receiver, len(cards)))
-            events.append(TaxCards(giver, receiver, cards))
+            if events is not None:
+                events.append(TaxPaid(giver, receiver, len(cards)))
+            if events is not None:
+                events.append(TaxCards(giver, receiver, cards))
         if exchange is not None:
             top, other, given, received = exchange
             self._give(other, given)
             self._give(top, received)
-            events.append(MerchantExchanged(top, other))
-            events.append(MerchantExchangeCards(top, other, given, received))
+            if events is not None:
+                events.append(MerchantExchanged(top, other))
+            if events is not None:
+                events.append(MerchantExchangeCards(top, other, given, received))
         self._tax_given = {}
         self._exchange = None
         self._begin_play(self.order[0], events)
 
     # ----------------------------------------------------------------- play
 
-    def _begin_play(self, leader: int, events: list[Event]) -> None:
+    def _begin_play(self, leader: int, events: list[Event] | None) -> None:
         self.phase = Phase.PLAY
         self._holding = len(self.in_hand)
         self._successor = None
