@@ -33,6 +33,8 @@ from ..engine.events import (
     HandStarted,
     NewcomerPlaced,
     PlayerRemoved,
+    RolesMirrored,
+    SeatingSettled,
     TableEnded,
     Waiting,
 )
@@ -59,8 +61,16 @@ from ..told import N_, Told
 from .default_moves import default_move
 
 SOFTWARE = f"dalmuti-net/{__version__}"
-_TABLE_CHANGING = (HandEnded, TableEnded, PlayerRemoved, NewcomerPlaced)
-"""Events after which the seats or the table's phase have changed: a ``table`` follows."""
+_TABLE_CHANGING = (
+    HandEnded,
+    TableEnded,
+    PlayerRemoved,
+    NewcomerPlaced,
+    SeatingSettled,
+    RolesMirrored,
+)
+"""Events after which the seats, their order (which orders ``heirs``) or the table's phase
+have changed: a ``table`` follows."""
 YOUNG_S = 1.0
 """A connection that has not said hello yet is idle after this long: room is made for a
 newcomer by closing such a connection, never a younger one."""
@@ -283,6 +293,8 @@ class Table:
 
     def table_message(self) -> dict[str, Any]:
         in_game = set(self.game.order) if self.game is not None else set()
+        host = next((s for s in self.seats.values() if s.host and not s.gone), None)
+        heirs = self._heirs_of(host) if host is not None else []
         seats = [
             {
                 "player": seat.player,
@@ -294,6 +306,7 @@ class Table:
                 "seated": self.game is None or seat.player in in_game,
                 "stand_in": seat.stand_in is not None,
                 "left": seat.gone,
+                "leave_ends": self._leave_ends(seat, heirs),
             }
             for seat in self.seats.values()
         ]
@@ -306,7 +319,25 @@ class Table:
             "code_required": self.code is not None,
             "can_start": self.game is None and MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS,
             "departed": [d.message() for d in self.departed[-MAX_DEPARTED:]],
+            "heirs": heirs,
         }
+
+    def _leave_ends(self, seat: Seat, heirs: list[int]) -> str | None:
+        """How ``seat`` leaving now would end the table (the seat's ``leave_ends``), given
+        the host player's ``heirs``; None where it would not."""
+        if seat.gone or self.phase == "ended":
+            return None
+        # The host role with nobody to take it ends the table at once (``_leave``), but
+        # in the lobby of a table without a host terminal, which waits for a newcomer.
+        no_host = seat.host and not heirs and not (self.headless and self.game is None)
+        too_few = False
+        if self.game is not None:  # rule 12: the next hand needs four (``_place_newcomers``)
+            staying = {*self.game.order, *self.game.joining}
+            staying -= {*self.game.leaving, seat.player}
+            too_few = len(staying) < MIN_PLAYERS
+        if no_host:
+            return "now_too_few" if too_few else "now_no_host"
+        return "after_hand" if too_few else None
 
     def _final_standings(self) -> dict[str, Any]:
         ended = observe(self.game, None).ended if self.game is not None else None
@@ -952,6 +983,14 @@ class Table:
     def _heir_for(self, leaver: Seat, wanted: int | None) -> int | None:
         """The host role goes to the connected human the leaver named, else to the next
         connected human in seat order after the leaver; None when there is nobody."""
+        able = self._heirs_of(leaver)
+        if wanted in able:
+            return wanted
+        return able[0] if able else None
+
+    def _heirs_of(self, leaver: Seat) -> list[int]:
+        """Who may take the host role from ``leaver``, the one it goes to by default
+        first: the connected humans in seat order after the leaver (``table.heirs``)."""
         order = list(self.game.order) + list(self.game.joining) if self.game else []
         players = order + [p for p in self.seats if p not in order]
         if leaver.player in players:
@@ -966,9 +1005,7 @@ class Table:
             and s.connection is not None
             and p != leaver.player
         ]
-        if wanted in able:
-            return wanted
-        return able[0] if able else None
+        return able
 
     def _end_without_host(self, leaver_connection: int | None) -> None:
         """The host player left and nobody can take the role: the table ends, and every

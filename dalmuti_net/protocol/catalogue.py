@@ -100,6 +100,14 @@ SEAT = Obj(
             " and the seat is removed before the next one (listed in `departed` then).",
             False,
         ),
+        "leave_ends": Field(
+            Nullable(Enum(("now_no_host", "now_too_few", "after_hand"))),
+            "What this seat's `leave` would do to the table now: `now_no_host` ends it at"
+            " once (the host player's, with no `heirs`), `now_too_few` too (and fewer than"
+            " four players would be left anyway), `after_hand` ends it when the hand is over"
+            " (fewer than four players would be left: rule 12); nil (or absent) ends nothing.",
+            False,
+        ),
     },
 )
 
@@ -144,6 +152,13 @@ TABLE = Obj(
             List(DEPARTED, MAX_DEPARTED),
             "Players who left during the game and were removed from the seating, oldest "
             "first (the latest 64): results and final standings still name them.",
+            False,
+        ),
+        "heirs": Field(
+            List(PLAYER, 16),
+            "Who would take over as host player if the host player left now, in the host's"
+            " order: the first, unless `leave.heir` names another of them. Empty (or absent)"
+            " when nobody could: see the host player's `leave_ends`.",
             False,
         ),
     },

@@ -2,29 +2,28 @@
 
 The quit panel's leave choice says when leaving ends the table, before the player picks it,
 and one line says so after (the table screen prints it once the screen has closed; the
-plain table says it as it quits). Two things end a table when a player leaves mid-game: a
-host player that no connected human can take over from ends it at once (PROTOCOL.md,
-`leave`), and a table left with fewer than four players ends after the hand (RULES.md
-rule 12, "A table that cannot reach four players ends"), which a bot plays out for the
-one who left.
+plain table says it as it quits). Only the host knows it for sure (who is connected, who
+would take over as host player, who is leaving): it says so in each seat's `leave_ends`
+and the table's `heirs` (PROTOCOL.md, the lobby and the table); this module only words it.
 """
 
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any
 
-from ...engine import MIN_PLAYERS, Observation
 from .i18n import N_
 
 
 class LeaveEnds(Enum):
-    """How leaving now ends the table (``None`` where it does not)."""
+    """How leaving now ends the table (``None`` where it does not): a seat's
+    ``leave_ends``, as the host sends it."""
 
-    NOW_TOO_FEW = "now, too few"
+    NOW_TOO_FEW = "now_too_few"
     """At once: nobody can take over as host player, and too few would be left anyway."""
-    NOW_NO_HOST = "now, no host"
+    NOW_NO_HOST = "now_no_host"
     """At once: nobody connected can take over as host player."""
-    AFTER_HAND = "after the hand"
+    AFTER_HAND = "after_hand"
     """When the hand is over: fewer than four players would be left."""
 
 
@@ -59,20 +58,30 @@ FAREWELL = {
 """The one line said after leaving where leaving ends the table."""
 
 
-def players_left(observation: Observation, me: int | None) -> int:
-    """How many players the next hand would have once ``me`` has left: those seated and
-    those waiting to join, less the ones leaving."""
-    staying = [*observation.order, *observation.joining]
-    gone = {*observation.leaving, me}
-    return len({player for player in staying if player not in gone})
+def leave_ends(table: dict[str, Any] | None, me: int | None) -> LeaveEnds | None:
+    """How ``me`` leaving now would end the table, as the host said in its last ``table``
+    (``None`` where it would not, or where the host said nothing it knows of)."""
+    seats = table.get("players") if isinstance(table, dict) else None
+    for seat in seats if isinstance(seats, list) else ():
+        if isinstance(seat, dict) and seat.get("player") == me and me is not None:
+            said = seat.get("leave_ends")
+            return next((ends for ends in LeaveEnds if ends.value == said), None)
+    return None
 
 
-def leave_ends(
-    observation: Observation | None, me: int | None, *, host_player: bool, heirs: bool
-) -> LeaveEnds | None:
-    """How ``me`` leaving now would end the table: ``host_player`` says whether ``me``
-    holds the host role, ``heirs`` whether a connected human could take it over."""
-    too_few = observation is not None and players_left(observation, me) < MIN_PLAYERS
-    if host_player and not heirs:
-        return LeaveEnds.NOW_TOO_FEW if too_few else LeaveEnds.NOW_NO_HOST
-    return LeaveEnds.AFTER_HAND if too_few else None
+def named_heirs(table: dict[str, Any] | None) -> list[tuple[int, str]]:
+    """Who would take over as host player, the host's default first, with their names
+    (the table's ``heirs``; an id that names no seat is left out)."""
+    if not isinstance(table, dict):
+        return []
+    seats = table.get("players")
+    names = {
+        seat.get("player"): str(seat.get("name"))
+        for seat in (seats if isinstance(seats, list) else ())
+        if isinstance(seat, dict)
+    }
+    said = table.get("heirs")
+    players = said if isinstance(said, list) else []
+    return [
+        (player, names[player]) for player in players if type(player) is int and player in names
+    ]

@@ -47,7 +47,7 @@ from .help import max_scroll as help_max_scroll
 from .i18n import N_, Translator
 from .leaving import CHOICE as LEAVE_ENDS_CHOICE
 from .leaving import FAREWELL as LEAVE_ENDS_FAREWELL
-from .leaving import LeaveEnds, leave_ends
+from .leaving import LeaveEnds, leave_ends, named_heirs
 from .lobby import TYPED_FIELDS, TYPED_RANGES, LobbyKeys, RulesEditor, typed_rule
 from .refusals import RefusalScreen
 from .story import TrickStory, describe_event
@@ -998,10 +998,10 @@ class ClientUi:
         t = self.t
         grace = ((self.session.welcome or {}) if self.session else {}).get("limits", {})
         seconds = round(grace.get("grace_period_ms", 60_000) / 1000)
-        heirs = self._heirs() if self.session is not None and self.session.is_host else []
+        heirs = self._heirs()
         if self._heir not in [player for player, _ in heirs]:
             self._heir = heirs[0][0] if heirs else None
-        ends = self._leave_ends(heirs)
+        ends = self._leave_ends()
         if ends is not None:
             leave = t._(LEAVE_ENDS_CHOICE[ends])
         else:
@@ -1058,7 +1058,7 @@ class ClientUi:
             self._heir = heirs[0][0] if heirs else None
         if heirs:
             name = next(name for player, name in heirs if player == self._heir)
-            ends = None if lobby else self._leave_ends(heirs)
+            ends = None if lobby else self._leave_ends()
             if lobby:
                 leave = t._("Leave the table: give up your seat.")
             elif ends is not None:
@@ -1074,34 +1074,14 @@ class ClientUi:
                 choices.append(Choice("h", "heir", N_("another host player")))
         return Confirmation(t._("Quit?"), tuple(choices))
 
-    def _leave_ends(self, heirs: list[tuple[int, str]]) -> LeaveEnds | None:
-        """How this player leaving now would end the table, if it would."""
-        session = self.session
-        if session is None:
-            return None
-        return leave_ends(
-            session.observation, self.me, host_player=session.is_host, heirs=bool(heirs)
-        )
+    def _leave_ends(self) -> LeaveEnds | None:
+        """How this player leaving now would end the table, as the host says."""
+        return leave_ends(self.table, self.me)
 
     def _heirs(self) -> list[tuple[int, str]]:
         """Who may take the host role when this host player leaves, the host's own choice
-        first: the connected humans in seat order after this seat."""
-        table, session = self.table, self.session
-        if table is None or session is None:
-            return []
-        seats = table["players"]
-        order = list(session.observation.order) if session.observation else []
-        by_player = {s["player"]: s for s in seats}
-        players = order + [s["player"] for s in seats if s["player"] not in order]
-        if self.me in players:
-            at = players.index(self.me)
-            players = players[at + 1 :] + players[:at]
-        heirs = []
-        for player in players:
-            seat = by_player.get(player)
-            if seat and seat["kind"] == "human" and seat["connected"] and player != self.me:
-                heirs.append((player, str(seat["name"])))
-        return heirs
+        first (the host says who: the table's ``heirs``)."""
+        return named_heirs(self.table) if self.session is not None and self.session.is_host else []
 
     def _confirm(self, key: str) -> list[Effect]:
         confirmation = self.confirmation
@@ -1126,7 +1106,7 @@ class ClientUi:
             return []
         if action in ("leave", "host"):
             if action == "leave":  # (a host that keeps hosting prints how the table ends)
-                ends = self._leave_ends(self._heirs())
+                ends = self._leave_ends()
                 self.farewell = None if ends is None else self.t._(LEAVE_ENDS_FAREWELL[ends])
             leave: Message = {"type": "leave"}
             if self._heir is not None and self.session is not None and self.session.is_host:
