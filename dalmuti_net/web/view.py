@@ -255,7 +255,9 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
             "max": ui.editor.max_chars,
             "chat": ui.editor.purpose == "chat",
         }
-    notice = None if ui.notice is None else {"text": ui.notice.text, "level": ui.notice.level}
+    notice = None
+    if ui.notice is not None and table is not None:  # the terminal's screen shows its own
+        notice = {"text": ui.notice.text, "level": ui.notice.level}
     return {
         "screen": screen,
         "table": table,
