@@ -6,7 +6,8 @@ messages back into the engine's own types and keep an ``Observation`` with them.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..engine import (
@@ -72,112 +73,142 @@ def event_from_message(message: Message) -> Event | None:
     return event_from_dict({"type": cls.TYPE, **{f.name: message[f.name] for f in fields(cls)}})
 
 
-# ------------------------------------------------------------------ decisions
+# ------------------------------------------------------------------ decisions and actions
+#
+# Like events (which go by their ``TYPE`` and fields), decisions and actions cross the
+# wire by table: one row per kind names the engine class, the wire's name for it and its
+# fields, each with the wire's key and how its value is written and read back. The rows
+# keep the wire's key order, which the golden frames pin.
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _optional_card_set_dict(card_set: CardSet | None) -> dict[str, int] | None:
+    return None if card_set is None else card_set_dict(card_set)
+
+
+def _optional_card_set_from(data: dict[str, int] | None) -> CardSet | None:
+    return None if data is None else card_set_from(data)
+
+
+@dataclass(frozen=True)
+class _Field:
+    """One field: the engine's attribute, the wire's key (the same name if not given), and
+    the two conversions."""
+
+    attribute: str
+    wire_key: str = ""
+    out: Callable[[Any], Any] = _same
+    back: Callable[[Any], Any] = _same
+
+    @property
+    def key(self) -> str:
+        return self.wire_key or self.attribute
+
+
+def _cards(attribute: str) -> _Field:
+    """A tuple of cards (or of players) in the engine, a list on the wire."""
+    return _Field(attribute, "", list, tuple)
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """One kind of decision or action: its engine class, its name on the wire, its fields."""
+
+    cls: type
+    name: str
+    fields: tuple[_Field, ...] = ()
+
+    def body(self, value: object) -> Message:
+        return {f.key: f.out(getattr(value, f.attribute)) for f in self.fields}
+
+    def build(self, message: Message) -> Any:
+        return self.cls(**{f.attribute: f.back(message[f.key]) for f in self.fields})
+
+
+DECISION_KINDS = (
+    _Kind(
+        PlayDecision,
+        "play",
+        (
+            _Field(
+                "sets",
+                "",
+                lambda sets: [card_set_dict(s) for s in sets],
+                lambda sets: tuple(card_set_from(s) for s in sets),
+            ),
+            _Field("may_pass"),
+            _Field("to_beat", "", _optional_card_set_dict, _optional_card_set_from),
+        ),
+    ),
+    _Kind(RevolutionDecision, "revolution", (_Field("greater"),)),
+    _Kind(
+        TaxDecision,
+        "tax",
+        (_Field("count"), _cards("hand"), _Field("receiver")),
+    ),
+    _Kind(ExchangeDecision, "exchange", (_cards("merchants"), _cards("cards"))),
+    _Kind(
+        MisdealDecision,
+        "misdeal",
+        (_Field("card"), _Field("intended"), _Field("peon")),
+    ),
+    _Kind(PlacementDecision, "placement", (_Field("newcomer"), _cards("positions"))),
+)
+"""Host to client: a decision is the ``decision`` message's ``kind`` and fields."""
+
+ACTION_KINDS = (
+    _Kind(Play, "play", (_Field("set", "", card_set_dict, card_set_from),)),
+    _Kind(Pass, "pass"),
+    _Kind(DeclareRevolution, "revolution", (_Field("declare"),)),
+    _Kind(GiveTax, "tax", (_cards("cards"),)),
+    _Kind(MerchantExchange, "exchange", (_Field("other", "merchant"), _Field("card"))),
+    _Kind(DecideMisdeal, "misdeal", (_Field("choice", "", str, MisdealChoice),)),
+    _Kind(PlaceNewcomer, "place", (_Field("position"),)),
+)
+"""Client to host: an action is a request's ``type`` and fields."""
+
+_DECISION_BY_CLASS = {kind.cls: kind for kind in DECISION_KINDS}
+_DECISION_BY_NAME = {kind.name: kind for kind in DECISION_KINDS}
+_ACTION_BY_CLASS = {kind.cls: kind for kind in ACTION_KINDS}
+_ACTION_BY_NAME = {kind.name: kind for kind in ACTION_KINDS}
 
 
 def decision_message(
     decision: Decision, deadline_ms: int | None = None, *, decision_id: int
 ) -> Message:
     """``decision_id``: the seat's decision number (1, 2, 3...), which an answer may name."""
-    body: Message
-    if isinstance(decision, PlayDecision):
-        body = {
-            "kind": "play",
-            "sets": [card_set_dict(s) for s in decision.sets],
-            "may_pass": decision.may_pass,
-            "to_beat": None if decision.to_beat is None else card_set_dict(decision.to_beat),
-        }
-    elif isinstance(decision, RevolutionDecision):
-        body = {"kind": "revolution", "greater": decision.greater}
-    elif isinstance(decision, TaxDecision):
-        body = {
-            "kind": "tax",
-            "count": decision.count,
-            "hand": list(decision.hand),
-            "receiver": decision.receiver,
-        }
-    elif isinstance(decision, ExchangeDecision):
-        body = {
-            "kind": "exchange",
-            "merchants": list(decision.merchants),
-            "cards": list(decision.cards),
-        }
-    elif isinstance(decision, MisdealDecision):
-        body = {
-            "kind": "misdeal",
-            "card": decision.card,
-            "intended": decision.intended,
-            "peon": decision.peon,
-        }
-    else:
-        body = {
-            "kind": "placement",
-            "newcomer": decision.newcomer,
-            "positions": list(decision.positions),
-        }
-    body["deadline_ms"] = deadline_ms
+    kind = _DECISION_BY_CLASS[type(decision)]
+    body = {"kind": kind.name, **kind.body(decision), "deadline_ms": deadline_ms}
     return {"type": "decision", "decision_id": decision_id, **body}
 
 
 def decision_from_message(message: Message) -> Decision:
-    kind = message["kind"]
-    if kind == "play":
-        to_beat = message["to_beat"]
-        return PlayDecision(
-            sets=tuple(card_set_from(s) for s in message["sets"]),
-            may_pass=message["may_pass"],
-            to_beat=None if to_beat is None else card_set_from(to_beat),
-        )
-    if kind == "revolution":
-        return RevolutionDecision(greater=message["greater"])
-    if kind == "tax":
-        return TaxDecision(message["count"], tuple(message["hand"]), message["receiver"])
-    if kind == "exchange":
-        return ExchangeDecision(tuple(message["merchants"]), tuple(message["cards"]))
-    if kind == "misdeal":
-        return MisdealDecision(message["card"], message["intended"], message["peon"])
-    return PlacementDecision(message["newcomer"], tuple(message["positions"]))
+    """The engine decision in a validated ``decision`` message."""
+    kind = _DECISION_BY_NAME.get(message["kind"])
+    if kind is None:
+        raise ValueError(f"{message['kind']!r} is not a decision kind")
+    decision: Decision = kind.build(message)
+    return decision
 
-
-# ------------------------------------------------------------------ actions
 
 ACTION_TYPES = ANSWER_TYPES
 
 
 def action_from_message(message: Message) -> Action:
     """The engine action in a validated request of one of ``ACTION_TYPES``."""
-    kind = message["type"]
-    if kind == "play":
-        return Play(card_set_from(message["set"]))
-    if kind == "pass":
-        return Pass()
-    if kind == "revolution":
-        return DeclareRevolution(message["declare"])
-    if kind == "tax":
-        return GiveTax(tuple(message["cards"]))
-    if kind == "exchange":
-        return MerchantExchange(message["merchant"], message["card"])
-    if kind == "misdeal":
-        return DecideMisdeal(MisdealChoice(message["choice"]))
-    if kind == "place":
-        return PlaceNewcomer(message["position"])
-    raise ValueError(f"{kind!r} is not an action message")
+    kind = _ACTION_BY_NAME.get(message["type"])
+    if kind is None:
+        raise ValueError(f"{message['type']!r} is not an action message")
+    action: Action = kind.build(message)
+    return action
 
 
 def action_message(action: Action) -> Message:
-    if isinstance(action, Play):
-        return {"type": "play", "set": card_set_dict(action.set)}
-    if isinstance(action, Pass):
-        return {"type": "pass"}
-    if isinstance(action, DeclareRevolution):
-        return {"type": "revolution", "declare": action.declare}
-    if isinstance(action, GiveTax):
-        return {"type": "tax", "cards": list(action.cards)}
-    if isinstance(action, MerchantExchange):
-        return {"type": "exchange", "merchant": action.other, "card": action.card}
-    if isinstance(action, DecideMisdeal):
-        return {"type": "misdeal", "choice": str(action.choice)}
-    return {"type": "place", "position": action.position}
+    kind = _ACTION_BY_CLASS[type(action)]
+    return {"type": kind.name, **kind.body(action)}
 
 
 # ------------------------------------------------------------------ observations
