@@ -15,6 +15,7 @@ import trio
 from ..protocol import ProtocolError
 from ..protocol.messages import Message
 from ..told import N_, Told
+from .claims import address_text
 from .connection import Connection, ConnectionClosed
 from .fits import HostVersion
 from .session import ClientSession
@@ -98,7 +99,7 @@ def peer_address(stream: trio.abc.Stream) -> str | None:
         host, port = sock.getpeername()[:2]
     except (OSError, ValueError, TypeError):
         return None
-    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+    return address_text(str(host), int(port))
 
 
 def unproven_error(session: ClientSession) -> Message:

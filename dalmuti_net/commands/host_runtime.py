@@ -336,6 +336,7 @@ class PreparedHost:
             seats_total=8,
             code_required=self.table.code is not None,
             web_port=self.web_port,
+            table_id=self.table.table_id,
         )
 
     def _on_change(self) -> None:

@@ -56,6 +56,7 @@ def listing_dict(listing: TableListing) -> dict[str, Any]:
         "issues": [str(issue) for issue in listing.issues],  # English: for scripts
         "web_port": listing.web_port,
         "web_url": web_url(listing),
+        "table_id": listing.table_id,
     }
 
 
@@ -146,7 +147,14 @@ def run(args: argparse.Namespace) -> int:
             ).format(seconds=f"{args.timeout:g}")
         )
         return ExitCode.NOT_FOUND
+    from ..client.claims import claims
+    from ..client.seats import SeatStore
+
+    claimed = claims(listings, SeatStore())
     for listing in listings:
         for line in listing_lines(listing, t, qr=not args.plain):
             say(line)
+        claim = claimed.get(listing.instance_name)
+        for sentence in [] if claim is None else claim.sentences(_):
+            say("  ! " + sentence)  # a table id claimed twice, or a seat's table moved
     return 0

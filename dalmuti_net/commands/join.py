@@ -124,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         code=args.code,
         ascii_symbols=args.ascii or not terminal_is_utf8(),
     )
+    ui.seats = SeatStore()  # the table list shows a listing claiming a seat's table id
     client = TerminalClient(ui)
     client.alerts.bell, client.alerts.title = not args.no_bell, not args.no_title
 

@@ -30,6 +30,9 @@ KEY_CODE = "code"
 KEY_SOFTWARE = "sw"
 KEY_WEB = "web"
 """The port of the host's web table (a page for phones), when it serves one."""
+KEY_TABLE_ID = "id"
+"""The table's id (as in ``about``): a claim, like everything announced, but it lets a client
+show two listings that claim one table, or a table seen at a new address, as such."""
 
 HOST_SOFTWARE = f"dalmuti-net/{__version__}"
 
@@ -45,6 +48,7 @@ FALLBACK_TABLE_NAME = "Dalmuti table"
 _VERSION_VALUE = re.compile(rb"[0-9]{1,5}")
 _SEATS_VALUE = re.compile(rb"([0-9]{1,2})/([0-9]{1,2})")
 _PORT_VALUE = re.compile(rb"[0-9]{1,5}")
+_TABLE_ID_VALUE = re.compile(rb"[0-9A-Za-z_-]{1,64}")
 _CODE_VALUES = {b"1": True, b"0": False}
 _THIS_NETWORK = ipaddress.IPv4Network("0.0.0.0/8")
 _SCOPE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -68,6 +72,7 @@ class TableInfo:
     code_required: bool = False
     web_port: int | None = None
     """The web table's port, or None when the host serves none (``--no-web``)."""
+    table_id: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.seats_total <= MAX_SEATS:
@@ -117,9 +122,11 @@ class TableListing:
     code_required: bool | None
     software: str
     issues: tuple[Issue, ...] = ()
+    """What was missing or garbled, in words, for `dalmuti hosts` to show."""
     web_port: int | None = None
     """The host's web table port (TXT ``web``), or None: none announced, or garbled."""
-    """What was missing or garbled, in words, for `dalmuti hosts` to show."""
+    table_id: str | None = None
+    """The table id the host claims (TXT ``id``), or None: none announced, or garbled."""
 
     @property
     def usable(self) -> bool:
@@ -176,6 +183,8 @@ def encode_txt(info: TableInfo) -> dict[bytes, bytes]:
     }
     if info.web_port is not None:
         record[KEY_WEB.encode()] = str(info.web_port).encode()
+    if info.table_id is not None and _TABLE_ID_VALUE.fullmatch(info.table_id.encode()):
+        record[KEY_TABLE_ID.encode()] = info.table_id.encode()
     return record
 
 
@@ -197,6 +206,7 @@ def listing_from_record(
     code_required = _decode_code(fields.get(KEY_CODE), issues)
     software = _decode_text(fields.get(KEY_SOFTWARE), MAX_SOFTWARE_BYTES)
     web_port = _decode_web_port(fields.get(KEY_WEB), issues)
+    table_id = _decode_table_id(fields.get(KEY_TABLE_ID), issues)
 
     valid_addresses = _valid_addresses(addresses)
     if not valid_addresses:
@@ -226,6 +236,7 @@ def listing_from_record(
         software=software,
         issues=tuple(issues),
         web_port=web_port,
+        table_id=table_id,
     )
 
 
@@ -308,6 +319,16 @@ def _decode_web_port(value: bytes | None, issues: list[Issue]) -> int | None:
     if _PORT_VALUE.fullmatch(value) and 0 < int(value) < 65536:
         return int(value)
     issues.append(Issue(N_("web table port garbled")))
+    return None
+
+
+def _decode_table_id(value: bytes | None, issues: list[Issue]) -> str | None:
+    """Absent is no issue: an older host announces none."""
+    if value is None:
+        return None
+    if _TABLE_ID_VALUE.fullmatch(value):
+        return value.decode("ascii")
+    issues.append(Issue(N_("table id garbled")))
     return None
 
 

@@ -14,11 +14,24 @@ import pytest
 import trio
 from test_remembered_seats import Player, RecordingTable, served, tcp
 
+from dalmuti_net.client.claims import MOVED, claims
+from dalmuti_net.client.discovery import browse_tables
 from dalmuti_net.client.runner import ClientRunner
 from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import HOST_UNPROVEN, ClientSession
+from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.client.ui.screen import render
+from dalmuti_net.client.ui.state import ClientUi
 from dalmuti_net.engine import Rules
+from dalmuti_net.host.announce import announce_table
 from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
+from dalmuti_net.protocol.discovery import (
+    SERVICE_TYPE,
+    TableInfo,
+    TableListing,
+    encode_txt,
+    listing_from_record,
+)
 from dalmuti_net.protocol.resume import NONCE_CHARS, PROOF_CHARS
 
 STEP = 10.0
@@ -212,3 +225,78 @@ async def test_a_twin_that_refuses_the_seat_cannot_make_the_client_forget_it(
         assert [seat.token for seat in store.seats_for(table.table_id)] == [token]
         assert store.seat_for(table.table_id).proven  # type: ignore[union-attr]
         back.scope.cancel()
+
+
+def draw(ui: ClientUi) -> str:
+    return "\n".join("".join(text for _, text in line) for line in render(ui, 80, 24))
+
+
+def listing_of(name: str, address: str, port: int, table_id: str | None) -> TableListing:
+    info = TableInfo(name, table_id=table_id)
+    txt = encode_txt(info)
+    return listing_from_record(f"{name}.{SERVICE_TYPE}", "h.local.", [address], port, txt)
+
+
+def test_listings_that_claim_one_table_id_are_shown_as_twins(tmp_path: Path) -> None:
+    real = listing_of("Friday table", "127.0.0.1", 7341, "3f9c2a7e51d04b68")
+    twin = listing_of("Friday table (2)", "127.0.0.2", 7341, "3f9c2a7e51d04b68")
+    other = listing_of("Saturday", "127.0.0.3", 7341, "0123456789abcdef")
+    found = claims([real, twin, other], None)
+    assert set(found) == {real.instance_name, twin.instance_name}
+    assert found[real.instance_name].twins == ("127.0.0.2:7341",)
+    assert found[twin.instance_name].twins == ("127.0.0.1:7341",)
+    said = found[twin.instance_name].sentences(str)
+    assert len(said) == 1 and "127.0.0.1:7341" in said[0]
+
+
+def test_a_seats_table_at_a_new_address_is_shown_as_such(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path)
+    store.remember("3f9c2a7e51d04b68", "tok", "Bea", "Friday table", "127.0.0.1:7341")
+    there = listing_of("Friday table", "127.0.0.1", 7341, "3f9c2a7e51d04b68")
+    moved = listing_of("Friday table", "127.0.0.9", 7400, "3f9c2a7e51d04b68")
+    assert claims([there], store) == {}
+    claim = claims([moved], store)[moved.instance_name]
+    assert claim.moved_from == "127.0.0.1:7341" and claim.address == "127.0.0.9:7400"
+    ui = ClientUi(Translator("en"), name="Bea")
+    ui.seats = store
+    ui.set_listings([moved])
+    screen = " ".join(draw(ui).split())
+    assert "! Friday table" in screen and "last seen at 127.0.0.1:7341" in screen
+    for language in ("zh_Hant", "es"):
+        translated = Translator(language)._(MOVED)
+        assert translated != MOVED and "{old}" in translated and "{new}" in translated
+
+
+def test_the_table_id_in_an_announcement_is_checked() -> None:
+    assert listing_of("A", "127.0.0.1", 1, "3f9c2a7e51d04b68").table_id == "3f9c2a7e51d04b68"
+    assert listing_of("A", "127.0.0.1", 1, None).table_id is None
+    txt = {**encode_txt(TableInfo("A")), b"id": b"\x1b[2J"}
+    garbled = listing_from_record(f"A.{SERVICE_TYPE}", "h.local.", ["127.0.0.1"], 1, txt)
+    assert garbled.table_id is None and any("table id" in str(i) for i in garbled.issues)
+
+
+async def test_a_twin_announced_on_loopback_is_listed_as_such(loopback: list[str]) -> None:
+    """Two announcements on 127.0.0.1, the second claiming the first one's table id."""
+    table_id = secrets.token_hex(8)
+    name = f"Twin test {table_id}"
+    listeners = [*await trio.open_tcp_listeners(0, host="127.0.0.1")]
+    listeners += await trio.open_tcp_listeners(0, host="127.0.0.1")
+    ports = [listener.socket.getsockname()[1] for listener in listeners]
+    async with (
+        listeners[0],
+        listeners[1],
+        browse_tables(interfaces=loopback) as browser,
+        announce_table(TableInfo(name, table_id=table_id), ports[0], interfaces=loopback),
+        announce_table(TableInfo(name, table_id=table_id), ports[1], interfaces=loopback),
+    ):
+        with trio.fail_after(20):
+            async for tables in browser:
+                mine = [t for t in tables if t.table_id == table_id]
+                if len(mine) == 2:
+                    break
+    found = claims(mine, None)
+    assert len(found) == 2
+    assert {claim.twins for claim in found.values()} == {
+        (f"127.0.0.1:{ports[0]}",),
+        (f"127.0.0.1:{ports[1]}",),
+    }

@@ -123,6 +123,7 @@ class PlainTable:
         self._table_seen: dict[str, Any] | None = None
         self._listed: dict[str, int] = {}
         self._listings: list[TableListing] = []
+        self._claims_said: set[tuple[str, str]] = set()
         self._grace_told: set[int] = set()
         self._seen_connected: set[int] = set()
         """Seats seen connected: only those can come back (a newcomer's first connection
@@ -182,12 +183,18 @@ class PlainTable:
                         number=self._listed[old.instance_name], name=old.name
                     )
                 )
+        self.ui.set_listings(listings)
         for listing in listings:
             if listing.instance_name not in self._listed:
                 self._listed[listing.instance_name] = len(self._listed) + 1
                 self.say(f"{self._listed[listing.instance_name]}. {self._listing_text(listing)}")
+            claim = self.ui.claims.get(listing.instance_name)
+            for sentence in [] if claim is None else claim.sentences(t._):
+                # A table id claimed twice, or a seat's table at a new address: said once.
+                if (listing.instance_name, sentence) not in self._claims_said:
+                    self._claims_said.add((listing.instance_name, sentence))
+                    self.say(f"{self._listed[listing.instance_name]}. ! {sentence}")
         self._listings = list(listings)
-        self.ui.set_listings(listings)
 
     def _listing_text(self, listing: TableListing) -> str:
         t = self.t

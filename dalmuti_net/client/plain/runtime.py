@@ -163,6 +163,7 @@ class PlainClient:
         from ..discovery import browse_tables
 
         table = self.table
+        table.ui.seats = self.seats  # a listing claiming a seat's table id is said as such
         table.looking()
         self.flush()
         async with browse_tables(interfaces=interfaces) as browser, trio.open_nursery() as nursery:

@@ -197,9 +197,10 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             address = listing.addresses[0] if listing.addresses else "?"
             taken, total = listing.seats_taken, listing.seats_total
             version = "?" if listing.protocol_version is None else str(listing.protocol_version)
+            claimed = listing.instance_name in ui.claims  # shown with a mark, said below
             rows_text.append(
                 [
-                    listing.name,
+                    f"! {listing.name}" if claimed else listing.name,
                     f"{address}:{listing.port}",
                     "?" if taken is None else f"{taken}/{total}",
                     phases.get(str(listing.phase), "?"),
@@ -238,6 +239,10 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
                 host="?" if theirs is None else theirs, ours=PROTOCOL_VERSION
             )
             lines.append(plain(note, "class:warning"))
+        claim = ui.claims.get(chosen_listing.instance_name)
+        for sentence in [] if claim is None else claim.sentences(t._):
+            lines.append([])
+            lines += wrapped(sentence, cols, "class:warning")
         others = [i for i in chosen_listing.issues if i.template not in VERSION_ISSUES]
         if others:
             lines.append([])

@@ -26,8 +26,10 @@ from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
+from ..claims import MOVED_ON_JOIN, Claim, claims
 from ..connection import BadAddress, parse_address
 from ..runner import Status
+from ..seats import SeatStore
 from ..session import ClientSession, HostError
 from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
@@ -238,6 +240,11 @@ class ClientUi:
         self.problem: str | None = None
         self.problem_detail: str | None = None
         self.refusal: RefusalScreen | None = None
+        self.seats: SeatStore | None = None
+        """The seats this user remembers, to show a listing whose table id claims one."""
+        self.claims: dict[str, Claim] = {}
+        """By instance name: listings that claim another listing's table id, or that of a
+        table with a remembered seat last seen elsewhere (``client/claims.py``)."""
         """What the problem screen shows and offers (its own keys)."""
         # Finding a table.
         self.listings: list[TableListing] = []
@@ -331,6 +338,7 @@ class ClientUi:
         if chosen is not None and chosen in self.listings:
             self.discovery_index = self.listings.index(chosen)
         self.discovery_index = min(self.discovery_index, max(0, len(self.listings) - 1))
+        self.claims = claims(self.listings, self.seats)
 
     def note_discovery_slow(self) -> None:
         """A few seconds went by: say what to check if nothing was found."""
@@ -569,6 +577,10 @@ class ClientUi:
         kind = message["type"]
         effects: list[Effect] = []
         self._follow_saving(message)
+        if kind == "about" and session.moved_from is not None and session.address:
+            # A table id is a claim: where the seat was, and where this host is, said.
+            text = self.t._(MOVED_ON_JOIN).format(old=session.moved_from, new=session.address)
+            self.add_log("info", text)
         if kind == "welcome":
             self.screen = Screen.TABLE
             # The runner says CONNECTED before this message is handled: only the first
