@@ -127,10 +127,10 @@ class DalmutiEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
             return
         game = self.game
         assert game is not None and action is not None
-        self._cumulative_rewards[agent] = 0.0
         events = self._events
         events.clear()
-        game.step(int(action), events)
+        game.step(int(action), events)  # IllegalAction, and nothing changed, if not legal
+        self._cumulative_rewards[agent] = 0.0
         if game.phase is Phase.HAND_OVER:
             game.begin_next_hand()
         returns = game.returns()

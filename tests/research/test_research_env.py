@@ -19,7 +19,7 @@ with warnings.catch_warnings():
     from pettingzoo.test import api_test, seed_test
 
 from dalmuti_net import engine
-from dalmuti_net.engine import NUM_ACTIONS, Phase, Rules
+from dalmuti_net.engine import NUM_ACTIONS, IllegalAction, Phase, Rules
 from dalmuti_net.research import env, fields_for
 
 # The installed package's copy (package data): CI runs these tests against the wheel.
@@ -154,3 +154,17 @@ def test_research_imports_only_the_engine_of_the_project() -> None:
                 assert inside or outside, (source.name, "." * node.level + module)
             elif isinstance(node, ast.Import):
                 assert not any(alias.name.startswith("dalmuti_net") for alias in node.names)
+
+
+def test_an_id_the_mask_leaves_out_is_refused_and_changes_nothing() -> None:
+    table = env(4, Rules(scoring=True, hand_limit=1))
+    table.reset(seed=9)
+    agent = table.agent_selection
+    mask = table.observe(agent)["action_mask"]
+    before = table.observe(agent)["observation"]
+    table._cumulative_rewards[agent] = 1.0  # as if a reward were waiting to be read
+    with pytest.raises(IllegalAction):
+        table.step(int(np.flatnonzero(mask == 0)[0]))
+    assert table.agent_selection == agent
+    assert table._cumulative_rewards[agent] == 1.0
+    assert np.array_equal(table.observe(agent)["observation"], before)
