@@ -264,12 +264,22 @@ function draw(view) {
   document.body.classList.toggle("my-turn", !!view.turn);
 
   const sets = $("sets");
+  const scrolled = sets.scrollLeft;
+  let chosen = null;
   sets.replaceChildren();
+  sets.scrollLeft = scrolled;
   view.sets.forEach((s, i) => {
     const chip = button(s.label, () => send({ set: i }), s.chosen ? "chosen" : "");
     chip.dataset.set = i;
     sets.appendChild(chip);
+    if (s.chosen) chosen = chip;
   });
+  if (chosen) {
+    const left = chosen.offsetLeft - sets.offsetLeft;
+    if (left < sets.scrollLeft || left + chosen.offsetWidth > sets.scrollLeft + sets.clientWidth) {
+      sets.scrollLeft = left - 8;
+    }
+  }
 
   const hand = $("hand");
   hand.replaceChildren();
@@ -318,6 +328,12 @@ function draw(view) {
   if (!view.editor) {
     for (const b of view.buttons) {
       const tap = button(b.label, () => send({ key: b.key }), MAIN_KEYS.has(b.key) ? "main" : "");
+      if (b.key.length === 1) {
+        // The terminal's key, as the screen's own sentences name it ("press s to start").
+        const kbd = document.createElement("kbd");
+        kbd.textContent = b.key;
+        tap.prepend(kbd);
+      }
       tap.dataset.key = b.key;
       buttons.appendChild(tap);
     }
