@@ -67,10 +67,6 @@ class Connection:
         self.skipped_seq: int | None = None
         """The ``seq`` of the last event of an unknown type that was skipped."""
 
-    @classmethod
-    async def open_tcp(cls, host: str, port: int) -> Connection:
-        return cls(await trio.open_tcp_stream(host, port))
-
     async def send(self, message: Message) -> None:
         async with self._send_lock:
             try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -78,11 +77,6 @@ class HandCounter:
         if message["type"] == "hand_started":
             self.hand = int(message["hand"])
         return self.hand
-
-
-def write_lines(out: IO[str], lines: Iterable[str]) -> None:
-    for line in lines:
-        out.write(line)
 
 
 @dataclass(frozen=True)
