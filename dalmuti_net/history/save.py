@@ -92,7 +92,7 @@ def open_save(path: Path) -> list[SavedTable]:
 HEADER_TYPES: dict[str, tuple[type, ...]] = {
     "name": (str,),
     "code": (str, type(None)),
-    "seed": (int,),
+    "seed": (int, type(None)),  # None without --seed: the start entry holds the one drawn
     "headless": (bool,),
     "table_id": (str, type(None)),
 }
