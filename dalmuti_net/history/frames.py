@@ -7,7 +7,8 @@ spectator attached all along. Each listener receives what the table's own per-vi
 connections) sends it, through the codec, exactly as a client attached all evening. So a
 seat's history can hold nothing that seat was not sent, and nothing it was sent is missing.
 
-What a save does not hold is not here either: chat, who was connected when, reconnects.
+What a save does not hold is not here either: who was connected when, reconnects (chat is
+saved, so it is here).
 Resume tokens are blanked, so a history can be shared. The operator's view (``HOST``) is
 every engine event, numbered in order, with the spectator's table messages around them.
 """

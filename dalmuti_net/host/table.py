@@ -10,6 +10,7 @@ by replaying it (``replay``).
 from __future__ import annotations
 
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,10 +41,13 @@ from ..engine.events import (
 )
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, ViewerFeed, snapshot_message
 from ..protocol.catalogue import (
+    MAX_CHAT_CHARS,
     MAX_DEPARTED,
     MAX_NAME_CHARS,
     MAX_PLAYER_ID,
+    MAX_SNAPSHOT_CHAT,
     MAX_TABLE_NAME_CHARS,
+    SNAPSHOT_CHAT_CHARS,
 )
 from ..protocol.errors import from_refusal
 from ..protocol.feed import hand_events
@@ -264,6 +268,8 @@ class Table:
         self._made_for: list[tuple[tuple[Event, ...], int, str, bool]] = []
         """This hand's moves made for a player: (their events, player, by, secret), for
         snapshots (a secret one, a revolution answer, is told only to that seat)."""
+        self.chat: deque[dict[str, Any]] = deque(maxlen=MAX_SNAPSHOT_CHAT)
+        """The table's last chat lines (``player``, ``name``, ``text``), for snapshots."""
         self.departed: list[Departed] = []
         """Players removed from the seating after leaving, oldest first."""
         self._scores: dict[int, int] = {}
@@ -869,6 +875,9 @@ class Table:
         marks = self._moved_for_marks(told, viewer)
         if marks:
             snapshot["moved_for"] = marks
+        chat = self.chat_for_snapshot()
+        if chat:
+            snapshot["chat"] = chat
         connection.outbox.append(snapshot)
 
     def _moved_for_marks(self, told: list[Event], viewer: int | None) -> list[dict[str, Any]]:
@@ -884,15 +893,40 @@ class Table:
         return marks
 
     def _chat(self, connection: Connection, text: str) -> None:
+        """Chat is part of the table: journaled (so saved, and in histories and replays),
+        and its last lines are in every snapshot."""
         name = connection.name + WATCHING if connection.spectator else connection.name
-        self._broadcast(
+        self._commit(
             {
-                "type": "chat",
+                "op": "chat",
                 "player": None if connection.spectator else connection.player,
                 "name": name,
                 "text": text[: self.limits.max_chat_chars],
             }
         )
+
+    def _apply_chat(self, entry: dict[str, Any]) -> None:
+        player, name, text = entry["player"], str(entry["name"]), str(entry["text"])
+        if (player is not None and type(player) is not int) or not text:
+            raise ValueError("a chat line without a speaker or text")
+        line = {
+            "player": player,
+            "name": name[: MAX_NAME_CHARS + 16],
+            "text": text[:MAX_CHAT_CHARS],
+        }
+        self.chat.append(line)
+        self._broadcast({"type": "chat", **line})
+
+    def chat_for_snapshot(self) -> list[dict[str, Any]]:
+        """The last chat lines, oldest first, as many as fit ``SNAPSHOT_CHAT_CHARS``."""
+        kept: list[dict[str, Any]] = []
+        room = SNAPSHOT_CHAT_CHARS
+        for line in reversed(self.chat):
+            room -= len(line["text"]) + len(line["name"])
+            if room < 0:
+                break
+            kept.append(line)
+        return kept[::-1]
 
     def _ready(self, seat: Seat, ready: bool) -> None:
         if self.game is not None:
@@ -1110,6 +1144,8 @@ class Table:
             self._broadcast_table()
         elif op == "leave":
             self._apply_leave(self.seats[entry["player"]], entry)
+        elif op == "chat":
+            self._apply_chat(entry)
         elif op == "next_hand":
             assert self.game is not None
             events = self.game.begin_next_hand()

@@ -122,6 +122,10 @@ DEPARTED = Obj(
     },
 )
 MAX_DEPARTED = 64
+MAX_SNAPSHOT_CHAT = 20
+SNAPSHOT_CHAT_CHARS = 2000
+"""A snapshot's chat: at most this many lines, of at most this many characters (names and
+texts) in all, so that it never crowds a snapshot out of its frame."""
 
 LIMITS = Obj(
     name="Limits",
@@ -710,6 +714,22 @@ _MESSAGES = [
                 "The moves in `hand_events` made for a player rather than by them, as"
                 " `moved_for` said live (a `revolution` answer only to that seat): a player"
                 " who comes back learns which moves the stand-in made for them.",
+                False,
+            ),
+            "chat": Field(
+                List(
+                    Obj(
+                        name="ChatLine",
+                        fields={
+                            "player": Field(Nullable(PLAYER), "Who, nil for a spectator."),
+                            "name": Field(Str(MAX_NAME_CHARS + 16), "Their name."),
+                            "text": Field(Str(MAX_CHAT_CHARS, 1), "The text."),
+                        },
+                    ),
+                    MAX_SNAPSHOT_CHAT,
+                ),
+                "The table's last chat lines, oldest first (at most 20, and 2,000 characters"
+                " of names and texts): someone arriving or coming back reads what was said.",
                 False,
             ),
         },

@@ -595,7 +595,7 @@ class ClientUi:
             elif session.token_from_store and not welcomed:
                 self.add_log("info", self.t._("Welcome back: this is your seat, as you left it."))
         elif kind == "chat":
-            self.add_log("chat", f"{message['name']}: {message['text']}")
+            self._tell_chat(message)
         elif kind == "timers":
             self.countdowns.update(message)
         elif kind == "moved_for":
@@ -616,6 +616,10 @@ class ClientUi:
             self._show_closed(session)
         elif kind == "snapshot":
             marks = {m["at"]: (m["player"], m["by"]) for m in message.get("moved_for", [])}
+            if self._arriving and not any(line.kind == "chat" for line in self.log):
+                # What was said before this viewer came (back): the table's last lines.
+                for line in message.get("chat", []):
+                    self._tell_chat(line)
             if self._arriving and not any(line.kind == "event" for line in self.log):
                 # In the middle of a hand: its log so far, as a watcher from the start saw it.
                 for at, told in enumerate(message["hand_events"]):
@@ -726,6 +730,9 @@ class ClientUi:
             self.add_log("event", text)
         if isinstance(event, TableEnded):
             self.overlay = None
+
+    def _tell_chat(self, line: Message) -> None:
+        self.add_log("chat", f"{line['name']}: {line['text']}")
 
     def _tell_moves_made_for_me(
         self, hand_events: list[Message], marks: dict[int, tuple[int, str]]
