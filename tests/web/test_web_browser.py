@@ -249,6 +249,7 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
                         By.CSS_SELECTOR, "#sets button"
                     ):
                         shot(driver, shots, "turn", tmp_path)
+                        assert driver.title == "▶ Phones"  # the tab says whose turn
                     kind = answer(driver)
                     if kind is not None:
                         answered.add(kind)

@@ -20,6 +20,7 @@ let left = false;           // the player left: no reconnecting
 let retries = 0;
 let strings = {};
 let lastSize = "";
+let tableName = "Dalmuti";
 
 function seat() {
   try { return JSON.parse(store.get(SEAT_KEY) || "null"); } catch (e) { return null; }
@@ -91,6 +92,7 @@ function hello(h) {
   strings = h.strings;
   document.documentElement.lang = h.lang === "zh_Hant" ? "zh-Hant" : h.lang;
   $("table-name").textContent = h.table;
+  tableName = h.table;
   document.title = h.table;
   $("name-label").textContent = strings.name;
   $("code-label").textContent = strings.code;
@@ -261,7 +263,14 @@ function draw(view) {
     if (atBottom) pre.scrollTop = pre.scrollHeight;
   }
   lines($("question"), view.question);
-  document.body.classList.toggle("my-turn", !!view.turn);
+  const myTurn = !!view.turn;
+  if (myTurn && !document.body.classList.contains("my-turn")) {
+    // The terminal rings its bell and sets the window title: a phone buzzes, and the
+    // tab's title says so for a laptop's browser with the table in another tab.
+    if (navigator.vibrate) navigator.vibrate(80);
+  }
+  document.body.classList.toggle("my-turn", myTurn);
+  document.title = (myTurn ? "▶ " : "") + tableName;
 
   const sets = $("sets");
   const scrolled = sets.scrollLeft;
