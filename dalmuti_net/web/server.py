@@ -15,8 +15,10 @@ and all, to trio-websocket (wsproto underneath), which does the handshake and fr
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -303,13 +305,38 @@ class WebServer:
 
 def _same_origin(headers: dict[bytes, bytes]) -> bool:
     """A browser names the page that opens a WebSocket: it must be one of ours (same
-    host and port). A program that is not a browser sends no Origin and is let in: the
-    join code, not the Origin, keeps strangers out."""
+    host and port), reached by a name of this LAN: an address, ``localhost``, a ``.local``
+    name or this machine's name. A page of a site on the internet whose name was made to
+    point at this host (DNS rebinding) has its own name as Host and Origin, and is refused.
+    A program that is not a browser sends no Origin and is let in: the join code, not the
+    Origin, keeps strangers out."""
     origin = headers.get(b"origin")
     if origin is None:
         return True
     host = headers.get(b"host")
-    return host is not None and origin in (b"http://" + host, b"https://" + host)
+    if host is None or origin not in (b"http://" + host, b"https://" + host):
+        return False
+    return _lan_name(host.decode("ascii", "replace"))
+
+
+def _lan_name(host: str) -> bool:
+    """Whether ``host`` (a Host header: a name or address, then maybe a port) names this
+    machine the way the LAN does."""
+    if host.startswith("[") and "]" in host:  # [an IPv6 address]:port
+        name = host[1 : host.index("]")]
+    elif host.count(":") == 1:  # name:port
+        name = host.split(":")[0]
+    else:
+        name = host
+    name = name.rstrip(".").lower()
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        pass
+    else:
+        return True
+    machine = socket.gethostname().lower()
+    return name in ("localhost", machine, f"{machine}.local") or name.endswith(".local")
 
 
 def _browser_language(accept: bytes) -> str:

@@ -115,12 +115,12 @@ async def test_only_its_own_files_are_served() -> None:
         assert (await http(port, too_long)).startswith(b"HTTP/1.1 431 ")
 
 
-def upgrade(port: int, path: str, origin: str | None) -> bytes:
+def upgrade(port: int, path: str, origin: str | None, host: str = "127.0.0.1") -> bytes:
     """A browser's WebSocket handshake, as sent (the client library leaves its socket
     open when the host refuses: a raw request keeps the test's own house clean)."""
     lines = [
         f"GET {path} HTTP/1.1",
-        f"Host: 127.0.0.1:{port}",
+        f"Host: {host}:{port}",
         "Upgrade: websocket",
         "Connection: Upgrade",
         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
@@ -140,6 +140,12 @@ async def test_a_page_from_elsewhere_is_refused() -> None:
             answer = await http(port, own, head_only=True)
             assert answer.startswith(b"HTTP/1.1 101 "), path
         assert (await http(port, upgrade(port, "/other", None))).startswith(b"HTTP/1.1 404 ")
+        # A site on the internet whose name now points at this host (DNS rebinding): its
+        # page has its own name as Host and Origin, and is refused; a .local name is not.
+        rebound = upgrade(port, "/table", f"http://evil.example:{port}", "evil.example")
+        assert (await http(port, rebound)).startswith(b"HTTP/1.1 403 ")
+        local = upgrade(port, "/table", f"http://laptop.local:{port}", "laptop.local")
+        assert (await http(port, local, head_only=True)).startswith(b"HTTP/1.1 101 ")
         own = [(b"origin", f"http://127.0.0.1:{port}".encode())]
         async with websocket(port, "/protocol", own) as ws:
             await ws.send_message(hello())
