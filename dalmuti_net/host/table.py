@@ -62,6 +62,7 @@ from ..protocol.names import free_name, look_alike, normal_name
 from ..protocol.resume import client_proof, host_proof, new_nonce, proof_matches, seat_ids_match
 from ..protocol.text import clean_text
 from ..told import N_, Told
+from .admission import Admission, MakeRoom, Refuse
 from .default_moves import default_move
 
 SOFTWARE = f"dalmuti-net/{__version__}"
@@ -75,12 +76,6 @@ _TABLE_CHANGING = (
 )
 """Events after which the seats, their order (which orders ``heirs``) or the table's phase
 have changed: a ``table`` follows."""
-YOUNG_S = 1.0
-"""A connection that has not said hello yet is idle after this long: room is made for a
-newcomer by closing such a connection, never a younger one."""
-BURST_FACTOR = 4
-"""Over this many times its limit of connections waiting to say hello, all of them young,
-an address (or the host) is refused new connections at once."""
 WATCHING = " (watching)"
 """What a spectator's name ends with in a chat line (beside the message's nil ``player``)."""
 HOST_ONLY = frozenset({"start", "add_bot", "remove_bot", "set_rules", "kick", "end_table"})
@@ -488,53 +483,35 @@ class Table:
 
     # ------------------------------------------------------------------ connections
 
+    @property
+    def admission(self) -> Admission:
+        """The admission limits, from the limits in force."""
+        limits = self.limits
+        return Admission(
+            limits.max_connections, limits.max_unwelcomed, limits.max_unwelcomed_per_address
+        )
+
     def connect(
         self, *, internal: bool = False, address: str | None = None, now: float = 0.0
     ) -> int | None:
-        """A new connection's id, or ``None`` when it is refused at once (too many
-        connections that have not said hello yet, all of them younger than
-        ``YOUNG_S``). ``now``: the server's clock, in seconds.
-
-        Room for a newcomer is made by closing the oldest connection still waiting to say
-        hello, from the same address over ``max_unwelcomed_per_address``, else from anywhere
-        over ``max_unwelcomed``, once it has waited ``YOUNG_S`` (a client says hello as soon
-        as it connects: one that has not by then is idle). So idle sockets never keep a
-        newcomer out, and a burst of clients connecting together (bots on one machine) are
-        all let in. The limit on connections that said hello applies at ``hello``."""
+        """A new connection's id, or ``None`` when it is refused at once; room may be made
+        for it by closing the oldest idle connection that has not said hello
+        (``admission``). ``now``: the server's clock, in seconds. The limit on connections
+        that said hello applies at ``hello``."""
         if not internal:
             waiting = [
                 c for c in self.connections.values() if not (c.internal or c.greeted or c.closing)
             ]
-            for crowd, cap, where in (
-                (
-                    [c for c in waiting if c.address == address],
-                    self.limits.max_unwelcomed_per_address,
-                    "from your address",
-                ),
-                (waiting, self.limits.max_unwelcomed, ""),
-            ):
-                if len(crowd) < cap:
-                    continue
-                if now - crowd[0].connected_at >= YOUNG_S:
-                    self._make_room(crowd[0], where)
-                    break
-                if len(crowd) >= cap * BURST_FACTOR:
-                    return None
+            verdict = self.admission.arrive(waiting, address, now)
+            if isinstance(verdict, Refuse):
+                return None
+            if isinstance(verdict, MakeRoom):
+                self.refuse(verdict.oldest.id, verdict.error)
         connection = Connection(self._next_connection, internal, address=address)
         connection.connected_at = now
         self._next_connection += 1
         self.connections[connection.id] = connection
         return connection.id
-
-    def _make_room(self, oldest: Connection, where: str) -> None:
-        self.refuse(
-            oldest.id,
-            ProtocolError(
-                ErrorCode.TOO_MANY_CONNECTIONS,
-                " ".join(f"too many connections {where} have not said hello".split())
-                + "; the oldest is closed",
-            ),
-        )
 
     def hello_overdue(self, connection_id: int) -> None:
         """The server's hello deadline has passed for this connection."""
@@ -739,11 +716,7 @@ class Table:
                 for c in self.connections.values()
                 if c.greeted and not c.internal and not c.closing
             )
-            if outside >= self.limits.max_connections:
-                raise ProtocolError(
-                    ErrorCode.TOO_MANY_CONNECTIONS,
-                    f"the host is full ({self.limits.max_connections} connections)",
-                )
+            self.admission.check_hello(outside)
         if resume is not None:
             seat = self._resumable(connection, resume["seat"])
             host_nonce = self._new_nonce()

@@ -10,7 +10,8 @@ import trio
 from recording_clients import RecordingClient, join_over_tcp, loopback_server
 
 from dalmuti_net.bots import make_strategy
-from dalmuti_net.host.table import BURST_FACTOR, YOUNG_S, Limits, Table
+from dalmuti_net.host.admission import BURST_FACTOR, YOUNG_S
+from dalmuti_net.host.table import Limits, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
 from dalmuti_net.protocol.resume import client_proof, seat_id
 
