@@ -603,8 +603,7 @@ class TableServer:
         ).message_to_send()
         frame = encode(notice)
         for link in list(self.links.values()):
-            connection = self.table.connections.get(link.connection)
-            if connection is not None and connection.greeted and not connection.closing:
+            if self.table.listening(link.connection):
                 self._send(link, frame)
         self._write_out()
 
@@ -639,10 +638,8 @@ class TableServer:
         if self.table.unsaved():
             return  # the state is ahead of the save: the next batch's hand-out announces
 
-        seats = self.table.seats
-        grace = {
-            p: end for p, end in self._grace_ends.items() if p in seats and seats[p].kind == "human"
-        }
+        humans = self.table.human_players()
+        grace = {p: end for p, end in self._grace_ends.items() if p in humans}
         secret = self.table.secretly_pending()  # its own deadline_ms tells the holder
         ends = (grace, {p: d for p, (d, _) in self._deadlines.items() if p not in secret})
         changed = ends != self._announced
@@ -651,8 +648,7 @@ class TableServer:
             return
         frame = encode(timers_message(*ends, now=trio.current_time()))
         for connection_id, link in self.links.items():
-            connection = self.table.connections.get(connection_id)
-            if connection is None or not connection.greeted or connection.closing:
+            if not self.table.listening(connection_id):
                 continue
             if changed or not link.timers_sent:
                 link.timers_sent = True

@@ -523,6 +523,16 @@ class Table:
                 ProtocolError(ErrorCode.TIMEOUT, f"no hello within {seconds:g} s of connecting"),
             )
 
+    def listening(self, connection_id: int) -> bool:
+        """Whether the connection said hello and is not being closed: the server sends it
+        what it sends everyone (timers, a save problem)."""
+        connection = self.connections.get(connection_id)
+        return connection is not None and connection.greeted and not connection.closing
+
+    def human_players(self) -> set[int]:
+        """The players whose seats a human plays (a bot's seat has no grace period)."""
+        return {p for p, seat in self.seats.items() if seat.kind == "human"}
+
     def greeted_from_outside(self, connection_id: int) -> bool:
         connection = self.connections.get(connection_id)
         return connection is not None and connection.greeted and not connection.internal
