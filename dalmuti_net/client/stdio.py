@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shlex
+import signal
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -229,18 +231,20 @@ class StdioBot:
         return Told(CLOSED_OUTPUT) if code is None else Told(EXITED, status=Told(STATUS, code=code))
 
     async def finish(self, last: Message | None) -> None:
-        """Tell the program the table is over (``last``), close its input, let it end."""
+        """Tell the program the table is over (``last``), close its input, let it end; a
+        program that does not end in time is killed, with whatever it started."""
         if self.process is None:
             return
-        if last is not None and not self.exited:
-            with contextlib.suppress(ProgramExited):
-                await self._write(last)
-        assert self.process.stdin is not None
-        await self.process.stdin.aclose()
+        # One deadline for all of it: a program that never reads has a full pipe, and
+        # the last line would wait forever (this runs shielded from cancellation).
         with trio.move_on_after(EXIT_WAIT_S):
+            if last is not None and not self.exited:
+                with contextlib.suppress(ProgramExited):
+                    await self._write(last)
+            assert self.process.stdin is not None
+            await self.process.stdin.aclose()
             await self.process.wait()
-        if self.process.returncode is None:
-            self.process.kill()
+        _kill_group(self.process)
 
 
 async def play_stdio(
@@ -379,6 +383,20 @@ def _is_operator(word: str) -> bool:
     return _PUNCTUATION.fullmatch(word) is not None and word not in _REDIRECTIONS
 
 
+def _kill_group(process: trio.Process) -> None:
+    """Kill the program and every process it started (it leads a process group of its
+    own): a shell's children, or a program's forked helper, do not outlive the bot."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+
+
+async def _kill_group_on_cancel(process: trio.Process) -> None:
+    _kill_group(process)
+
+
 async def _run_process(
     command: str, *, task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED
 ) -> None:
@@ -389,4 +407,6 @@ async def _run_process(
         stdout=subprocess.PIPE,
         check=False,
         task_status=task_status,
+        deliver_cancel=_kill_group_on_cancel,
+        start_new_session=True,  # its own process group, killed as one (_kill_group)
     )
