@@ -23,6 +23,7 @@ from .commands.common import (
     ExitCode,
     add_common_arguments,
     configure_logging,
+    leaves,
     stop_logging,
     tell,
 )
@@ -134,6 +135,13 @@ def main(argv: list[str] | None = None) -> int:
             return ExitCode.FAILED
         tell(f"dalmuti {args.command}: {failure.message}")
         return failure.exit_code
+    except BaseExceptionGroup as group:  # (an ExceptionGroup is an Exception: above)
+        # Ctrl-C inside trio's nurseries (`join --plain` waiting on its connection and its
+        # input at once) comes out wrapped in a group: it is still only Ctrl-C.
+        if not all(isinstance(inner, KeyboardInterrupt) for inner in leaves(group)):
+            raise
+        print(_("interrupted"), file=sys.stderr)
+        return ExitCode.INTERRUPTED
     finally:
         stop_logging()
     return result

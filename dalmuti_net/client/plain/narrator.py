@@ -572,6 +572,11 @@ class PlainTable:
             return []
         return self._run(found, rest.strip())
 
+    def is_quit(self, text: str) -> bool:
+        """Whether the line typed is the quit command (in any of its words)."""
+        command = clean(text).strip().partition(" ")[0]
+        return self._command(command.casefold()) == "quit"
+
     def end_of_input(self) -> None:
         """Standard input has ended (a script is done, or Ctrl-D): quit as the quit
         command's first answer does, keeping the seat."""

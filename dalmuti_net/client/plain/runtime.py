@@ -206,6 +206,7 @@ class PlainClient:
         """Set once the table is shown (or the connection is over): lines typed before
         (a script does not wait) are taken in then, not refused as unsent."""
         done = trio.Event()
+        quit_connecting = trio.Event()
         chosen: list[BackToList | Rejoin] = []
 
         async def on_message(message: Message) -> None:
@@ -235,9 +236,17 @@ class PlainClient:
                 done.set()  # nothing left to choose: the session is simply over
 
         async def typing() -> None:
-            await seated.wait()
+            held = await self._lines_while_connecting(seated)
+            if held and held[-1] is not None and table.is_quit(held[-1]):
+                # Quit while connecting (a host that never lets us in): at once.
+                effects = table.on_line(held[-1])
+                self.flush()
+                await self._carry_out(effects, runner)
+                quit_connecting.set()  # the player's choice, not a failure: status 0
+                done.set()
+                return
             while True:
-                line = await self._next_line()
+                line = held.pop(0) if held else await self._next_line()
                 if line is None:
                     table.end_of_input()
                     self.flush()
@@ -261,12 +270,36 @@ class PlainClient:
         self.runner = None
         if chosen:
             return 0, chosen[0]
+        if quit_connecting.is_set():
+            return 0, None
         # The exit statuses of `dalmuti join` (commands.common.ExitCode): refused before
         # taking a seat 5, never let in at all 4, the connection lost later 1.
         if table.finished and session.welcome is None:
-            return (5 if session.errors and session.errors[-1].fatal else 4), None
+            if session.errors and session.errors[-1].fatal:
+                return 5, None
+            return 4, None
         lost = table.finished and table.ui.problem is not None and not table.ui.ended
         return (1 if lost and not table.quitting else 0), None
+
+    async def _lines_while_connecting(self, seated: trio.Event) -> list[str | None]:
+        """The lines typed before the table is shown, held for it (a script does not wait
+        to be seated; the end of its input neither), up to a line that quits, which is
+        last in the list: quitting is honoured while connecting too."""
+        held: list[str | None] = []
+        async with trio.open_nursery() as nursery:
+
+            async def until_seated() -> None:
+                await seated.wait()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(until_seated)
+            while held[-1:] != [None]:
+                line = await self._next_line()
+                held.append(line)
+                if line is not None and self.table.is_quit(line):
+                    nursery.cancel_scope.cancel()
+                    break
+        return held
 
     async def _carry_out(self, effects: list[Effect], runner: ClientRunner) -> bool:
         """Send what is to be sent; True when the player quits."""
