@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from .. import __version__
-from ..engine import Decision, Observation
+from ..engine import Decision, Observation, Rules
 from ..engine.events import HandEnded, TableEnded, Waiting
 from ..engine.game import final_standings
 from ..protocol import PROTOCOL_VERSION, ProtocolError
@@ -41,6 +42,11 @@ TABLE_UI_SOFTWARE = f"dalmuti-net table/{__version__}"
 HOST_UNPROVEN = "host_unproven"
 """The code of the error this client makes up (the host sent none) when a host could not
 prove it holds the seat this client asked back: the connection is closed, nothing sent."""
+
+RULE_DEFAULTS: dict[str, Any] = {
+    rule.name: getattr(Rules(), rule.name) for rule in dataclass_fields(Rules)
+}
+"""Each rule option's value when the host leaves it out of a table's ``rules``."""
 
 # What a client keeps is bounded, whatever a host sends (a chat flood, say).
 KEPT_CHAT = 200
@@ -334,8 +340,10 @@ class ClientSession:
             self.seq = seq
 
     def _table(self, table: dict[str, Any]) -> None:
-        self.table = table
-        me = next((s for s in table["players"] if s["player"] == self.player), None)
+        # A rule the host leaves out is the rule's default (PROTOCOL.md: every option is
+        # optional), filled in here once, so that no front end shows "None" for it.
+        self.table = {**table, "rules": {**RULE_DEFAULTS, **table["rules"]}}
+        me = next((s for s in self.table["players"] if s["player"] == self.player), None)
         if me is not None:
             self.is_host = me["host"]
 
