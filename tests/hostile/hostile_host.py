@@ -193,6 +193,8 @@ class HostileHost:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(read)
                 await hello.wait()
+                if self.scenario is mute:
+                    await trio.sleep_forever()
                 await link.send(self.welcome)
                 await link.send(start.snapshot)
                 await self.scenario(link, start)
@@ -316,6 +318,26 @@ async def event_flood(link: Link, start: MidHand) -> None:
         await link.stream.send_all(b"".join(frames))
 
 
+async def many_decisions_then_the_end(link: Link, start: MidHand) -> None:
+    """Decisions one after the other (a pass each time: they fit), without waiting for
+    answers, then the table's end: a program that never reads has a full pipe by then."""
+    for decision_id in range(1, 121):
+        await link.send(
+            {
+                "type": "decision",
+                "decision_id": decision_id,
+                "kind": "play",
+                "sets": [],
+                "may_pass": True,
+                "to_beat": {"rank": 1, "count": 1, "jesters": 0},
+                "deadline_ms": None,
+            }
+        )
+    standings = [[p, 0, 1] for p in PLAYERS]
+    await link.send(event(start, "table_ended", reason="host_ended", standings=standings))
+    await link.send({"type": "table", "table": table("ended")})
+
+
 def tiny_heartbeats() -> Message:
     limits = {**LIMITS, "heartbeat_interval_ms": 1, "heartbeat_timeout_ms": 1}
     return welcome(limits=limits)
@@ -326,6 +348,11 @@ def other_version() -> Message:
 
 
 OTHER_WELCOMES = {"tiny_heartbeats": tiny_heartbeats, "other_version": other_version}
+
+
+async def mute(link: Link, start: MidHand) -> None:
+    """Never answers the hello at all (the connection stays open, silent)."""
+    await trio.sleep(math.inf)
 
 
 async def quiet(link: Link, start: MidHand) -> None:
@@ -347,7 +374,11 @@ FLOODS: dict[str, Scenario] = {
     "chat_flood": chat_flood,
     "event_flood": event_flood,
     "mixed_flood": mixed_flood,
+}
+OTHERS: dict[str, Scenario] = {
     "quiet": quiet,
+    "mute": mute,
+    "many_decisions_then_the_end": many_decisions_then_the_end,
 }
 
 
@@ -369,7 +400,7 @@ def liar_process(name: str) -> Iterator[int]:
 
 
 async def _serve_forever(name: str) -> None:
-    scenario = SCENARIOS.get(name) or FLOODS.get(name) or quiet
+    scenario = {**SCENARIOS, **FLOODS, **OTHERS}.get(name, quiet)
     welcome_message = OTHER_WELCOMES[name]() if name in OTHER_WELCOMES else None
     async with hostile_host(scenario, welcome_message) as host:
         print(host.port, flush=True)

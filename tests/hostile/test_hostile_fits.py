@@ -262,3 +262,20 @@ def test_chat_and_limits_kept_by_a_session_are_bounded() -> None:
     assert session.limit_ms("heartbeat_interval_ms") == 250
     session.welcome = {**welcome(1), "limits": {**LIMITS, "heartbeat_timeout_ms": 2**31}}
     assert session.limit_ms("heartbeat_timeout_ms") == 600_000
+
+
+def test_a_rule_the_host_leaves_out_is_its_default_not_none() -> None:
+    from dalmuti_net.client.plain.narrator import PlainTable
+    from dalmuti_net.client.ui.i18n import Translator
+
+    session = ClientSession("Ana")
+    session.receive(welcome(1))
+    bare = {**table_dict([1, 2, 3, 4]), "phase": "lobby", "rules": {"scoring": True}}
+    session.receive({"type": "table", "table": bare})
+    assert session.table is not None
+    assert session.table["rules"]["hand_limit"] is None
+    assert session.table["rules"]["scoring"] is True
+    assert session.table["rules"]["misdeal_chance"] == 0.0
+    plain = PlainTable(Translator("en"), session)
+    rules = plain._rules_text()
+    assert "None" not in rules and "no limit" in rules

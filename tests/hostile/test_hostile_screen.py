@@ -106,7 +106,7 @@ def test_a_welcome_of_another_version_shows_both_versions() -> None:
     assert f"version {PROTOCOL_VERSION}:" in screen
 
 
-@pytest.mark.parametrize("name", sorted(set(FLOODS) - {"quiet"}))
+@pytest.mark.parametrize("name", sorted(FLOODS))
 def test_under_a_flood_q_is_honoured_and_memory_stays_bounded(name: str) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with liar_process(name) as port:

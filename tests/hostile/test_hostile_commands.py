@@ -1,0 +1,143 @@
+"""`dalmuti join --plain`, `dalmuti bot` and `dalmuti bot --exec` as a user runs them,
+against a lying host in its own process: one sentence and a documented exit status for
+each lie, never a traceback; quitting works while connecting; Ctrl-C is quiet."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hostile_host import SCENARIOS, liar_process
+
+from dalmuti_net.protocol import PROTOCOL_VERSION
+
+UNEXPECTED = ("Traceback", "unexpected error", "please report")
+
+
+def dalmuti(*arguments: str, home: Path) -> subprocess.Popen[str]:
+    environment = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_DATA_HOME": str(home / "data"),
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "dalmuti_net.cli", *arguments],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+
+
+def finish(process: subprocess.Popen[str], stdin: str = "", timeout: float = 15) -> str:
+    """Everything it printed (stdout, then stderr), once it ends by itself."""
+    out, err = process.communicate(stdin, timeout=timeout)
+    for marker in UNEXPECTED:
+        assert marker not in out + err, out + err
+    return out + err
+
+
+ANSWERS_ZERO = f'{sys.executable} -c "import sys\nfor line in sys.stdin: print(0, flush=True)"'
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_lie_ends_the_bot_with_one_sentence_and_status_1(name: str, tmp_path: Path) -> None:
+    with liar_process(name) as port:
+        bot = dalmuti("bot", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+        said = finish(bot)
+    assert bot.returncode == 1, said
+    assert "do not fit the table, again after reconnecting" in said
+    assert said.count("cannot read") == 3  # one line per connection closed
+
+
+@pytest.mark.parametrize("name", ["no_legal_answer", "unaligned_hand_end"])
+def test_a_lie_ends_an_exec_bot_too(name: str, tmp_path: Path) -> None:
+    with liar_process(name) as port:
+        bot = dalmuti("bot", "--exec", ANSWERS_ZERO, f"127.0.0.1:{port}", home=tmp_path)
+        said = finish(bot)
+    assert bot.returncode == 1, said
+    assert "do not fit the table" in said
+
+
+@pytest.mark.parametrize("name", ["no_legal_answer", "tax_from_nobody"])
+def test_a_lie_ends_the_plain_table_with_its_reason(name: str, tmp_path: Path) -> None:
+    with liar_process(name) as port:
+        plain = dalmuti("join", "--plain", "--lang", "es", f"127.0.0.1:{port}", home=tmp_path)
+        assert plain.stdout is not None
+        deadline = time.monotonic() + 10
+        lines = []
+        while time.monotonic() < deadline:  # the reason is said before any input is asked
+            lines.append(plain.stdout.readline())
+            if "no encajan con la mesa" in lines[-1]:
+                break
+        said = finish(plain, "3\n")  # quit (from the refusal's choices)
+    assert "no encajan con la mesa" in "".join(lines), "".join(lines) + said
+    assert plain.returncode == 0
+
+
+def test_a_welcome_of_another_version_is_refused_by_the_commands(tmp_path: Path) -> None:
+    with liar_process("other_version") as port:
+        bot = dalmuti("bot", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+        said = finish(bot)
+        plain = dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+        said_plain = finish(plain, "")
+    assert bot.returncode == 5
+    assert (
+        f"protocol version {PROTOCOL_VERSION + 1}" in said
+        and f"version {PROTOCOL_VERSION}:" in said
+    )
+    assert plain.returncode == 5, said_plain
+    assert f"protocol version {PROTOCOL_VERSION + 1}" in said_plain
+
+
+def test_the_plain_table_quits_while_connecting(tmp_path: Path) -> None:
+    """A host that never lets us in: `quit` is honoured at once (it used to be read only
+    once the table was shown), and the status is 0."""
+    with liar_process("mute") as port:
+        plain = dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+        assert plain.stdin is not None and plain.stdout is not None
+        assert "Connecting to" in plain.stdout.readline()
+        started = time.monotonic()
+        plain.stdin.write("quit\n")
+        plain.stdin.flush()
+        finish(plain, timeout=10)
+        assert time.monotonic() - started < 3
+    assert plain.returncode == 0
+
+
+def test_ctrl_c_in_the_plain_table_is_quiet(tmp_path: Path) -> None:
+    with liar_process("quiet") as port:
+        plain = dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+        assert plain.stdout is not None
+        while "You are at" not in plain.stdout.readline():
+            pass
+        plain.send_signal(signal.SIGINT)
+        said = finish(plain, timeout=10)
+    assert plain.returncode == 130
+    assert said.strip().endswith("interrupted"), said
+
+
+def test_an_exec_bot_whose_program_never_reads_ends_with_the_table(tmp_path: Path) -> None:
+    """Its pipe fills up: the last line (the table's end) is given up after a while, and
+    the program is killed with what it started (a shell's child here)."""
+    marker = tmp_path / "child.pid"
+    deaf = f"sh -c 'sleep 300 & echo $! > {marker}; sleep 300'"
+    with liar_process("many_decisions_then_the_end") as port:
+        bot = dalmuti(
+            "bot", "--exec", deaf, "--exec-timeout", "0.05", f"127.0.0.1:{port}", home=tmp_path
+        )
+        said = finish(bot, timeout=30)
+    assert bot.returncode == 0, said
+    child = int(marker.read_text())
+    with pytest.raises(ProcessLookupError):
+        for _ in range(20):  # killed: gone once its parent (init) has reaped it
+            os.kill(child, 0)
+            time.sleep(0.1)
