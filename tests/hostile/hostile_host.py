@@ -37,8 +37,11 @@ from dalmuti_net.protocol.catalogue import MAX_FRAME_BYTES
 from dalmuti_net.protocol.codec import validate
 from dalmuti_net.protocol.feed import hand_events
 from dalmuti_net.protocol.messages import Message
+from dalmuti_net.protocol.resume import host_proof, new_nonce
 
 ME = 1
+TOKEN = "liar-token"
+TABLE_ID = "liars"
 PLAYERS = [1, 2, 3, 4]
 LIMITS = {
     "max_frame_bytes": 65536,
@@ -81,10 +84,10 @@ def welcome(**changes: Any) -> Message:
         "type": "welcome",
         "version": PROTOCOL_VERSION,
         "player": ME,
-        "token": "liar-token",
+        "token": TOKEN,
         "host": True,
         "table": "Liars",
-        "table_id": "liars",
+        "table_id": TABLE_ID,
         "software": "hostile/1",
         "rules": {"scoring": True, "hand_limit": 3},
         "limits": dict(LIMITS),
@@ -156,11 +159,13 @@ class HostileHost:
         self.connections += 1
         frames = FrameReader(MAX_FRAME_BYTES)
         hello = trio.Event()
+        resumed = False
         start = mid_hand()
 
         link = Link(stream)
 
         async def read() -> None:
+            nonlocal resumed
             while True:
                 try:
                     data = await stream.receive_some(65536)
@@ -169,7 +174,8 @@ class HostileHost:
                 if not data:
                     return
                 for body in frames.feed(data):
-                    kind = unpack(body).get("type")
+                    message = unpack(body)
+                    kind = message.get("type")
                     if kind == "heartbeat":
                         self.heartbeats += 1
                         continue
@@ -179,14 +185,21 @@ class HostileHost:
                             {
                                 "type": "about",
                                 "version": PROTOCOL_VERSION,
-                                "table_id": "liars",
+                                "table_id": TABLE_ID,
                                 "table": "Liars",
                                 "phase": "playing",
                                 "code_required": False,
                                 "software": "hostile/1",
                             }
                         )
-                    elif kind == "hello":
+                    elif kind == "hello" and "resume" in message:
+                        # The liar issued this token: it can prove it holds the seat.
+                        client_nonce = message["resume"]["nonce"]
+                        host_nonce = new_nonce()
+                        proof = host_proof(TOKEN, TABLE_ID, client_nonce, host_nonce)
+                        await link.send({"type": "challenge", "nonce": host_nonce, "proof": proof})
+                        resumed = True
+                    elif kind in ("hello", "prove"):
                         hello.set()
 
         try:
@@ -195,7 +208,7 @@ class HostileHost:
                 await hello.wait()
                 if self.scenario is mute:
                     await trio.sleep_forever()
-                await link.send(self.welcome)
+                await link.send({**self.welcome, "token": None} if resumed else self.welcome)
                 await link.send(start.snapshot)
                 await self.scenario(link, start)
                 await trio.sleep_forever()
