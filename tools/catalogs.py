@@ -36,7 +36,7 @@ class Entry:
 
 
 def extract(source_dir: Path = SOURCE_DIR) -> list[Entry]:
-    """Every literal passed to ``_``, ``n_`` (methods) or ``N_`` in the modules under
+    """Every literal passed to ``_``, ``n_`` (methods), ``N_`` or ``Nn_`` in the modules under
     ``source_dir``, in source order."""
     found: dict[str, Entry] = {}
     for path in sorted(source_dir.rglob("*.py")):
@@ -54,7 +54,7 @@ def extract(source_dir: Path = SOURCE_DIR) -> list[Entry]:
             ]
             if name in ("_", "N_") and len(texts) >= 1 and texts[0]:
                 found.setdefault(texts[0], Entry(texts[0]))
-            elif name == "n_" and len(texts) >= 2:
+            elif name in ("n_", "Nn_") and len(texts) >= 2:
                 found.setdefault(texts[0], Entry(texts[0], texts[1]))
     return list(found.values())
 

@@ -47,6 +47,7 @@ from ..protocol.catalogue import (
     MAX_PLAYER_ID,
     MAX_SNAPSHOT_CHAT,
     MAX_TABLE_NAME_CHARS,
+    MAX_WATCHING,
     SNAPSHOT_CHAT_CHARS,
 )
 from ..protocol.errors import from_refusal
@@ -320,6 +321,9 @@ class Table:
             "code_required": self.code is not None,
             "can_start": self.game is None and MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS,
             "departed": [d.message() for d in self.departed[-MAX_DEPARTED:]],
+            "watching": [c.name for c in self.connections.values() if c.spectator and c.greeted][
+                :MAX_WATCHING
+            ],
             "heirs": heirs,
         }
 

@@ -122,6 +122,7 @@ DEPARTED = Obj(
     },
 )
 MAX_DEPARTED = 64
+MAX_WATCHING = 16
 MAX_SNAPSHOT_CHAT = 20
 SNAPSHOT_CHAT_CHARS = 2000
 """A snapshot's chat: at most this many lines, of at most this many characters (names and
@@ -156,6 +157,11 @@ TABLE = Obj(
             List(DEPARTED, MAX_DEPARTED),
             "Players who left during the game and were removed from the seating, oldest "
             "first (the latest 64): results and final standings still name them.",
+            False,
+        ),
+        "watching": Field(
+            List(Str(MAX_NAME_CHARS, 1), MAX_WATCHING),
+            "The spectators' names, the first 16 to come (`spectators` counts them all).",
             False,
         ),
         "heirs": Field(

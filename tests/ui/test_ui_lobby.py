@@ -204,7 +204,11 @@ def test_rules_that_cannot_apply_to_the_seats_say_so(language: str) -> None:
     local = LocalTable(language=language)
     t = local.ui.t
     local.press("o", *["down"] * 5, "space")  # Merchant exchange on, with 4 seated
-    needs = t._("The Merchant exchange needs 6 players or more: {n} are seated.").format(n=4)
+    needs = t.n_(
+        "The Merchant exchange needs 6 players or more: {n} is seated.",
+        "The Merchant exchange needs 6 players or more: {n} are seated.",
+        4,
+    ).format(n=4)
     assert needs in draw(local.ui, 120, 40).replace("\n", "")
     local.press("escape", "b", "b")
     assert needs.split(":")[0] not in draw(local.ui, 120, 40)  # 6 seated: it applies

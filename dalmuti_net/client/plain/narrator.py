@@ -31,6 +31,7 @@ from ..ui.screen import PHASE_TEXT
 from ..ui.state import ClientUi, Effect, Quit, Screen, Send
 from ..ui.story import END_REASONS
 from ..ui.text import tidy
+from ..ui.watchers import watchers_line
 from ..ui.words import card_label, describe_set
 from .answers import (
     BACK_WORDS,
@@ -880,8 +881,9 @@ class PlainTable:
                 if not seat["connected"]:
                     marks.append(t._("offline"))
                 self.say(f"{number}. " + self._join(marks))
-            if table.get("spectators"):
-                self.say(t._("Spectators: {n}").format(n=table["spectators"]))
+            watchers = watchers_line(t, table)
+            if watchers is not None:
+                self.say(watchers)
             self.say(self._pair(t._("Rules"), self._rules_text()))
             if session.is_host:
                 self.say(

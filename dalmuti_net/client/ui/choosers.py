@@ -33,7 +33,7 @@ from ...engine import (
     TaxDecision,
 )
 from ...engine.cards import JESTERS_IN_DECK, Counts, counts_of
-from .i18n import N_, Translator
+from .i18n import N_, Nn_, Translator
 from .words import card_label, describe_cards, describe_set
 
 
@@ -41,10 +41,16 @@ from .words import card_label, describe_cards, describe_set
 class Problem:
     """Why a choice cannot be sent: marked text and the values for its placeholders."""
 
-    text: str
+    text: str | tuple[str, str]
+    """Marked with ``N_``, or a count's sentence marked with ``Nn_`` (told in the plural
+    form its ``n`` (else ``count``) value calls for)."""
     values: dict[str, object] = field(default_factory=dict)
 
     def show(self, t: Translator) -> str:
+        if isinstance(self.text, tuple):
+            count = self.values.get("n", self.values.get("count"))
+            assert isinstance(count, int)
+            return t.n_(*self.text, count).format(**self.values)
         return t._(self.text).format(**self.values)
 
 
@@ -392,7 +398,10 @@ class TaxChooser(Chooser):
             if self.total != self.decision.count:
                 return Result(
                     problem=Problem(
-                        N_("Choose exactly {count} cards to give; you have chosen {chosen}."),
+                        Nn_(
+                            "Choose exactly {count} card to give; you have chosen {chosen}.",
+                            "Choose exactly {count} cards to give; you have chosen {chosen}.",
+                        ),
                         {"count": self.decision.count, "chosen": self.total},
                     )
                 )

@@ -28,6 +28,12 @@ def N_(text: str) -> str:
     return text
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a count's sentence, singular and plural, for the catalogs; it is told with
+    ``Translator.n_`` where the count is known (every language's plural forms)."""
+    return singular, plural
+
+
 CARD_NAMES: dict[int, str] = {
     1: N_("Dalmuti"),
     2: N_("Archbishop"),

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...engine.rules import DEFAULT_HAND_LIMIT, MAX_HAND_LIMIT, MAX_PLAYERS, MIN_PLAYERS
 from .choosers import CHANGED, IGNORED, Hint, Problem, Result
-from .i18n import N_, Translator
+from .i18n import N_, Nn_, Translator
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,19 @@ def not_applicable(key: str, seated: int) -> Problem | None:
     """Why an option in force does nothing with this many seats (rules 14 and 17)."""
     if key == "stripped_decks" and seated > 5:
         return Problem(
-            N_("Stripped decks apply to 4 or 5 players only: {n} are seated."), {"n": seated}
+            Nn_(
+                "Stripped decks apply to 4 or 5 players only: {n} is seated.",
+                "Stripped decks apply to 4 or 5 players only: {n} are seated.",
+            ),
+            {"n": seated},
         )
     if key == "merchant_exchange" and seated < 6:
         return Problem(
-            N_("The Merchant exchange needs 6 players or more: {n} are seated."), {"n": seated}
+            Nn_(
+                "The Merchant exchange needs 6 players or more: {n} is seated.",
+                "The Merchant exchange needs 6 players or more: {n} are seated.",
+            ),
+            {"n": seated},
         )
     return None
 
@@ -172,7 +180,10 @@ class LobbyKeys:
             if not MIN_PLAYERS <= seated <= MAX_PLAYERS:
                 return Result(
                     problem=Problem(
-                        N_("A table starts with {low} to {high} players; {n} are seated."),
+                        Nn_(
+                            "A table starts with {low} to {high} players; {n} is seated.",
+                            "A table starts with {low} to {high} players; {n} are seated.",
+                        ),
                         {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "n": seated},
                     )
                 )

@@ -31,6 +31,7 @@ from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
 from .story import TrickStep, describe_event, describe_last_trick, describe_step
 from .text import fit, label_gap, tail, tidy, truncate, width, wrap
+from .watchers import watchers_line
 from .words import card_label, role_symbol
 
 Fragment = tuple[str, str]
@@ -824,10 +825,9 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         for style, mark in marks:
             row += [("", "  "), (style, mark)]
         lines.append(row)
-    if table.get("spectators"):
-        lines.append(
-            plain("  " + t._("Spectators: {n}").format(n=table["spectators"]), "class:dim")
-        )
+    watchers = watchers_line(t, table)
+    if watchers is not None:
+        lines += wrapped("  " + watchers, cols, "class:dim")
     lines.append(rule(t._("Rules"), cols))
     if ui.overlay is Overlay.RULES:
         lines += _rules_panel(ui, cols)

@@ -54,6 +54,7 @@ from .lobby import TYPED_FIELDS, TYPED_RANGES, LobbyKeys, RulesEditor, typed_rul
 from .refusals import RefusalScreen
 from .story import TrickStory, describe_event
 from .text import tidy
+from .watchers import watcher_changes, watching
 from .words import seat_name
 
 LOG_LINES = 500
@@ -233,6 +234,8 @@ class ClientUi:
         self._seating: list[int] = []
         """The next hand's seating, as the last result left it: who moves up for a leaver."""
         self._told_made_for: set[tuple[int | None, int]] = set()
+        self._watchers: list[str] | None = None
+        """The spectators' names as last seen: comings and goings are logged."""
         """Moves the stand-in made for this seat already told after a return."""
         self._lobby_seats: dict[int, str] | None = None
         """Who sat in the lobby when the table was last seen: joins and leaves are logged."""
@@ -642,6 +645,7 @@ class ClientUi:
         if kind in ("table", "snapshot", "welcome"):
             self._log_lobby_changes()
             self._log_seat_changes()
+            self._log_watchers()
         self._follow_decision()
         return effects
 
@@ -730,6 +734,18 @@ class ClientUi:
             self.add_log("event", text)
         if isinstance(event, TableEnded):
             self.overlay = None
+
+    def _log_watchers(self) -> None:
+        """Everyone's log says who came to watch and who stopped (not news on arrival)."""
+        table = self.table
+        if table is None:
+            return
+        now = watching(table)
+        before, self._watchers = self._watchers, now
+        if before is None:
+            return
+        for line in watcher_changes(self.t, before, now):
+            self.add_log("info", line)
 
     def _tell_chat(self, line: Message) -> None:
         self.add_log("chat", f"{line['name']}: {line['text']}")
