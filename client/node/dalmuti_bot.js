@@ -4,8 +4,11 @@
 //   node dalmuti_bot.js HOST[:PORT] [--name NAME] [--code CODE]
 //
 // It takes a seat, answers every decision the host sends (shedding its worst cards
-// first), keeps the connection alive with heartbeats, and exits when the table ends.
+// first), keeps the connection alive with heartbeats, and exits when the table ends. If
+// the connection drops it takes its seat back, proving it holds the seat's resume token
+// without ever sending it (PROTOCOL.md, "Taking a seat back").
 
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import net from "node:net";
 import { decode, encode } from "@msgpack/msgpack";
 
@@ -14,6 +17,7 @@ const DEFAULT_PORT = 7341;
 const MAX_FRAME_BYTES = 64 * 1024;
 const JESTER = 13;
 const SOFTWARE = "dalmuti-example-node/1.0";
+const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
 // ------------------------------------------------------------------ choosing
 
@@ -73,11 +77,28 @@ function maxBy(items, key) {
   return best;
 }
 
+// ------------------------------------------------------------------ taking a seat back
+
+// The seat's name, derived one-way from its token: safe to send to any host.
+function seatId(token) {
+  return createHash("sha256").update(Buffer.concat([Buffer.from("dalmuti-net seat id\0"), Buffer.from(token)])).digest("hex").slice(0, 32);
+}
+
+// HMAC-SHA256 keyed by the token over the label, the table id, the seat id and both nonces,
+// joined by zero bytes; label is "host" or "client".
+function proof(label, token, tableId, clientNonce, hostNonce) {
+  const parts = [`dalmuti-net ${label} proof`, tableId, seatId(token), clientNonce, hostNonce];
+  return createHmac("sha256", Buffer.from(token)).update(parts.join("\0")).digest("hex");
+}
+
 // ------------------------------------------------------------------ the session
 
 class Bot {
   constructor(socket, name, code) {
     this.socket = socket;
+    this.token = null; // the seat's secret: never sent, never shown
+    this.tableId = null;
+    this.nonce = null; // ours, while taking the seat back
     this.name = name;
     this.code = code;
     this.buffer = Buffer.alloc(0);
@@ -99,10 +120,23 @@ class Bot {
     this.lastSent = Date.now();
   }
 
-  start() {
+  hello() {
     const hello = { type: "hello", version: PROTOCOL_VERSION, name: this.name, role: "player", software: SOFTWARE };
     if (this.code !== null) hello.code = this.code;
+    if (this.token !== null) {
+      this.nonce = randomBytes(16).toString("hex");
+      hello.resume = { seat: seatId(this.token), nonce: this.nonce };
+    }
     this.send(hello);
+  }
+
+  // One connection: a new seat, or (with a token) the same seat taken back.
+  start(socket) {
+    this.socket = socket;
+    this.buffer = Buffer.alloc(0);
+    if (this.token === null) this.hello();
+    else this.send({ type: "about" }); // which table is this?
+    clearInterval(this.timer);
     this.timer = setInterval(() => {
       if (Date.now() - this.lastSent >= this.heartbeatMs) this.send({ type: "heartbeat" });
     }, 250);
@@ -134,9 +168,42 @@ class Bot {
     }
   }
 
+  // The host could not prove it holds our seat: nothing more is sent to it.
+  notTheTable(why) {
+    console.error(`dalmuti_bot: the host is not the table it claims: ${why}`);
+    this.stop(1);
+  }
+
+  prove(challenge) {
+    // Check the host's proof first; only then prove ours (on this connection only).
+    if (this.token === null || this.nonce === null) return this.notTheTable("a challenge not asked for");
+    const expected = Buffer.from(proof("host", this.token, this.tableId, this.nonce, challenge.nonce));
+    const given = Buffer.from(String(challenge.proof));
+    if (challenge.nonce === this.nonce || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      return this.notTheTable("its proof of the seat is wrong");
+    }
+    const mine = proof("client", this.token, this.tableId, this.nonce, challenge.nonce);
+    this.nonce = null;
+    this.send({ type: "prove", proof: mine });
+  }
+
   handle(message) {
     switch (message.type) {
+      case "about":
+        if (message.table_id !== this.tableId) this.notTheTable("another table answers there now");
+        else this.hello();
+        return;
+      case "challenge":
+        this.prove(message);
+        return;
       case "welcome":
+        if (this.nonce !== null) return this.notTheTable("it let this bot in without proving it holds the seat");
+        if (message.token !== null && message.token !== undefined) {
+          this.token = message.token; // a new seat (a seat taken back is sent none)
+          this.tableId = message.table_id;
+        }
+        this.answered = undefined; // an answer cut off with the last connection is owed again
+        this.failures = 0;
         this.player = message.player;
         if (message.limits && message.limits.heartbeat_interval_ms) {
           this.heartbeatMs = message.limits.heartbeat_interval_ms;
@@ -214,18 +281,33 @@ function parseArgs(argv) {
 }
 
 const options = parseArgs(process.argv.slice(2));
-const socket = net.createConnection({ host: options.host, port: options.port });
-const bot = new Bot(socket, options.name, options.code);
-socket.on("connect", () => bot.start());
-socket.on("data", (data) => bot.receive(data));
-socket.on("error", (error) => {
-  console.error(`dalmuti_bot: ${error.message}`);
-  process.exitCode = 1;
-});
-socket.on("close", () => {
-  clearInterval(bot.timer);
-  if (!bot.done && process.exitCode === undefined) {
-    console.error("dalmuti_bot: the host closed the connection");
-    process.exitCode = 1;
-  }
-});
+const bot = new Bot(null, options.name, options.code);
+bot.failures = 0;
+
+function connect() {
+  const socket = net.createConnection({ host: options.host, port: options.port });
+  socket.on("connect", () => bot.start(socket));
+  socket.on("data", (data) => bot.receive(data));
+  socket.on("error", (error) => {
+    bot.lastError = error.message;
+  });
+  socket.on("close", () => {
+    clearInterval(bot.timer);
+    if (bot.done || process.exitCode !== undefined) return;
+    if (bot.token === null) {
+      // No seat yet: nothing to take back.
+      console.error(`dalmuti_bot: ${bot.lastError || "the host closed the connection"}`);
+      process.exitCode = 1;
+    } else if (bot.failures >= RECONNECT_DELAYS_MS.length) {
+      console.error("dalmuti_bot: the host did not come back");
+      process.exitCode = 1;
+    } else {
+      console.log(`connection lost (${bot.lastError || "the host closed the connection"}); taking the seat back`);
+      bot.lastError = null;
+      setTimeout(connect, RECONNECT_DELAYS_MS[bot.failures]);
+      bot.failures += 1;
+    }
+  });
+}
+
+connect();

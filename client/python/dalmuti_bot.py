@@ -3,13 +3,18 @@
     python dalmuti_bot.py HOST[:PORT] [--name NAME] [--code CODE]
 
 It takes a seat, answers every decision the host sends (shedding its worst cards first),
-keeps the connection alive with heartbeats, and exits when the table ends. Written from
-PROTOCOL.md alone: it does not import dalmuti_net.
+keeps the connection alive with heartbeats, and exits when the table ends. If the
+connection drops it takes its seat back, proving it holds the seat's resume token without
+ever sending it (PROTOCOL.md, "Taking a seat back"). Written from PROTOCOL.md alone: it
+does not import dalmuti_net.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import hmac
+import secrets
 import select
 import socket
 import struct
@@ -23,6 +28,7 @@ DEFAULT_PORT = 7341
 MAX_FRAME_BYTES = 64 * 1024
 JESTER = 13
 SOFTWARE = "dalmuti-example-python/1.0"
+RECONNECT_DELAYS = (0.5, 1, 2, 4, 8)
 
 
 class HostClosed(Exception):
@@ -110,6 +116,26 @@ def answer(decision: dict, my_position: int | None) -> dict | None:
     return None
 
 
+# ---------------------------------------------------------------------- taking a seat back
+
+
+def seat_id(token: str) -> str:
+    """The seat's name, derived one-way from its token: safe to send to any host."""
+    return hashlib.sha256(b"dalmuti-net seat id\x00" + token.encode()).hexdigest()[:32]
+
+
+def proof(label: str, token: str, table_id: str, client_nonce: str, host_nonce: str) -> str:
+    """HMAC-SHA256 keyed by the token over the label, the table id, the seat id and both
+    nonces, joined by zero bytes; ``label`` is "host" or "client"."""
+    parts = [f"dalmuti-net {label} proof", table_id, seat_id(token), client_nonce, host_nonce]
+    message = b"\x00".join(part.encode() for part in parts)
+    return hmac.new(token.encode(), message, hashlib.sha256).hexdigest()
+
+
+class NotTheTable(Exception):
+    """The host could not prove it holds this bot's seat: nothing more is sent to it."""
+
+
 # ---------------------------------------------------------------------- the session
 
 
@@ -126,6 +152,9 @@ class Bot:
         self.answered = None  # the decision_id of our last answer
         self.standings: list | None = None
         self.done = False
+        self.token: str | None = None  # the seat's secret: never sent, never shown
+        self.table_id: str | None = None
+        self.nonce: str | None = None  # ours, while taking the seat back
 
     def hello(self) -> None:
         message = {
@@ -137,10 +166,17 @@ class Bot:
         }
         if self.code is not None:
             message["code"] = self.code
+        if self.token is not None:
+            self.nonce = secrets.token_hex(16)
+            message["resume"] = {"seat": seat_id(self.token), "nonce": self.nonce}
         self.connection.send(message)
 
     def run(self) -> int:
-        self.hello()
+        """One connection: a new seat, or (with a token) the same seat taken back."""
+        if self.token is None:
+            self.hello()
+        else:
+            self.connection.send({"type": "about"})  # which table is this?
         while not self.done:
             wait = max(0.0, self.heartbeat_s - (time.monotonic() - self.connection.last_sent))
             for message in self.connection.receive(timeout=min(wait, 1.0)):
@@ -154,8 +190,19 @@ class Bot:
     def handle(self, message: dict) -> int | None:
         """Act on one message; an exit status once the session is over."""
         kind = message["type"]
-        if kind == "welcome":
+        if kind == "about":
+            if message.get("table_id") != self.table_id:
+                raise NotTheTable("another table answers there now")
+            self.hello()
+        elif kind == "challenge":
+            self.prove(message)
+        elif kind == "welcome":
+            if self.nonce is not None:
+                raise NotTheTable("it let this bot in without proving it holds the seat")
+            if message.get("token") is not None:  # a new seat (a resumed one gets none)
+                self.token, self.table_id = message["token"], message["table_id"]
             self.player = message["player"]
+            self.answered = None  # an answer cut off with the last connection is owed again
             interval = (message.get("limits") or {}).get("heartbeat_interval_ms")
             if interval:
                 self.heartbeat_s = interval / 1000
@@ -181,6 +228,18 @@ class Bot:
         elif "seq" in message:
             return self.event(message)
         return None  # heartbeat, ack, table, chat and anything unknown: nothing to do
+
+    def prove(self, challenge: dict) -> None:
+        """Check the host's proof first; only then prove ours (on this connection only)."""
+        if self.token is None or self.nonce is None or self.table_id is None:
+            raise NotTheTable("it sent a challenge this bot did not ask for")
+        host_nonce = challenge["nonce"]
+        expected = proof("host", self.token, self.table_id, self.nonce, host_nonce)
+        if host_nonce == self.nonce or not hmac.compare_digest(expected, challenge["proof"]):
+            raise NotTheTable("its proof of the seat is wrong")
+        mine = proof("client", self.token, self.table_id, self.nonce, host_nonce)
+        self.nonce = None
+        self.connection.send({"type": "prove", "proof": mine})
 
     def event(self, message: dict) -> int | None:
         seq = message["seq"]
@@ -232,12 +291,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", help="the table's join code, if it has one")
     args = parser.parse_args(argv)
     host, port = parse_address(args.address)
-    try:
-        with socket.create_connection((host, port), timeout=10) as sock:
-            return Bot(Connection(sock), args.name, args.code).run()
-    except (OSError, HostClosed) as error:
-        print(f"dalmuti_bot: {error}", file=sys.stderr)
-        return 1
+    bot = Bot(None, args.name, args.code)  # type: ignore[arg-type]
+    failures = 0
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=10) as sock:
+                bot.connection = Connection(sock)
+                return bot.run()
+        except NotTheTable as error:
+            print(
+                f"dalmuti_bot: the host could not prove it is the table: {error}", file=sys.stderr
+            )
+            return 1
+        except (OSError, HostClosed) as error:
+            if bot.token is None:  # no seat yet: nothing to take back
+                print(f"dalmuti_bot: {error}", file=sys.stderr)
+                return 1
+            failures = 0 if bot.player is not None else failures + 1
+            if failures >= len(RECONNECT_DELAYS):
+                print("dalmuti_bot: the host did not come back", file=sys.stderr)
+                return 1
+            print(f"connection lost ({error}); taking the seat back")
+            bot.player = None  # set again by the next welcome
+            time.sleep(RECONNECT_DELAYS[failures])
 
 
 if __name__ == "__main__":
