@@ -46,7 +46,16 @@ import trio
 import trio.testing
 
 from ..bots.names import BotName
-from ..protocol import Direction, ErrorCode, FrameReader, ProtocolError, encode, unpack, validate
+from ..protocol import (
+    PROTOCOL_VERSION,
+    Direction,
+    ErrorCode,
+    FrameReader,
+    ProtocolError,
+    encode,
+    unpack,
+    validate,
+)
 from ..protocol.catalogue import REQUEST_ID
 from ..protocol.codec import FrameCache
 from ..protocol.messages import ACTION_TYPES, Message
@@ -60,6 +69,12 @@ BOT_FAILED = N_(
     "{name} stopped because of an error ({error}); a stand-in plays its seat after the "
     "grace period. Please report it."
 )
+
+OTHER_VERSION = N_(
+    "A client at {address} speaks protocol version {client} and this host speaks version "
+    "{host}: it was refused. Install the same version of dalmuti-net on both."
+)
+"""Told once per address (the client is told both versions in its refusal too)."""
 
 RECEIVE_CHUNK = 16 * 1024
 OUTBOX_LIMIT = 2048
@@ -167,6 +182,8 @@ class TableServer:
         """Links given frames since the last ``_write_out``."""
         self._nursery: trio.Nursery | None = None
         self._changes = 0
+        self._told_versions: set[tuple[str | None, int]] = set()
+        """(address, version) of clients of another protocol version already told of."""
         """How many times the table was said to have changed (``changed``)."""
         self._delivered = 0
         """Up to which of those changes everything is saved and delivered."""
@@ -338,12 +355,25 @@ class TableServer:
                 continue  # heard from (above); nothing for the table, nothing to send
             if message["type"] == "hello":
                 link.software = message.get("software", "")
+                if message["version"] != PROTOCOL_VERSION:
+                    self._tell_other_version(link, message["version"])
             self.table.receive(link.connection, message)
             self._changes += 1  # told by the flush below (no wake-up each)
             told = True
         if told:
             await self.flush()  # only waits: cancelling it loses nothing
         return True
+
+    def _tell_other_version(self, link: Link, version: int) -> None:
+        """Both sides show both versions: the operator sees them here (once per address
+        and version, so that an old client retrying cannot flood the console)."""
+        connection = self.table.connections.get(link.connection)
+        address = None if connection is None else connection.address
+        if (address, version) in self._told_versions or len(self._told_versions) > 256:
+            return
+        self._told_versions.add((address, version))
+        shown = address or "?"  # an in-memory stream: never another version in practice
+        log.warning(Told(OTHER_VERSION, address=shown, client=version, host=PROTOCOL_VERSION))
 
     def _answers_decision(self, link: Link, raw: Message) -> bool:
         """An answer to a decision the seat owes: never rate limited (only answers are: a

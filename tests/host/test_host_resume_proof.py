@@ -7,11 +7,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+import trio
 from harness import Client, Harness, random_chooser
+from recording_clients import loopback_server
 
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.host.table import Table
-from dalmuti_net.protocol import PROTOCOL_VERSION
+from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
 from dalmuti_net.protocol.resume import client_proof, host_proof, new_nonce, seat_id
 
 
@@ -131,3 +134,29 @@ def test_a_token_field_is_no_longer_a_way_in() -> None:
     harness.send(client, hello)
     assert client.received[0]["player"] != seat.player
     assert seat.connection == host.connection
+
+
+async def test_a_client_of_another_version_is_told_both_and_so_is_the_operator(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Both sides show both versions: the client in its refusal, the host's operator in
+    one warning per address (an old client retrying does not flood the console)."""
+    async with loopback_server(Table("Versions")) as (_server, port, _nursery):
+        for _ in range(3):
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            async with stream:
+                old = {"type": "hello", "version": 1, "name": "Old", "role": "player"}
+                await stream.send_all(encode(old))
+                reader = FrameReader()
+                with trio.fail_after(10):
+                    frames: list[bytes] = []
+                    while not frames:
+                        frames = reader.feed(await stream.receive_some())
+                refusal = unpack(frames[0])
+                assert refusal["code"] == "version_mismatch"
+                assert (refusal["host_version"], refusal["client_version"]) == (
+                    PROTOCOL_VERSION,
+                    1,
+                )
+    told = [r.getMessage() for r in caplog.records if "protocol version 1" in r.getMessage()]
+    assert len(told) == 1 and "127.0.0.1" in told[0] and f"version {PROTOCOL_VERSION}" in told[0]
