@@ -174,7 +174,9 @@ class ClientRunner:
                         raise CannotConnect(
                             str(error) or type(error).__name__, connect_failure_kind(error)
                         ) from error
-                    self.session.last_drop = str(error) or type(error).__name__
+                    self.session.drop(
+                        str(error) or type(error).__name__, connect_failure_kind(error)
+                    )
                     attempts += 1
                     if not await self._wait_before_retry(attempts):
                         return
@@ -235,14 +237,14 @@ class ClientRunner:
                 finished = await self._receive_loop(connection)
                 nursery.cancel_scope.cancel()
         except* ConnectionClosed as group:
-            self.session.last_drop = str(group.exceptions[0])
+            self.session.drop(str(group.exceptions[0]))
             if first_connection and not self._answered:
                 not_a_host = (
                     "the connection was closed before any answer: is it a dalmuti-net host?"
                 )
             finished = False
         except* trio.TooSlowError:
-            self.session.last_drop = f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s"
+            self.session.drop(f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s", "timed_out")
             if first_connection:
                 not_a_host = f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s: is it a dalmuti-net host?"
             finished = False
@@ -257,7 +259,7 @@ class ClientRunner:
                 finished = True
             else:
                 log.warning(Told(UNREADABLE, reason=error.message))
-                self.session.last_drop = error.message
+                self.session.drop(error.message)
                 self._unreadable = error.message
                 finished = False
         finally:

@@ -131,6 +131,9 @@ class ClientSession:
     """Seat ids a host answered ``bad_token`` for in this session: not asked again."""
     last_drop: str | None = None
     """Why the last connection was lost or could not be made (English, for a detail)."""
+    last_drop_kind: str | None = None
+    """``CannotConnect.kind`` of the last failure to connect, when known (for a sentence
+    in the player's language)."""
     broken: str | None = None
     """Why this client stopped talking to the host: its messages could not be read or did
     not fit the table, again after reconnecting (English, for a detail)."""
@@ -171,6 +174,10 @@ class ClientSession:
                     self.token = seat.token
                     self.token_from_store = True
                     break
+
+    def drop(self, reason: str, kind: str | None = None) -> None:
+        """The connection was lost, or a new one could not be made, for ``reason``."""
+        self.last_drop, self.last_drop_kind = reason, kind
 
     def refuse_version(self, error: ProtocolError) -> None:
         """The host's ``welcome`` speaks another protocol version: refused here as the host

@@ -368,6 +368,11 @@ async def mute(link: Link, start: MidHand) -> None:
     await trio.sleep(math.inf)
 
 
+async def hang_up(link: Link, start: MidHand) -> None:
+    """Closes every connection right after its snapshot."""
+    await link.stream.aclose()
+
+
 async def quiet(link: Link, start: MidHand) -> None:
     """Nothing more after the snapshot (and no heartbeats either)."""
     await trio.sleep(math.inf)
@@ -391,6 +396,7 @@ FLOODS: dict[str, Scenario] = {
 OTHERS: dict[str, Scenario] = {
     "quiet": quiet,
     "mute": mute,
+    "hang_up": hang_up,
     "many_decisions_then_the_end": many_decisions_then_the_end,
 }
 
@@ -399,12 +405,19 @@ OTHERS: dict[str, Scenario] = {
 def liar_process(name: str) -> Iterator[int]:
     """The scenario ``name`` served by a host in its own process (a flood must not share
     the client's thread); yields its port."""
+    with liar_in_process(name) as (port, _):
+        yield port
+
+
+@contextmanager
+def liar_in_process(name: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """``liar_process``, with the process too (to make the host vanish)."""
     process = subprocess.Popen(
         [sys.executable, str(Path(__file__)), name], stdout=subprocess.PIPE, text=True
     )
     try:
         assert process.stdout is not None
-        yield int(process.stdout.readline())
+        yield int(process.stdout.readline()), process
     finally:
         process.kill()
         process.wait()

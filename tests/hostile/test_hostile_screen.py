@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import resource
 import time
+from collections.abc import Callable
 
 import pytest
 import trio
-from hostile_host import FLOODS, SCENARIOS, liar_process
+from hostile_host import FLOODS, SCENARIOS, liar_in_process, liar_process
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
@@ -34,7 +35,12 @@ class Run:
         self.ui = ClientUi(Translator(language), ClientSession("Ana"), address=f"127.0.0.1:{port}")
         self.quit_after: float | None = None
 
-    def run(self, script_seconds: float, keys_at_end: str = "") -> None:
+    def run(
+        self,
+        script_seconds: float,
+        keys_at_end: str = "",
+        at: tuple[float, Callable[[ClientUi], None]] | None = None,
+    ) -> None:
         ui = self.ui
         with create_pipe_input() as pipe, open("/dev/null", "w") as null:
             # A real terminal's output (escape sequences and all), to nowhere.
@@ -49,7 +55,10 @@ class Run:
                 assert ui.session is not None
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(client.play, ui.session, connect)
-                    await trio.sleep(script_seconds)
+                    if at is not None:
+                        await trio.sleep(at[0])
+                        at[1](ui)
+                    await trio.sleep(script_seconds - (0 if at is None else at[0]))
                     for key in keys_at_end:
                         pressed.append(time.monotonic())
                         pipe.send_text(key)
@@ -119,3 +128,29 @@ def test_under_a_flood_q_is_honoured_and_memory_stays_bounded(name: str) -> None
     assert session is not None and len(session.chat) <= KEPT_CHAT
     assert len(run.ui.log) <= LOG_LINES
     assert grown_mb < 100
+
+
+def test_q_quits_while_connecting_to_a_host_that_never_answers() -> None:
+    with liar_process("mute") as port:
+        run = Run(port)
+        run.run(1.0, "q")
+    assert run.quit_after is not None and run.quit_after < 1.0
+    assert run.ui.screen is not Screen.TABLE
+
+
+def test_reconnecting_says_why_and_not_again_for_the_same_reason() -> None:
+    """The host vanishes: the drop is said with its reason, and the connection refused
+    each time after is said once, however often it is tried again."""
+    with liar_in_process("quiet") as (port, process):
+        run = Run(port)
+
+        def vanish(ui: ClientUi) -> None:
+            process.kill()
+
+        run.run(6.0, "qq", at=(1.0, vanish))
+    lines = [line.text for line in run.ui.log if line.text.startswith("Connection lost")]
+    assert lines[0] == "Connection lost (the host closed the connection); reconnecting…"
+    assert lines[1:] == [  # tried 3 times by then
+        "Connection lost (nothing answers on that port: the table may be closed, or the port is "
+        "wrong); reconnecting…"
+    ], lines

@@ -37,6 +37,7 @@ from .confirm import BACK, Choice, Confirmation
 from .countdowns import Countdowns, moved_for_note
 from .departures import departed_name, hand_over_sentence, leaving_players, moved_up_sentence
 from .errors import (
+    CONNECT_FAILURES,
     GOODBYE_SENTENCES,
     describe_broken,
     describe_error,
@@ -504,6 +505,9 @@ class ClientUi:
         tried again and again; its reason is not repeated each time)."""
         session = self.session
         reason = None if session is None else session.last_drop
+        kind = None if session is None else session.last_drop_kind
+        if kind in CONNECT_FAILURES:
+            reason = self.t._(CONNECT_FAILURES[kind])
         if previous is Status.RECONNECTING and reason == self._drop_told:
             return
         self._drop_told = reason
