@@ -16,7 +16,7 @@ from test_remembered_seats import Player, RecordingTable, served, tcp
 
 from dalmuti_net.client.claims import MOVED, claims
 from dalmuti_net.client.discovery import browse_tables
-from dalmuti_net.client.runner import ClientRunner
+from dalmuti_net.client.runner import ClientRunner, unproven_error
 from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import HOST_UNPROVEN, ClientSession
 from dalmuti_net.client.ui.i18n import Translator
@@ -181,6 +181,11 @@ async def test_a_twin_table_gets_no_token_and_no_seat(tmp_path: Path, behaviour:
         assert victim.welcome is None or behaviour == "skip"
         assert victim.host_unproven and victim.errors[-1].code == HOST_UNPROVEN
         assert victim.errors[-1].fatal
+        ui = ClientUi(Translator("en"), victim, address="fake")
+        ui.on_message(unproven_error(victim))
+        screen = " ".join(draw(ui).split())
+        assert "could not prove it holds your seat" in screen and "still remembered" in screen
+        assert "The host said" not in screen  # it is this client's own finding
         # The remembered seat survives, unchanged.
         kept = store.seats_for(table.table_id)
         assert [seat.token for seat in kept] == [token]

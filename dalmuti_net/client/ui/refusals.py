@@ -45,7 +45,9 @@ class RefusalScreen:
         return None
 
 
-SAID_IN_FULL = frozenset({"kicked", "replaced", "timeout", "slow_consumer", "shutting_down"})
+SAID_IN_FULL = frozenset(
+    {"kicked", "replaced", "timeout", "slow_consumer", "shutting_down", "host_unproven"}
+)
 """Fatal refusals whose sentence needs nothing from the host's own words."""
 
 

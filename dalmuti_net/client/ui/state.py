@@ -30,7 +30,7 @@ from ..claims import MOVED_ON_JOIN, Claim, claims
 from ..connection import BadAddress, parse_address
 from ..runner import Status
 from ..seats import SeatStore
-from ..session import ClientSession, HostError
+from ..session import HOST_UNPROVEN, ClientSession, HostError
 from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .confirm import BACK, Choice, Confirmation
@@ -530,7 +530,8 @@ class ClientUi:
             self.refusal = refusals.closed(self.t, self.problem, None, can_list=can_list)
         elif fatal is not None:
             self.problem = describe_error(self.t, fatal)
-            self.problem_detail = fatal.message
+            # Not "the host said": this client's own finding, already said in words.
+            self.problem_detail = None if fatal.code == HOST_UNPROVEN else fatal.message
             self.refusal = refusals.for_error(
                 self.t, fatal, can_list=can_list, spectator=session.spectator
             )
