@@ -128,7 +128,7 @@ class _Kind:
         return self.cls(**{f.attribute: f.back(message[f.key]) for f in self.fields})
 
 
-DECISION_KINDS = (
+DECISION_WIRE = (
     _Kind(
         PlayDecision,
         "play",
@@ -159,7 +159,7 @@ DECISION_KINDS = (
 )
 """Host to client: a decision is the ``decision`` message's ``kind`` and fields."""
 
-ACTION_KINDS = (
+ACTION_WIRE = (
     _Kind(Play, "play", (_Field("set", "", card_set_dict, card_set_from),)),
     _Kind(Pass, "pass"),
     _Kind(DeclareRevolution, "revolution", (_Field("declare"),)),
@@ -170,10 +170,10 @@ ACTION_KINDS = (
 )
 """Client to host: an action is a request's ``type`` and fields."""
 
-_DECISION_BY_CLASS = {kind.cls: kind for kind in DECISION_KINDS}
-_DECISION_BY_NAME = {kind.name: kind for kind in DECISION_KINDS}
-_ACTION_BY_CLASS = {kind.cls: kind for kind in ACTION_KINDS}
-_ACTION_BY_NAME = {kind.name: kind for kind in ACTION_KINDS}
+_DECISION_BY_CLASS = {kind.cls: kind for kind in DECISION_WIRE}
+_DECISION_BY_NAME = {kind.name: kind for kind in DECISION_WIRE}
+_ACTION_BY_CLASS = {kind.cls: kind for kind in ACTION_WIRE}
+_ACTION_BY_NAME = {kind.name: kind for kind in ACTION_WIRE}
 
 
 def decision_message(

@@ -26,11 +26,11 @@ from dalmuti_net.engine import (
     RevolutionDecision,
     TaxDecision,
 )
-from dalmuti_net.protocol.catalogue import ANSWER_TYPES, Direction
+from dalmuti_net.protocol.catalogue import ANSWER_TYPES, DECISION_KINDS, MESSAGES, Direction, Obj
 from dalmuti_net.protocol.codec import validate
 from dalmuti_net.protocol.messages import (
-    ACTION_KINDS,
-    DECISION_KINDS,
+    ACTION_WIRE,
+    DECISION_WIRE,
     action_from_message,
     action_message,
     decision_from_message,
@@ -59,10 +59,21 @@ ACTIONS: list[Action] = [
 
 
 def test_every_engine_kind_has_one_row() -> None:
-    assert {k.cls for k in DECISION_KINDS} == set(typing.get_args(Decision))
-    assert {k.cls for k in ACTION_KINDS} == set(typing.get_args(Action))
-    assert len({k.name for k in DECISION_KINDS}) == len(DECISION_KINDS)
-    assert tuple(k.name for k in ACTION_KINDS) == ANSWER_TYPES
+    assert {k.cls for k in DECISION_WIRE} == set(typing.get_args(Decision))
+    assert {k.cls for k in ACTION_WIRE} == set(typing.get_args(Action))
+    assert len({k.name for k in DECISION_WIRE}) == len(DECISION_WIRE)
+    assert tuple(k.name for k in ACTION_WIRE) == ANSWER_TYPES
+
+
+def test_the_rows_carry_the_catalogues_fields_in_its_order() -> None:
+    """The wire tables convert; the catalogue says the shape: they name the same fields."""
+    for kind in DECISION_WIRE:
+        assert [f.key for f in kind.fields] == list(DECISION_KINDS[kind.name][1])
+    for kind in ACTION_WIRE:
+        body = MESSAGES[(Direction.TO_HOST, kind.name)].body
+        assert isinstance(body, Obj)
+        keys = [key for key in body.fields if key not in ("type", "id", "decision_id")]
+        assert [f.key for f in kind.fields] == keys
 
 
 @pytest.mark.parametrize("decision", DECISIONS, ids=repr)
