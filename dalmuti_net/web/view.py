@@ -16,6 +16,7 @@ from typing import Any
 
 from ..client.ui.choosers import Hint, PlayChooser
 from ..client.ui.confirm import confirmation_lines
+from ..client.ui.help import help_text_lines
 from ..client.ui.i18n import LANGUAGE_TAGS, LANGUAGES, N_
 from ..client.ui.screen import (
     cards_played,
@@ -28,7 +29,7 @@ from ..client.ui.screen import (
     turn_line,
     visible_hints,
 )
-from ..client.ui.state import ClientUi, Effect, Screen
+from ..client.ui.state import ClientUi, Effect, Overlay, Screen
 from ..client.ui.story import describe_event
 from ..client.ui.text import tidy
 from ..client.ui.words import card_label, describe_set, role_symbol
@@ -234,7 +235,12 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
     table = _table(ui, cols)
     screen: list[list[list[str]]] = []
     question: list[list[list[str]]] = []
-    if table is None:
+    helping = ui.overlay is Overlay.HELP and ui.screen is Screen.TABLE
+    if helping:
+        # The whole help, for the page to scroll, without the keyboard's section.
+        title = [("class:title", t._("Help"))]
+        screen = [_fragments(line) for line in [title, *help_text_lines(t, cols, keys=False)]]
+    elif table is None:
         lines = render(ui, cols, rows)
         # The footer's key hints are the buttons below; the rest is the screen.
         screen = [_fragments(line) for line in lines if not (line and line[0][0] in FOOTER_STYLES)]
@@ -242,9 +248,10 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
             screen.pop()
     elif ui.confirmation is not None:
         question = [_fragments(line) for line in confirmation_lines(ui.confirmation, cols)]
+    hints = [Hint("Esc", N_("close"))] if helping else visible_hints(ui, cols, rows)
     buttons = [
         {"key": button.key, "label": button.label}
-        for hint in visible_hints(ui, cols, rows)
+        for hint in hints
         for button in hint_buttons(hint, t._)
     ]
     editor = None

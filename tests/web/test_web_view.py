@@ -232,3 +232,16 @@ def test_the_web_port_is_checked_like_the_port() -> None:
     assert check_options(options("--web-port", "7342")) is None
     assert options("--no-web").web is False and options().web is True
     assert options("--plain").plain is True
+
+
+def test_the_help_is_whole_and_speaks_of_no_keyboard() -> None:
+    ui = owing(RevolutionDecision(False), "zh_Hant")
+    choose(ui, {"key": "?"})
+    view = render_view(ui, 44, 12)  # a short screen: still the whole help, to scroll
+    text = "\n".join("".join(part for _, part in line) for line in view["screen"])
+    t = Translator("zh_Hant")
+    assert text.startswith(t._("Help"))
+    assert t._("Roles") in text and t._("The game") in text and t._("Keys") not in text
+    assert [button["key"] for button in view["buttons"]] == ["escape"]
+    choose(ui, {"key": "escape"})
+    assert render_view(ui, 44, 12)["table"] is not None  # back at the table

@@ -49,9 +49,12 @@ def discover_help_text_lines(t: Translator, cols: int) -> list[Line]:
     return _section_lines(discover_sections(t), cols)
 
 
-def help_text_lines(t: Translator, cols: int, *, discover: bool = False) -> list[Line]:
+def help_text_lines(
+    t: Translator, cols: int, *, discover: bool = False, keys: bool = True
+) -> list[Line]:
     """The help below its title, wrapped to ``cols`` cells: the game's, or with
-    ``discover`` the table list's."""
+    ``discover`` the table list's. ``keys=False``: without the keyboard's section (the
+    web table has a button for each key, named on it)."""
     if discover:
         return discover_help_text_lines(t, cols)
     sections = [
@@ -98,7 +101,7 @@ def help_text_lines(t: Translator, cols: int, *, discover: bool = False) -> list
             ),
         ),
     ]
-    return _section_lines(sections, cols)
+    return _section_lines(sections if keys else sections[1:], cols)
 
 
 def _section_lines(sections: list[tuple[str, str]], cols: int) -> list[Line]:
