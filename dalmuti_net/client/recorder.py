@@ -22,6 +22,10 @@ class RecordError(Problem):
     """The record cannot be written; the message says why in one sentence."""
 
 
+MAX_HELD = 64
+"""Messages kept between the ``welcome`` and the ``snapshot`` that starts the record."""
+
+
 class Recorder:
     """Writes one table's messages; the header as soon as the viewer is known (the
     snapshot after the first welcome), messages of any other table are left out."""
@@ -56,7 +60,10 @@ class Recorder:
         if kind == "welcome":
             message = {**message, "token": None}
         if not self._started:
-            self._held.append(message)
+            # A host sends `welcome` then the `snapshot`: whatever a host sends between
+            # them is kept up to a bound (the welcome first), not without end.
+            if len(self._held) < MAX_HELD or kind == "snapshot":
+                self._held.append(message)
             if kind != "snapshot":
                 return
             self._write_header(session)

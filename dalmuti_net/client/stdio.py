@@ -17,6 +17,7 @@ import re
 import shlex
 import signal
 import subprocess
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,7 @@ EXIT_WAIT_S = 2.0
 """How long a program whose output closed is given to end (it is killed after that at the
 table's end; during a decision the wait is never longer than the time left to answer)."""
 
+KEPT_REPORTS = 50
 Fallback = Callable[[Decision], Action]
 Report = Callable[[str], None]
 
@@ -127,7 +129,8 @@ class StdioBot:
     process: trio.Process | None = None
     reader: LineReader | None = None
     exited: bool = False
-    misbehaviours: list[str] = field(default_factory=list)
+    misbehaviours: deque[str] = field(default_factory=lambda: deque(maxlen=KEPT_REPORTS))
+    """The last reports (each was told as it happened); a host may ask without end."""
     translate: Callable[[str], str] = field(default=lambda text: text)
     """The reports' language (a ``Translator._``; English by default)."""
 

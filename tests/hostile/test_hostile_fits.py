@@ -5,6 +5,7 @@ any moment, are fed to a ClientSession per seat and one for the spectators."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -279,3 +280,20 @@ def test_a_rule_the_host_leaves_out_is_its_default_not_none() -> None:
     plain = PlainTable(Translator("en"), session)
     rules = plain._rules_text()
     assert "None" not in rules and "no limit" in rules
+
+
+def test_a_record_keeps_a_bounded_number_of_messages_before_the_snapshot(
+    tmp_path: Path,
+) -> None:
+    from dalmuti_net.client.recorder import MAX_HELD, Recorder, RecordingSession
+
+    session = RecordingSession("Ana")
+    session.recorder = Recorder(tmp_path / "record.jsonl")
+    session.receive(welcome(1))
+    for n in range(MAX_HELD * 10):  # a host that chats instead of sending the snapshot
+        session.receive({"type": "chat", "player": 2, "name": "Bo", "text": f"{n}"})
+    snapshot = snapshot_message(0, 1, table_dict([1, 2, 3, 4]), None, None)
+    session.receive(decode(encode_body(snapshot), Direction.TO_CLIENT))
+    session.recorder.close()
+    lines = (tmp_path / "record.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 + MAX_HELD + 1  # the header, what was held, the snapshot
