@@ -15,19 +15,32 @@ Run from the repository root:
 
     python bench/engine.py                 # the table in bench/README.md
     python bench/engine.py --profile 6     # cProfile of the 6-player run, hottest first
+    python bench/engine.py --against e5b26db --rounds 8 --players 6
+        # issue 34's comparison: the object API as of that commit (extracted from git at
+        # run time into a temporary folder, imported as another package), today's object
+        # API, the fast path and the bare loop, taking turns in one process on the same
+        # seeds
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import io
 import os
 import platform
 import pstats
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.engine import Event, Game, Observation, Phase, Rules, can_see
@@ -35,32 +48,41 @@ from dalmuti_net.engine import Event, Game, Observation, Phase, Rules, can_see
 RULES = Rules.all_optional()
 
 
-def play_hands(players: int, hands: int, seed: int, with_views: bool) -> int:
+def play_hands(
+    players: int, hands: int, seed: int, with_views: bool, engine: types.ModuleType | None = None
+) -> int:
     """Play ``hands`` full hands, a new table each time one reaches its hand limit.
 
+    ``engine``: another version of the engine package to drive instead (``--against``).
     Returns the number of decisions answered.
     """
+    game_type, phases, answer, rules = (
+        (Game, Phase, random_answer, RULES)
+        if engine is None
+        else (engine.Game, engine.Phase, engine.random_answer, engine.Rules.all_optional())
+    )
+    assert engine is None or not with_views, "views are folded by today's engine only"
     rng = random.Random(seed)
     played = decisions = table = 0
     seats = list(range(players))
     while played < hands:
-        game = Game(seats, RULES, seed * 1_000_003 + table)
+        game = game_type(seats, rules, seed * 1_000_003 + table)
         table += 1
         views = [(seat, Observation(seat)) for seat in seats] if with_views else []
         deliver(game.start(), views)
         while True:
             phase = game.phase
-            if phase is Phase.ENDED:  # the table's last hand is over
+            if phase is phases.ENDED:  # the table's last hand is over
                 played += 1
                 break
-            if phase is Phase.HAND_OVER:
+            if phase is phases.HAND_OVER:
                 played += 1
                 if played >= hands:
                     break
                 deliver(game.begin_next_hand(), views)
                 continue
             player, decision = next(iter(game.pending().items()))
-            deliver(game.apply(player, random_answer(decision, rng)), views)
+            deliver(game.apply(player, answer(decision, rng)), views)
             decisions += 1
     return decisions
 
@@ -268,6 +290,95 @@ def measure_loop(
     return hands / best, decisions / hands
 
 
+# ---------------------------------------------------------------- an older engine
+
+
+@contextmanager
+def engine_as_of(commit: str) -> Iterator[types.ModuleType]:
+    """``dalmuti_net/engine`` as of ``commit``, taken from git (with the package's
+    ``__init__`` and ``told``, which it imports) into a temporary folder and imported as
+    ``dalmuti_net_<commit>.engine`` beside today's, with the random bot's ``random_answer``
+    bound to its classes as ``.random_answer``. Nothing of it is kept in the repository:
+    the folder goes when the block ends."""
+    root = Path(__file__).resolve().parent.parent
+    paths = ["dalmuti_net/__init__.py", "dalmuti_net/told.py", "dalmuti_net/engine"]
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", "--format=tar", commit, *paths],
+        check=True,
+        capture_output=True,
+    ).stdout
+    package = "dalmuti_net_" + "".join(ch for ch in commit if ch.isalnum())
+    with tempfile.TemporaryDirectory(prefix="dalmuti-bench-") as folder:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(folder, filter="data")
+        Path(folder, "dalmuti_net").rename(Path(folder, package))
+        sys.path.insert(0, folder)
+        try:
+            engine = importlib.import_module(package + ".engine")
+            # The same function, its names (the decision and answer classes) read from the
+            # older package, so both engines get the same draws from the same seeds.
+            engine.random_answer = types.FunctionType(  # type: ignore[attr-defined]
+                random_answer.__code__,
+                {**random_answer.__globals__, **vars(engine)},
+                "random_answer",
+            )
+            yield engine
+        finally:
+            sys.path.remove(folder)
+            for module in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+                del sys.modules[module]
+
+
+def against(commit: str, players: int, hands: int, rounds: int) -> None:
+    """The object API as of ``commit``, today's object API, the fast path and the bare loop,
+    each in turn for ``hands`` hands per round on the round's seed, ``rounds`` times in one
+    process: per loop the best round's decisions a second, and the ratios within each round
+    (the machine's load moves between rounds, less within one)."""
+    with engine_as_of(commit) as old:
+        loops: dict[str, Callable[[int], int]] = {
+            f"object API as of {commit}": lambda seed: play_hands(players, hands, seed, False, old),
+            "object API today": lambda seed: play_hands(players, hands, seed, False),
+            "fast path": lambda seed: fast_hands(players, hands, seed),
+            "bare loop": lambda seed: bare_hands(players, hands, seed),
+        }
+        rates: dict[str, list[float]] = {label: [] for label in loops}
+        answered: dict[str, int] = dict.fromkeys(loops, 0)
+        for round_index in range(rounds):
+            for label, loop in loops.items():
+                start = time.process_time()
+                decisions = loop(round_index)
+                rates[label].append(decisions / (time.process_time() - start))
+                answered[label] += decisions
+    print(
+        f"{players} players, {hands} hands per loop per round, {rounds} rounds taking turns;"
+        " decisions a second"
+    )
+    width = max(map(len, rates))
+    for label, figures in rates.items():
+        print(
+            f"  {label:<{width}}  {answered[label] / (hands * rounds):.1f} decisions/hand"
+            f"  best {max(figures):>9,.0f}"
+            f"  rounds {' '.join(f'{f / 1000:.0f}k' for f in figures)}"
+        )
+    old_label, today, fast, bare = rates
+    ratios = (
+        ("fast path / object API as of " + commit, fast, old_label),
+        ("fast path / object API today", fast, today),
+        ("fast path / bare loop", fast, bare),
+        ("object API today / as of " + commit, today, old_label),
+        ("object API today / bare loop", today, bare),
+    )
+    print("ratios: of the bests; per round, lowest to highest (median)")
+    width = max(len(r[0]) for r in ratios)
+    for label, top, bottom in ratios:
+        per_round = sorted(a / b for a, b in zip(rates[top], rates[bottom], strict=True))
+        median = per_round[len(per_round) // 2]
+        print(
+            f"  {label:<{width}}  {max(rates[top]) / max(rates[bottom]):.2f};"
+            f"  {per_round[0]:.2f} to {per_round[-1]:.2f} ({median:.2f})"
+        )
+
+
 def cpu_model() -> str:
     try:
         with open("/proc/cpuinfo") as info:
@@ -291,16 +402,26 @@ def main(argv: list[str] | None = None) -> None:
         help="profile the engine at this table size instead",
     )
     parser.add_argument("--top", type=int, default=25, help="profile lines to print")
+    parser.add_argument(
+        "--against",
+        metavar="COMMIT",
+        help="compare with the object API as of this commit, interleaved in one process",
+    )
+    parser.add_argument("--rounds", type=int, default=6, help="rounds for --against")
     args = parser.parse_args(argv)
     if args.profile:
         print(profile(args.profile, args.hands, args.top))
         return
-    print(f"{args.hands} hands per run, best of {args.repeat}, rules: every option on")
     print(
         f"machine: {cpu_model()}, {os.cpu_count()} cores;"
         f" {platform.python_implementation()} {platform.python_version()}"
         f" ({' '.join(platform.python_build())}, {platform.python_compiler()})"
     )
+    if args.against:
+        for players in args.players:
+            against(args.against, players, args.hands, args.rounds)
+        return
+    print(f"{args.hands} hands per run, best of {args.repeat}, rules: every option on")
     columns = (
         "players",
         "engine hands/s",
