@@ -125,6 +125,30 @@ def fast_hands(players: int, hands: int, seed: int) -> int:
     return decisions
 
 
+def playout_hands(players: int, hands: int, seed: int) -> int:
+    """``fast_hands`` with each hand played by ``Game.playout`` (the same draws, so the
+    same games): the fast path as a Monte Carlo playout drives it, one call a hand.
+
+    Returns the number of decisions answered.
+    """
+    rng = random.Random(seed)
+    played = decisions = table = 0
+    seats = list(range(players))
+    ended = Phase.ENDED
+    while played < hands:
+        game = Game(seats, RULES, seed * 1_000_003 + table)
+        table += 1
+        game.start()
+        playout = game.playout
+        while True:
+            decisions += playout(rng)
+            played += 1
+            if game.phase is ended or played >= hands:
+                break
+            game.begin_next_hand()
+    return decisions
+
+
 def deliver(events: list[Event], views: list[tuple[int, Observation]]) -> None:
     for event in events:
         for seat, view in views:
@@ -339,6 +363,7 @@ def against(commit: str, players: int, hands: int, rounds: int) -> None:
             f"object API as of {commit}": lambda seed: play_hands(players, hands, seed, False, old),
             "object API today": lambda seed: play_hands(players, hands, seed, False),
             "fast path": lambda seed: fast_hands(players, hands, seed),
+            "fast path, playout": lambda seed: playout_hands(players, hands, seed),
             "bare loop": lambda seed: bare_hands(players, hands, seed),
         }
         rates: dict[str, list[float]] = {label: [] for label in loops}
@@ -360,11 +385,14 @@ def against(commit: str, players: int, hands: int, rounds: int) -> None:
             f"  best {max(figures):>9,.0f}"
             f"  rounds {' '.join(f'{f / 1000:.0f}k' for f in figures)}"
         )
-    old_label, today, fast, bare = rates
+    old_label, today, fast, playout, bare = rates
     ratios = (
         ("fast path / object API as of " + commit, fast, old_label),
         ("fast path / object API today", fast, today),
         ("fast path / bare loop", fast, bare),
+        ("playout / object API as of " + commit, playout, old_label),
+        ("playout / object API today", playout, today),
+        ("playout / bare loop", playout, bare),
         ("object API today / as of " + commit, today, old_label),
         ("object API today / bare loop", today, bare),
     )

@@ -339,6 +339,43 @@ class Game:
             self._answer(player, action, new)
         events.extend(self._logged(new))
 
+    def playout(self, rng: random.Random) -> int:
+        """Answer uniformly drawn legal ids for whoever owes a decision until the hand is
+        over (or nobody owes one); return how many were answered. A playout's loop: the
+        same draws, so the same game, as ``ids = legal_ids(); step(ids[rng.randrange(len(
+        ids))])`` repeated, and like that ``step`` it builds no event and keeps no log.
+
+        In play, the turn is the one ``step`` and ``apply`` take (``_turn``), fed the legal
+        sets straight from the table walk that lists the legal ids: no id is made or
+        looked up, and no method of the API is called per decision.
+        """
+        randrange = rng.randrange
+        turn = self._turn
+        decisions = 0
+        while True:
+            if self.phase is _PLAY:
+                if self._keeps_log:
+                    self._drop_log()
+                hands = self._hands
+                while True:
+                    player = self.turn
+                    top = self.top
+                    sets = _playable(hands[player], top, _SETS, [])  # type: ignore[index]
+                    decisions += 1
+                    if top is None:
+                        turn(player, sets[randrange(len(sets))], None)  # type: ignore[arg-type]
+                    else:  # passing is id 0, before the sets
+                        index = randrange(len(sets) + 1)
+                        turn(player, sets[index - 1] if index else None, None)  # type: ignore[arg-type]
+                    if self.phase is not _PLAY:
+                        break
+                continue
+            if self.to_move() is None:
+                return decisions
+            ids = self.legal_ids()
+            self.step(ids[randrange(len(ids))])
+            decisions += 1
+
     @property
     def keeps_log(self) -> bool:
         """Whether the game still keeps its log (and so its observations): false once it
@@ -1074,10 +1111,17 @@ class Game:
                 if events is not None:
                     events.append(WentOut(player, len(self.out)))
                 self._holding -= 1
-                self._successor = None
                 if self._holding == 1:
                     self._end_hand(events)
                     return
+                successor = self._successor
+                if successor is not None:
+                    # Whoever passed the turn to ``player`` passes it on to the next one:
+                    # a new table (a clone shares this one), not a walk round the seats.
+                    after = successor[player]
+                    self._successor = {
+                        seat: after if then == player else then for seat, then in successor.items()
+                    }
             # A play never ends the trick: someone else still holds cards to answer it.
         successor = self._successor
         if successor is None:

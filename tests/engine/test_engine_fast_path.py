@@ -69,6 +69,9 @@ def test_the_same_games_both_ways_pass_through_the_same_states(seed: int) -> Non
     decisions = 0
     while by_object.phase is not Phase.ENDED and by_object.hand_number <= 6:
         assert state(by_id) == state(by_object)
+        for game in (by_object, by_id):  # the next player, kept up as players go out
+            if game.phase is Phase.PLAY and game._successor is not None:
+                assert game._successor == game._successors()
         if by_object.phase is Phase.HAND_OVER:
             between_hands((by_object, by_id), rng)
             continue
@@ -223,3 +226,30 @@ def test_can_beat_says_whether_any_set_is_playable(
 def test_tax_choices_are_the_distinct_sorted_combinations(hand: list[int], count: int) -> None:
     expected = sorted(set(itertools.combinations(sorted(hand), count)))
     assert tax_choices(tuple(hand), count) == expected
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_playout_is_the_same_game_as_stepping_drawn_ids(seed: int) -> None:
+    players = list(range(4 + seed % 5))
+    rules = RULE_SETS[seed % len(RULE_SETS)]
+    by_playout, by_step = Game(players, rules, seed), Game(players, rules, seed)
+    by_playout.start()
+    by_step.start()
+    draws_playout, draws_step = random.Random(seed), random.Random(seed)
+    for _hand in range(5):
+        answered = by_playout.playout(draws_playout)
+        stepped = 0
+        while by_step.to_move() is not None:
+            ids = by_step.legal_ids()
+            by_step.step(ids[draws_step.randrange(len(ids))])
+            stepped += 1
+        assert answered == stepped > 0
+        assert by_playout.phase in (Phase.HAND_OVER, Phase.ENDED)
+        assert state(by_playout) == state(by_step)
+        assert draws_playout.getstate() == draws_step.getstate()
+        assert not by_playout.keeps_log
+        assert by_playout.playout(draws_playout) == 0  # nobody owes a decision between hands
+        if by_playout.phase is Phase.ENDED:
+            break
+        by_playout.begin_next_hand()
+        by_step.begin_next_hand()
