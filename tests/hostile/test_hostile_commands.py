@@ -8,11 +8,12 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
-from hostile_host import SCENARIOS, liar_process
+from hostile_host import FLOODS, SCENARIOS, liar_process
 
 from dalmuti_net.protocol import PROTOCOL_VERSION
 
@@ -141,3 +142,28 @@ def test_an_exec_bot_whose_program_never_reads_ends_with_the_table(tmp_path: Pat
         for _ in range(20):  # killed: gone once its parent (init) has reaped it
             os.kill(child, 0)
             time.sleep(0.1)
+
+
+@pytest.mark.parametrize("name", sorted(FLOODS))
+def test_the_plain_table_quits_under_a_flood(name: str, tmp_path: Path) -> None:
+    with (
+        liar_process(name) as port,
+        dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path) as plain,
+    ):
+        assert plain.stdin is not None and plain.stdout is not None
+        while "You are at" not in plain.stdout.readline():
+            pass
+        # A reader that keeps up, as a terminal does.
+        draining = threading.Thread(target=lambda: sum(1 for _ in plain.stdout or ()))
+        draining.start()
+        time.sleep(1.5)
+        started = time.monotonic()
+        plain.stdin.write("quit\n1\n")  # quit, keeping the seat
+        plain.stdin.flush()
+        plain.wait(timeout=10)
+        took = time.monotonic() - started
+        draining.join()
+        err = plain.stderr.read() if plain.stderr is not None else ""
+    assert plain.returncode == 0, err
+    assert not any(marker in err for marker in UNEXPECTED), err
+    assert took < 2

@@ -1034,10 +1034,14 @@ class ClientUi:
             return [Quit()]  # watching, or in the lobby (where a seat is only a place in line)
         return []
 
+    def _grace_seconds(self) -> int:
+        """How long a dropped seat is kept, as the host said (clamped by the session)."""
+        session = self.session
+        return round((60_000 if session is None else session.limit_ms("grace_period_ms")) / 1000)
+
     def _leave_question(self) -> Confirmation:
         t = self.t
-        grace = ((self.session.welcome or {}) if self.session else {}).get("limits", {})
-        seconds = round(grace.get("grace_period_ms", 60_000) / 1000)
+        seconds = self._grace_seconds()
         heirs = self._heirs()
         if self._heir not in [player for player, _ in heirs]:
             self._heir = heirs[0][0] if heirs else None
@@ -1071,8 +1075,7 @@ class ClientUi:
 
     def _how_to_return(self) -> str:
         """Said once this program has quit keeping the seat: how to take it back."""
-        grace = ((self.session.welcome or {}) if self.session else {}).get("limits", {})
-        seconds = round(grace.get("grace_period_ms", 60_000) / 1000)
+        seconds = self._grace_seconds()
         return self.t._(
             "Your seat is kept. To take it back, run: dalmuti join {address} "
             "(a bot plays it while you are away over {n} s)."
