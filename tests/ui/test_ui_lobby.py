@@ -277,3 +277,22 @@ def test_a_spectator_arriving_mid_hand_gets_the_hand_so_far(language: str) -> No
         while local.session.observation.phase != "hand_over":  # type: ignore[union-attr]
             answer(local)
         local.next_hand()
+
+
+def test_the_rules_menu_takes_every_key_of_a_burst() -> None:
+    """Five ← pressed before the host's answer arrives move the value by five, not one."""
+    from ui_support import LocalTable
+
+    from dalmuti_net.client.ui.lobby import RULE_FIELDS
+    from dalmuti_net.client.ui.state import Send
+    from dalmuti_net.engine import Rules
+
+    local = LocalTable(Rules(scoring=True, hand_limit=20))
+    local.press("o", *["down"] * [f.key for f in RULE_FIELDS].index("hand_limit"))
+    burst = [effect for _ in range(5) for effect in local.ui.press("left")]
+    for effect in burst:  # sent one after the other; the table answers only afterwards
+        assert isinstance(effect, Send)
+        local.send(effect.message)
+    assert local.table.rules.hand_limit == 15
+    local.press("left")  # the table has caught up: on from there
+    assert local.table.rules.hand_limit == 14

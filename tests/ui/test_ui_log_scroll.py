@@ -70,3 +70,24 @@ def test_three_pgup_at_80x24_show_a_full_first_page() -> None:
     rows = log_rows(screen, "Log and chat")
     assert rows[0] == table.ui.log[0].text
     assert all(rows), "\n".join(rows)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_newer_lines_hidden_are_said_and_end_goes_back_to_them(language: str) -> None:
+    table = LocalTable(seed=5, language=language)
+    table.start()
+    t = Translator(language)
+    for n in range(30):
+        table.ui.add_log("info", t._("{name} joins the table.").format(name=f"P{n}"))
+    newest = draw(table.ui, 80, 24)
+    hidden = t.n_(
+        "{title} · {n} newer entry below, End shows it",
+        "{title} · {n} newer entries below, End shows them",
+        5,
+    ).format(title=t._("Log and chat"), n=5)
+    assert hidden not in newest
+    table.press("pageup")
+    assert hidden in draw(table.ui, 80, 24)
+    table.press("end")
+    assert table.ui.log_scroll == 0
+    assert draw(table.ui, 80, 24) == newest

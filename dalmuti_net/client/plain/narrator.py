@@ -14,7 +14,7 @@ from typing import Any
 
 from ...engine import JESTER
 from ...engine.cards import Counts
-from ...engine.events import CardsDealt, Played, TableEnded
+from ...engine.events import CardsDealt, HandEnded, Played, TableEnded
 from ...engine.rules import MAX_HAND_LIMIT
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
@@ -240,8 +240,18 @@ class PlainTable:
     def _editor_line(self, text: str) -> list[Effect]:
         editor = self.ui.editor
         assert editor is not None
-        editor.text = text
+        if text.strip() or editor.purpose != "name":  # an empty name keeps the one offered
+            editor.text = text
         return self._pressed("enter")
+
+    def _editor_prompt(self) -> str:
+        """The field's label; the name field offers the remembered name, as the table
+        screen pre-fills it."""
+        editor = self.ui.editor
+        assert editor is not None
+        if editor.purpose == "name" and editor.text.strip():
+            return self.t._("Your name (Enter keeps {name}):").format(name=editor.text.strip())
+        return self.t._(editor.label).format(**editor.values)
 
     def _pressed(self, key: str) -> list[Effect]:
         """A key to the table screen's state; its refusal or next question as lines."""
@@ -252,7 +262,7 @@ class PlainTable:
             self.say(ui.notice.text)
             ui.notice = None
         if ui.editor is not None:
-            self.say(self.t._(ui.editor.label))
+            self.say(self._editor_prompt())
         return effects
 
     # ------------------------------------------------------------------ the connection
@@ -391,8 +401,26 @@ class PlainTable:
         if observation is not None and observation.phase == "dealing":
             return
         self._tell_hand_if_new()
+        if isinstance(event, HandEnded):
+            self._tell_points(event)
         if isinstance(event, TableEnded):
             self._tell_standings(just_ended=True)
+
+    def _tell_points(self, result: HandEnded) -> None:
+        """At each hand's end, with scoring: what each player scored and their total (the
+        table screen shows it in its results)."""
+        t, ui = self.t, self.ui
+        if not (ui.table or {}).get("rules", {}).get("scoring"):
+            return
+        items = [
+            t._("{name} +{points} ({total} in all)").format(
+                name=ui.name_of(player),
+                points=result.points[index] + result.bonus[index],
+                total=result.scores[index],
+            )
+            for index, player in enumerate(result.finishing)
+        ]
+        self.say(t._("Points this hand: {list}.").format(list=self._join(items)))
 
     def _hand(self) -> Counts | None:
         session = self.session
@@ -615,7 +643,7 @@ class PlainTable:
                 points = t.n_("{n} point", "{n} points", score).format(n=score)
                 self.say(self._pair(t.ordinal(place), self._join([name, points])))
         if ui.editor is not None:
-            self.say(t._(ui.editor.label))
+            self.say(self._editor_prompt())
             return
         for number, choice in enumerate(refusal.choices, 1):
             self.say(f"{number}. {t._(choice.label)}")

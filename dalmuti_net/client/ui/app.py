@@ -57,6 +57,7 @@ NAMED_KEYS: dict[Keys, str] = {
     Keys.Backspace: "backspace",
     Keys.PageUp: "pageup",
     Keys.PageDown: "pagedown",
+    Keys.End: "end",
     Keys.ControlC: "c-c",
 }
 

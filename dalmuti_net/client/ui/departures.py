@@ -52,9 +52,18 @@ def next_seating(finishing: Sequence[int], leaving: Iterable[int]) -> list[int]:
 
 
 def hand_over_sentence(
-    t: Translator, hand: int, finishing: Sequence[int], leaving: Iterable[int], name: Namer
+    t: Translator,
+    hand: int,
+    finishing: Sequence[int],
+    leaving: Iterable[int],
+    name: Namer,
+    *,
+    last: bool = False,
 ) -> str:
-    """``Hand 5 is over. Next seating: A, B, D (Carla left the table).``"""
+    """``Hand 5 is over. Next seating: A, B, D (Carla left the table).``; after the last
+    hand, only that it is over (there is no next seating)."""
+    if last:
+        return t._("Hand {hand} is over.").format(hand=hand)
     gone = [player for player in finishing if player in set(leaving)]
     order = t.list_separator.join(name(p) for p in next_seating(finishing, gone))
     if not gone:

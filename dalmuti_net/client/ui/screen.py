@@ -507,9 +507,11 @@ def _trick_story(ui: ClientUi, observation: Observation, cols: int) -> list[Line
         title = [("class:heading", t._("{label}:").format(label=last))]
         pieces = _story_pieces(ui, story.last, current=False)
     else:
-        text = t._(PHASE_TEXT.get(observation.phase, ""))
+        phase = PHASE_TEXT.get(observation.phase)
+        if phase is None:  # the table is over: nothing is on it
+            return []
         label = t._("On the table:")
-        return [[("class:heading", label + label_gap(label)), ("class:dim", text)]]
+        return [[("class:heading", label + label_gap(label)), ("class:dim", t._(phase))]]
     dropped = 0
     while True:
         shown = [list(piece) for piece in pieces[dropped:]]
@@ -535,7 +537,9 @@ def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line
         steps, current = story.last, False
     else:
         lines.append(plain(t._("This trick"), "class:heading"))
-        lines.append(plain(t._(PHASE_TEXT.get(observation.phase, "")), "class:dim"))
+        phase = PHASE_TEXT.get(observation.phase)
+        if phase is not None:  # (none once the table is over)
+            lines.append(plain(t._(phase), "class:dim"))
         steps, current = [], True
     pieces = _story_pieces(ui, steps, current)
     if len(pieces) > 9:
@@ -745,14 +749,26 @@ def _log_block(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         left = _log_lines(events, left_cols, body_rows, ui.log_scroll)
         right = _log_lines(chats, cols - left_cols - 3, body_rows, 0)
         title = [
-            rule(t._("Log"), left_cols)[0],
+            rule(_log_title(ui, t._("Log")), left_cols)[0],
             ("class:rule", "─┼─"),
             rule(t._("Chat"), cols - left_cols - 3)[0],
         ]
         return [title, *side_by_side(left, right, left_cols)]
     ui.log_top = log_top(list(ui.log), cols, body_rows)
     entries = _log_lines(list(ui.log), cols, body_rows, ui.log_scroll)
-    return [rule(t._("Log and chat"), cols), *entries]
+    return [rule(_log_title(ui, t._("Log and chat")), cols), *entries]
+
+
+def _log_title(ui: ClientUi, title: str) -> str:
+    """The log's title, saying so when PgUp has hidden newer entries (End shows them)."""
+    hidden = min(ui.log_scroll, ui.log_top or 0)
+    if not hidden:
+        return title
+    return ui.t.n_(
+        "{title} · {n} newer entry below, End shows it",
+        "{title} · {n} newer entries below, End shows them",
+        hidden,
+    ).format(title=title, n=hidden)
 
 
 def log_top(entries: list[Any], cols: int, rows: int) -> int:

@@ -235,6 +235,8 @@ class ClientUi:
         self._seating: list[int] = []
         """The next hand's seating, as the last result left it: who moves up for a leaver."""
         self._told_made_for: set[tuple[int | None, int]] = set()
+        self._rules_sent: dict[str, Any] = {}
+        """Rule changes sent that the table does not show yet."""
         self._watchers: list[str] | None = None
         """The spectators' names as last seen: comings and goings are logged."""
         """Moves the stand-in made for this seat already told after a return."""
@@ -585,6 +587,7 @@ class ClientUi:
         kind = message["type"]
         effects: list[Effect] = []
         self._follow_saving(message)
+        self._follow_rules_sent(message)
         if kind == "about" and session.moved_from is not None and session.address:
             # A table id is a claim: where the seat was, and where this host is, said.
             text = self.t._(MOVED_ON_JOIN).format(old=session.moved_from, new=session.address)
@@ -726,7 +729,15 @@ class ClientUi:
             self.results = event
             leaving = self.leaving()
             self._seating = [p for p in event.finishing if p not in leaving]
-            text = hand_over_sentence(self.t, event.hand, event.finishing, leaving, self.name_of)
+            limit = (self.table or {}).get("rules", {}).get("hand_limit")
+            text = hand_over_sentence(
+                self.t,
+                event.hand,
+                event.finishing,
+                leaving,
+                self.name_of,
+                last=limit is not None and event.hand >= limit,
+            )
         elif isinstance(event, PlayerRemoved):
             text = self._removed_sentence(event.player)
         mover = getattr(event, "player", getattr(event, "giver", None))
@@ -928,6 +939,9 @@ class ClientUi:
         if key == "m" and self.in_hand:
             self.show_memory = not self.show_memory
             return []
+        if key == "end":  # back to the newest lines
+            self.log_scroll = 0
+            return []
         if key in ("pageup", "pagedown"):
             top = max(0, len(self.log) - 1) if self.log_top is None else self.log_top
             step = 5 if key == "pageup" else -5
@@ -986,8 +1000,22 @@ class ClientUi:
         )
 
     def _rules(self) -> dict[str, Any]:
+        """The rules as they will be: the table's, with the changes sent and not yet seen
+        back (five ← in a burst go 20, 19 ... 15, not 20, 19, 19 ...)."""
         table = self.table
-        return {} if table is None else dict(table["rules"])
+        return {} if table is None else {**table["rules"], **self._rules_sent}
+
+    def _follow_rules_sent(self, message: Message) -> None:
+        """A change sent is settled when the table shows it; a refusal drops them all."""
+        if not self._rules_sent:
+            return
+        table = self.table
+        if message["type"] == "error" or table is None or table["phase"] != "lobby":
+            self._rules_sent = {}
+            return
+        if message["type"] in ("table", "snapshot"):
+            rules = table["rules"]
+            self._rules_sent = {k: v for k, v in self._rules_sent.items() if rules.get(k) != v}
 
     def _answer_message(self, action: Action) -> Message:
         """The answer, naming the decision it answers: a late one is refused, not applied
@@ -1011,6 +1039,8 @@ class ClientUi:
             return [Send(self._answer_message(result.action))]
         if result.request is not None:
             self.notice = None
+            if result.request.get("type") == "set_rules":
+                self._rules_sent.update(result.request["rules"])
             return [Send(result.request)]
         return []
 
