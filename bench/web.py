@@ -22,6 +22,7 @@ Run by hand (not a test): ``python bench/web.py [--hands N] [--joins N]``.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import shutil
 import statistics
@@ -248,7 +249,17 @@ async def watch(port: int, events: list[tuple[int, float]], done: trio.Event) ->
 
 
 def latencies(sent: list[float], arrived: list[float]) -> list[float]:
-    return [(b - a) * 1000 for a, b in zip(sent, arrived, strict=False) if b >= a]
+    """Milliseconds from each move sent to its arrival: a seat's move is the first one
+    sent since its previous move arrived (a tap made twice while the page was slow to
+    redraw sends nothing the second time, and must not shift the pairs)."""
+    out = []
+    previous = -math.inf
+    for arrival in arrived:
+        since = [moment for moment in sent if previous < moment <= arrival]
+        if since:
+            out.append((arrival - since[0]) * 1000)
+        previous = arrival
+    return out
 
 
 async def time_moves(driver: Any, port: int, url: str, hands: int) -> dict[str, list[float]]:
@@ -291,8 +302,7 @@ async def time_moves(driver: Any, port: int, url: str, hands: int) -> dict[str, 
         ("browser", browser_sent, arrived[phone]),
         ("terminal", terminal.sent, arrived[term]),
     ):
-        # Matched in order: the k-th move sent is the k-th of that seat's events.
-        print(f"{name}: {len(sent)} moves sent, {len(got)} arrived")
+        print(f"{name}: {len(sent)} taps or sends, {len(got)} moves arrived")
     return {
         "browser": latencies(browser_sent, arrived[phone]),
         "terminal": latencies(terminal.sent, arrived[term]),
