@@ -161,6 +161,15 @@ def tax_choices(hand: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
     combinations that repeat: a Greater Dalmuti's 27 cards make 351 of them, 78 distinct)."""
     held = counts_of(hand)
     kinds = [card for card in CARDS if held[card]]
+    # The taxes' own sizes (one card, two), written out: a playout lists them every hand.
+    if count == 1:
+        return [(card,) for card in kinds]
+    if count == 2:
+        return [
+            (first, second)
+            for index, first in enumerate(kinds)
+            for second in kinds[index if held[first] > 1 else index + 1 :]
+        ]
     choices: list[tuple[int, ...]] = []
 
     def extend(chosen: tuple[int, ...], start: int) -> None:

@@ -72,6 +72,8 @@ def _universe() -> list[_Key]:
 
 _KEYS = _universe()
 _IDS = {key: index for index, key in enumerate(_KEYS)}
+_TAX_IDS = {key[1]: index for key, index in _IDS.items() if key[0] == "tax"}
+"""The tax ids by the cards given alone (``answer_ids``: no key tuple built per choice)."""
 NUM_ACTIONS = len(_KEYS)
 """How many action ids there are: every id is in ``range(NUM_ACTIONS)``."""
 PASS_ID = 0
@@ -223,7 +225,8 @@ def answer_ids(decision: Decision, order: tuple[int, ...]) -> list[int]:
         plays = [play_id(option) for option in decision.sets]
         return [PASS_ID, *plays] if decision.may_pass else plays
     if isinstance(decision, TaxDecision):
-        return [_IDS["tax", cards] for cards in tax_choices(decision.hand, decision.count)]
+        tax_ids = _TAX_IDS
+        return [tax_ids[cards] for cards in tax_choices(decision.hand, decision.count)]
     if isinstance(decision, ExchangeDecision):
         ids = [_IDS["exchange", None, None]]
         for other in decision.merchants:
