@@ -76,6 +76,7 @@ from .roles import merchants_of, mirrored
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count, stripped_ranks
 
 _SETS = c.SETS
+_EMPTY = c.EMPTY
 _is_shared = c.is_shared
 _playable = c.playable
 _SET_IDS = encoding.SET_IDS
@@ -163,6 +164,9 @@ class Game:
         self.out: list[int] = []
         self._holding = 0
         """How many players still hold cards, counted during play so a turn need not."""
+        self._trick_passes = 0
+        """During a trick with a top: how many passes end it (everyone else still holding
+        cards; the top's player too if they went out on it), set by the play."""
         self._successor: dict[int, int] | None = None
         """During play: each seat's next player clockwise still holding cards (built when
         first needed, dropped when someone goes out); ``None`` until then."""
@@ -532,6 +536,7 @@ class Game:
         game.passed = set(seen.passed)
         game.out = list(seen.out)
         game._holding = sum(1 for p in order if game._hands[p] != c.EMPTY)
+        game._count_trick_passes()
         game._views = {viewer: seen.copy(), None: hidden.their_view(seen, None, None)}
         for player in order:
             if player != viewer:
@@ -837,24 +842,29 @@ class Game:
 
     def _deal_until_paused(self, dealing: dict[int, list[int]], events: list[Event] | None) -> bool:
         """Deal the rest of the deck into ``dealing``; true if a misdeal needs deciding."""
-        deck, seats = self._deck, len(self.order)
-        while self._dealt < len(deck):
-            index = self._dealt
-            if index == self._exposed_at:
-                card, intended, peon = deck[index], self._receiver(index), self.order[-1]
+        deck, order = self._deck, self.order
+        seats, exposed = len(order), self._exposed_at
+        # Each seat's counts by seat index: the deal is every hand's first 80 steps.
+        by_seat = [dealing[player] for player in order]
+        index, end = self._dealt, len(deck)
+        while index < end:
+            if index == exposed:
+                card, intended, peon = deck[index], self._receiver(index), order[-1]
                 # Nothing to decide when the Peon holds no card yet or the card is theirs.
                 needs_decision = index >= seats - 1 and intended != peon
                 if events is not None:
                     events.append(MisdealExposed(card, intended, index, needs_decision))
                 if needs_decision:
+                    self._dealt = index
                     self.phase = Phase.MISDEAL
                     if events is not None:
-                        events.append(Waiting(self.phase, (self.order[0],)))
+                        events.append(Waiting(self.phase, (order[0],)))
                     return True
                 if events is not None:
                     events.append(MisdealResolved(MisdealChoice.INTENDED, card, intended, peon))
-            dealing[self.order[index % seats]][deck[index]] += 1
-            self._dealt += 1
+            by_seat[index % seats][deck[index]] += 1
+            index += 1
+        self._dealt = index
         return False
 
     def _apply_misdeal(self, action: Action, events: list[Event] | None) -> None:
@@ -1070,13 +1080,12 @@ class Game:
                 if event is None:
                     event = self._passes[player] = Passed(player)
                 events.append(event)
-            winner = self.top_player
-            assert winner is not None
-            winner_holds = self._hands[winner] != c.EMPTY
             # Only players holding cards pass and a play clears the passes, so the trick
             # is over once everyone else still holding cards has passed: a count says so.
-            if len(passed) == (self._holding - 1 if winner_holds else self._holding):
-                leader = winner if winner_holds else self._next_in_hand(winner)
+            if len(passed) == self._trick_passes:
+                winner = self.top_player
+                assert winner is not None
+                leader = winner if self._hands[winner] != _EMPTY else self._next_in_hand(winner)
                 if events is not None:
                     events.append(TrickWon(winner, leader))
                 self._new_trick(leader, events)
@@ -1122,6 +1131,7 @@ class Game:
                     self._successor = {
                         seat: after if then == player else then for seat, then in successor.items()
                     }
+            self._trick_passes = self._holding - 1 if remaining else self._holding
             # A play never ends the trick: someone else still holds cards to answer it.
         successor = self._successor
         if successor is None:
@@ -1132,6 +1142,15 @@ class Game:
             if waiting is None:
                 waiting = self._turns[turn] = Waiting(_PLAY, (turn,))
             events.append(waiting)
+
+    def _count_trick_passes(self) -> None:
+        """``_trick_passes`` for a game not built by play (loaded, or from an observation)."""
+        winner = self.top_player
+        if winner is None:
+            self._trick_passes = 0
+        else:
+            holds = self._hands.get(winner, _EMPTY) != _EMPTY
+            self._trick_passes = self._holding - 1 if holds else self._holding
 
     def _turn_of(self, player: int) -> Waiting:
         """The event saying it is ``player``'s turn to play."""
@@ -1271,6 +1290,7 @@ class Game:
         game.passed = set(data["passed"])
         game.out = list(data["out"])
         game._holding = len(game.in_hand)
+        game._count_trick_passes()
         # Older saves listed the newcomers being placed apart, under "placing".
         game.joining = [*data.get("placing", ()), *data["joining"]]
         game.leaving = list(data["leaving"])

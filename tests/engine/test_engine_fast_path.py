@@ -72,6 +72,10 @@ def test_the_same_games_both_ways_pass_through_the_same_states(seed: int) -> Non
         for game in (by_object, by_id):  # the next player, kept up as players go out
             if game.phase is Phase.PLAY and game._successor is not None:
                 assert game._successor == game._successors()
+            if game.phase is Phase.PLAY and game.top is not None:  # kept up by each play
+                twin = game.clone()
+                twin._count_trick_passes()
+                assert twin._trick_passes == game._trick_passes
         if by_object.phase is Phase.HAND_OVER:
             between_hands((by_object, by_id), rng)
             continue
