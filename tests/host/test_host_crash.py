@@ -134,9 +134,11 @@ def what_survives(snapshot: dict[str, Any]) -> dict[str, Any]:
     """A snapshot less what a restart may change (who is connected right now)."""
     table = dict(snapshot["table"])
     table["players"] = [
-        {k: v for k, v in seat.items() if k not in ("connected", "stand_in")}
+        # Who is connected now, and so what each one's leave would end, is not saved.
+        {k: v for k, v in seat.items() if k not in ("connected", "stand_in", "leave_ends")}
         for seat in table["players"]
     ]
+    table.pop("heirs", None)  # who would take over: a connected human, so not saved either
     kept = {k: v for k, v in snapshot.items() if k not in ("re", "table")}
     return {**kept, "table": table}
 

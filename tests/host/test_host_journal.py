@@ -30,7 +30,8 @@ def table_state(table: Table) -> dict[str, Any]:
         "feeds": {viewer: feed.seq for viewer, feed in table._feeds.items()},
         "next_player": table._next_player,
         "listing": [
-            {k: v for k, v in seat.items() if k not in ("connected", "stand_in")}
+            # Who is connected now (and so what a leave would end) is not saved.
+            {k: v for k, v in seat.items() if k not in ("connected", "stand_in", "leave_ends")}
             for seat in table.table_message()["players"]
         ],
     }

@@ -38,6 +38,7 @@ async def kill_campaign(tmp_path: Path, seed: int, kills: int) -> dict[str, int]
     fresh = ["--headless", "--save", str(save), "--rules", str(rules), "--bots", "1"]
     fresh += ["--autostart", "4", "--seed", str(seed), "--bot-pace", "0"]
     tokens: dict[str, str | None] = dict.fromkeys(PLAYERS)
+    seats: dict[str, int] = {}
     acked: dict[str, list[dict[str, Any]]] = {name: [] for name in PLAYERS}
     seen_seq = dict.fromkeys(PLAYERS, 0)
     """The highest event number each seat was sent (each seat's events are numbered on
@@ -58,9 +59,12 @@ async def kill_campaign(tmp_path: Path, seed: int, kills: int) -> dict[str, int]
                     welcome = client.of_type("welcome")
                     assert welcome, f"{name} was not let back in: {client.errors}"
                     if tokens[name] is not None:
-                        assert welcome[0]["token"] == tokens[name], f"{name} lost her seat"
+                        # Taken back by proof: the token does not cross the wire again.
+                        assert welcome[0]["player"] == seats[name], f"{name} lost her seat"
+                        assert client.session.token == tokens[name]
                         figures["resumes"] += 1
                     tokens[name] = client.session.token
+                    seats[name] = welcome[0]["player"]
                     snapshot = client.of_type("snapshot")[0]
                     assert snapshot["seq"] >= seen_seq[name], (
                         f"run {run}: {name} had been sent event {seen_seq[name]}, the resumed "

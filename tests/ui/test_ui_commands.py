@@ -10,7 +10,11 @@ import pytest
 from dalmuti_net.cli import main
 from dalmuti_net.client.ui.config import config_dir, load_name, save_name
 from dalmuti_net.commands.hosts import listing_dict, listing_line
+from dalmuti_net.protocol import PROTOCOL_VERSION
 from dalmuti_net.protocol.discovery import listing_from_record
+
+CURRENT = str(PROTOCOL_VERSION).encode()
+"""The protocol version a table of this version announces (TXT key ``pv``)."""
 
 
 def test_the_name_is_remembered_in_the_config_dir(tmp_path: Path) -> None:
@@ -35,7 +39,7 @@ def test_join_refuses_bad_arguments_in_a_sentence(capsys: pytest.CaptureFixture[
     assert "--player-name cannot be empty" in capsys.readouterr().err
 
 
-def listing(version: bytes = b"1", code: bytes = b"0") -> object:
+def listing(version: bytes = CURRENT, code: bytes = b"0") -> object:
     return listing_from_record(
         instance_name="Ana's table._dalmuti._tcp.local.",
         server="ana.local.",
@@ -57,7 +61,9 @@ def test_hosts_lines_and_json() -> None:
         listing_line(good) == "Ana's table  192.168.1.20:7341  seats 5/8  playing  join code needed"
     )  # type: ignore[arg-type]
     old = listing(version=b"7")
-    assert listing_line(old).endswith("incompatible  (protocol version 7, ours is 1)")  # type: ignore[arg-type]
+    assert listing_line(old).endswith(
+        f"incompatible  (protocol version 7, ours is {PROTOCOL_VERSION})"
+    )  # type: ignore[arg-type]
     data = listing_dict(good)  # type: ignore[arg-type]
     assert json.loads(json.dumps(data)) == data
     assert data["seats_taken"] == 5 and data["compatible"] is True and data["phase"] == "playing"
@@ -88,7 +94,7 @@ def test_the_host_player_takes_the_name_dalmuti_join_remembers(
     assert options_from(given).player_name == "Ana"  # --player-name overrides
 
 
-def garbled_listing(version: bytes = b"1") -> object:
+def garbled_listing(version: bytes = CURRENT) -> object:
     return listing_from_record(
         instance_name="Bo._dalmuti._tcp.local.",
         server="bo.local.",
@@ -110,7 +116,7 @@ def test_what_an_announcement_lacks_is_told_in_the_language() -> None:
     )
     old = listing(version=b"7")
     assert listing_line(old, Translator("es")).endswith(  # type: ignore[arg-type]
-        "incompatible  (versión del protocolo 7, la nuestra es 1)"
+        f"incompatible  (versión del protocolo 7, la nuestra es {PROTOCOL_VERSION})"
     )
     assert listing_dict(garbled)["issues"] == [  # type: ignore[arg-type]
         "phase missing or garbled",
