@@ -9,7 +9,9 @@ printed: absolute figures do not carry across machines, that ratio does. Per tab
 * + views: also folding every event into each seat's ``Observation`` through
   ``can_see``, as the host (for its seats) and ``dalmuti sim`` do;
 * fast: the same rules through the fast path (``legal_ids``, ``step``: answers by id, no
-  decision or answer objects, no events), as a playout or a training loop drives it.
+  decision or answer objects, no events), as a training loop drives it;
+* playout: the same games hand by hand through ``Game.playout`` (the same draws), as a
+  Monte Carlo playout drives it.
 
 Run from the repository root:
 
@@ -458,19 +460,24 @@ def main(argv: list[str] | None = None) -> None:
         "decisions/hand",
         "engine dec/s",
         "fast dec/s",
+        "playout dec/s",
         "bare dec/s",
         "fast/engine",
+        "playout/engine",
         "engine/bare",
         "fast/bare",
+        "playout/bare",
     )
     print("  ".join(f"{name:>{len(name)}}" for name in columns))
     for players in args.players:
         engine_rate, per_hand = measure(players, args.hands, args.repeat, with_views=False)
         views_rate, _ = measure(players, args.hands, args.repeat, with_views=True)
         fast_rate, fast_per_hand = measure_loop(fast_hands, players, args.hands, args.repeat)
+        playout_rate, _ = measure_loop(playout_hands, players, args.hands, args.repeat)
         bare_rate, bare_per_hand = measure_loop(bare_hands, players, args.hands, args.repeat)
         engine_decisions = engine_rate * per_hand
         fast_decisions = fast_rate * fast_per_hand
+        playout_decisions = playout_rate * fast_per_hand  # the same games as fast_hands
         bare_decisions = bare_rate * bare_per_hand
         figures = (
             f"{players}",
@@ -480,10 +487,13 @@ def main(argv: list[str] | None = None) -> None:
             f"{per_hand:.1f}",
             f"{engine_decisions:,.0f}",
             f"{fast_decisions:,.0f}",
+            f"{playout_decisions:,.0f}",
             f"{bare_decisions:,.0f}",
             f"{fast_decisions / engine_decisions:.2f}",
+            f"{playout_decisions / engine_decisions:.2f}",
             f"{engine_decisions / bare_decisions:.2f}",
             f"{fast_decisions / bare_decisions:.2f}",
+            f"{playout_decisions / bare_decisions:.2f}",
         )
         print(
             "  ".join(f"{cell:>{len(name)}}" for cell, name in zip(figures, columns, strict=True))
