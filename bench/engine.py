@@ -8,8 +8,8 @@ printed: absolute figures do not carry across machines, that ratio does. Per tab
 * engine: the game alone, answers drawn straight from each decision;
 * + views: also folding every event into each seat's ``Observation`` through
   ``can_see``, as the host (for its seats) and ``dalmuti sim`` do;
-* fast: the same rules through the fast path (``legal_ids``, ``step``: answers by id, no
-  decision or answer objects, no events), as a training loop drives it;
+* fast: the same rules through the fast path (``legal_ids``, ``step``, ``next_hand``:
+  answers by id, no decision or answer objects, no events), as a training loop drives it;
 * playout: the same games hand by hand through ``Game.playout`` (the same draws), as a
   Monte Carlo playout drives it.
 
@@ -119,7 +119,7 @@ def fast_hands(players: int, hands: int, seed: int) -> int:
                 played += 1
                 if played >= hands:
                     break
-                game.begin_next_hand()
+                game.next_hand()
                 continue
             ids = legal_ids()
             step(ids[randrange(len(ids))])
@@ -147,7 +147,7 @@ def playout_hands(players: int, hands: int, seed: int) -> int:
             played += 1
             if game.phase is ended or played >= hands:
                 break
-            game.begin_next_hand()
+            game.next_hand()
     return decisions
 
 

@@ -604,15 +604,32 @@ class Game:
 
     def begin_next_hand(self) -> list[Event]:
         """After a hand: remove leavers, seat newcomers, deal the next hand."""
+        events: list[Event] = []
+        self._begin_next_hand(events)
+        return self._logged(events)
+
+    def next_hand(self, events: list[Event] | None = None) -> None:
+        """``begin_next_hand`` on the fast path, as ``step`` is ``apply``'s: the same steps,
+        no event built unless ``events`` is given (then they are added to it and kept in
+        the log); without, the game keeps no log from then on. A playout's driver deals
+        here: a hand's deal, as events, is a tenth of a random hand's time."""
+        if events is None:
+            self._begin_next_hand(None)
+            if self._keeps_log:
+                self._drop_log()
+            return
+        new: list[Event] = []
+        self._begin_next_hand(new)
+        events.extend(self._logged(new))
+
+    def _begin_next_hand(self, events: list[Event] | None) -> None:
         self._check_not_ended()
         if self.phase is not Phase.HAND_OVER:
             raise IllegalAction(Refusal.WRONG_PHASE, "a hand is still being played")
-        events: list[Event] = []
         for player in self.leaving:
             self._remove(player, events)
         self.leaving = []
         self._place_newcomers(events)
-        return self._logged(events)
 
     def request_join(self, player: int) -> list[Event]:
         """A newcomer asks to join; they are seated at the start of the next hand.

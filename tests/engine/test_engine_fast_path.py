@@ -51,8 +51,9 @@ def between_hands(games: tuple[Game, Game], rng: random.Random) -> None:
             leaver = rng.choice(order)
             for game in games:
                 game.request_leave(leaver)
-    for game in games:
-        game.begin_next_hand()
+    by_object, by_id = games
+    by_object.begin_next_hand()
+    by_id.next_hand()  # the fast path's, building no event
 
 
 RULE_SETS = [Rules.all_optional(), Rules(scoring=True), Rules(), Rules.all_optional(0.9)]
@@ -255,5 +256,28 @@ def test_a_playout_is_the_same_game_as_stepping_drawn_ids(seed: int) -> None:
         assert by_playout.playout(draws_playout) == 0  # nobody owes a decision between hands
         if by_playout.phase is Phase.ENDED:
             break
-        by_playout.begin_next_hand()
-        by_step.begin_next_hand()
+        by_playout.next_hand()
+        by_step.next_hand()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_next_hand_is_begin_next_hand_and_builds_events_only_when_asked(seed: int) -> None:
+    game = Game(list(range(4 + seed % 5)), Rules.all_optional(0.9), seed)
+    game.start()
+    rng = random.Random(seed)
+    for _hand in range(3):
+        game.playout(rng)
+        if game.phase is Phase.ENDED:
+            break
+        by_object, by_id, quiet = game.clone(), game.clone(), game.clone()
+        expected = by_object.begin_next_hand()
+        told: list[Event] = []
+        by_id.next_hand(told)
+        quiet.next_hand()
+        assert told == expected
+        assert by_id.log == by_object.log
+        assert state(by_id) == state(by_object) == state(quiet)
+        assert not quiet.keeps_log
+        game = quiet
+    with pytest.raises(IllegalAction):  # a hand is being played: nothing to begin
+        game.next_hand()
