@@ -191,10 +191,14 @@ def check_game(game: dict[str, Any]) -> None:
 
 
 def check_told(event: dict[str, Any]) -> None:
-    """An event as a snapshot retells it (``hand_events``): its own lists align."""
+    """An event that is told but not folded into the observation (a snapshot's
+    ``hand_events``, or one out of its turn): it must at least fit itself, its lists
+    aligned and its set a set, for a front end to tell it."""
     kind = event["type"]
-    if kind in ("hand_started", "hand_ended", "seating_settled", "roles_mirrored", "table_ended"):
+    if kind in _TOLD_CHECKS:
         _EVENT_CHECKS[kind](kind, event, _NOTHING_YET)
+    elif kind == "played":
+        _well_formed(kind, card_set_from(event["set"]))
 
 
 def check_event(message: Message, observation: Observation | None) -> None:
@@ -214,6 +218,12 @@ def _order_event(kind: str, m: Message, o: Observation) -> None:
     _distinct(kind, "the order", m["order"])
     if kind == "roles_mirrored" and o.order and sorted(m["order"]) != sorted(o.order):
         raise _unfit(kind, "it seats other players than the table's")
+
+
+def _seating_draw(kind: str, m: Message, o: Observation) -> None:
+    _distinct(kind, "the draw", [player for player, _ in m["draws"]])
+    if any(card not in c.CARDS for _, card in m["draws"]):
+        raise _unfit(kind, "a card drawn is no card of the deck")
 
 
 def _hand_started(kind: str, m: Message, o: Observation) -> None:
@@ -344,6 +354,7 @@ def _table_ended(kind: str, m: Message, o: Observation) -> None:
 
 
 _EVENT_CHECKS = {
+    "seating_draw": _seating_draw,
     "seating_settled": _order_event,
     "roles_mirrored": _order_event,
     "hand_started": _hand_started,
@@ -369,3 +380,15 @@ _EVENT_CHECKS = {
     "hand_ended": _hand_ended,
     "table_ended": _table_ended,
 }
+
+_TOLD_CHECKS = frozenset(
+    (
+        "seating_draw",
+        "hand_started",
+        "hand_ended",
+        "seating_settled",
+        "roles_mirrored",
+        "table_ended",
+        "waiting",
+    )
+)

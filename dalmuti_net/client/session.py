@@ -244,8 +244,11 @@ class ClientSession:
             check_decision(message, self.player, None if self.needs_snapshot else self.observation)
         elif kind == "snapshot":
             pass  # checked as it is taken apart, before anything is kept (_snapshot)
-        elif "seq" in message and not self.needs_snapshot and message["seq"] == self.seq + 1:
-            check_event(message, self.observation)
+        elif "seq" in message:
+            if not self.needs_snapshot and message["seq"] == self.seq + 1:
+                check_event(message, self.observation)
+            else:
+                check_told(message)  # not folded in, but a front end may still tell it
         if kind == "about":
             self.about(message)
         elif kind == "challenge":

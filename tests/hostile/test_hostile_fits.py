@@ -297,3 +297,16 @@ def test_a_record_keeps_a_bounded_number_of_messages_before_the_snapshot(
     session.recorder.close()
     lines = (tmp_path / "record.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1 + MAX_HELD + 1  # the header, what was held, the snapshot
+
+
+def test_an_event_out_of_its_turn_is_still_held_to_itself() -> None:
+    """Not folded in (a gap, or a number already seen), but a front end still tells it:
+    a `hand_ended` whose lists do not align drew a results screen that failed."""
+    session = started_session()
+    told_again = event(session, "hand_ended", hand=1, finishing=[1, 2, 3, 4])
+    told_again.update(seq=session.seq, points=[1, 2, 3, 4], bonus=[0], scores=[0, 0, 0, 0])
+    with pytest.raises(HostUnfit, match="differ in length"):
+        session.receive(validate(told_again, Direction.TO_CLIENT))
+    draw = event(session, "seating_draw", round=1, draws=[[1, 14], [2, 9]])
+    with pytest.raises(HostUnfit, match="no card of the deck"):
+        session.receive(validate(draw, Direction.TO_CLIENT))
