@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             )
         table = tables[args.table - 1 if args.table is not None else -1]
         viewer, info = table.choose(args.as_name, spectator=args.spectator)
-        frames = table.frames(viewer)
+        frames = table.frames_to_the_end(viewer)
         check_fits(table, frames)
     except HistoryError as error:
         return _fail(error.told(t._), 2)

@@ -60,6 +60,10 @@ class Rerun:
     name: str
     frames: dict[Viewer, list[Message]] = field(default_factory=dict)
     seats: dict[int, SeatRecord] = field(default_factory=dict)
+    after_leaving: dict[int, list[Message]] = field(default_factory=dict)
+    """For a player who left mid-game, what a spectator arriving then was sent, to the
+    table's end: a replay as them goes on to the final standings (their own history ends
+    where their connection did)."""
 
     def viewer_named(self, name: str) -> int | None:
         """The player id of the seat called ``name`` (the one that played, if several
@@ -94,7 +98,7 @@ def rerun(saved: SavedTable) -> Rerun:
             result.frames[HOST].append(_delivered(event_message(event, host_seq)))
 
     def listen(viewer: int | None, token: str | None = None) -> None:
-        connection = table.connect(internal=True)
+        connection = table.connect(internal=True, unseen=True)
         assert connection is not None  # internal connections are never refused
         listening[viewer] = connection
         hello: Message = {
@@ -123,6 +127,23 @@ def rerun(saved: SavedTable) -> Rerun:
 
     listen(None)
     table.on_events = everything
+    watching_after: dict[int, int] = {}
+
+    def watch_after(player: int) -> None:
+        connection = table.connect(internal=True, unseen=True)
+        assert connection is not None
+        hello: Message = {
+            "type": "hello",
+            "version": PROTOCOL_VERSION,
+            "name": "history",
+            "role": "spectator",
+            "software": SOFTWARE,
+        }
+        if table.code is not None:
+            hello["code"] = table.code
+        table.receive(connection, hello)
+        watching_after[player] = connection
+        result.after_leaving[player] = []
 
     def apply(entry: dict[str, Any]) -> None:
         table.apply_saved(entry)
@@ -142,6 +163,10 @@ def rerun(saved: SavedTable) -> Rerun:
         if op == "leave" and entry["player"] in listening:
             # Live, the connection of a seat that leaves (or is kicked) closes here.
             table.disconnected(listening.pop(entry["player"]))
+            if table.game is not None and table.phase != "ended":
+                watch_after(entry["player"])
+        for player, connection in watching_after.items():
+            result.after_leaving[player] += map(_delivered, table.take_outbox(connection))
         table.take_effects()
 
     for number, entry in enumerate(saved.entries, start=1):

@@ -99,6 +99,14 @@ class TableHistory:
             return self.record.frames
         return self._played().frames[viewer]
 
+    def frames_to_the_end(self, viewer: Viewer) -> list[Message]:
+        """``frames``, and for a player who left mid-game what a spectator was sent from
+        then on: a replay goes on to the final standings."""
+        if self.record is not None or not isinstance(viewer, int):
+            return self.frames(viewer)
+        played = self._played()
+        return played.frames[viewer] + played.after_leaving.get(viewer, [])
+
 
 def open_history(path: Path) -> list[TableHistory]:
     """The tables in ``path``: a host's save or a history file."""

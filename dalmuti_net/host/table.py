@@ -165,6 +165,8 @@ class Connection:
     closing: bool = False
     address: str | None = None
     """The peer's IP address, for the limit on connections that have not said hello."""
+    unseen: bool = False
+    """A history's listener (internal): watches without being a spectator anyone sees."""
     connected_at: float = 0.0
     challenge: Challenge | None = None
     """A ``hello`` with ``resume`` answered with a ``challenge``: the ``prove`` awaited."""
@@ -316,14 +318,16 @@ class Table:
             "name": self.name,
             "phase": self.phase,
             "players": seats,
-            "spectators": sum(1 for c in self.connections.values() if c.spectator),
+            "spectators": sum(1 for c in self.connections.values() if c.spectator and not c.unseen),
             "rules": self.rules.to_dict(),
             "code_required": self.code is not None,
             "can_start": self.game is None and MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS,
             "departed": [d.message() for d in self.departed[-MAX_DEPARTED:]],
-            "watching": [c.name for c in self.connections.values() if c.spectator and c.greeted][
-                :MAX_WATCHING
-            ],
+            "watching": [
+                c.name
+                for c in self.connections.values()
+                if c.spectator and c.greeted and not c.unseen
+            ][:MAX_WATCHING],
             "heirs": heirs,
         }
 
@@ -496,7 +500,12 @@ class Table:
         )
 
     def connect(
-        self, *, internal: bool = False, address: str | None = None, now: float = 0.0
+        self,
+        *,
+        internal: bool = False,
+        address: str | None = None,
+        now: float = 0.0,
+        unseen: bool = False,
     ) -> int | None:
         """A new connection's id, or ``None`` when it is refused at once; room may be made
         for it by closing the oldest idle connection that has not said hello
@@ -512,6 +521,7 @@ class Table:
             if isinstance(verdict, MakeRoom):
                 self.refuse(verdict.oldest.id, verdict.error)
         connection = Connection(self._next_connection, internal, address=address)
+        connection.unseen = internal and unseen
         connection.connected_at = now
         self._next_connection += 1
         self.connections[connection.id] = connection
