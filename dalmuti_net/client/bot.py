@@ -40,6 +40,8 @@ async def play(
 
     async def answer(message: Message) -> None:
         nonlocal answered
+        if message["type"] == "welcome":
+            answered = None  # a new connection: an answer cut off with the last is owed again
         if message["type"] == "error" and not message["fatal"]:
             if message["code"] != "stale_decision":
                 answered = None  # refused: the decision is still owed, answer it again

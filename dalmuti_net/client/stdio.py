@@ -271,7 +271,9 @@ async def play_stdio(
     async def on_message(message: Message) -> None:
         nonlocal raw, answered
         kind = message["type"]
-        if kind == "decision":
+        if kind == "welcome":
+            answered = None  # a new connection: an answer cut off with the last is owed again
+        elif kind == "decision":
             raw = message
         elif kind == "snapshot":
             raw = message["decision"]
