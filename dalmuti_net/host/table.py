@@ -1061,17 +1061,28 @@ class Table:
         """``by``: a move made for the player (``"timer"``, ``"stand_in"``), said to all."""
         if self.game is None or self.game.phase is Phase.ENDED:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
+        entry = {"op": "act", "player": player, "action": action_message(action)}
+        if by is not None:  # journaled too: histories and a resumed table say it as well
+            entry["by"] = by
+        self._commit(entry)
+
+    def _apply_act(self, entry: dict[str, Any]) -> None:
+        """A move; one made for the player (``by``) is said to all, before its events."""
+        assert self.game is not None
+        player, action = entry["player"], action_from_message(entry["action"])
+        by = entry.get("by")
+        if by is None:  # the player's own move: nothing to say beside its events
+            self._distribute(self.game.apply(player, action))
+            return
+        if by not in ("timer", "stand_in"):
+            raise ValueError(f"a move made by {by!r}")
         # Rule 20: that a revolution was asked is the holder's secret, and so is who
         # answered it for them.
-        entry = {"op": "act", "player": player, "action": action_message(action)}
-        if by is None:  # the player's own move: nothing to say beside its events
-            self._commit(entry)
-            return
         secret = self._owed.get(player) is RevolutionDecision
         told = {c.id for c in self._connections_of(player)} if secret else None
         marks = {c.id: len(c.outbox) for c in self.connections.values()}
         logged = len(self.game.log)
-        self._commit(entry)
+        self._distribute(self.game.apply(player, action))
         made = tuple(self.game.log[logged:]) if len(self.game.log) > logged else ()
         if made:
             self._made_for.append((made, player, by, secret))
@@ -1108,8 +1119,7 @@ class Table:
     def _apply(self, entry: dict[str, Any]) -> None:
         op = entry["op"]
         if op == "act":
-            assert self.game is not None
-            self._distribute(self.game.apply(entry["player"], action_from_message(entry["action"])))
+            self._apply_act(entry)
         elif op == "seat":
             player = entry["player"]
             if self.game is not None:

@@ -33,7 +33,7 @@ def five_seat_host(tmp_path: Path, hands: int) -> Iterator[str]:
         *(sys.executable, "-m", "dalmuti_net.cli", "host", "--headless", "--no-announce"),
         *("--interface", "127.0.0.1", "--port", "0", "--table-name", "Evening"),
         *("--bots", "3", "--autostart", "5", "--rules", str(rules), "--seed", "5"),
-        *("--league", str(tmp_path / "league.db")),
+        *("--league", str(tmp_path / "league.db"), "--save", str(tmp_path / "table.dat")),
     ]
     host = subprocess.Popen(
         command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -95,6 +95,26 @@ def test_a_leaver_is_told_moved_past_and_kept_in_the_final_standings(tmp_path: P
     ).stdout
     ana = next(line for line in league.splitlines() if " Ana " in line)
     assert ana.split()[2:4] == ["1", "1"], league  # one table, one hand: counted as Ana
+    # The history marks the stand-in's moves and the departure.
+    told = subprocess.run(
+        [sys.executable, "-m", "dalmuti_net.cli", "history", str(tmp_path / "table.dat")]
+        + ["--as", "Bo", "--hand", "1"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert re.search(r"^Ana .*\(played by the bot standing in\)$", told, re.M), told
+    assert "Ana is leaving the table." in told, told
+    after = subprocess.run(
+        [sys.executable, "-m", "dalmuti_net.cli", "history", str(tmp_path / "table.dat")]
+        + ["--as", "Bo", "--hand", "2"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Ana has left the table." in told + after, told + after
     assert status == 0 and errors == "", errors
     assert "Ana is leaving the table." in bo.lines, text
     assert "A bot plays out this hand for Ana." in bo.lines, text

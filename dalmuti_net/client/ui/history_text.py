@@ -13,6 +13,7 @@ from ...history.hands import HandSpan, hand_result, hand_spans
 from ...history.record import ViewerInfo
 from ...protocol.messages import Message, event_from_message
 from ..session import ClientSession
+from .countdowns import moved_for_note
 from .i18n import Translator
 from .story import Namer, describe_event
 from .text import tidy
@@ -51,6 +52,7 @@ def tell(
     everyone = names_in(t, frames)
     session = ClientSession("history", spectator=True)
     lines: list[str | None] = []
+    moved_for: tuple[int, str] | None = None
     for frame in frames:
         session.receive(frame)
         names = {**everyone, **shown_names(t, session)}
@@ -63,8 +65,20 @@ def tell(
         if kind == "chat":
             lines.append(f"{frame['name']}: {frame['text']}")
             continue
+        if kind == "moved_for":  # the next move of that seat was made for it
+            moved_for = (frame["player"], frame["by"])
+            lines.append(None)
+            continue
         event = event_from_message(frame) if "seq" in frame and kind != "snapshot" else None
         line = None if event is None else describe_for(t, event, name_of, me, operator)
+        if isinstance(event, ev.PlayerRemoved):  # a departure, told as the table's log tells it
+            line = t._("{name} has left the table.").format(name=name_of(event.player))
+        mover = getattr(event, "player", getattr(event, "giver", None))
+        if line is not None and moved_for is not None and mover == moved_for[0]:
+            line += " " + moved_for_note(t, moved_for[1], mine=mover == me)
+            moved_for = None
+        if isinstance(event, ev.Waiting):
+            moved_for = None
         lines.append(None if line is None else tidy(line))
     return lines
 
