@@ -18,6 +18,7 @@ from test_plain_e2e import DEADLINE_S, PlainProcess, question_end
 from dalmuti_net.client.ui.i18n import Translator
 
 T = Translator("en")
+HISTORY = [sys.executable, "-m", "dalmuti_net.cli", "history"]
 
 
 @contextmanager
@@ -97,8 +98,7 @@ def test_a_leaver_is_told_moved_past_and_kept_in_the_final_standings(tmp_path: P
     assert ana.split()[2:4] == ["1", "1"], league  # one table, one hand: counted as Ana
     # The history marks the stand-in's moves and the departure.
     told = subprocess.run(
-        [sys.executable, "-m", "dalmuti_net.cli", "history", str(tmp_path / "table.dat")]
-        + ["--as", "Bo", "--hand", "1"],
+        [*HISTORY, str(tmp_path / "table.dat"), "--as", "Bo", "--hand", "1"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -107,8 +107,7 @@ def test_a_leaver_is_told_moved_past_and_kept_in_the_final_standings(tmp_path: P
     assert re.search(r"^Ana .*\(played by the bot standing in\)$", told, re.M), told
     assert "Ana is leaving the table." in told, told
     after = subprocess.run(
-        [sys.executable, "-m", "dalmuti_net.cli", "history", str(tmp_path / "table.dat")]
-        + ["--as", "Bo", "--hand", "2"],
+        [*HISTORY, str(tmp_path / "table.dat"), "--as", "Bo", "--hand", "2"],
         cwd=REPO,
         capture_output=True,
         text=True,
