@@ -175,6 +175,12 @@ class Game:
         self._turns: dict[int, Waiting] = {}
         self._passes: dict[int, Passed] = {}
         self._nothing_beats: PlayDecision | None = None
+        self._tax_decisions: dict[
+            int, tuple[Counts, tuple[int, ...], TaxDecision | ExchangeDecision]
+        ] = {}
+        """Each taxpayer's last decision, with the hand and seating it was made from: the
+        fast path asks for it twice a decision (``legal_ids``, ``step``). Read only while
+        that hand and seating are the very same objects, so a clone may share it."""
         # Between hands.
         self.joining: list[int] = []
         """Newcomers waiting for a seat, first come first placed (RULES.md rule 12)."""
@@ -226,15 +232,22 @@ class Game:
         return self.pending().get(player)
 
     def _tax_decision(self, player: int) -> TaxDecision | ExchangeDecision:
-        hand = self._hands[player]
-        if player == self.order[0]:
-            return TaxDecision(GREATER_TAX, c.cards_of(hand), self.order[-1])
-        if player == self.order[1]:
-            return TaxDecision(LESSER_TAX, c.cards_of(hand), self.order[-2])
-        return ExchangeDecision(
-            merchants=merchants_of(self.order)[1:],
-            cards=tuple(card for card in c.CARDS if hand[card]),
-        )
+        hand, order = self._hands[player], self.order
+        made = self._tax_decisions.get(player)
+        if made is not None and made[0] is hand and made[1] is order:
+            return made[2]
+        decision: TaxDecision | ExchangeDecision
+        if player == order[0]:
+            decision = TaxDecision(GREATER_TAX, c.cards_of(hand), order[-1])
+        elif player == order[1]:
+            decision = TaxDecision(LESSER_TAX, c.cards_of(hand), order[-2])
+        else:
+            decision = ExchangeDecision(
+                merchants=merchants_of(order)[1:],
+                cards=tuple(card for card in c.CARDS if hand[card]),
+            )
+        self._tax_decisions[player] = (hand, order, decision)
+        return decision
 
     def _play_decision(self, player: int) -> PlayDecision:
         top = self.top

@@ -29,7 +29,16 @@ from dalmuti_net.engine.encoding import PASS_ID, encode, playable_ids
 
 # Caches of values the game builds once and hands out again (not the game's state), and
 # the log, which the fast path does not keep.
-NOT_STATE = {"log", "_views", "_keeps_log", "_turns", "_passes", "_nothing_beats", "_successor"}
+NOT_STATE = {
+    "log",
+    "_views",
+    "_keeps_log",
+    "_turns",
+    "_passes",
+    "_nothing_beats",
+    "_successor",
+    "_tax_decisions",
+}
 
 
 def state(game: Game) -> dict[str, Any]:
