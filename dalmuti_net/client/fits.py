@@ -24,7 +24,7 @@ from ..engine.actions import (
     PlayDecision,
     TaxDecision,
 )
-from ..engine.cards import CardSet
+from ..engine.cards import CardSet, playable_sets
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError
 from ..protocol.messages import Message, card_set_from, decision_from_message
 
@@ -140,13 +140,21 @@ def check_decision(
     if isinstance(decision, PlayDecision):
         if not decision.sets and not decision.may_pass:
             raise _unfit(kind, "it has no legal answer (nothing to play, and no pass)")
+        if decision.may_pass != (decision.to_beat is not None):
+            raise _unfit(kind, "passing is allowed exactly when there is a set to beat")
         for card_set in decision.sets:
             _well_formed(kind, card_set)
-            _holds(kind, hand, card_set.cards(), "this seat's")
-            if decision.to_beat is not None and not card_set.beats(decision.to_beat):
-                raise _unfit(kind, f"{card_set} does not beat {decision.to_beat}")
         if decision.to_beat is not None:
             _well_formed(kind, decision.to_beat)
+        if observation is not None:
+            if hand is None:
+                raise _unfit(kind, "a seat without cards is asked to play")
+            if decision.to_beat != observation.to_beat:
+                raise _unfit(kind, "its set to beat is not the one on the table")
+            # Exactly the sets this hand may play, as the rules make them: a bot may rely
+            # on the list being whole (a Jester set of all one's Jesters, say).
+            if set(decision.sets) != set(playable_sets(hand, decision.to_beat)):
+                raise _unfit(kind, "its sets are not the ones this seat's hand may play")
     elif isinstance(decision, TaxDecision):
         if len(decision.hand) < decision.count:
             raise _unfit(kind, "it has no legal answer (too few cards to pay the tax)")

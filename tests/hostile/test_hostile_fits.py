@@ -239,7 +239,7 @@ def test_a_decision_without_a_legal_answer_is_refused() -> None:
     unheld = {**nothing, "sets": [{"rank": 1, "count": 1, "jesters": 0}] * 2, "to_beat": None}
     hand = session.observation.hand  # type: ignore[union-attr]
     if hand is not None and hand[1] == 0:
-        with pytest.raises(HostUnfit, match="does not hold"):
+        with pytest.raises(HostUnfit, match="not the ones"):
             session.receive(validate(unheld, Direction.TO_CLIENT))
 
 
@@ -310,3 +310,30 @@ def test_an_event_out_of_its_turn_is_still_held_to_itself() -> None:
     draw = event(session, "seating_draw", round=1, draws=[[1, 14], [2, 9]])
     with pytest.raises(HostUnfit, match="no card of the deck"):
         session.receive(validate(draw, Direction.TO_CLIENT))
+
+
+def test_a_play_decision_must_offer_what_the_hand_may_play() -> None:
+    """The built-in bots rely on it (the heuristic bot failed with StopIteration on a
+    list of sets missing the Jesters' set, and passed where passing was not offered)."""
+    from dalmuti_net.engine.cards import playable_sets
+    from dalmuti_net.protocol.messages import card_set_dict
+
+    session = started_session()
+    observation = session.observation
+    assert observation is not None and observation.hand is not None
+    to_beat = observation.to_beat
+    sets = playable_sets(observation.hand, to_beat)
+    decision = {
+        "type": "decision",
+        "decision_id": 9,
+        "kind": "play",
+        "sets": [card_set_dict(s) for s in sets],
+        "may_pass": to_beat is not None,
+        "to_beat": None if to_beat is None else card_set_dict(to_beat),
+    }
+    session.receive(validate(decision, Direction.TO_CLIENT))  # as a real host sends it
+    with pytest.raises(HostUnfit, match="not the ones"):
+        session.receive(validate({**decision, "sets": decision["sets"][1:]}, Direction.TO_CLIENT))
+    with pytest.raises(HostUnfit, match="passing is allowed"):
+        flipped = {**decision, "may_pass": not decision["may_pass"]}
+        session.receive(validate(flipped, Direction.TO_CLIENT))
