@@ -253,7 +253,9 @@ def playable(
     if to_beat is None:
         leads = tables.leads
         for rank in RANKS:
-            options += leads[rank][hand[rank]][jesters]
+            held = hand[rank]
+            if held:  # a rank not held leads nothing: skip its empty entry
+                options += leads[rank][held][jesters]
         options += tables.jesters_alone[:jesters]
         return options
     if to_beat.count > LARGEST_SET:  # no hand of one deck makes a set that large
@@ -266,5 +268,7 @@ def playable(
         return options
     by_rank = tables.follows[count][jesters]
     for rank in range(1, below):
-        options += by_rank[rank][hand[rank]]
+        held = hand[rank]
+        if held:
+            options += by_rank[rank][held]
     return options
