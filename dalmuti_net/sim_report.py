@@ -39,13 +39,22 @@ def describe_rules(rules: Rules, t: Translator) -> str:
     return t.list_separator.join(on) or "basic"
 
 
+def _hands(t: Translator, hands: int) -> str:
+    return t.n_("{n} hand", "{n} hands", hands).format(n=hands)
+
+
 def heading(players: int, hands: int, seed: int, rotate: bool, rules: Rules, t: Translator) -> str:
-    values = {"players": players, "hands": hands, "seed": seed, "rules": describe_rules(rules, t)}
+    values = {
+        "players": players,
+        "hands": _hands(t, hands),
+        "seed": seed,
+        "rules": describe_rules(rules, t),
+    }
     if rotate:
         return t._(
-            "{players} players, {hands} hands, seed {seed}, rotating seats; rules: {rules}"
+            "{players} players, {hands}, seed {seed}, rotating seats; rules: {rules}"
         ).format(**values)
-    return t._("{players} players, {hands} hands, seed {seed}; rules: {rules}").format(**values)
+    return t._("{players} players, {hands}, seed {seed}; rules: {rules}").format(**values)
 
 
 def duplicate_heading(seed: int, rules: Rules, t: Translator) -> str:
@@ -56,17 +65,25 @@ def duplicate_heading(seed: int, rules: Rules, t: Translator) -> str:
 
 def summary(result: ArenaResult, t: Translator) -> str:
     """The hands, tables, revolutions, misdeals and exchanges, in one sentence."""
+    n = result
     return t._(
-        "{hands} hands over {tables} tables: {revolutions} revolutions ({greater} greater), "
-        "{misdeals} misdeals, {exchanges} merchant exchanges ({declined} declined)"
+        "{hands} over {tables}: {revolutions} ({greater}), {misdeals}, {exchanges} ({declined})"
     ).format(
-        hands=result.hands,
-        tables=result.tables,
-        revolutions=result.revolutions,
-        greater=result.greater_revolutions,
-        misdeals=result.misdeals,
-        exchanges=result.exchanges,
-        declined=result.exchanges_declined,
+        hands=_hands(t, n.hands),
+        tables=t.n_("{n} table", "{n} tables", n.tables).format(n=n.tables),
+        revolutions=t.n_("{n} revolution", "{n} revolutions", n.revolutions).format(
+            n=n.revolutions
+        ),
+        greater=t.n_("{n} greater", "{n} greater", n.greater_revolutions).format(
+            n=n.greater_revolutions
+        ),
+        misdeals=t.n_("{n} misdeal", "{n} misdeals", n.misdeals).format(n=n.misdeals),
+        exchanges=t.n_("{n} merchant exchange", "{n} merchant exchanges", n.exchanges).format(
+            n=n.exchanges
+        ),
+        declined=t.n_("{n} declined", "{n} declined", n.exchanges_declined).format(
+            n=n.exchanges_declined
+        ),
     )
 
 

@@ -54,7 +54,7 @@ def test_sim_plays_and_prints_a_table_per_seat_and_per_strategy(
     assert "6 players, 45 hands, seed 3, rotating seats" in out
     assert "merchant_exchange" in out and "misdeal_chance=0.05" in out
     # A table lasts 20 hands: 45 hands take three tables, the last one cut short.
-    assert re.search(r"^45 hands over 3 tables: \d+ revolutions", out, re.MULTILINE)
+    assert re.search(r"^45 hands over 3 tables: \d+ revolutions?", out, re.MULTILINE)
     rows = seat_rows(out)
     assert sorted(rows) == ["1", "2", "3", "4", "5", "6"]
     for seat, row in rows.items():
@@ -324,3 +324,20 @@ def test_a_strategy_that_raises_is_one_sentence_not_an_unexpected_error(
         code, _, err = sim(capsys, *argv, *more)
         assert code == 1 and err.startswith(told) and err.count("\n") == 1, err
         assert "unexpected" not in err and "please report" not in err
+
+
+@pytest.mark.parametrize(
+    ("language", "wanted"),
+    [
+        ("en", "1 hand over 1 table: 1 revolution (0 greater), 0 misdeals"),
+        ("es", "1 mano en 1 mesa: 1 revolución (0 grandes), 0 repartos fallidos"),
+    ],
+)
+def test_the_report_counts_in_plural_forms(
+    capsys: pytest.CaptureFixture[str], language: str, wanted: str
+) -> None:
+    code, out, err = sim(
+        capsys, "--players", "4", "--hands", "1", "--seed", "1", "--jobs", "1", "--lang", language
+    )
+    assert code == 0, err
+    assert out.splitlines()[1].startswith(wanted), out
