@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import le
 from typing import Any, Generic, TypeVar
 
 from .values import fast_init
@@ -45,10 +46,15 @@ EMPTY: Counts = (0,) * 14
 
 def full_deck(stripped_ranks: Iterable[int] = ()) -> list[int]:
     """Every card of the deck, rank r appearing r times, two Jesters, minus stripped ranks."""
-    removed = set(stripped_ranks)
-    deck = [rank for rank in RANKS if rank not in removed for _ in range(rank)]
-    deck.extend([JESTER] * JESTERS_IN_DECK)
-    return deck
+    removed = frozenset(stripped_ranks)
+    deck = _DECKS.get(removed)
+    if deck is None:  # built once per stripping (every hand deals one)
+        cards = [rank for rank in RANKS if rank not in removed for _ in range(rank)]
+        deck = _DECKS[removed] = (*cards, *[JESTER] * JESTERS_IN_DECK)
+    return list(deck)
+
+
+_DECKS: dict[frozenset[int], tuple[int, ...]] = {}
 
 
 FULL_DECK_SIZE = 80
@@ -99,12 +105,19 @@ def remove(counts: Counts, cards: Iterable[int]) -> Counts:
 
 def holds(counts: Counts, cards: Iterable[int]) -> bool:
     needed = counts_of(cards)
-    return all(needed[card] <= counts[card] for card in CARDS)
+    return all(map(le, needed[1:], counts[1:]))  # each card 1..13, compared in C
 
 
 def best_cards(counts: Counts, how_many: int) -> tuple[int, ...]:
     """The lowest-ranked cards of a hand, Jesters counting worst (RULES.md rule 8)."""
-    return cards_of(counts)[:how_many]
+    best: list[int] = []
+    for card in CARDS:  # best first, stopping once there are enough
+        held = counts[card]
+        if held:
+            best += (card,) * min(held, how_many - len(best))
+            if len(best) == how_many:
+                break
+    return tuple(best)
 
 
 @fast_init
