@@ -22,7 +22,8 @@ from typing import Any
 
 import trio
 
-from dalmuti_net.engine import Game, Rules, legal_answers
+from dalmuti_net.engine import Game, PlayDecision, Rules, legal_answers
+from dalmuti_net.engine.cards import counts_of, playable_sets
 from dalmuti_net.engine.game import Phase
 from dalmuti_net.protocol import (
     PROTOCOL_VERSION,
@@ -36,7 +37,7 @@ from dalmuti_net.protocol import (
 from dalmuti_net.protocol.catalogue import MAX_FRAME_BYTES
 from dalmuti_net.protocol.codec import validate
 from dalmuti_net.protocol.feed import hand_events
-from dalmuti_net.protocol.messages import Message
+from dalmuti_net.protocol.messages import Message, card_set_from, decision_message
 from dalmuti_net.protocol.resume import host_proof, new_nonce
 
 ME = 1
@@ -334,18 +335,13 @@ async def event_flood(link: Link, start: MidHand) -> None:
 async def many_decisions_then_the_end(link: Link, start: MidHand) -> None:
     """Decisions one after the other (a pass each time: they fit), without waiting for
     answers, then the table's end: a program that never reads has a full pipe by then."""
-    for decision_id in range(1, 121):
-        await link.send(
-            {
-                "type": "decision",
-                "decision_id": decision_id,
-                "kind": "play",
-                "sets": [],
-                "may_pass": True,
-                "to_beat": {"rank": 1, "count": 1, "jesters": 0},
-                "deadline_ms": None,
-            }
-        )
+    game = start.snapshot["game"]
+    to_beat = None if game["to_beat"] is None else card_set_from(game["to_beat"])
+    sets = playable_sets(counts_of(game["hand"]), to_beat)
+    play = PlayDecision(tuple(sets), to_beat is not None, to_beat)
+    decision = decision_message(play, None, decision_id=1)
+    for decision_id in range(1, 65):  # 64 lines of 1.3 KB: more than a pipe holds
+        await link.send({**decision, "decision_id": decision_id})
     standings = [[p, 0, 1] for p in PLAYERS]
     await link.send(event(start, "table_ended", reason="host_ended", standings=standings))
     await link.send({"type": "table", "table": table("ended")})
