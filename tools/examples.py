@@ -91,6 +91,13 @@ TABLE: Message = {
     "rules": RULES,
     "code_required": False,
     "can_start": False,
+    "timing": {
+        "turn_timer_ms": 60_000,
+        "results_ms": 30_000,
+        "nudge_after_ms": 10_000,
+        "skip_after_ms": 30_000,
+    },
+    "rematch": False,
 }
 
 ORDER = [3, 1, 5, 2, 6, 4]
@@ -228,7 +235,11 @@ TO_HOST_BODIES: list[tuple[str, Message]] = [
     ("add_bot", {"strategy": "random", "name": "Rook", "id": 2}),
     ("remove_bot", {"player": 6}),
     ("set_rules", {"rules": {"merchant_exchange": True, "misdeal_chance": 0.1}, "id": "rules-1"}),
+    ("set_timing", {"turn_timer_ms": 60_000, "results_ms": 30_000, "id": 3}),
     ("kick", {"player": 7}),
+    ("nudge", {"player": 4}),
+    ("skip", {"player": 4, "id": 4}),
+    ("rematch", {}),
     ("end_table", {}),
     ("leave", {}),
     ("chat", {"text": "good game"}),
@@ -319,8 +330,9 @@ TO_CLIENT_BODIES: list[tuple[str, Message]] = [
         },
     ),
     ("ack", {"re": 31}),
-    ("timers", {"grace": [[4, 42000]], "turn": [[2, 17500]]}),
+    ("timers", {"grace": [[4, 42000]], "turn": [[2, 17500]], "results": None}),
     ("moved_for", {"player": 2, "by": "timer"}),
+    ("nudged", {"player": 4, "by": 1}),
     ("heartbeat", {}),
     ("goodbye", {"reason": "the host player ended the table", "code": "table_ended"}),
     (

@@ -20,6 +20,7 @@ from dalmuti_net.host.settings import (
     MAX_TABLE_SECONDS,
     PRESET_HELP,
     PRESETS,
+    TABLE_KEY_RANGES,
     TABLE_KEYS,
     TableSettings,
 )
@@ -68,7 +69,7 @@ def render_rules_file() -> str:
     for key, meaning in TABLE_KEYS.items():
         default = getattr(settings, key)
         shown = "none" if default is None else f"{default:g}"
-        kind = f"seconds, 0 to {MAX_TABLE_SECONDS}"
+        kind = f"seconds, {TABLE_KEY_RANGES.get(key, f'0 to {MAX_TABLE_SECONDS}')}"
         lines.append(f"| `{key}` | `[table]` | {kind} | {shown} | {meaning} |")
     return "\n".join(lines)
 

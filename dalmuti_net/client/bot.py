@@ -49,6 +49,9 @@ async def play(
             await runner.send({"type": "snapshot_request"})
             return
         decision, observation = session.decision, session.observation
+        if message["type"] == "hand_ended":
+            # A bot has read the results at once: the next deal need not wait for it.
+            await runner.send({"type": "ready", "ready": True})
         if message["type"] == "table" and message["table"]["phase"] == "ended":
             runner.stop()
             return

@@ -282,6 +282,9 @@ async def play_stdio(
                 answered = None  # refused: the decision is still owed, answer it again
             await runner.send({"type": "snapshot_request"})
             return
+        if kind == "hand_ended":
+            # A bot has read the results at once: the next deal need not wait for it.
+            await runner.send({"type": "ready", "ready": True})
         if kind == "table" and message["table"]["phase"] == "ended":
             runner.stop()
             return

@@ -119,7 +119,6 @@ class PreparedHost:
             table,
             save=self.save,
             run_bot=self._run_bot,
-            between_hands=self.settings.between_hands,
             on_change=self._on_change,
             on_save_problem=self._on_save_problem,
         )
@@ -451,6 +450,7 @@ def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[st
             grace_period_ms=int(settings.grace_period * 1000),
             turn_timer_ms=None if not turn_timer else int(turn_timer * 1000),
         ),
+        "results_ms": int(settings.between_hands * 1000),
     }
 
 

@@ -157,7 +157,7 @@ class TableServer:
         *,
         save: SaveFile | None = None,
         run_bot: BotRunner | None = None,
-        between_hands: float = 3.0,
+        between_hands: float | None = None,
         on_change: Callable[[], None] | None = None,
         on_save_problem: Callable[[str | None], None] | None = None,
         save_in_thread: bool = True,
@@ -175,7 +175,8 @@ class TableServer:
         self._unsaved: Batch | None = None
         """A batch taken whose save failed: saved again, with what came since, first."""
         self.run_bot = run_bot
-        self.between_hands = between_hands
+        if between_hands is not None:  # else the table's own pause (``results_ms``)
+            table.results_ms = round(between_hands * 1000)
         self.on_change = on_change
         self.links: dict[int, Link] = {}
         self._unwritten: dict[int, Link] = {}
@@ -191,8 +192,9 @@ class TableServer:
         self._delivery_done = trio.Event()
         self._grace_waiting: dict[int, trio.CancelScope] = {}
         self._grace_ends: dict[int, float] = {}
-        self._announced: tuple[dict[int, float], dict[int, float]] = ({}, {})
-        self._next_hand_scheduled = False
+        self._announced: tuple[dict[int, float], dict[int, float], float | None] = ({}, {}, None)
+        self._results_end: tuple[int, float] | None = None
+        """Between hands: (the hand whose results show, when the next one is dealt anyway)."""
         self._deadlines: dict[int, tuple[float, int]] = {}
         self._deadlines_changed = trio.Event()
 
@@ -201,6 +203,7 @@ class TableServer:
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """The server's background work; connections are handed in by ``serve_tcp`` or
         ``connect_local``. Runs until cancelled."""
+        self.table.set_clock(trio.current_time)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._deliver_forever)
@@ -233,10 +236,11 @@ class TableServer:
             self._nursery.start_soon(self.handle_stream, server_end, False, outside)
         return client_end
 
-    async def shutdown(
-        self, reason: str = "the host is closing the table", code: str = "shutting_down"
-    ) -> None:
-        """Tell every connection goodbye and give the writers a moment to send it."""
+    async def shutdown(self, reason: str | None = None, code: str | None = None) -> None:
+        """Tell every connection goodbye and give the writers a moment to send it; without
+        a reason, the table core's (a table that ended says so)."""
+        if reason is None or code is None:
+            reason, code = self.table.closing_goodbye()
         goodbye = encode({"type": "goodbye", "reason": reason, "code": code})
         for link in list(self.links.values()):
             if not link.closed:
@@ -641,9 +645,13 @@ class TableServer:
         """Start the timers the table's new state calls for."""
         if self._nursery is None:
             return
-        if self.table.hand_over() and not self._next_hand_scheduled:
-            self._next_hand_scheduled = True
-            self._nursery.start_soon(self._next_hand)
+        game = self.table.game
+        if not self.table.hand_over() or game is None:
+            self._results_end = None
+        elif self._results_end is None or self._results_end[0] != game.hand_number:
+            pause = self.table.results_ms / 1000
+            self._results_end = (game.hand_number, trio.current_time() + pause)
+            self._nursery.start_soon(self._next_hand, game.hand_number, pause)
         unplayed = self.table.unplayed_seats()
         for player in set(self._grace_waiting) - {p for p, _ in unplayed}:
             # Back in time: a later drop starts a fresh grace period.
@@ -671,12 +679,14 @@ class TableServer:
         humans = self.table.human_players()
         grace = {p: end for p, end in self._grace_ends.items() if p in humans}
         secret = self.table.secretly_pending()  # its own deadline_ms tells the holder
-        ends = (grace, {p: d for p, (d, _) in self._deadlines.items() if p not in secret})
+        turn = {p: d for p, (d, _) in self._deadlines.items() if p not in secret}
+        results = None if self._results_end is None else self._results_end[1]
+        ends = (grace, turn, results)
         changed = ends != self._announced
         self._announced = ends
-        if not changed and not any(ends):
+        if not changed and not (grace or turn or results is not None):
             return
-        frame = encode(timers_message(*ends, now=trio.current_time()))
+        frame = encode(timers_message(grace, turn, results=results, now=trio.current_time()))
         for connection_id, link in self.links.items():
             if not self.table.listening(connection_id):
                 continue
@@ -708,11 +718,14 @@ class TableServer:
         finally:
             await trio.aclose_forcefully(stream)
 
-    async def _next_hand(self) -> None:
-        await trio.sleep(self.between_hands)
-        self._next_hand_scheduled = False
-        self.table.begin_next_hand()
-        self.changed()
+    async def _next_hand(self, hand: int, pause: float) -> None:
+        """The pause after ``hand`` ran out: deal the next one, unless everyone's being
+        ready dealt it already."""
+        await trio.sleep(pause)
+        game = self.table.game
+        if self.table.hand_over() and game is not None and game.hand_number == hand:
+            self.table.begin_next_hand()
+            self.changed()
 
     async def _grace(self, player: int, scope: trio.CancelScope) -> None:
         with scope:

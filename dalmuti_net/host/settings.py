@@ -9,9 +9,9 @@ A rules file has a ``[rules]`` table (the options of ``engine.Rules``) and an op
     misdeal_chance = 0.05
 
     [table]
-    turn_timer = 60        # seconds per decision; absent or 0 = no timer
+    turn_timer = 60        # seconds per decision; 0 = no timer (absent: 60)
     grace_period = 60      # seconds a dropped player's seat waits before a bot plays it
-    between_hands = 4      # seconds to look at the results before the next deal
+    between_hands = 30     # the longest the results stay (everyone ready deals at once)
     bot_pace = 0.8         # seconds per move of the host's bots while a person plays
                            # from the table screen; 0 = as fast as they think
 """
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Rules, RulesError
+from ..protocol.catalogue import MAX_RESULTS_MS, MAX_TURN_TIMER_MS, MIN_TURN_TIMER_MS
 from ..told import N_, Listed, Told
 from .pacing import DEFAULT_BOT_PACE
 
@@ -50,27 +51,54 @@ RULES_FILE = Told(N_("rules file"))
 """Where settings not read from a file of their own came from."""
 
 
+DEFAULT_TURN_TIMER = 60.0
+"""Seconds per decision at a table the host command opens (a rules file may say 0: none).
+
+Why a minute: an ordinary turn takes a few seconds, and the slowest decisions (the taxes
+from a full hand, a Greater Dalmuti seating a newcomer) about twenty; a minute rushes
+nobody who is there, chatting included, and the countdown shows from the start. Yet one
+player away from the table costs the others at most a minute a turn, and the host player
+can nudge (after ``NUDGE_AFTER``) or skip (after ``SKIP_AFTER``) sooner."""
+DEFAULT_BETWEEN_HANDS = 30.0
+"""The longest the results stay between hands: everyone ready deals at once, so this only
+bounds how long one player who is away (or typing) holds the others."""
+NUDGE_AFTER = 10.0
+"""Seconds a decision is owed before the host player may nudge the player."""
+SKIP_AFTER = 30.0
+"""Seconds a decision is owed before the host player may skip (make the default move)."""
+
+
 @dataclass(frozen=True)
 class TableSettings:
     rules: Rules = field(default_factory=Rules)
-    turn_timer: float | None = None
+    turn_timer: float | None = DEFAULT_TURN_TIMER
     grace_period: float = 60.0
-    between_hands: float = 4.0
+    between_hands: float = DEFAULT_BETWEEN_HANDS
     bot_pace: float = DEFAULT_BOT_PACE
 
 
 TABLE_KEYS: dict[str, str] = {
-    "turn_timer": "Seconds per decision; absent or 0 for none. When it runs out the host "
-    "makes the default move.",
+    "turn_timer": "Seconds per decision, 60 when absent; 0 for none. When it "
+    "runs out the host makes the default move. The host player can change it in the lobby.",
     "grace_period": "Seconds a dropped player's seat waits before a bot plays it.",
-    "between_hands": "Seconds to look at the results before the next deal.",
+    "between_hands": "The longest the results stay between hands, in seconds (at most 600); "
+    "the next hand is dealt as soon as every connected player is ready. The host player can "
+    "change it in the lobby.",
     "bot_pace": "Seconds each move of the host's own bots takes at least while a seat is "
     "played from the table screen (`dalmuti join` or the host player's); 0 off; "
     "`--bot-pace` overrides it. Tables of protocol clients only are never paced.",
 }
 """The keys of a rules file's ``[table]`` section and what they mean (host/README.md)."""
 MAX_TABLE_SECONDS = 24 * 3600
+MIN_TURN_TIMER = MIN_TURN_TIMER_MS // 1000
+MAX_TURN_TIMER = MAX_TURN_TIMER_MS // 1000
+MAX_BETWEEN_HANDS = MAX_RESULTS_MS // 1000
 _TABLE_KEYS = set(TABLE_KEYS)
+TABLE_KEY_RANGES = {
+    "turn_timer": f"0, or {MIN_TURN_TIMER} to {MAX_TURN_TIMER}",
+    "between_hands": f"0 to {MAX_BETWEEN_HANDS}",
+}
+"""Each ``[table]`` key's seconds where they are not 0 to ``MAX_TABLE_SECONDS``."""
 
 
 def load_settings(choice: str | None) -> TableSettings:
@@ -134,11 +162,25 @@ def settings_from_dict(data: dict[str, Any], where: object = RULES_FILE) -> Tabl
                 key=key,
             )
         values[key] = float(value)
-    turn_timer = values.get("turn_timer") or None
+    turn_timer = values.get("turn_timer", DEFAULT_TURN_TIMER) or None
+    if turn_timer is not None and not MIN_TURN_TIMER <= turn_timer <= MAX_TURN_TIMER:
+        raise SettingsError(
+            N_("{where}: [table] turn_timer must be 0 (none) or {low} to {high} seconds"),
+            where=where,
+            low=MIN_TURN_TIMER,
+            high=MAX_TURN_TIMER,
+        )
+    between_hands = values.get("between_hands", DEFAULT_BETWEEN_HANDS) or 0.0
+    if between_hands > MAX_BETWEEN_HANDS:
+        raise SettingsError(
+            N_("{where}: [table] between_hands must be {high} seconds or less"),
+            where=where,
+            high=MAX_BETWEEN_HANDS,
+        )
     return TableSettings(
         rules=rules,
         turn_timer=turn_timer,
         grace_period=values.get("grace_period", 60.0) or 0.0,
-        between_hands=values.get("between_hands", 4.0) or 0.0,
+        between_hands=between_hands,
         bot_pace=values.get("bot_pace", DEFAULT_BOT_PACE) or 0.0,
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import __version__
@@ -64,7 +64,9 @@ from ..protocol.resume import client_proof, host_proof, new_nonce, proof_matches
 from ..protocol.text import clean_text
 from ..told import N_, Told
 from .admission import Admission, MakeRoom, Refuse
+from .countdowns import Waited
 from .default_moves import default_move
+from .settings import NUDGE_AFTER, SKIP_AFTER
 
 SOFTWARE = f"dalmuti-net/{__version__}"
 _TABLE_CHANGING = (
@@ -79,7 +81,20 @@ _TABLE_CHANGING = (
 have changed: a ``table`` follows."""
 WATCHING = " (watching)"
 """What a spectator's name ends with in a chat line (beside the message's nil ``player``)."""
-HOST_ONLY = frozenset({"start", "add_bot", "remove_bot", "set_rules", "kick", "end_table"})
+HOST_ONLY = frozenset(
+    {
+        "start",
+        "add_bot",
+        "remove_bot",
+        "set_rules",
+        "set_timing",
+        "kick",
+        "end_table",
+        "nudge",
+        "skip",
+        "rematch",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -237,6 +252,7 @@ class Table:
         token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(24),
         table_id: str | None = None,
         nonce_factory: Callable[[], str] = new_nonce,
+        results_ms: int = 3_000,
     ) -> None:
         self.table_id = table_id or secrets.token_hex(8)
         """Names this table for its whole life (a resumed host keeps it): clients key the
@@ -245,6 +261,15 @@ class Table:
         self.rules = rules if rules is not None else Rules()
         self.code = code
         self.limits = limits if limits is not None else Limits()
+        self.results_ms = results_ms
+        """Between hands, the longest the results stay (everyone ready deals at once)."""
+        self.rematch = False
+        """The host player offered a rematch: back in the lobby with the same seats, the
+        game starts as soon as every seated human is ready."""
+        self.clock: Callable[[], float] = lambda: 0.0
+        """The server's clock, in seconds (injected: this core never reads one itself); it
+        dates decisions for ``nudge`` and ``skip``."""
+        self.waited = Waited(NUDGE_AFTER, SKIP_AFTER)
         self.seed = seed if seed is not None else secrets.randbits(63)
         self.headless = headless
         """Headless: no local host player, so the first human to sit becomes the host player."""
@@ -329,6 +354,13 @@ class Table:
                 if c.spectator and c.greeted and not c.unseen
             ][:MAX_WATCHING],
             "heirs": heirs,
+            "timing": {
+                "turn_timer_ms": self.limits.turn_timer_ms,
+                "results_ms": self.results_ms,
+                "nudge_after_ms": round(self.waited.nudge_after * 1000),
+                "skip_after_ms": round(self.waited.skip_after * 1000),
+            },
+            "rematch": self.rematch,
         }
 
     def _leave_ends(self, seat: Seat, heirs: list[int]) -> str | None:
@@ -359,6 +391,13 @@ class Table:
                 for player, score, place in ended.standings
             ]
         }
+
+    def closing_goodbye(self) -> tuple[str, str]:
+        """What a host that stops tells everyone (reason in English, goodbye code): a table
+        that ended is over, not stopped (nothing is left to resume)."""
+        if self.phase == "ended":
+            return "the table has ended; the host closed it", "table_ended"
+        return "the host is closing the table", "shutting_down"
 
     def about_message(self) -> Message:
         return {
@@ -396,8 +435,28 @@ class Table:
         return connection.player in self.pending_players()
 
     def hand_over(self) -> bool:
-        """Between hands: the server calls ``begin_next_hand`` after a pause."""
+        """Between hands: the server calls ``begin_next_hand`` after a pause (``results_ms``)
+        unless every connected human said ``ready`` first."""
         return self.game is not None and self.game.phase is Phase.HAND_OVER
+
+    def _readers(self) -> list[Seat]:
+        """Between hands, the seats the next deal waits for: connected people in the game
+        (a seat a stand-in plays, or nobody, is not reading anything)."""
+        assert self.game is not None
+        in_game = set(self.game.order) | set(self.game.joining)
+        return [
+            seat
+            for seat in self.seats.values()
+            if seat.player in in_game
+            and seat.kind == "human"
+            and not seat.gone
+            and seat.connection is not None
+            and seat.stand_in is None
+        ]
+
+    def _deal_if_all_read(self) -> None:
+        if self.hand_over() and all(seat.ready for seat in self._readers()):
+            self._commit({"op": "next_hand"})
 
     def unplayed_seats(self) -> list[tuple[int, bool]]:
         """Seats in the game that nobody plays now, each with whether a stand-in is due at
@@ -595,6 +654,9 @@ class Table:
             if seat.connection != connection_id:
                 continue
             seat.connection = None
+            if self.rematch and seat.kind == "bot" and not seat.gone:
+                # The host's bots stop when a table ends: the rematch seats them again.
+                self.effects.append(StartBot(seat.token, seat.strategy, seat.name))
             if self.game is None and seat.kind == "human" and (self.headless or not seat.host):
                 # In the lobby a seat is only a place in the queue: free it. At a table
                 # without a host terminal the host role passes on with it (``_leave``): a
@@ -603,6 +665,12 @@ class Table:
                 self._leave(seat)
         if connection.greeted:
             self._broadcast_table()
+        self._deal_if_all_read()  # the one still reading went away
+
+    def set_clock(self, clock: Callable[[], float]) -> None:
+        """The server's clock; decisions owed until now count as asked now."""
+        self.clock = clock
+        self.waited.restart(clock())
 
     def refuse(
         self,
@@ -702,6 +770,14 @@ class Table:
             self.kick(message["player"])
         elif kind == "end_table":
             self.end_table()
+        elif kind == "set_timing":
+            self.set_timing(message)
+        elif kind == "nudge":
+            self.nudge(seat, message["player"])
+        elif kind == "skip":
+            self.skip(message["player"])
+        elif kind == "rematch":
+            self.offer_rematch(seat)
         else:  # pragma: no cover - the codec lets only catalogue types through
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"no request {kind!r}")
 
@@ -926,10 +1002,23 @@ class Table:
         return kept[::-1]
 
     def _ready(self, seat: Seat, ready: bool) -> None:
-        if self.game is not None:
-            raise ProtocolError(ErrorCode.WRONG_PHASE, "ready is for the lobby")
+        if self.ended:
+            raise ProtocolError(ErrorCode.TABLE_ENDED, "the table has ended")
+        if self.game is None:
+            seat.ready = ready
+            self._broadcast_table()
+            if self.rematch and ready and self._all_ready_for_rematch():
+                self.start()
+            return
+        if not self.hand_over():
+            return  # crossed the next deal (or the end): nothing to wait for any more
         seat.ready = ready
         self._broadcast_table()
+        self._deal_if_all_read()
+
+    def _all_ready_for_rematch(self) -> bool:
+        people = [s for s in self.seats.values() if s.kind == "human" and not s.gone]
+        return len(self.seated_players) >= MIN_PLAYERS and all(s.ready for s in people)
 
     # ------------------------------------------------------------------ the host player's
 
@@ -990,6 +1079,58 @@ class Table:
         except RulesError as error:
             raise ProtocolError(ErrorCode.BAD_RULES, str(error)) from None
         self._commit({"op": "rules", "rules": rules.to_dict()})
+
+    def set_timing(self, changes: dict[str, Any]) -> None:
+        """The table's clocks (validated by the catalogue: ranges and types)."""
+        if self.game is not None or self.ended:
+            raise ProtocolError(ErrorCode.WRONG_PHASE, "the clocks change only in the lobby")
+        entry = {
+            "op": "timing",
+            "turn_timer_ms": changes.get("turn_timer_ms", self.limits.turn_timer_ms),
+            "results_ms": changes.get("results_ms", self.results_ms),
+        }
+        self._commit(entry)
+
+    def _waited_for(self, player: int) -> float:
+        """How long the table has waited for ``player``'s decision, which must be one
+        everyone may know of (a revolution is its holder's secret: rule 20)."""
+        seat = self.seats.get(player)
+        if seat is None or seat.gone:
+            raise ProtocolError(ErrorCode.UNKNOWN_PLAYER, "no such player at this table")
+        public = {p for p in self.pending_players() if p not in self.secretly_pending()}
+        if player not in public or seat.host:
+            raise ProtocolError(ErrorCode.NOT_WAITING, "the table is not waiting for them")
+        return self.waited.since(player, self.clock())
+
+    def nudge(self, host: Seat, player: int) -> None:
+        waited = self._waited_for(player)
+        if waited < self.waited.nudge_after:
+            raise ProtocolError(
+                ErrorCode.TOO_SOON,
+                f"a player may be nudged {self.waited.nudge_after:g} s into their turn",
+            )
+        self._broadcast({"type": "nudged", "player": player, "by": host.player})
+
+    def skip(self, player: int) -> None:
+        waited = self._waited_for(player)
+        if waited < self.waited.skip_after:
+            raise ProtocolError(
+                ErrorCode.TOO_SOON,
+                f"a player may be skipped {self.waited.skip_after:g} s into their turn",
+            )
+        assert self.game is not None
+        decision = self.game.decision_for(player)
+        assert decision is not None  # owed: ``_waited_for`` said so
+        self._act(player, default_move(decision), "host")
+
+    def offer_rematch(self, host: Seat) -> None:
+        if self.phase != "ended" or self.game is None:
+            raise ProtocolError(ErrorCode.TOO_SOON, "a rematch is offered once the table ended")
+        self._commit({"op": "rematch", "host": host.player, "seed": secrets.randbits(63)})
+        # Whoever is away is not at the rematch: in the lobby a seat is a place in line.
+        for seat in list(self.seats.values()):
+            if seat.kind == "human" and seat.connection is None and not seat.host:
+                self._leave(seat)
 
     def end_table(self) -> None:
         if self.phase == "ended":
@@ -1142,6 +1283,7 @@ class Table:
             if self.game is not None:
                 self._distribute(events)
         elif op == "start":
+            self.rematch = False
             self.seed = entry["seed"]
             self.game = Game(entry["players"], self.rules, self.seed)
             self._broadcast_table()
@@ -1159,6 +1301,12 @@ class Table:
             self._drop_departed()
             # Seats may have gone too: the table follows the new hand's start at the latest.
             self._distribute(events, table_changed=True)
+        elif op == "timing":
+            self.limits = replace(self.limits, turn_timer_ms=entry["turn_timer_ms"])
+            self.results_ms = entry["results_ms"]
+            self._broadcast_table()
+        elif op == "rematch":
+            self._apply_rematch(entry)
         elif op == "end":
             if self.game is None:
                 self.ended = True
@@ -1190,6 +1338,31 @@ class Table:
             if heir is not None:
                 heir.host = True
         self._broadcast_table()
+
+    def _apply_rematch(self, entry: dict[str, Any]) -> None:
+        """The same seats, back in the lobby: those who left are gone, the rest wait until
+        everyone is ready (the host player, who offered it, and bots already are)."""
+        for player, seat in list(self.seats.items()):
+            if seat.gone:
+                del self.seats[player]
+                self._feeds.pop(player, None)
+                for connection_id in (seat.connection, seat.stand_in):
+                    if connection_id is not None and connection_id in self.connections:
+                        self._close(self.connections[connection_id])
+                continue
+            seat.ready = seat.kind == "bot" or seat.player == entry["host"]
+            if seat.stand_in is not None and seat.stand_in in self.connections:
+                self._close(self.connections[seat.stand_in])
+            seat.stand_in = None
+        self.game = None
+        self.ended = False
+        self.rematch = True
+        self._owed = {}
+        self._awaiting_stand_in.clear()
+        self.seed = entry.get("seed", self.seed)
+        self._broadcast_table()
+        if not self._replaying:
+            self.effects.extend(self.bot_seats())  # the host's bots stopped at the end
 
     def _drop_departed(self) -> None:
         """After a new hand starts, seats that left are gone for good (a player who played
@@ -1230,6 +1403,10 @@ class Table:
                 for player, score in zip(event.finishing, event.scores, strict=True):
                     self._scores[player] = score
                     self._hands_played[player] = self._hands_played.get(player, 0) + 1
+        if any(isinstance(e, HandEnded | HandStarted) for e in events):
+            # Each hand's results are read anew (before the `table` these events bring).
+            for seat in self.seats.values():
+                seat.ready = seat.kind == "bot"
         changing = (*_TABLE_CHANGING, HandStarted) if table_changed else _TABLE_CHANGING
         split = max(
             (i + 1 for i, e in enumerate(events) if isinstance(e, changing)),
@@ -1257,6 +1434,7 @@ class Table:
             for connection in self._connections_of(player):
                 connection.outbox.append(message)
         self._owed = {player: type(decision) for player, decision in pending.items()}
+        self.waited.follow({p: self.decisions_asked.get(p, 0) for p in pending}, self.clock())
 
     def _deliver(self, events: list[Event]) -> None:
         fields: dict[int, Message] = {}

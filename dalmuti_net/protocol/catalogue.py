@@ -90,7 +90,11 @@ SEAT = Obj(
         "name": Field(Str(MAX_NAME_CHARS, 1), "Display name, unique at the table."),
         "kind": Field(Enum(("human", "bot")), "Who plays the seat."),
         "connected": Field(Bool(), "Whether the seat's client is connected now."),
-        "ready": Field(Bool(), "Lobby: the player said they are ready."),
+        "ready": Field(
+            Bool(),
+            "Lobby: the player said they are ready. Between hands: they have read the"
+            " results (see `ready`).",
+        ),
         "host": Field(Bool(), "This seat is the host player's."),
         "seated": Field(Bool(), "In the game now (false while waiting to join next hand)."),
         "stand_in": Field(Bool(), "A bot plays this seat until its player returns."),
@@ -143,6 +147,34 @@ LIMITS = Obj(
     },
 )
 
+MAX_TURN_TIMER_MS = 3_600_000
+MIN_TURN_TIMER_MS = 5_000
+MAX_RESULTS_MS = 600_000
+TIMING = Obj(
+    name="Timing",
+    fields={
+        "turn_timer_ms": Field(
+            Nullable(Int(1, 2**31)),
+            "Time allowed per decision (then the host makes the default move); nil = none."
+            " (`set_timing` asks for 5 s to 1 h; a host may run other values.)",
+        ),
+        "results_ms": Field(
+            Int(0, 2**31),
+            "Between hands, the longest the results stay: the next hand is dealt as soon as"
+            " every connected human seat has sent `ready`, or when this runs out.",
+        ),
+        "nudge_after_ms": Field(
+            Int(0, 2**31),
+            "How long a player owing a decision is waited for before the host player may"
+            " `nudge` them.",
+        ),
+        "skip_after_ms": Field(
+            Int(0, 2**31),
+            "How long before the host player may `skip` them (the default move is made).",
+        ),
+    },
+)
+
 TABLE = Obj(
     name="Table",
     fields={
@@ -169,6 +201,17 @@ TABLE = Obj(
             "Who would take over as host player if the host player left now, in the host's"
             " order: the first, unless `leave.heir` names another of them. Empty (or absent)"
             " when nobody could: see the host player's `leave_ends`.",
+            False,
+        ),
+        "timing": Field(
+            TIMING,
+            "The table's clocks, set by the host player in the lobby (`set_timing`).",
+            False,
+        ),
+        "rematch": Field(
+            Bool(),
+            "Lobby: the host player offered a rematch with the seats of the table that"
+            " ended; it starts as soon as every seated human is `ready`.",
             False,
         ),
     },
@@ -752,7 +795,10 @@ _MESSAGES = [
     _message(
         "ready",
         TO_HOST,
-        "Lobby: say you are ready (or not).",
+        "Lobby: say you are ready (or not); a rematch starts once every seated human is."
+        " Between hands: you have read the results (the next hand is dealt once every"
+        " connected human is ready, or when the pause runs out). Any other time it changes"
+        " nothing and is not refused (it may cross the next deal).",
         {
             "ready": _f(Bool(), "Ready?"),
         },
@@ -790,6 +836,46 @@ _MESSAGES = [
         {
             "player": _f(PLAYER, "Who."),
         },
+    ),
+    _message(
+        "set_timing",
+        TO_HOST,
+        "Host player, lobby only: change the table's clocks; fields left out stay.",
+        {
+            "turn_timer_ms": Field(
+                Nullable(Int(MIN_TURN_TIMER_MS, MAX_TURN_TIMER_MS)),
+                "Time per decision; nil = no turn timer.",
+                False,
+            ),
+            "results_ms": Field(
+                Int(0, MAX_RESULTS_MS), "The longest the results stay between hands.", False
+            ),
+        },
+    ),
+    _message(
+        "nudge",
+        TO_HOST,
+        "Host player: remind a player the table waits for them (after `nudge_after_ms`"
+        " of their decision); everyone is sent `nudged`.",
+        {
+            "player": _f(PLAYER, "Who owes the decision."),
+        },
+    ),
+    _message(
+        "skip",
+        TO_HOST,
+        "Host player: make the default move for a player who owes a decision (after"
+        " `skip_after_ms`); it is told with `moved_for` by `host`.",
+        {
+            "player": _f(PLAYER, "Who owes the decision."),
+        },
+    ),
+    _message(
+        "rematch",
+        TO_HOST,
+        "Host player, after the table ended: back to the lobby with the same seats (those"
+        " still connected); `table.rematch` is true until it starts.",
+        {},
     ),
     _message("end_table", TO_HOST, "Host player: end the table now.", {}),
     _message(
@@ -837,17 +923,32 @@ _MESSAGES = [
                 List(List(Int(0, 2**31), 2, 2), 16),
                 "[player, ms left]: seats owing a decision, and when the turn timer answers.",
             ),
+            "results": Field(
+                Nullable(Int(0, 2**31)),
+                "Between hands: ms left before the next hand is dealt anyway; nil otherwise.",
+                False,
+            ),
+        },
+    ),
+    _message(
+        "nudged",
+        TO_CLIENT,
+        "The host player reminded `player` that the table waits for their decision.",
+        {
+            "player": _f(PLAYER, "Who is waited for."),
+            "by": _f(PLAYER, "The host player."),
         },
     ),
     _message(
         "moved_for",
         TO_CLIENT,
         "The events that follow (up to the next `waiting`) are a move made for `player`, "
-        "not by them: the turn timer's default move, or the stand-in bot's. To everyone, but"
-        " for a `revolution` decision to that seat alone (rule 20).",
+        "not by them: the turn timer's default move, the stand-in bot's, or the default"
+        " move the host player asked for (`skip`). To everyone, but for a `revolution`"
+        " decision to that seat alone (rule 20).",
         {
             "player": _f(PLAYER, "Whose seat moved."),
-            "by": _f(Enum(("timer", "stand_in")), "Who made the move."),
+            "by": _f(Enum(("timer", "stand_in", "host")), "Who made the move."),
         },
     ),
     Message("decision", TO_CLIENT, "You owe a decision: `kind` says which; answer it.", DECISION),

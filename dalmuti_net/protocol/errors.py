@@ -55,6 +55,8 @@ class ErrorCode(StrEnum):
     BAD_POSITION = "bad_position"
     ALREADY_SEATED = "already_seated"
     TABLE_ENDED = "table_ended"
+    NOT_WAITING = "not_waiting"
+    TOO_SOON = "too_soon"
     # The host's own trouble, told to everyone unasked: the connection stays open.
     CANNOT_SAVE = "cannot_save"
 
@@ -144,6 +146,14 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_ENDED: (
         "The table has ended: no new seat (refusing a `hello`, with `fatal` true and the"
         " final `standings`), and no second `end_table` (not fatal)."
+    ),
+    ErrorCode.NOT_WAITING: (
+        "`nudge` or `skip`: the table is not waiting for that player (they owe no decision"
+        " everyone may know of, or they are the host player)."
+    ),
+    ErrorCode.TOO_SOON: (
+        "`nudge` or `skip` before the player has had their grace (`nudge_after_ms`,"
+        " `skip_after_ms` of the table's `timing`), or `rematch` before the table ended."
     ),
     ErrorCode.CANNOT_SAVE: (
         "Sent to everyone, unasked, when the host cannot write its save (a full disk, an "

@@ -295,7 +295,9 @@ def junk_requests(rng: random.Random) -> list[dict[str, Any]]:
         {"type": "start"},
         {"type": "set_rules", "rules": []},
         {"type": "add_bot", "strategy": 7},
-        {"type": "ready", "ready": True},
+        {"type": "set_timing", "turn_timer_ms": 10_000},
+        {"type": "nudge", "player": 1},
+        {"type": "skip", "player": 1},
         {"type": "hello", "version": PROTOCOL_VERSION, "name": "Again", "role": "player"},
         {"type": "end_table", "extra": list(range(rng.randint(0, 5)))},
     ]

@@ -35,7 +35,7 @@ def test_each_rules_file_loads(path: Path) -> None:
     settings = load_settings(str(path))
     rules = settings.rules
     if path.name == "basic.toml":
-        assert not rules.scoring and rules.hand_limit is None and settings.turn_timer is None
+        assert not rules.scoring and rules.hand_limit is None and settings.turn_timer == 60
         assert rules.misdeal_chance == 0 and not rules.merchant_exchange
     elif path.name == "every-rule.toml":
         assert rules.first_deal_revolution and rules.stripped_decks and rules.scoring
@@ -45,7 +45,7 @@ def test_each_rules_file_loads(path: Path) -> None:
         assert rules.scoring and rules.hand_limit == 20
         assert settings.turn_timer is not None and settings.turn_timer > 0
     else:
-        assert rules.scoring and rules.hand_limit == 10 and settings.turn_timer is None
+        assert rules.scoring and rules.hand_limit == 10 and settings.turn_timer == 90
 
 
 needs_sh = pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX shell")
@@ -169,6 +169,8 @@ def test_every_documented_key_is_accepted_and_nothing_else() -> None:
     assert len(rows) == 11
     for key, section in rows:
         value: object = True if section == "rules" and key != "hand_limit" else 1
+        if key == "turn_timer":
+            value = 5  # the shortest turn timer there is
         if key == "misdeal_chance":
             value = 0.5
         data = (
@@ -181,6 +183,10 @@ def test_every_documented_key_is_accepted_and_nothing_else() -> None:
         settings_from_dict({"table": {"turn_time": 3}})
     with pytest.raises(SettingsError, match="unknown section"):
         settings_from_dict({"rule": {}})
+    with pytest.raises(SettingsError, match="turn_timer must be 0"):
+        settings_from_dict({"table": {"turn_timer": 2}})
+    with pytest.raises(SettingsError, match="between_hands must be 600"):
+        settings_from_dict({"table": {"between_hands": 601}})
 
 
 def test_the_presets_table_shows_each_presets_values() -> None:
