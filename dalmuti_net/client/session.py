@@ -350,6 +350,11 @@ class ClientSession:
             self.seq = seq
 
     def _table(self, table: dict[str, Any]) -> None:
+        if table["phase"] == "lobby" and self.observation is not None:
+            # A rematch: back in the lobby, the game that ended is over for this client too.
+            self.observation = None
+            self.decision = None
+            self.decision_id = None
         # A rule the host leaves out is the rule's default (PROTOCOL.md: every option is
         # optional), filled in here once, so that no front end shows "None" for it.
         self.table = {**table, "rules": {**RULE_DEFAULTS, **table["rules"]}}

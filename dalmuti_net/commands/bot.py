@@ -197,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
                 sentence=describe_error(t, error), code=error.code
             )
         elif session.goodbye_code is not None or session.closed_reason:
-            told = describe_goodbye(t, session.goodbye_code)
+            over = session.observation.ended if session.observation is not None else None
+            told = describe_goodbye(t, session.goodbye_code, None if over is None else over.reason)
         elif session.welcome is None:  # what answered let the bot go without a seat
             never_seated = True
             told = _("The connection ended before the bot had a seat.")

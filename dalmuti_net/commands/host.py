@@ -350,6 +350,7 @@ def run_with_local_player(
     import trio
 
     from ..client.session import TABLE_UI_SOFTWARE, ClientSession
+    from ..client.ui.config import Preferences
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import ClientUi, Quit
     from ..client.ui.words import terminal_is_utf8
@@ -362,7 +363,7 @@ def run_with_local_player(
         code=options.code,
         software=TABLE_UI_SOFTWARE,
     )
-    ui = ClientUi(t, session, address="localhost", local_host=True)
+    ui = ClientUi(t, session, address="localhost", local_host=True, preferences=Preferences())
     ui.ascii_symbols = not terminal_is_utf8()
     client = TerminalClient(ui, input=input, output=output)
     client.alerts.bell, client.alerts.title = options.bell, options.title

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     from ..client.recorder import RecordingSession
     from ..client.seats import SeatStore
     from ..client.session import TABLE_UI_SOFTWARE
-    from ..client.ui.config import chosen_name, save_name
+    from ..client.ui.config import Preferences, chosen_name, save_name
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import BackToList, ClientUi, Rejoin
     from ..client.ui.words import terminal_is_utf8
@@ -119,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     name, name_given = chosen_name(args.player_name, target is not None)
     ui = ClientUi(
         t,
+        preferences=Preferences(),
         name=name,
         name_given=name_given,
         code=args.code,

@@ -12,7 +12,7 @@ from ..client.plain.narrator import PlainTable
 from ..client.plain.runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
 from ..client.seats import SeatStore
 from ..client.session import ClientSession
-from ..client.ui.config import chosen_name, save_name
+from ..client.ui.config import Preferences, chosen_name, save_name
 from ..client.ui.i18n import Translator
 from ..client.ui.state import Quit
 
@@ -37,6 +37,7 @@ def join_plain(
     name, name_given = chosen_name(args.player_name, target is not None)
     table = PlainTable(
         t,
+        preferences=Preferences(),
         name=name,
         name_given=name_given,
         code=args.code,
@@ -78,7 +79,7 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
     session = ClientSession(
         options.player_name, token=host.host_token, code=options.code, software=PLAIN_SOFTWARE
     )
-    table = PlainTable(t, session, address="localhost", local_host=True)
+    table = PlainTable(t, session, address="localhost", local_host=True, preferences=Preferences())
     client = PlainClient(table)
     host.say = client.print_line
     host.table_on_screen = True

@@ -78,6 +78,8 @@ def test_eight_players_final_standings_in_columns_at_80x24(language: str) -> Non
         else:
             table.pump()
     assert observation.ended is not None
+    assert mine in draw(table.ui)  # the last hand's results first
+    table.press("enter")  # then the final standings
     standings = observation.ended.standings
     rows = standings_rows(draw(table.ui), t, len(standings))
     names = [table.ui.name_of(player) for player, _, _ in standings]

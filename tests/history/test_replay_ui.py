@@ -35,6 +35,8 @@ def played_live(language: str, seed: int) -> tuple[LocalTable, list[tuple[str, l
     player had answered the decision on screen by then (keys a save does not hold)."""
     table = LocalTable(RULES, seed=seed, language=language, bots=3)
     ui = table.ui
+    # Auto-pass is the client's own line, which no save holds: the player passes by key.
+    ui.preferences.set_auto_pass(False)
     shown: list[tuple[str, list[Any], bool]] = []
     latest: list[tuple[str, list[Any], bool]] = [("", [], False)]
     receive = ui.on_message
@@ -59,7 +61,9 @@ def played_live(language: str, seed: int) -> tuple[LocalTable, list[tuple[str, l
             table.next_hand()
             continue
         answer(table)
-    shown.append(latest[0])
+    # The last hand's points stay until a key; the player then sees the final standings.
+    table.press("enter")
+    shown.append((draw(ui), list(ui.log), ui._answered))
     return table, shown[1:]  # the first is before anything was logged
 
 

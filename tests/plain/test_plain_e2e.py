@@ -358,3 +358,91 @@ def test_the_end_of_input_quits_and_keeps_the_seat(tmp_path: Path) -> None:
     assert status == 0, errors
     assert t._("Welcome back: this is your seat, as you left it.") in again.lines, again.text()
     assert "Ana (2)" not in again.text()
+
+
+EVENING = """\
+[rules]
+scoring = true
+hand_limit = 2
+
+[table]
+between_hands = 120
+bot_pace = 0
+"""
+
+
+def read_until(client: PlainProcess, wanted: str, answer: bool = True) -> list[str]:
+    """Lines up to the one ``wanted`` starts, answering 1 to every question meanwhile."""
+    end_of_question = question_end(Translator("en"))
+    seen: list[str] = []
+    deadline = time.monotonic() + DEADLINE_S
+    while time.monotonic() < deadline:
+        line = client.read_line(deadline - time.monotonic())
+        assert line is not None, client.text()
+        seen.append(line)
+        if line.startswith(wanted):
+            return seen
+        if answer and end_of_question.match(line):
+            client.send("1")
+    pytest.fail(f"no line {wanted!r}; the client printed:\n" + client.text())
+
+
+def test_an_evening_in_lines_clocks_results_read_last_points_and_a_rematch(
+    tmp_path: Path,
+) -> None:
+    """Issue 33, points 1 and 4, through `dalmuti host --plain`: the clocks in the rules
+    list and set by number; the results wait for the host player's ready (not the two
+    minutes of the pause); the last hand's points before the standings; a rematch."""
+    rules = tmp_path / "evening.toml"
+    rules.write_text(EVENING, encoding="utf-8")
+    client = host_plain(tmp_path, "--table-name", "Evening", "--rules", str(rules), "--bots", "3")
+    read_until(client, "Type ready when you are ready")
+    client.send("rules")
+    listed = read_until(client, "rule 8 45 gives 45 seconds per decision")
+    assert "8. Turn timer: then the default move: 60 s" in listed
+    assert "9. Results between hands, at most: 120 s" in listed
+    client.send("rule 8 20")
+    changed = read_until(client, "The rules changed:")[-1]
+    assert changed.endswith(
+        "Turn timer: 20 seconds per decision; results stay until everyone is ready, "
+        "120 seconds at most."
+    )
+    client.send("autopass off")
+    read_until(client, "Auto-pass is off: you pass yourself, with p.")
+    client.send("autopass on")
+    read_until(client, "Auto-pass is on")
+    client.send("start")
+    read_until(
+        client,
+        "Type ready when you have read the results: the next hand is dealt once everyone is "
+        "ready, or in 120 seconds.",
+    )
+    asked = time.monotonic()
+    client.send("ready")
+    read_until(client, "Hand 2 of 2 begins.")
+    assert time.monotonic() - asked < 30  # dealt on ready, not after the pause
+    last = read_until(client, "Final standings")
+    ended = next(i for i, line in enumerate(last) if line.startswith("Hand 2 is over"))
+    assert last[ended + 1].startswith("Points this hand: "), last[ended:]  # its points first
+    client.send("rematch")
+    read_until(client, "The host player offers a rematch with the same seats.", answer=False)
+    client.send("start")
+    read_until(client, "Hand 1 of 2 begins.")
+    client.send("quit")
+    client.send("1")
+    status, errors = client.finish()
+    assert status == 0, errors
+    assert not ESCAPES.search(client.raw.decode("utf-8"))
+
+
+def test_a_host_stopped_after_the_table_ended_says_it_ended(tmp_path: Path) -> None:
+    rules = tmp_path / "one_hand.toml"
+    rules.write_text(ONE_HAND, encoding="utf-8")
+    with running_host(rules, name="Done table") as host:
+        client = PlainProcess(["join", "--plain", "--lang", "en", host.address], tmp_path)
+        play_to_the_end(client, Translator("en"))
+        host.stop()  # Ctrl-C (SIGTERM) at the host, after the table ended
+        said = read_until(client, "The table has ended, and the host has closed it.")
+        status, errors = client.finish()
+    assert not any("The host stopped the table" in line for line in said)
+    assert status == 0, errors

@@ -88,10 +88,23 @@ def test_rules_are_listed_and_set_by_number_with_the_editors_checks() -> None:
     assert table.local.sent[-1] == {"type": "set_rules", "rules": {"misdeal_chance": 0.1}}
     sent = len(table.local.sent)
     assert table.type("rule 4") == ["That option needs a value, for example: rule 4 10."]
-    assert table.type("rule 9") == ["Give the option's number from the rules list (1 to 7)."]
+    assert table.type("rule 10") == ["Give the option's number from the rules list (1 to 9)."]
     table.type("rule 3")  # scoring off
     assert table.type("rule 5") == ["Philanthropic scoring needs scoring: turn scoring on first."]
     assert len(table.local.sent) == sent + 1
+    # The table's clocks are options 8 and 9, in seconds.
+    assert "8. Turn timer: then the default move: off" in table.type("rules")
+    lines = table.type("rule 8 45")
+    assert table.local.sent[-1] == {"type": "set_timing", "turn_timer_ms": 45_000}
+    assert lines[0].endswith(
+        "Turn timer: 45 seconds per decision; results stay until everyone is ready, "
+        "3 seconds at most."
+    )
+    assert table.type("rule 8 3") == ["Give a number of seconds from 5 to 3600."]
+    table.type("rule 9 20")
+    assert table.local.sent[-1] == {"type": "set_timing", "results_ms": 20_000}
+    table.type("rule 8 0")
+    assert table.local.sent[-1] == {"type": "set_timing", "turn_timer_ms": None}
 
 
 def test_a_whole_hand_in_lines_then_the_standings() -> None:

@@ -8,7 +8,7 @@ import pytest
 from ui_support import LocalTable, draw
 
 from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
-from dalmuti_net.client.ui.lobby import RULE_FIELDS, rule_value_text
+from dalmuti_net.client.ui.lobby import RULE_FIELDS, menu_values, rule_value_text
 from dalmuti_net.client.ui.state import Overlay
 from dalmuti_net.client.ui.text import width
 from dalmuti_net.engine import Rules
@@ -28,6 +28,11 @@ RULES = [
 ]
 
 
+def table_of(language: str, rules: Rules, bots: int) -> dict[str, object] | None:
+    """The table message the panel is drawn from (the clocks are the table's)."""
+    return LocalTable(rules, language=language, bots=bots).ui.table
+
+
 def rules_panel(language: str, rules: Rules, cols: int, bots: int) -> str:
     table = LocalTable(rules, language=language, bots=bots)
     table.press("o")
@@ -45,7 +50,9 @@ def test_every_rule_label_is_whole_at_80_columns(language: str, rules: Rules, bo
     starts = set()
     for option in RULE_FIELDS:
         label = t._(option.label)
-        value = rule_value_text(t, option.key, rules.to_dict()[option.key])
+        value = rule_value_text(
+            t, option.key, menu_values(table_of(language, rules, bots))[option.key]
+        )
         row = next((line for line in lines if line[2:].startswith(label)), None)
         assert row is not None, f"{label!r} is not whole on screen:\n{screen}"
         assert row.endswith(" " + value), row

@@ -92,9 +92,14 @@ def test_lobby_then_a_whole_hand_by_keys(language: str) -> None:
     assert "PlayChooser" in seen
     screen = draw(table.ui)
     assert t._("Hand {hand} is over").format(hand=1) in screen  # the results screen
-    table.press("enter")
+    table.press("escape")  # the table, while the next deal waits for Ana
     screen = draw(table.ui)
-    assert t._("The hand is over; the next one starts in a moment.") in screen
+    waiting = t._("The next hand is dealt once everyone is ready; waiting for {names}.")
+    assert waiting.format(names=table.ui.name_of(table.session.player or 0)) in screen
+    assert table.sent[-1]["type"] != "ready"  # nothing said: she has not read them yet
+    table.press("enter")  # read: the only person at the table is ready, the next hand comes
+    assert table.sent[-1] == {"type": "ready", "ready": True}
+    assert t._("Hand {hand}").format(hand=2) in draw(table.ui)
     table.next_hand()
     assert table.session.observation is not None and table.session.observation.hand_number == 2
     seen |= play_hand(table, [(80, 24)])
@@ -327,6 +332,11 @@ def test_ended_table_shows_standings() -> None:
     table.next_hand()
     observation = table.session.observation
     assert observation is not None and observation.ended is not None
+    screen = draw(table.ui, 80, 30)
+    # The last hand's points first, then the final standings.
+    assert "Hand 1 is over" in screen and "Points" in screen and "Final standings" not in screen
+    assert "That was the last hand: any key shows the final standings." in screen
+    table.press("enter")
     screen = draw(table.ui, 80, 30)
     assert "Final standings" in screen and "The table is over" in screen
     assert table.ui.press("q") == [Quit()]

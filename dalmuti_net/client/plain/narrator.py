@@ -22,11 +22,21 @@ from ...protocol.text import shown
 from ..runner import Status
 from ..session import ClientSession
 from ..ui.choosers import Result
+from ..ui.config import Preferences
 from ..ui.countdowns import offline_sentence
 from ..ui.departures import final_rows, hand_over_sentence
 from ..ui.errors import TROUBLESHOOTING
 from ..ui.i18n import N_, Translator
-from ..ui.lobby import RULE_FIELDS, RulesEditor, rule_value_text
+from ..ui.lobby import (
+    RULE_FIELDS,
+    TIMING_FIELDS,
+    TYPED_RANGES,
+    RulesEditor,
+    clocks_text,
+    menu_values,
+    rule_value_text,
+    timing_request,
+)
 from ..ui.screen import PHASE_TEXT
 from ..ui.state import ClientUi, Effect, Quit, Screen, Send
 from ..ui.story import END_REASONS
@@ -57,6 +67,10 @@ COMMANDS: dict[str, str] = {
     "kick": N_("kick"),
     "rules": N_("rules"),
     "rule": N_("rule|set"),
+    "autopass": N_("autopass|auto"),
+    "nudge": N_("nudge|poke"),
+    "skip": N_("skip|skipturn"),
+    "rematch": N_("rematch|replay"),
 }
 """Command -> its words, ``|``-separated (the English words are always understood)."""
 
@@ -101,6 +115,7 @@ class PlainTable:
         name: str = "",
         name_given: bool = False,
         code: str | None = None,
+        preferences: Preferences | None = None,
     ) -> None:
         self.t = t
         self.ui = _LoggedUi(
@@ -112,6 +127,7 @@ class PlainTable:
             name=name,
             name_given=name_given,
             code=code,
+            preferences=preferences,
         )
         self._out: list[str] = []
         self.question: Question | None = None
@@ -359,6 +375,7 @@ class PlainTable:
         elif kind == "timers":
             for player, _ in message["grace"]:
                 self._tell_grace(player)
+            self._tell_results_wait(message.get("results"))
         elif kind == "error" and self._answered and self.question is not None:
             # Our answer was refused: the decision is still owed; ask it again.
             self._answered = False
@@ -485,7 +502,7 @@ class PlainTable:
             # leaving is told as a refusal.
             if player not in new and player != self.ui.me and after["phase"] == "lobby":
                 self.say(t._("{name} has left the table.").format(name=old[player]["name"]))
-        if before["rules"] != after["rules"]:
+        if before["rules"] != after["rules"] or before.get("timing") != after.get("timing"):
             self.say(t._("The rules changed:") + " " + self._rules_text())
         session = self.session
         if (
@@ -495,6 +512,30 @@ class PlainTable:
             and session.is_host
         ):
             self.say(t._("Enough players: type start to begin."))
+
+    _results_told: object = None
+
+    def _tell_results_wait(self, results_ms: int | None) -> None:
+        """Once a pause between hands: how to say the results are read, and how long the
+        next deal waits at most."""
+        ui = self.ui
+        session = ui.session
+        hand = None if session is None or session.observation is None else session.observation
+        if results_ms is None or hand is None or not ui.reading_results():
+            return
+        if self._results_told == hand.hand_number:
+            return
+        self._results_told = hand.hand_number
+        seconds = max(1, round(results_ms / 1000))
+        self.say(
+            self.t.n_(
+                "Type ready when you have read the results: the next hand is dealt once "
+                "everyone is ready, or in {n} second.",
+                "Type ready when you have read the results: the next hand is dealt once "
+                "everyone is ready, or in {n} seconds.",
+                seconds,
+            ).format(n=seconds)
+        )
 
     def _countdown_follows(self) -> bool:
         """At a table with a grace period the host follows a seat's drop with its countdown
@@ -525,9 +566,11 @@ class PlainTable:
             return
         self._decision_seen = decision
         self._answered = False
-        if decision is None:
+        if decision is None or decision is self.ui.auto_passed:
+            # (passed by the client itself: its log line said so)
             self.question = None
             self.deadline_ms = None
+            self._answered = decision is not None
             return
         observation = session.observation
         self.question = Question(
@@ -726,6 +769,29 @@ class PlainTable:
 
     def _run(self, command: str, rest: str) -> list[Effect]:
         t = self.t
+        if command == "autopass":
+            words = {"on": True, "off": False, t._("on").casefold(): True}
+            words[t._("off").casefold()] = False
+            wanted = words.get(rest.casefold())
+            if wanted is None:
+                wanted = not self.ui.preferences.auto_pass
+            if wanted != self.ui.preferences.auto_pass:
+                self.ui.preferences.set_auto_pass(wanted)
+            self.say(
+                t._("Auto-pass is on: when nothing of yours beats the table, you pass.")
+                if wanted
+                else t._("Auto-pass is off: you pass yourself, with p.")
+            )
+            return []
+        if command in ("nudge", "skip"):
+            return self._nudge(command == "skip")
+        if command == "rematch":
+            if self.ui.session is None or not self.ui.session.is_host:
+                self.say(t._("Only the host player may do that."))
+                return []
+            return [Send({"type": "rematch"})] if self.ui.ended else self._not_now()
+        if command == "ready" and self.ui.reading_results():
+            return [Send({"type": "ready", "ready": True})]
         if command == "hand":
             self._tell_hand()
         elif command == "table":
@@ -745,6 +811,22 @@ class PlainTable:
         else:
             return self._lobby(command, rest)
         return []
+
+    def _not_now(self) -> list[Effect]:
+        self.say(self.t._("That is not possible at this point of the game."))
+        return []
+
+    def _nudge(self, skip: bool) -> list[Effect]:
+        ui = self.ui
+        if ui.session is None or not ui.session.is_host:
+            self.say(self.t._("Only the host player may do that."))
+            return []
+        waiting = ui.waited_for()
+        if not waiting:
+            self.say(self.t._("Nobody is being waited for."))
+            return []
+        kind = "skip" if skip else "nudge"
+        return [Send({"type": kind, "player": waiting[0]})]
 
     # ------------------------------------------------------------------ the lobby
 
@@ -790,7 +872,7 @@ class PlainTable:
 
     def _tell_rules(self) -> None:
         t = self.t
-        rules = (self.ui.table or {}).get("rules", {})
+        rules = menu_values(self.ui.table)
         self.say(t._("Rule options (the host player's)"))
         for number, option in enumerate(RULE_FIELDS, 1):
             value = rule_value_text(t, option.key, rules.get(option.key))
@@ -802,6 +884,12 @@ class PlainTable:
                     "Type rule and a number to switch an option on or off, or rule, a number "
                     "and a value: rule 4 10 plays 10 hands, rule 4 0 has no limit, "
                     "rule 7 5 sets a 5% misdeal chance."
+                )
+            )
+            self.say(
+                t._(
+                    "rule 8 45 gives 45 seconds per decision (rule 8 0: no turn timer); "
+                    "rule 9 20 keeps the results up to 20 seconds."
                 )
             )
 
@@ -821,7 +909,7 @@ class PlainTable:
             return []
         editor = RulesEditor()
         editor.index = int(parts[0]) - 1
-        rules = dict((self.ui.table or {}).get("rules", {}))
+        rules = menu_values(self.ui.table)
         key = editor.field.key
         if len(parts) == 1:
             if not isinstance(rules.get(key), bool):
@@ -835,6 +923,14 @@ class PlainTable:
             self.say(t._("The value must be a whole number."))
             return []
         number = int(value)
+        if key in TIMING_FIELDS:
+            low, high = TYPED_RANGES[key]
+            if not (low <= number <= high or (key == "turn_timer" and number == 0)):
+                self.say(
+                    t._("Give a number of seconds from {low} to {high}.").format(low=low, high=high)
+                )
+                return []
+            return [Send(timing_request(key, number))]
         if key == "hand_limit":
             if number > MAX_HAND_LIMIT:
                 self.say(t._("At most {n} hands.").format(n=MAX_HAND_LIMIT))
@@ -860,12 +956,13 @@ class PlainTable:
 
     def _rules_text(self) -> str:
         t = self.t
-        rules = (self.ui.table or {}).get("rules", {})
+        rules = menu_values(self.ui.table)
         parts = [
             self._pair(t._(option.label), rule_value_text(t, option.key, rules.get(option.key)))
             for option in RULE_FIELDS
+            if option.key not in TIMING_FIELDS  # said by clocks_text
         ]
-        return t._("; ").join(parts) + t._(".")
+        return t._("; ").join(parts) + t._(".") + " " + clocks_text(t, self.ui.table or {})
 
     # ------------------------------------------------------------------ told on request
 
@@ -1076,6 +1173,14 @@ class PlainTable:
                 "Commands: hand (your cards), table (seats, roles and the trick), scores, "
                 "again (repeat the question), say and a text (chat), quit, help."
             )
+        )
+        self.say(
+            t._(
+                "autopass on or off: pass by yourself when nothing of yours beats the table "
+                "(now {state}). Between hands: ready once you have read the results. The host "
+                "player also has nudge and skip for whoever the table waits for, and rematch "
+                "once the table ended."
+            ).format(state=t._("on") if ui.preferences.auto_pass else t._("off"))
         )
         if self.question is not None and not self._answered:
             self.say(

@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 APP_DIR = "dalmuti-net"
 FILE = "client.json"
@@ -17,26 +18,54 @@ def config_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path(base) / APP_DIR
 
 
-def load_name(environ: Mapping[str, str] | None = None) -> str | None:
+def _load(environ: Mapping[str, str] | None) -> dict[str, Any]:
     try:
         data = json.loads((config_dir(environ) / FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    name = data.get("name") if isinstance(data, dict) else None
-    return name if isinstance(name, str) and name.strip() else None
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
-def save_name(name: str, environ: Mapping[str, str] | None = None) -> None:
-    """Best effort: a read-only home must not stop anyone from playing."""
+def _save(changes: dict[str, Any], environ: Mapping[str, str] | None) -> None:
+    """Best effort: a read-only home must not stop anyone from playing. What else the file
+    remembers is kept."""
     folder = config_dir(environ)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / FILE
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps({"name": name}, ensure_ascii=False), encoding="utf-8")
+        data = {**_load(environ), **changes}
+        temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         temporary.replace(path)
     except OSError:
         pass
+
+
+def load_name(environ: Mapping[str, str] | None = None) -> str | None:
+    name = _load(environ).get("name")
+    return name if isinstance(name, str) and name.strip() else None
+
+
+def save_name(name: str, environ: Mapping[str, str] | None = None) -> None:
+    _save({"name": name}, environ)
+
+
+class Preferences:
+    """The player's table preferences, remembered in the same file as the name."""
+
+    def __init__(self, environ: Mapping[str, str] | None = None, *, stored: bool = True):
+        """``stored=False``: kept for this run only (tests, a replay)."""
+        self._environ = environ
+        self._stored = stored
+        data = _load(environ) if stored else {}
+        auto_pass = data.get("auto_pass", True)
+        self.auto_pass: bool = auto_pass if isinstance(auto_pass, bool) else True
+        """Pass by itself when passing is the only legal answer (on unless turned off)."""
+
+    def set_auto_pass(self, on: bool) -> None:
+        self.auto_pass = on
+        if self._stored:
+            _save({"auto_pass": on}, self._environ)
 
 
 def chosen_name(given: str | None, address_given: bool) -> tuple[str, bool]:

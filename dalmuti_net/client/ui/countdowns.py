@@ -27,16 +27,28 @@ class Countdowns:
         self._turn: dict[int, float] = {}
         self._mine: tuple[int, float] | None = None
         """This seat's own decision deadline (a secret decision is in no `timers`)."""
+        self._results: float | None = None
+        """Between hands: when the next hand is dealt anyway."""
 
     def update(self, message: dict[str, Any]) -> None:
         now = self.clock()
         self._grace = {player: now + ms / 1000 for player, ms in message["grace"]}
         self._turn = {player: now + ms / 1000 for player, ms in message["turn"]}
+        results = message.get("results")
+        self._results = None if results is None else now + results / 1000
 
     def clear(self) -> None:
         self._grace.clear()
         self._turn.clear()
         self._mine = None
+        self._results = None
+
+    def results_left(self) -> int | None:
+        """Whole seconds before the next hand is dealt anyway, between hands."""
+        if self._results is None:
+            return None
+        left = math.ceil(self._results - self.clock())
+        return left if left > 0 else None
 
     def decision_owed(self, player: int | None, deadline_ms: int | None) -> None:
         """A decision arrived for this seat, with the time left on it (or no timer)."""
@@ -64,8 +76,10 @@ class Countdowns:
 
     @property
     def running(self) -> bool:
-        return any(self.grace_left(p) for p in self._grace) or any(
-            self.turn_left(p) for p in self._turn
+        return (
+            any(self.grace_left(p) for p in self._grace)
+            or any(self.turn_left(p) for p in self._turn)
+            or self.results_left() is not None
         )
 
 
@@ -107,6 +121,8 @@ def moved_for_note(t: Translator, by: str, *, mine: bool = False) -> str:
         if mine:
             return t._("(not you: the turn timer ran out and made the default move)")
         return t._("(the turn timer ran out: the default move)")
+    if by == "host":
+        return t._("(skipped by the host player: the default move)")
     if mine:
         return t._("(not you: the bot standing in for you)")
     return t._("(played by the bot standing in)")

@@ -52,6 +52,11 @@ ERROR_SENTENCES: dict[str, str] = {
         "invisible characters or look-alike letters): join again with another name."
     ),
     "table_ended": N_("The table has ended."),
+    "not_waiting": N_("The table is not waiting for that player."),
+    "too_soon": N_(
+        "Too soon: give the player a little longer before a nudge or a skip (a rematch "
+        "waits for the table's end)."
+    ),
     "cannot_save": N_(
         "The host cannot save the table right now (its disk may be full): the table waits, "
         "and goes on by itself as soon as the host can save again."
@@ -116,6 +121,13 @@ GOODBYE_SENTENCES: dict[str, str] = {
 }
 
 
-def describe_goodbye(t: Translator, code: str | None) -> str:
+ENDED_THEN_CLOSED = N_("The table has ended, and the host has closed it.")
+
+
+def describe_goodbye(t: Translator, code: str | None, ended_reason: str | None = None) -> str:
+    """``ended_reason``: the `table_ended` reason when the table had ended before the
+    goodbye (then it was not stopped midway: nothing is left to come back to)."""
+    if ended_reason is not None and ended_reason != "host_ended" and code != "host_left":
+        return t._(ENDED_THEN_CLOSED)
     sentence = GOODBYE_SENTENCES.get(code or "")
     return t._(sentence) if sentence is not None else t._("The host closed the connection.")

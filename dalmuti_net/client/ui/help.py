@@ -80,6 +80,20 @@ def help_text_lines(
             ),
         ),
         (
+            t._("Clocks and the evening"),
+            t._(
+                "A turn timer (the host player's o menu) makes the default move for whoever "
+                "runs out of time; everyone sees the countdown. When nothing of yours beats "
+                "the table, auto-pass passes for you: a turns it on or off, and it is "
+                "remembered. The host player can nudge whoever the table waits for with n "
+                "and, a little later, skip their turn with N. Between hands, Enter says you "
+                "have read the results: the next hand is dealt once everyone is ready, or "
+                "when the pause runs out. After the last hand's points come the final "
+                "standings; then the host player can offer a rematch with r, which the "
+                "others accept with r."
+            ),
+        ),
+        (
             t._("The game"),
             t._(
                 "Get rid of your cards first. Lower numbers are better: the Dalmuti (1) is "

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine.rules import DEFAULT_HAND_LIMIT, MAX_HAND_LIMIT, MAX_PLAYERS, MIN_PLAYERS
+from ...protocol.catalogue import MAX_RESULTS_MS, MAX_TURN_TIMER_MS, MIN_TURN_TIMER_MS
 from .choosers import CHANGED, IGNORED, Hint, Problem, Result
 from .i18n import N_, Nn_, Translator
 
@@ -25,14 +26,92 @@ RULE_FIELDS = (
     RuleField("philanthropic_scoring", N_("Philanthropic scoring (rule 16)")),
     RuleField("merchant_exchange", N_("Merchant exchange (rule 17)")),
     RuleField("misdeal_chance", N_("Misdeal chance per deal (rule 18)")),
+    RuleField("turn_timer", N_("Turn timer: then the default move")),
+    RuleField("results_pause", N_("Results between hands, at most")),
 )
+"""The options of the host player's menu: the rules, then the table's clocks (which the
+host keeps apart from the rules: ``timing``, changed with ``set_timing``)."""
+TIMING_FIELDS = ("turn_timer", "results_pause")
 MISDEAL_STEP = 0.05
 TYPED_FIELDS = {
     "hand_limit": N_("Hands to play ({low}–{high}; empty: no limit):"),
     "misdeal_chance": N_("Misdeal chance per deal, in percent ({low}–{high}):"),
+    "turn_timer": N_("Seconds per decision ({low}–{high}; 0: no turn timer):"),
+    "results_pause": N_("Seconds the results stay at most ({low}–{high}):"),
 }
 """Numeric options the host player may also type (Enter or a digit opens the field)."""
-TYPED_RANGES = {"hand_limit": (1, MAX_HAND_LIMIT), "misdeal_chance": (0, 100)}
+TYPED_RANGES = {
+    "hand_limit": (1, MAX_HAND_LIMIT),
+    "misdeal_chance": (0, 100),
+    "turn_timer": (MIN_TURN_TIMER_MS // 1000, MAX_TURN_TIMER_MS // 1000),
+    "results_pause": (0, MAX_RESULTS_MS // 1000),
+}
+TURN_TIMER_STEPS: tuple[int | None, ...] = (None, 15, 20, 30, 45, 60, 90, 120, 180, 300)
+"""The values ←→ steps through for the turn timer, in seconds (None: no timer)."""
+RESULTS_STEPS: tuple[int, ...] = (0, 5, 10, 15, 20, 30, 45, 60, 90, 120, 300)
+"""The values ←→ steps through for the longest pause between hands, in seconds."""
+
+
+def menu_values(table: dict[str, Any] | None) -> dict[str, Any]:
+    """The menu's values: the rules in force and the table's clocks, in seconds."""
+    table = table or {}
+    timing = table.get("timing") or {}
+    turn_ms = timing.get("turn_timer_ms")
+    return {
+        **table.get("rules", {}),
+        "turn_timer": None if turn_ms is None else round(turn_ms / 1000),
+        "results_pause": round(timing.get("results_ms", 0) / 1000),
+    }
+
+
+def clocks_text(t: Translator, table: dict[str, Any]) -> str:
+    """The table's clocks in one sentence (the lobby's rules summary, the plain table)."""
+    values = menu_values(table)
+    turn = values["turn_timer"]
+    timer = (
+        t._("No turn timer")
+        if not turn
+        else t.n_(
+            "Turn timer: {n} second per decision",
+            "Turn timer: {n} seconds per decision",
+            turn,
+        ).format(n=turn)
+    )
+    pause = values["results_pause"]
+    results = t.n_(
+        "results stay until everyone is ready, {n} second at most",
+        "results stay until everyone is ready, {n} seconds at most",
+        pause,
+    ).format(n=pause)
+    return t._("{timer}; {results}.").format(timer=timer, results=results)
+
+
+def timing_request(key: str, seconds: int | None) -> dict[str, Any]:
+    if key == "turn_timer":
+        return {"type": "set_timing", "turn_timer_ms": None if not seconds else seconds * 1000}
+    return {"type": "set_timing", "results_ms": (seconds or 0) * 1000}
+
+
+def timing_sent(request: dict[str, Any]) -> dict[str, Any]:
+    """A ``set_timing`` request as the menu's values it will bring, in seconds."""
+    sent: dict[str, Any] = {}
+    if "turn_timer_ms" in request:
+        turn = request["turn_timer_ms"]
+        sent["turn_timer"] = None if turn is None else round(turn / 1000)
+    if "results_ms" in request:
+        sent["results_pause"] = round(request["results_ms"] / 1000)
+    return sent
+
+
+def _step(steps: tuple[Any, ...], value: Any, up: bool) -> Any:
+    """The next value of ``steps`` above (or below) ``value``, which may be between two."""
+    numbers = [(-1 if s is None else s) for s in steps]
+    now = -1 if value is None else value
+    if up:
+        above = [i for i, n in enumerate(numbers) if n > now]
+        return steps[above[0]] if above else value
+    below = [i for i, n in enumerate(numbers) if n < now]
+    return steps[below[-1]] if below else value
 
 
 def not_applicable(key: str, seated: int) -> Problem | None:
@@ -59,7 +138,9 @@ def not_applicable(key: str, seated: int) -> Problem | None:
 def typed_rule(key: str, text: str, rules: dict[str, Any]) -> Result:
     """The request for a typed value of ``key``, or why it cannot be."""
     low, high = TYPED_RANGES[key]
-    text = text.strip().rstrip("%")
+    text = text.strip().rstrip("%").removesuffix("s").strip()
+    if key == "turn_timer" and text == "0":
+        return CHANGED if rules.get(key) is None else Result(request=timing_request(key, None))
     if key == "hand_limit" and not text:
         if rules.get("scoring"):
             return Result(problem=Problem(N_("With scoring on, the table plays at least 1 hand.")))
@@ -69,6 +150,11 @@ def typed_rule(key: str, text: str, rules: dict[str, Any]) -> Result:
             problem=Problem(
                 N_("Type a whole number from {low} to {high}."), {"low": low, "high": high}
             )
+        )
+    if key in TIMING_FIELDS:
+        seconds = int(text)
+        return (
+            CHANGED if rules.get(key) == seconds else Result(request=timing_request(key, seconds))
         )
     value: Any = int(text) if key == "hand_limit" else round(int(text) / 100, 2)
     if rules.get(key) == value:
@@ -83,6 +169,10 @@ def rule_value_text(t: Translator, key: str, value: Any) -> str:
         return t._("no limit") if value is None else str(value)
     if key == "misdeal_chance":
         return t._("off") if not value else f"{round(value * 100)}%"
+    if key == "turn_timer":
+        return t._("off") if not value else t._("{n} s").format(n=value)
+    if key == "results_pause":
+        return t._("{n} s").format(n=value or 0)
     return str(value)
 
 
@@ -109,6 +199,12 @@ class RulesEditor:
             return self._change(name, not value, rules)
         if key in ("+", "right", "-", "left"):
             up = key in ("+", "right")
+            if name in TIMING_FIELDS:
+                steps = TURN_TIMER_STEPS if name == "turn_timer" else RESULTS_STEPS
+                wanted = _step(steps, value, up)
+                if wanted == value:
+                    return CHANGED
+                return Result(request=timing_request(name, wanted))
             if name == "hand_limit":
                 return self._hand_limit(value, up, rules)
             if name == "misdeal_chance":

@@ -26,7 +26,7 @@ from ...told import told_record
 from ..discovery import browse_tables
 from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..session import ClientSession
-from .alerts import TurnAlerts
+from .alerts import Alert, TurnAlerts
 from .app import build_application
 from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send
 from .text import tidy
@@ -88,6 +88,10 @@ class TerminalClient:
         alert = self.alerts.update(
             ui.choosing is not None, "" if table is None else str(table.get("name", ""))
         )
+        if ui.nudged:  # the host player's nudge rings once more
+            ui.nudged = False
+            if self.alerts.bell:
+                alert = Alert(bell=True, title=None if alert is None else alert.title)
         if alert is None or not self.app.is_running:
             return
         output = self.app.output

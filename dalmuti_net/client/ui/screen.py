@@ -26,7 +26,7 @@ from .departures import LEFT_MARK, final_rows, next_seating
 from .errors import TROUBLESHOOTING
 from .help import help_screen
 from .i18n import N_, Translator
-from .lobby import RULE_FIELDS, not_applicable, rule_value_text
+from .lobby import RULE_FIELDS, clocks_text, menu_values, not_applicable, rule_value_text
 from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
 from .story import TrickStep, describe_event, describe_last_trick, describe_step
@@ -330,9 +330,12 @@ def _turn_line(ui: ClientUi) -> Line:
     if observation is None or ui.table is None or ui.table["phase"] == "lobby":
         return []
     if observation.ended is not None:
-        return plain(t._("The table is over."), "class:heading")
+        over = [("class:heading", t._("The table is over."))]
+        if session is not None and session.is_host:
+            return [*over, ("", " " + t._("r offers a rematch with the same seats."))]
+        return over
     if observation.phase == "hand_over":
-        return plain(t._("The hand is over; the next one starts in a moment."), "class:dim")
+        return plain(_next_deal(ui), "class:dim")
     waiting = observation.waiting
     if ui.chooser is not None:
         return [("class:turn", t._("Your turn!")), *your_time(t, ui.countdowns, ui.me)]
@@ -359,7 +362,7 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if observation is None or not observation.order:
         lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
         return lines + _log_block(ui, cols, rows - 2)
-    if ui.results is not None and observation.ended is None:
+    if ui.results is not None:  # the last hand's too, before the final standings
         lines += _results(ui, observation, cols)
         return lines + _log_block(ui, cols, rows - len(lines))
     seat_cols = min(84, cols - 40) if cols >= WIDE else cols
@@ -655,10 +658,36 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
         told = describe_event(t, transfer, ui.name_of, ui.me)
         if told is not None:
             lines += wrapped(told, cols)
-    lines += wrapped(
-        t._("The next hand is dealt in a moment; any key shows the table."), cols, "class:dim"
-    )
+    if observation.ended is not None:
+        lines += wrapped(
+            t._("That was the last hand: any key shows the final standings."), cols, "class:good"
+        )
+        return lines
+    lines += wrapped(_next_deal(ui), cols, "class:dim")
+    if ui.reading_results():
+        lines += wrapped(
+            t._("Press Enter when you have read them; Esc shows the table."), cols, "class:good"
+        )
     return lines
+
+
+def _next_deal(ui: ClientUi) -> str:
+    """Between hands: who the next deal waits for, and how long it waits at most."""
+    t = ui.t
+    left = ui.countdowns.results_left()
+    reading = ui.still_reading()
+    if not reading:
+        return t._("The next hand is being dealt.")
+    names = t.list_separator.join(reading)
+    if left is None:
+        return t._("The next hand is dealt once everyone is ready; waiting for {names}.").format(
+            names=names
+        )
+    return t.n_(
+        "The next hand is dealt once everyone is ready, or in {n} second; waiting for {names}.",
+        "The next hand is dealt once everyone is ready, or in {n} seconds; waiting for {names}.",
+        left,
+    ).format(n=left, names=names)
 
 
 def _hand_groups(ui: ClientUi, hand: Counts | None) -> list[tuple[int, int]]:
@@ -863,6 +892,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             on.append(label + label_gap(label) + str(rules["hand_limit"]))
         text = t._("; ").join(on) if on else t._("The basic rules, no optional rule.")
         lines += wrapped(text, cols)[:4]
+        lines += wrapped(clocks_text(t, table), cols, "class:dim")[:2]
         lines += _rules_not_applicable(ui, cols)
     unready = ui.not_ready()
     if table.get("can_start") and session is not None and session.is_host:
@@ -878,7 +908,11 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             lines.append(plain(t._("Enough players: press s to start."), "class:good"))
     elif session is not None and not session.is_host:
         me = next((p for p in players if p["player"] == ui.me), None)
-        if me is not None and not me["ready"]:
+        if table.get("rematch") and me is not None and not me["ready"]:
+            text = t._("The host player offers a rematch with the same seats: press r to accept.")
+        elif table.get("rematch"):
+            text = t._("Rematch: it starts as soon as everyone has accepted.")
+        elif me is not None and not me["ready"]:
             text = t._("Waiting for the host player to start. Press r when you are ready.")
         else:
             text = t._("Waiting for the host player to start.")
@@ -891,7 +925,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
 
 def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
-    rules = (ui.table or {}).get("rules", {})
+    rules = menu_values(ui.table)
     lines: list[Line] = [plain(t._("Rule options (the host player's)"), "class:heading")]
     labels = [t._(option.label) for option in RULE_FIELDS]
     values = [rule_value_text(t, option.key, rules.get(option.key)) for option in RULE_FIELDS]
@@ -928,6 +962,8 @@ def _widest_values(t: Translator) -> list[str]:
             ("hand_limit", None),
             ("hand_limit", MAX_HAND_LIMIT),
             ("misdeal_chance", 1.0),
+            ("turn_timer", None),
+            ("turn_timer", 3600),
         )
     ]
 

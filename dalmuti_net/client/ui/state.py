@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from ...engine import Action
+from ...engine import Action, Decision, Pass, PlayDecision
 from ...engine.events import (
     Event,
     HandEnded,
@@ -33,6 +33,7 @@ from ..seats import SeatStore
 from ..session import HOST_UNPROVEN, ClientSession, HostError
 from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
+from .config import Preferences
 from .confirm import BACK, Choice, Confirmation
 from .countdowns import Countdowns, moved_for_note
 from .departures import departed_name, hand_over_sentence, leaving_players, moved_up_sentence
@@ -51,7 +52,15 @@ from .i18n import N_, Translator
 from .leaving import CHOICE as LEAVE_ENDS_CHOICE
 from .leaving import FAREWELL as LEAVE_ENDS_FAREWELL
 from .leaving import LeaveEnds, leave_ends, named_heirs
-from .lobby import TYPED_FIELDS, TYPED_RANGES, LobbyKeys, RulesEditor, typed_rule
+from .lobby import (
+    TYPED_FIELDS,
+    TYPED_RANGES,
+    LobbyKeys,
+    RulesEditor,
+    menu_values,
+    timing_sent,
+    typed_rule,
+)
 from .refusals import RefusalScreen
 from .story import TrickStory, describe_event
 from .text import tidy
@@ -59,6 +68,14 @@ from .watchers import watcher_changes, watching
 from .words import seat_name
 
 LOG_LINES = 500
+AUTO_PASSED = N_("Nothing of yours beats it: passed for you (auto-pass).")
+
+
+def only_pass(decision: Decision) -> bool:
+    """Whether passing is the only legal answer (nothing in the hand beats the table)."""
+    return isinstance(decision, PlayDecision) and decision.may_pass and not decision.sets
+
+
 HAND_PHASES = ("dealing", "placement", "misdeal", "revolution", "taxes", "play")
 
 
@@ -180,8 +197,10 @@ class ClientUi:
         name_given: bool = False,
         code: str | None = None,
         lists_tables: bool = True,
+        preferences: Preferences | None = None,
     ) -> None:
         self.t = t
+        self.preferences = preferences or Preferences(stored=False)
         self.lists_tables = lists_tables and not local_host
         """A refusal screen may offer the list of tables on the network (the host player's
         own terminal has none, nor has the web table: a page belongs to one table)."""
@@ -540,11 +559,13 @@ class ClientUi:
             if self.refusal.kind == "code":
                 self._ask_code_again()
         else:
-            self.problem = describe_goodbye(self.t, session.goodbye_code)
+            ended = session.observation.ended if session.observation is not None else None
+            self.problem = describe_goodbye(
+                self.t, session.goodbye_code, None if ended is None else ended.reason
+            )
             # A goodbye with a known code is said in words; its English reason adds nothing.
             known = session.goodbye_code in GOODBYE_SENTENCES
             self.problem_detail = None if known else session.closed_reason
-            ended = session.observation.ended if session.observation is not None else None
             # The table ended before the goodbye: keep its standings on screen.
             standings = (
                 ()
@@ -557,7 +578,9 @@ class ClientUi:
                 self.problem_detail,
                 can_list=can_list,
                 standings=standings,
-                can_retry=session.goodbye_code == "shutting_down" and not self.local_host,
+                can_retry=session.goodbye_code == "shutting_down"
+                and ended is None
+                and not self.local_host,
             )
         self.screen = Screen.PROBLEM
 
@@ -611,6 +634,8 @@ class ClientUi:
             self.countdowns.update(message)
         elif kind == "moved_for":
             self._moved_for = (message["player"], message["by"])
+        elif kind == "nudged":
+            self._nudged(message["player"], message["by"])
         elif kind == "error":
             error = session.errors[-1]
             text = describe_error(self.t, error)
@@ -651,11 +676,34 @@ class ClientUi:
         if kind in ("table", "snapshot"):
             self._follow_host_player()
         if kind in ("table", "snapshot", "welcome"):
+            self._follow_rematch()
             self._log_lobby_changes()
             self._log_seat_changes()
             self._log_watchers()
-        self._follow_decision()
+        effects += self._follow_decision()
         return effects
+
+    def _nudged(self, player: int, by: int) -> None:
+        t = self.t
+        if player == self.me:
+            text = t._("{host} nudges you: the table is waiting for you.").format(
+                host=self.seat_name(by)
+            )
+            self.add_log("error", text)
+            self.say(text, "warning")
+            self.nudged = True  # the runtime rings the bell once
+        else:
+            self.add_log(
+                "info",
+                t._("{host} nudges {name}: the table is waiting for them.").format(
+                    host=self.name_of(by), name=self.name_of(player)
+                ),
+            )
+
+    nudged = False
+    """This seat was just nudged: the table screen rings the bell (and clears this)."""
+    auto_passed: object = None
+    """The decision the client passed on by itself (the plain table asks nothing then)."""
 
     def _follow_saving(self, message: Message) -> None:
         """After `cannot_save`, the host delivers nothing but heartbeats until it saves
@@ -690,6 +738,19 @@ class ClientUi:
             self.add_log(
                 "info", self.t._("{name} is now the host player.").format(name=self.name_of(host))
             )
+
+    _rematch_told = False
+
+    def _follow_rematch(self) -> None:
+        """A rematch takes the table back to the lobby: the last game's screens go."""
+        table = self.table
+        offered = table is not None and table["phase"] == "lobby" and bool(table.get("rematch"))
+        if offered and not self._rematch_told:
+            self.results = None
+            self.trick_story = TrickStory()
+            self.countdowns.clear()
+            self.add_log("info", self.t._("The host player offers a rematch with the same seats."))
+        self._rematch_told = offered
 
     def _log_lobby_changes(self) -> None:
         """In the lobby, everyone's log says who sat down and who left (in a game, the
@@ -750,6 +811,10 @@ class ClientUi:
             self.add_log("event", text)
         if isinstance(event, TableEnded):
             self.overlay = None
+            if not self.live:
+                # A replay steps on its own: its last step is the final standings (the
+                # last hand's points are the step before).
+                self.results = None
 
     def _log_watchers(self) -> None:
         """Everyone's log says who came to watch and who stopped (not news on arrival)."""
@@ -838,22 +903,29 @@ class ClientUi:
                     line = t._("A bot stands in for {name}.")
                 self.add_log("info", line.format(name=name))
 
-    def _follow_decision(self) -> None:
+    def _follow_decision(self) -> list[Effect]:
         session = self.session
         assert session is not None
         decision = session.decision
         if decision is self._decision_seen:
-            return
+            return []
         self._decision_seen = decision
         self.countdowns.decision_owed(self.me, None if decision is None else session.deadline_ms)
         if decision is None:
             self.chooser = None
-            return
+            return []
         observation = session.observation
         hand = None if observation is None else observation.hand
         order = () if observation is None else observation.order
         self.chooser = chooser_for(decision, hand, order)
         self._answered = False
+        if self.live and self.preferences.auto_pass and only_pass(decision):
+            self.add_log("info", self.t._(AUTO_PASSED))
+            self.auto_passed = decision
+            self._answered = True
+            self.chooser = None
+            return [Send(self._answer_message(Pass()))]
+        return []
 
     # ------------------------------------------------------------------ keys
 
@@ -933,9 +1005,20 @@ class ClientUi:
         if key == "t":
             self.editor = LineEditor("chat", N_("Say:"), "", MAX_CHAT_CHARS)
             return []
+        if key == "a" and self.session is not None and not self.session.spectator:
+            return self._toggle_auto_pass()
         if self.results is not None and key not in ("?", "pageup", "pagedown"):
-            self.results = None  # any key: back to the table
+            if key in ("enter", "space", "r") and self.reading_results():
+                return [Send({"type": "ready", "ready": True})]  # the results stay meanwhile
+            if self.ended:
+                self.results = None  # the last hand's points read: the final standings
+                return []
+            self.results = None  # any other key: back to the table
             return []
+        if key == "enter" and self.reading_results() and self.chooser is None:
+            return [Send({"type": "ready", "ready": True})]
+        if self.ended and key == "r" and self.session is not None and self.session.is_host:
+            return [Send({"type": "rematch"})]
         if key == "m" and self.in_hand:
             self.show_memory = not self.show_memory
             return []
@@ -951,6 +1034,10 @@ class ClientUi:
             result = self.chooser.press(key)
             if result.handled:
                 return self._result(result)
+        # After the decision's own keys (a revolution's n is no nudge).
+        host = self.session is not None and self.session.is_host
+        if key in ("n", "N") and host and (self.table or {}).get("phase") == "playing":
+            return self._nudge(skip=key == "N")
         table = self.table
         if table is not None and table["phase"] == "lobby" and self.session is not None:
             if key == "o":
@@ -966,6 +1053,75 @@ class ClientUi:
                 self.confirmation = self._start_question(unready)
                 return []
             return self._result(result)
+        return []
+
+    def reading_results(self) -> bool:
+        """Between hands, with a seat whose results the next deal waits for."""
+        session, table = self.session, self.table
+        if session is None or table is None or session.observation is None or self.me is None:
+            return False
+        if table["phase"] != "playing" or session.observation.phase != "hand_over":
+            return False
+        seat = next((s for s in table["players"] if s["player"] == self.me), None)
+        return seat is not None and not seat["ready"]
+
+    def still_reading(self) -> list[str]:
+        """Between hands, the people the next deal still waits for."""
+        table = self.table
+        if table is None or self.session is None or self.session.observation is None:
+            return []
+        in_game = set(self.session.observation.order)
+        return [
+            self.name_of(s["player"])
+            for s in table["players"]
+            if s["player"] in in_game
+            and s["kind"] == "human"
+            and s["connected"]
+            and not s["stand_in"]
+            and not s["ready"]
+        ]
+
+    def _toggle_auto_pass(self) -> list[Effect]:
+        on = not self.preferences.auto_pass
+        self.preferences.set_auto_pass(on)
+        self.say(
+            self.t._("Auto-pass is on: when nothing of yours beats the table, you pass.")
+            if on
+            else self.t._("Auto-pass is off: you pass yourself, with p.")
+        )
+        return []
+
+    def waited_for(self) -> list[int]:
+        """The players the table waits for that the host player may nudge or skip."""
+        session = self.session
+        observation = None if session is None else session.observation
+        if observation is None or self.table is None or self.table["phase"] != "playing":
+            return []
+        hosts = {s["player"] for s in self.table["players"] if s["host"]}
+        return [p for p in observation.waiting if p != self.me and p not in hosts]
+
+    def _nudge(self, skip: bool) -> list[Effect]:
+        waiting = self.waited_for()
+        if not waiting:
+            self.say(self.t._("Nobody is being waited for."), "warning")
+            return []
+        player = waiting[0]
+        if not skip:
+            return [Send({"type": "nudge", "player": player})]
+        self.confirmation = Confirmation(
+            self.t._("Skip {name}?").format(name=self.name_of(player)),
+            (
+                Choice(
+                    "y",
+                    f"skip:{player}",
+                    N_("skip"),
+                    self.t._(
+                        "The host makes the default move for {name} now (a pass where "
+                        "passing is allowed)."
+                    ).format(name=self.name_of(player)),
+                ),
+            ),
+        )
         return []
 
     def not_ready(self) -> list[str]:
@@ -1000,10 +1156,10 @@ class ClientUi:
         )
 
     def _rules(self) -> dict[str, Any]:
-        """The rules as they will be: the table's, with the changes sent and not yet seen
-        back (five ← in a burst go 20, 19 ... 15, not 20, 19, 19 ...)."""
-        table = self.table
-        return {} if table is None else {**table["rules"], **self._rules_sent}
+        """The menu's values (the rules and the table's clocks) as they will be: the
+        table's, with the changes sent and not yet seen back (five ← in a burst go 20, 19
+        ... 15, not 20, 19, 19 ...)."""
+        return {**menu_values(self.table), **self._rules_sent}
 
     def _follow_rules_sent(self, message: Message) -> None:
         """A change sent is settled when the table shows it; a refusal drops them all."""
@@ -1014,7 +1170,7 @@ class ClientUi:
             self._rules_sent = {}
             return
         if message["type"] in ("table", "snapshot"):
-            rules = table["rules"]
+            rules = menu_values(table)
             self._rules_sent = {k: v for k, v in self._rules_sent.items() if rules.get(k) != v}
 
     def _answer_message(self, action: Action) -> Message:
@@ -1041,6 +1197,8 @@ class ClientUi:
             self.notice = None
             if result.request.get("type") == "set_rules":
                 self._rules_sent.update(result.request["rules"])
+            elif result.request.get("type") == "set_timing":
+                self._rules_sent.update(timing_sent(result.request))
             return [Send(result.request)]
         return []
 
@@ -1189,6 +1347,8 @@ class ClientUi:
             return [Quit(end_table=True)]
         if action == "start":
             return [Send({"type": "start"})]
+        if action.startswith("skip:"):
+            return [Send({"type": "skip", "player": int(action[5:])})]
         assert action == BACK
         return []
 
@@ -1216,8 +1376,16 @@ class ClientUi:
         if self.screen is not Screen.TABLE:
             return [Hint("q", N_("quit"))]
         hints: list[Hint] = []
-        if self.results is not None and not self.ended:
-            hints.append(Hint("Enter", N_("back to the table")))
+        if self.results is not None and self.ended:
+            hints.append(Hint(N_("any key"), N_("final standings")))
+        elif self.results is not None:
+            if self.reading_results():
+                hints.append(Hint("Enter", N_("ready for the next hand")))
+            hints.append(Hint("Esc", N_("back to the table")))
+        elif self.ended and self.session is not None and self.session.is_host:
+            hints.append(Hint("r", N_("rematch")))
+        elif self.reading_results():
+            hints.append(Hint("Enter", N_("ready for the next hand")))
         elif self.chooser is not None and not self._answered:
             hints += self.chooser.hints()
         elif (
@@ -1229,6 +1397,11 @@ class ClientUi:
             hints += self.lobby.hints(self.session.is_host)
         if self.in_hand and self.results is None:
             hints.append(Hint("m", N_("cards played")))
+        if self.session is not None and self.session.is_host and self.waited_for():
+            hints += [Hint("n", N_("nudge")), Hint("N", N_("skip"))]
+        if self.in_hand and self.session is not None and not self.session.spectator:
+            on = self.preferences.auto_pass
+            hints.append(Hint("a", N_("auto-pass on") if on else N_("auto-pass off")))
         hints += [Hint("t", N_("chat")), Hint("?", N_("help")), Hint("q", N_("quit"))]
         return hints
 

@@ -1,0 +1,217 @@
+"""Issue 33, points 1 and 4, in the table screen's model and its drawing: the clocks in the
+host player's rules menu and the lobby's summary, auto-pass, nudge and skip, results that
+wait for Enter, the last hand's points before the standings, the rematch, and the words of
+a host that closes a table that ended."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ui_support import LocalTable, draw
+
+from dalmuti_net.bots.random_bot import random_answer
+from dalmuti_net.client.ui.config import Preferences
+from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
+from dalmuti_net.client.ui.lobby import RULE_FIELDS
+from dalmuti_net.client.ui.state import AUTO_PASSED, Send, only_pass
+from dalmuti_net.engine import Rules
+
+
+def to_option(table: LocalTable, key: str) -> None:
+    table.press("o")
+    for _ in RULE_FIELDS:
+        if table.ui.rules_editor.field.key == key:
+            return
+        table.press("down")
+    raise AssertionError(f"no option {key}")
+
+
+def test_the_host_player_sets_the_turn_timer_and_the_pause_in_the_rules_menu() -> None:
+    table = LocalTable()
+    lobby = draw(table.ui)
+    # The summary says the clocks (this table was made without a turn timer).
+    assert "No turn timer; results stay until everyone is ready, 3 seconds at most." in lobby
+    to_option(table, "turn_timer")
+    assert "Turn timer: then the default move" in draw(table.ui)
+    table.press("right")
+    assert table.sent[-1] == {"type": "set_timing", "turn_timer_ms": 15_000}
+    table.press("right")
+    assert table.sent[-1] == {"type": "set_timing", "turn_timer_ms": 20_000}
+    table.press("4", "5", "enter")  # typed
+    assert table.sent[-1] == {"type": "set_timing", "turn_timer_ms": 45_000}
+    table.press("left")
+    assert table.sent[-1] == {"type": "set_timing", "turn_timer_ms": 30_000}
+    table.press("down", "right")  # the pause: 3 s -> the next step, 5 s
+    assert table.sent[-1] == {"type": "set_timing", "results_ms": 5_000}
+    table.press("o")
+    lobby = draw(table.ui)
+    assert "Turn timer: 30 seconds per decision; results stay until everyone is ready," in lobby
+    to_option(table, "turn_timer")
+    table.press("0", "enter")  # 0: no turn timer
+    assert table.sent[-1] == {"type": "set_timing", "turn_timer_ms": None}
+    assert table.table.limits.turn_timer_ms is None
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_clock_options_fit_the_rules_panel(language: str) -> None:
+    table = LocalTable(language=language)
+    t = Translator(language)
+    table.press("o")
+    screen = draw(table.ui)
+    for option in RULE_FIELDS[-2:]:
+        assert t._(option.label) in screen, screen
+
+
+def first_only_pass(table: LocalTable) -> bool:
+    decision = table.session.decision
+    return decision is not None and only_pass(decision)
+
+
+def play_until_ended(table: LocalTable, limit: int = 2000) -> None:
+    for _ in range(limit):
+        observation = table.session.observation
+        if observation is not None and observation.ended is not None:
+            return
+        if table.table.hand_over():
+            table.next_hand()
+            continue
+        chooser = table.ui.choosing
+        decision = table.session.decision
+        if chooser is None or decision is None:
+            table.pump()
+            continue
+        action = random_answer(decision, table.rng)
+        table.send(table.ui._answer_message(action))
+    raise AssertionError("the table did not end")
+
+
+def test_auto_pass_passes_when_passing_is_all_there_is_and_a_turns_it_off() -> None:
+    table = LocalTable(Rules(hand_limit=1), seed=4)
+    table.press("s")
+    play_until_ended(table)
+    said = [line.text for line in table.ui.log]
+    auto = table.ui.t._(AUTO_PASSED)
+    assert auto in said, said  # it happened, without a key
+    for at, text in enumerate(said):
+        if text == auto:
+            assert said[at + 1] == "You pass."
+    # Off: the same kind of decision waits for the player's p.
+    table = LocalTable(Rules(hand_limit=1), seed=4)
+    table.press("a")
+    assert not table.ui.preferences.auto_pass
+    assert "a auto-pass off" not in draw(table.ui)  # the lobby has no hint for it
+    table.press("s")
+    for _ in range(2000):
+        if first_only_pass(table):
+            break
+        decision = table.session.decision
+        if decision is None:
+            if table.table.hand_over():
+                table.next_hand()
+            table.pump()
+            continue
+        table.send(table.ui._answer_message(random_answer(decision, table.rng)))
+    assert first_only_pass(table)
+    assert table.ui.choosing is not None  # asked, not answered
+    assert "a auto-pass off" in draw(table.ui)
+    table.press("p")
+    assert table.sent[-1]["type"] == "pass"
+
+
+def test_the_auto_pass_preference_is_remembered(tmp_path: Path) -> None:
+    environ = {"XDG_CONFIG_HOME": str(tmp_path)}
+    preferences = Preferences(environ)
+    assert preferences.auto_pass  # on by default
+    preferences.set_auto_pass(False)
+    assert not Preferences(environ).auto_pass
+    Preferences(environ).set_auto_pass(True)
+    assert Preferences(environ).auto_pass
+
+
+def test_the_host_player_nudges_and_skips_whoever_the_table_waits_for() -> None:
+    table = LocalTable(Rules(hand_limit=1), seed=4)
+    table.press("s")
+    observation = table.session.observation
+    assert observation is not None
+    bot = next(p for p in observation.order if p != table.session.player)
+    observation.waiting = (bot,)  # as if the bot had not answered yet
+    name = table.ui.name_of(bot)
+    assert "n nudge" in draw(table.ui)
+    effects = table.ui.press("n")
+    assert effects == [Send({"type": "nudge", "player": bot})]
+    assert table.ui.press("N") == []
+    assert f"Skip {name}?" in draw(table.ui)
+    assert table.ui.press("y") == [Send({"type": "skip", "player": bot})]
+    # The nudged player hears of it; everyone else's log says so too.
+    me = table.session.player
+    assert me is not None
+    table.ui.on_message({"type": "nudged", "player": me, "by": bot})
+    assert table.ui.nudged
+    assert f"{table.ui.seat_name(bot)} nudges you: the table is waiting for you." in draw(table.ui)
+
+
+def test_results_stay_until_enter_and_say_how_long_at_most() -> None:
+    table = LocalTable(Rules(scoring=True, hand_limit=2), seed=3)
+    table.press("s")
+    for _ in range(2000):
+        if table.table.hand_over():
+            break
+        decision = table.session.decision
+        if decision is None:
+            table.pump()
+            continue
+        table.send(table.ui._answer_message(random_answer(decision, table.rng)))
+    assert table.table.hand_over()
+    table.ui.on_message({"type": "timers", "grace": [], "turn": [], "results": 30_000})
+    screen = draw(table.ui)
+    assert "Hand 1 is over" in screen
+    assert "The next hand is dealt once everyone is ready, or in 30 seconds;" in screen
+    assert "Press Enter when you have read them; Esc shows the table." in screen
+    table.press("enter")
+    assert table.sent[-1] == {"type": "ready", "ready": True}
+    assert not table.table.hand_over()  # the only person read them: dealt at once
+
+
+def test_the_last_hands_points_come_before_the_standings_then_a_rematch() -> None:
+    table = LocalTable(Rules(scoring=True, hand_limit=1), seed=2)
+    table.press("s")
+    play_until_ended(table)
+    screen = draw(table.ui, 80, 30)
+    assert "Hand 1 is over" in screen and "Points" in screen
+    assert "Final standings" not in screen
+    table.press("enter")
+    screen = draw(table.ui, 80, 30)
+    assert "Final standings" in screen
+    assert "r offers a rematch with the same seats." in screen
+    assert "r rematch" in screen
+    table.press("r")
+    assert table.sent[-1] == {"type": "rematch"}
+    lobby = draw(table.ui)
+    assert table.ui.table is not None and table.ui.table["rematch"]
+    assert "The host player offers a rematch with the same seats." in lobby
+    assert table.session.observation is None and not table.ui.ended
+    table.press("s")
+    assert table.ui.table is not None and table.ui.table["phase"] == "playing"
+    assert "Hand 1" in draw(table.ui)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_a_host_that_closes_a_table_that_ended_says_it_ended(language: str) -> None:
+    table = LocalTable(Rules(hand_limit=1), seed=2, language=language)
+    t = Translator(language)
+    table.press("s")
+    play_until_ended(table)
+    goodbye = {"type": "goodbye", "reason": "the table has ended", "code": "table_ended"}
+    table.session.receive(goodbye)
+    table.ui.on_message(goodbye)
+    screen = draw(table.ui)
+    assert t._("The table has ended, and the host has closed it.") in screen
+    assert t._("The host stopped the table.") not in screen
+    # Even a host of an earlier version, which said it stopped, is told as ended.
+    table = LocalTable(Rules(hand_limit=1), seed=2, language=language)
+    table.press("s")
+    play_until_ended(table)
+    table.session.receive({"type": "goodbye", "reason": "stop", "code": "shutting_down"})
+    table.ui.on_message({"type": "goodbye", "reason": "stop", "code": "shutting_down"})
+    assert t._("The table has ended, and the host has closed it.") in draw(table.ui)
