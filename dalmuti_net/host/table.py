@@ -1199,7 +1199,8 @@ class Table:
     # ------------------------------------------------------------------ the game
 
     def _act(self, player: int, action: Action, by: str | None = None) -> None:
-        """``by``: a move made for the player (``"timer"``, ``"stand_in"``), said to all."""
+        """``by``: a move made for the player (``"timer"``, ``"stand_in"``, ``"host"`` at
+        the host player's ``skip``), said to all."""
         if self.game is None or self.game.phase is Phase.ENDED:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
         entry = {"op": "act", "player": player, "action": action_message(action)}
@@ -1215,7 +1216,7 @@ class Table:
         if by is None:  # the player's own move: nothing to say beside its events
             self._distribute(self.game.apply(player, action))
             return
-        if by not in ("timer", "stand_in"):
+        if by not in ("timer", "stand_in", "host"):
             raise ValueError(f"a move made by {by!r}")
         # Rule 20: that a revolution was asked is the holder's secret, and so is who
         # answered it for them.

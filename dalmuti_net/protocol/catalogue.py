@@ -755,7 +755,7 @@ _MESSAGES = [
                                 "Index in `hand_events` of the move's first event.",
                             ),
                             "player": Field(PLAYER, "Whose seat moved."),
-                            "by": Field(Enum(("timer", "stand_in")), "Who made the move."),
+                            "by": Field(Enum(("timer", "stand_in", "host")), "Who made the move."),
                         },
                     ),
                     MAX_HAND_EVENTS,
