@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--table-name", metavar="NAME", help=N_("the table's name (default: USER's table)")
+        "--table-name",
+        metavar="NAME",
+        help=N_("the table's name (default: named after the host player, as in Ana's table)"),
     )
     parser.add_argument("--name", dest="table_name", help=argparse.SUPPRESS)  # old spelling
     parser.add_argument(
@@ -142,9 +144,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def options_from(args: argparse.Namespace) -> HostOptions:
     user = _login_name()
+    player = args.player_name or _remembered_name() or user
     return HostOptions(
-        name=args.table_name
-        or messages(args.lang if _known(args.lang) else None)._("{user}'s table").format(user=user),
+        # A headless host has nobody playing at it: its table is the login's.
+        name=args.table_name or _table_of(args, user if args.headless else player),
         port=args.port,
         interface=args.interface,
         announce=not args.no_announce,
@@ -153,7 +156,7 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         bot_strategy=args.strategy,
         code=args.code,
         headless=args.headless,
-        player_name=args.player_name or _remembered_name() or user,
+        player_name=player,
         save=args.save,
         resume=args.resume,
         autostart=args.autostart,
@@ -203,7 +206,14 @@ def settle_player_name(
         typed = ""
     name = clean_text(typed.strip())[:MAX_NAME_CHARS].strip() or options.player_name
     save_name(name)
-    return replace(options, player_name=name)
+    table = options.name if args.table_name else _table_of(args, name)
+    return replace(options, player_name=name, name=table)
+
+
+def _table_of(args: argparse.Namespace, person: str) -> str:
+    """The table's name when none is given: the host player's, in the table's language."""
+    translator = messages(args.lang if _known(args.lang) else None)
+    return translator._("{user}'s table").format(user=person)
 
 
 def _remembered_name() -> str | None:

@@ -71,6 +71,8 @@ def test_the_host_player_is_asked_once_and_remembered(tmp_path: Path) -> None:
         first.wait_for("Your name at the table [")
         first.type("Ana")
         first.wait_for("1. Ana (you), host")
+        # The table is named after her, not after the login.
+        first.wait_for("Table “Ana's table” is open")
     finally:
         first.close()
     assert load_name({"XDG_CONFIG_HOME": str(tmp_path / "config")}) == "Ana"
@@ -78,6 +80,7 @@ def test_the_host_player_is_asked_once_and_remembered(tmp_path: Path) -> None:
     again = PtyHost(tmp_path)
     try:
         again.wait_for("1. Ana (you), host")
+        again.wait_for("Table “Ana's table” is open")
     finally:
         again.close()
     assert "Your name at the table" not in again.output
