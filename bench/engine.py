@@ -17,6 +17,7 @@ Run from the repository root:
 
     python bench/engine.py                 # the table in bench/README.md
     python bench/engine.py --profile 6     # cProfile of the 6-player run, hottest first
+    python bench/engine.py --profile 6 --profile-loop playout   # ... of the fast path's
     python bench/engine.py --against e5b26db --rounds 8 --players 6
         # issue 34's comparison: the object API as of that commit (extracted from git at
         # run time into a temporary folder, imported as another package), today's object
@@ -169,9 +170,14 @@ def measure(players: int, hands: int, repeat: int, with_views: bool) -> tuple[fl
     return hands / best, decisions / hands
 
 
-def profile(players: int, hands: int, top: int) -> str:
+def profile(players: int, hands: int, top: int, loop: str = "engine") -> str:
+    """cProfile of one run of ``loop``: the object API (``engine``), ``fast`` or
+    ``playout``, hottest functions first."""
     profiler = cProfile.Profile()
-    profiler.runcall(play_hands, players, hands, 0, False)
+    if loop == "engine":
+        profiler.runcall(play_hands, players, hands, 0, False)
+    else:
+        profiler.runcall(fast_hands if loop == "fast" else playout_hands, players, hands, 0)
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out)
     stats.sort_stats("tottime").print_stats(top)
@@ -433,6 +439,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--top", type=int, default=25, help="profile lines to print")
     parser.add_argument(
+        "--profile-loop",
+        choices=("engine", "fast", "playout"),
+        default="engine",
+        help="which driver --profile runs: the object API (default), legal_ids/step, playout",
+    )
+    parser.add_argument(
         "--against",
         metavar="COMMIT",
         help="compare with the object API as of this commit, interleaved in one process",
@@ -440,7 +452,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=6, help="rounds for --against")
     args = parser.parse_args(argv)
     if args.profile:
-        print(profile(args.profile, args.hands, args.top))
+        print(profile(args.profile, args.hands, args.top, args.profile_loop))
         return
     print(
         f"machine: {cpu_model()}, {os.cpu_count()} cores;"
