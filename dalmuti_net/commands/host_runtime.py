@@ -24,7 +24,6 @@ from ..client.bot import play, stream_connector
 from ..client.ui.i18n import Translator
 from ..client.ui.state import Quit
 from ..client.ui.text import tidy
-from ..client.ui.words import seat_name
 from ..host.pacing import BotPace
 from ..host.savefile import SaveError, SaveFile
 from ..host.server import TableServer
@@ -246,11 +245,7 @@ class PreparedHost:
         heir = next((s for s in self.table.seats.values() if s.host and not s.gone), None)
         if heir is not None:
             self.say(
-                tidy(
-                    _("You left the table; {name} is the host player now.").format(
-                        name=seat_name(self.t, heir.name, heir.kind)
-                    )
-                )
+                tidy(_("You left the table; {name} is the host player now.").format(name=heir.name))
             )
         self.say(_("This program keeps the table running; Ctrl-C closes it for everyone."))
         signum = await next_signal()
@@ -378,7 +373,7 @@ class PreparedHost:
     def _report_key(self) -> tuple[Any, ...]:
         """What the console's reports follow: the phase, the seats' names, the hand."""
         table = self.table
-        names = tuple(seat_name(self.t, s.name, s.kind) for s in table.seats.values())
+        names = tuple(s.name for s in table.seats.values())
         hand = table.game.hand_number if table.game is not None else 0
         return (table.phase, names, hand)
 
@@ -459,7 +454,7 @@ def _standings(table: Table, t: Translator) -> list[str]:
     from ..client.ui.text import fit, width
 
     assert table.game is not None
-    names = {s.player: seat_name(t, s.name, s.kind) for s in table.seats.values()}
+    names = {s.player: s.name for s in table.seats.values()}
     ranked = sorted(table.game.scores.items(), key=lambda item: -item[1])
     labels = [str(names.get(p, p)) for p, _ in ranked]
     name_cols = max((width(label) for label in labels), default=0)

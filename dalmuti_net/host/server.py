@@ -45,7 +45,6 @@ from typing import Any
 import trio
 import trio.testing
 
-from ..bots.names import BotName
 from ..protocol import (
     PROTOCOL_VERSION,
     Direction,
@@ -713,7 +712,7 @@ class TableServer:
             while isinstance(cause, BaseExceptionGroup) and len(cause.exceptions) == 1:
                 cause = cause.exceptions[0]  # the bot's nursery wraps what failed
             failure = f"{type(cause).__name__}: {cause}"
-            log.warning(Told(BOT_FAILED, name=BotName(bot.name), error=failure))
+            log.warning(Told(BOT_FAILED, name=bot.name, error=failure))
             log.debug("the bot playing %r stopped with an error", bot.name, exc_info=True)
         finally:
             await trio.aclose_forcefully(stream)

@@ -66,18 +66,16 @@ def test_a_warning_is_one_line_in_the_language_on_stderr(
 
 
 @pytest.mark.usefixtures("clean_logging")
-def test_a_bots_name_in_a_chinese_warning_leaves_no_space(
+def test_a_bots_name_in_a_chinese_warning_is_its_one_name(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from dalmuti_net.bots.names import BotName
-
     configure_logging(argparse.Namespace(verbose=1, log_file=None), screen=False, t=ZH)
-    told = Told(BOT_FAILED, name=BotName("Heuristic bot (2)"), error="RuntimeError: x")
+    told = Told(BOT_FAILED, name="Heuristic bot (2)", error="RuntimeError: x")
     logging.getLogger("dalmuti_net.host.server").warning(told)
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.endswith(
-        "WARNING dalmuti_net.host.server: 聰明機器人（2）因為錯誤而停止了（RuntimeError: x）；"
+        "WARNING dalmuti_net.host.server: Heuristic bot (2) 因為錯誤而停止了（RuntimeError: x）；"
         "寬限時間過後，由代打的機器人接手它的座位。請回報這個問題。\n"
     )
 
@@ -125,7 +123,7 @@ async def test_a_bot_that_fails_on_the_host_is_one_sentence_not_a_traceback(
         "plays its seat after the grace period. Please report it."
     )
     assert told_record(record, ES._).startswith(
-        "Bot astuto se detuvo por un error (RuntimeError: simulated bug); pasado el periodo"
+        "Heuristic bot se detuvo por un error (RuntimeError: simulated bug); pasado el periodo"
     )
 
 

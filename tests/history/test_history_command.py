@@ -63,7 +63,7 @@ def test_the_listing_names_the_table_its_players_and_each_hands_finish(
     assert "Hand 4" not in out and "H0" in out and "Late" in out
 
 
-def test_the_listing_says_who_lost_the_crown_and_names_bots_in_its_language(
+def test_the_listing_says_who_lost_the_crown_and_names_each_bot_by_its_one_name(
     save: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """ "The hand where I lost the crown": a hand whose first finisher is not the Greater
@@ -82,7 +82,7 @@ def test_the_listing_says_who_lost_the_crown_and_names_bots_in_its_language(
         assert ("loses the crown" in line) == lost, line
     assert "Random bot" in out
     _, out, _ = run(capsys, str(save), "--lang", "es")
-    assert "Random bot" not in out and "Bot aleatorio" in out
+    assert "Random bot" in out and "Bot aleatorio" not in out  # a bot's one name
     if any(finished[hand] != crowned[hand] for hand in finished):
         assert "pierde la corona" in out
 
@@ -373,7 +373,7 @@ def test_replay_refuses_in_one_line(
     ("lang", "title"),
     [
         ("en", "Secrets, hand 2, as Random bot saw it:"),
-        ("zh-Hant", "Secrets，第 2 手，隨機機器人看到的："),
+        ("zh-Hant", "Secrets，第 2 手，Random bot 看到的："),
     ],
 )
 def test_a_bot_seat_is_named_in_the_title_as_in_the_lines(

@@ -162,11 +162,11 @@ def test_standings_refuse_what_is_not_theirs_in_one_line(
     ("lang", "bot", "numbered"),
     [
         ("en", "Random bot", "Random bot (2)"),
-        ("zh-Hant", "隨機機器人", "隨機機器人（2）"),
-        ("es", "Bot aleatorio", "Bot aleatorio (2)"),
+        ("zh-Hant", "Random bot", "Random bot (2)"),
+        ("es", "Random bot", "Random bot (2)"),
     ],
 )
-def test_the_hosts_bots_are_named_in_the_readers_language(
+def test_the_hosts_bots_keep_their_one_name_in_every_language(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, bot: str, numbered: str
 ) -> None:
     league = tmp_path / "league.db"

@@ -299,7 +299,6 @@ def test_warnings_go_to_the_log_not_over_the_screen(caplog: pytest.LogCaptureFix
 
 
 def test_a_warning_for_the_player_is_in_the_tables_language() -> None:
-    from dalmuti_net.bots.names import BotName
     from dalmuti_net.host.server import BOT_FAILED
     from dalmuti_net.told import Told
 
@@ -309,11 +308,11 @@ def test_a_warning_for_the_player_is_in_the_tables_language() -> None:
         raise ConnectionRefusedError("connection refused")
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
-        told = Told(BOT_FAILED, name=BotName("Random bot"), error="RuntimeError: x")
+        told = Told(BOT_FAILED, name="Random bot", error="RuntimeError: x")
         logging.getLogger("dalmuti_net.host.server").warning(told)
         assert ui.log[-1].text == (
-            "隨機機器人 因為錯誤而停止了（RuntimeError: x）；寬限時間過後，由代打的機器人接手它的"
+            "Random bot 因為錯誤而停止了（RuntimeError: x）；寬限時間過後，由代打的機器人接手它的"
             "座位。請回報這個問題。"
-        )  # as every line of the log, wrapped on screen without the space before 因
+        )  # the bot's one name, as every screen shows it
 
     run_client(ui, script, connect=refused)

@@ -17,7 +17,7 @@ from .countdowns import moved_for_note
 from .i18n import Translator
 from .story import Namer, describe_event
 from .text import tidy
-from .words import describe_cards, seat_name
+from .words import describe_cards
 
 
 def describe_for(
@@ -96,7 +96,7 @@ def names_in(t: Translator, frames: list[Message]) -> dict[int, str]:
 def shown_names(t: Translator, session: ClientSession) -> dict[int, str]:
     """The seats' names as the table screen shows them, from the last table message."""
     players = [] if session.table is None else session.table["players"]
-    return {seat["player"]: seat_name(t, seat["name"], seat["kind"]) for seat in players}
+    return {seat["player"]: seat["name"] for seat in players}
 
 
 def hand_summary(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from ...history.standings import Standing
 from .i18n import Translator
 from .text import fit, width
-from .words import seat_name
 
 
 def standings_lines(t: Translator, standings: list[Standing], tables: int) -> list[str]:
@@ -29,7 +28,7 @@ def standings_lines(t: Translator, standings: list[Standing], tables: int) -> li
         rows.append(
             [
                 str(index),
-                seat_name(t, standing.name, "bot" if standing.bot else "human"),
+                standing.name,
                 str(standing.tables),
                 str(standing.hands),
                 str(standing.points),

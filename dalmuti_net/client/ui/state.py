@@ -65,7 +65,6 @@ from .refusals import RefusalScreen
 from .story import TrickStory, describe_event
 from .text import tidy
 from .watchers import watcher_changes, watching
-from .words import seat_name
 
 LOG_LINES = 500
 AUTO_PASSED = N_("Nothing of yours beats it: passed for you (auto-pass).")
@@ -330,14 +329,14 @@ class ClientUi:
         return self.t._("{name} (you)").format(name=name) if player == self.me else name
 
     def seat_name(self, player: int) -> str:
-        """The seat's name in the viewer's language (the host's bots are translated)."""
+        """The seat's name as the host gave it (a bot's too: one name on every screen)."""
         table = self.table
         for seat in [] if table is None else table["players"]:
             if seat["player"] == player:
-                return seat_name(self.t, seat["name"], seat["kind"])
+                return str(seat["name"])
         gone = departed_name(table, player)  # left earlier: results still name them
         if gone is not None:
-            return seat_name(self.t, *gone)
+            return gone[0]
         return f"#{player}"
 
     def namer(self) -> Names:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ...bots.names import BOT_NAMES as BOT_NAMES  # where commands look for them
-from ...bots.names import BotName
 from ...engine import JESTER, CardSet, Role
 from .i18n import Translator
 
@@ -53,12 +52,6 @@ def describe_cards(t: Translator, cards: tuple[int, ...] | list[int]) -> str:
     for card in sorted(cards):
         counts[card] = counts.get(card, 0) + 1
     return t.list_separator.join(cards_count(t, card, n) for card, n in counts.items())
-
-
-def seat_name(t: Translator, name: str, kind: str) -> str:
-    """A seat's name as shown: the host's bot names in the viewer's language, keeping
-    the number that tells two bots of one strategy apart; every other name as given."""
-    return BotName(name).told(t._) if kind == "bot" else name
 
 
 def terminal_is_utf8() -> bool:
