@@ -47,11 +47,12 @@ def keep_league(table: Table, league: Path, resumed_from: Path | None = None) ->
             bots = frozenset(p for p, seat in table.seats.items() if seat.kind == "bot") | {
                 gone.player for gone in table.departed if gone.kind == "bot"
             }
-            results = TableResults(table.table_id, table.name, tally.results(names, bots))
+            results = TableResults(table.results_key, table.name, tally.results(names, bots))
             try:
                 save_results(league, results)
             except LeagueError as error:
                 log.warning(Told(NOT_ADDED, reason=error))
+            tally.reset()  # a rematch is a table of its own in the league
 
     table.on_events = on_events
     return tally

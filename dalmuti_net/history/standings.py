@@ -52,6 +52,11 @@ class Tally:
             elif isinstance(event, TableEnded):
                 self.ended = event
 
+    def reset(self) -> None:
+        """Start counting another game (a rematch at the same table)."""
+        self.hands = []
+        self.ended = None
+
     def feed_messages(self, frames: Iterable[Message]) -> None:
         self.feed(
             event

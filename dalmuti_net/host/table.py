@@ -263,6 +263,8 @@ class Table:
         self.limits = limits if limits is not None else Limits()
         self.results_ms = results_ms
         """Between hands, the longest the results stay (everyone ready deals at once)."""
+        self.game_number = 0
+        """How many games this table has started: 2 and more after a rematch."""
         self.rematch = False
         """The host player offered a rematch: back in the lobby with the same seats, the
         game starts as soon as every seated human is ready."""
@@ -391,6 +393,14 @@ class Table:
                 for player, score, place in ended.standings
             ]
         }
+
+    @property
+    def results_key(self) -> str:
+        """Names this table's current game among finished tables (a league keeps one entry
+        each): the table's id, and after a rematch the game's number too."""
+        if self.game_number <= 1:
+            return self.table_id
+        return f"{self.table_id}-{self.game_number}"
 
     def closing_goodbye(self) -> tuple[str, str]:
         """What a host that stops tells everyone (reason in English, goodbye code): a table
@@ -1285,6 +1295,7 @@ class Table:
                 self._distribute(events)
         elif op == "start":
             self.rematch = False
+            self.game_number += 1
             self.seed = entry["seed"]
             self.game = Game(entry["players"], self.rules, self.seed)
             self._broadcast_table()
@@ -1358,6 +1369,11 @@ class Table:
         self.game = None
         self.ended = False
         self.rematch = True
+        # The game that ended keeps its leavers and marks; the next one starts afresh.
+        self.departed = []
+        self._scores = {}
+        self._hands_played = {}
+        self._made_for = []
         self._owed = {}
         self._awaiting_stand_in.clear()
         self.seed = entry.get("seed", self.seed)

@@ -75,6 +75,23 @@ def test_the_host_writes_each_finished_table_to_the_league(tmp_path: Path) -> No
     assert len(read_league(league)) == 2
 
 
+def test_a_rematch_is_a_table_of_its_own_in_the_league(tmp_path: Path) -> None:
+    league = tmp_path / "league.db"
+    harness = bots_only_table(3)
+    keep_league(harness.table, league)
+    harness.run()
+    host = harness.clients[0]
+    harness.send(host, {"type": "rematch"})
+    assert harness.table.phase == "lobby" and harness.table.rematch
+    harness.send(host, {"type": "start"})
+    harness.run()
+    assert harness.table.phase == "ended" and harness.table.game_number == 2
+    tables = read_league(league)
+    assert len(tables) == 2 and tables[0].table_id != tables[1].table_id
+    ana = [r for t in tables for r in t.results if r.name == "Ana"]
+    assert [r.hands for r in ana] == [2, 2]  # each game counted once, on its own
+
+
 def test_a_league_that_cannot_be_written_at_the_end_is_told_in_the_language(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
