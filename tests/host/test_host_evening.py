@@ -229,3 +229,36 @@ async def test_a_host_that_stops_midway_says_it_stopped(
         await server.shutdown()
         await ana.wait_until(lambda: bool(ana.of_type("goodbye")))
     assert ana.of_type("goodbye")[0]["code"] == "shutting_down"
+
+
+async def test_a_secret_revolution_question_cannot_be_nudged_or_skipped(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Rule 20: whether a player holds both Jesters is their secret, so the host player's
+    nudge and skip are refused for them exactly as for a player owing nothing."""
+    asked = 0
+    for seed in (12, 28):  # seeds where Sleepy is dealt both Jesters in the first hand
+        table = Table("Secret", Rules(hand_limit=1), seed=seed)
+        async with serving(table) as (server, nursery):
+            host = RecordingClient("Host", strategy=make_strategy("random", seed))
+            sleepy = RecordingClient("Sleepy")  # never answers
+            await connect(server, nursery, host)
+            await connect(server, nursery, sleepy)
+            for _ in range(2):
+                await host.send({"type": "add_bot", "strategy": "random"})
+            await host.send({"type": "start"})
+            await sleepy.wait_until(lambda s=sleepy: s.session.decision is not None)  # type: ignore[misc]
+            decision = sleepy.of_type("decision")[-1]
+            if decision["kind"] != "revolution":
+                nursery.cancel_scope.cancel()
+                continue
+            asked += 1
+            await trio.sleep(SKIP_AFTER + 1)
+            for kind in ("nudge", "skip"):
+                await host.send({"type": kind, "player": me(sleepy)})
+            await host.wait_until(
+                lambda h=host: refusals(h).count("not_waiting") == 2  # type: ignore[misc]
+            )
+            assert not sleepy.of_type("nudged") and not host.of_type("moved_for")
+            assert sleepy.session.decision_id == decision["decision_id"]
+    assert asked > 0, "no seed gave Sleepy both Jesters first: pick others"
