@@ -215,3 +215,28 @@ def test_a_host_that_closes_a_table_that_ended_says_it_ended(language: str) -> N
     table.session.receive({"type": "goodbye", "reason": "stop", "code": "shutting_down"})
     table.ui.on_message({"type": "goodbye", "reason": "stop", "code": "shutting_down"})
     assert t._("The table has ended, and the host has closed it.") in draw(table.ui)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_closed_tables_standings_keep_who_left_as_the_table_screen_does(
+    language: str,
+) -> None:
+    """The standings on the screen after the host closed an ended table are the table
+    screen's own (one presentation rule): a player who left is there, marked."""
+    table = LocalTable(Rules(scoring=True, hand_limit=1), seed=2, language=language)
+    t = Translator(language)
+    table.press("s")
+    play_until_ended(table)
+    assert table.session.table is not None
+    gone = {"player": 99, "name": "Carla", "kind": "human", "score": 3, "hands": 1}
+    table.session.table = {**table.session.table, "departed": [gone]}
+    table.press("enter")  # past the last hand's results, to the final standings
+    during = [line for line in draw(table.ui, 80, 30).splitlines() if "Carla" in line]
+    goodbye = {"type": "goodbye", "reason": "the table has ended", "code": "table_ended"}
+    table.session.receive(goodbye)
+    table.ui.on_message(goodbye)
+    after = [line for line in draw(table.ui, 80, 30).splitlines() if "Carla" in line]
+    assert len(during) == len(after) == 1
+    for line in (during[0], after[0]):
+        assert line.split()[:3] == ["-", "Carla", "3"], line
+        assert t.n_("left after {n} hand", "left after {n} hands", 1).format(n=1) in line

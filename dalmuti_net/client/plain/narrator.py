@@ -10,6 +10,7 @@ here does I/O: callers feed it and take ``lines()`` and the effects it returns.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ...engine import JESTER
@@ -24,7 +25,7 @@ from ..session import ClientSession
 from ..ui.choosers import Result
 from ..ui.config import Preferences
 from ..ui.countdowns import offline_sentence
-from ..ui.departures import final_rows, hand_over_sentence
+from ..ui.departures import StandingRow, final_rows, hand_over_sentence
 from ..ui.errors import TROUBLESHOOTING
 from ..ui.i18n import N_, Translator
 from ..ui.lobby import (
@@ -682,9 +683,7 @@ class PlainTable:
         self.say(refusal.title, *refusal.sentences)
         if refusal.standings:
             self.say(t._("Final standings"))
-            for name, score, place in refusal.standings:
-                points = t.n_("{n} point", "{n} points", score).format(n=score)
-                self.say(self._pair(t.ordinal(place), self._join([name, points])))
+            self._tell_rows(refusal.standings)
         if ui.editor is not None:
             self.say(self._editor_prompt())
             return
@@ -1139,6 +1138,14 @@ class PlainTable:
         if last is not None and observation.phase == "hand_over":
             self.say(hand_over_sentence(t, last.hand, last.finishing, ui.leaving(), ui.name_of))
 
+    def _tell_rows(self, rows: Iterable[StandingRow]) -> None:
+        """Final standings, a line each: place, name, points, and who left."""
+        t = self.t
+        for row in rows:
+            points = t.n_("{n} point", "{n} points", row.score).format(n=row.score)
+            parts = [row.name, points] if row.note is None else [row.name, points, row.note]
+            self.say(self._pair(row.place, self._join(parts)))
+
     def _tell_standings(self, just_ended: bool = False) -> None:
         """The final standings; ``just_ended`` right after the log said why it ended."""
         t, ui = self.t, self.ui
@@ -1147,10 +1154,7 @@ class PlainTable:
             return
         ended = session.observation.ended
         self.say(t._("Final standings"))
-        for row in final_rows(t, ended, ui.table, session.observation, ui.name_of):
-            points = t.n_("{n} point", "{n} points", row.score).format(n=row.score)
-            parts = [row.name, points] if row.note is None else [row.name, points, row.note]
-            self.say(self._pair(row.place, self._join(parts)))
+        self._tell_rows(final_rows(t, ended, ui.table, session.observation, ui.name_of))
         if just_ended:
             if not self.quitting:
                 self.say(t._("Type quit to leave."))

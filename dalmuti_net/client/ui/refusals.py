@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..session import HostError
 from .confirm import Choice
+from .departures import StandingRow
 from .errors import TROUBLESHOOTING, describe_error, describe_unreachable
 from .i18n import N_, Translator
 from .text import fit, width, wrap
@@ -34,7 +35,9 @@ class RefusalScreen:
     sentences: tuple[str, ...]
     """Already translated, shown in order; the first is the main one."""
     choices: tuple[Choice, ...]
-    standings: tuple[tuple[str, int, int], ...] = field(default=())
+    standings: tuple[StandingRow, ...] = field(default=())
+    """The final standings of a table that ended, as every screen shows them (who left
+    included, marked)."""
 
     def answer(self, key: str) -> str | None:
         if key == "escape":
@@ -95,7 +98,10 @@ def for_error(
             t._("This table has ended"),
             tuple(sentences),
             _ways_out(t, can_list),
-            tuple(error.standings),
+            tuple(
+                StandingRow(t.ordinal(place), 0, name, score, None)
+                for name, score, place in error.standings
+            ),
         )
     if error.code == "version_mismatch":
         return RefusalScreen(
@@ -134,7 +140,7 @@ def closed(
     detail: str | None,
     *,
     can_list: bool,
-    standings: tuple[tuple[str, int, int], ...] = (),
+    standings: tuple[StandingRow, ...] = (),
     can_retry: bool = False,
 ) -> RefusalScreen:
     """The connection is over for another reason (a goodbye, a kick, ...); with the final
@@ -158,14 +164,22 @@ def refusal_lines(t: Translator, screen: RefusalScreen, cols: int) -> list[Line]
         lines.append([])
     if screen.standings:
         lines.append([("class:heading", t._("Final standings"))])
-        places = [t.ordinal(place) for _, _, place in screen.standings]
-        place_cols = max(width(place) for place in places)
-        name_cols = min(max(width(name) for name, _, _ in screen.standings), cols // 2)
-        score_cols = max(len(str(score)) for _, score, _ in screen.standings)
-        for place, (name, score, _) in zip(places, screen.standings, strict=True):
-            row = (
-                f"{fit(place, place_cols)}  {fit(name, name_cols)}  {str(score).rjust(score_cols)}"
-            )
-            lines.append([("", row)])
+        lines += standings_lines(screen.standings, cols)
         lines.append([])
+    return lines
+
+
+def standings_lines(rows: tuple[StandingRow, ...] | list[StandingRow], cols: int) -> list[Line]:
+    """Final standings in columns: place, name, points right-aligned, and why a row is
+    marked (who left); a name is cut only where the screen has no room for it."""
+    place_cols = max(width(row.place) for row in rows)
+    name_cols = min(max(width(row.name) for row in rows), cols // 2)
+    score_cols = max(len(str(row.score)) for row in rows)
+    lines: list[Line] = []
+    for row in rows:
+        text = f"{fit(row.place, place_cols)}  {fit(row.name, name_cols)}  "
+        text += str(row.score).rjust(score_cols)
+        if row.note:
+            text += f"  {row.note}"
+        lines.append([("class:dim" if row.note else "", text)])
     return lines

@@ -36,7 +36,13 @@ from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .config import Preferences
 from .confirm import BACK, Choice, Confirmation
 from .countdowns import Countdowns, moved_for_note
-from .departures import departed_name, hand_over_sentence, leaving_players, moved_up_sentence
+from .departures import (
+    departed_name,
+    final_rows,
+    hand_over_sentence,
+    leaving_players,
+    moved_up_sentence,
+)
 from .errors import (
     CONNECT_FAILURES,
     GOODBYE_SENTENCES,
@@ -569,7 +575,7 @@ class ClientUi:
             standings = (
                 ()
                 if ended is None
-                else tuple((self.name_of(p), score, place) for p, score, place in ended.standings)
+                else tuple(final_rows(self.t, ended, self.table, session.observation, self.name_of))
             )
             self.refusal = refusals.closed(
                 self.t,
