@@ -45,6 +45,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from wake import cpu_model  # bench/, beside this file
+
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.engine import Event, Game, Observation, Phase, Rules, can_see
 
@@ -413,17 +415,6 @@ def against(commit: str, players: int, hands: int, rounds: int) -> None:
             f"  {label:<{width}}  {max(rates[top]) / max(rates[bottom]):.2f};"
             f"  {per_round[0]:.2f} to {per_round[-1]:.2f} ({median:.2f})"
         )
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> None:

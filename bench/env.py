@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from wake import cpu_model  # bench/, beside this file
 
 from dalmuti_net.engine import Rules
 from dalmuti_net.research import env as dalmuti_env
@@ -50,17 +51,6 @@ def steps_per_second(make: Callable[[], Any], steps: int, seed: int) -> float:
 
 def best(make: Callable[[], Any], steps: int, repeat: int) -> float:
     return max(steps_per_second(make, steps, run) for run in range(repeat))
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> None:
