@@ -36,6 +36,12 @@ def timers_message(
     }
 
 
+NUDGE_AFTER = 10.0
+"""Seconds a decision is owed before the host player may nudge the player."""
+SKIP_AFTER = 30.0
+"""Seconds a decision is owed before the host player may skip (make the default move)."""
+
+
 class Waited:
     """When each owed decision was asked, to tell how long the table has waited for it."""
 

@@ -58,14 +58,11 @@ Why a minute: an ordinary turn takes a few seconds, and the slowest decisions (t
 from a full hand, a Greater Dalmuti seating a newcomer) about twenty; a minute rushes
 nobody who is there, chatting included, and the countdown shows from the start. Yet one
 player away from the table costs the others at most a minute a turn, and the host player
-can nudge (after ``NUDGE_AFTER``) or skip (after ``SKIP_AFTER``) sooner."""
+can nudge (after ``countdowns.NUDGE_AFTER``) or skip (after ``countdowns.SKIP_AFTER``)
+sooner."""
 DEFAULT_BETWEEN_HANDS = 30.0
 """The longest the results stay between hands: everyone ready deals at once, so this only
 bounds how long one player who is away (or typing) holds the others."""
-NUDGE_AFTER = 10.0
-"""Seconds a decision is owed before the host player may nudge the player."""
-SKIP_AFTER = 30.0
-"""Seconds a decision is owed before the host player may skip (make the default move)."""
 
 
 @dataclass(frozen=True)

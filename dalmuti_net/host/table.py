@@ -64,9 +64,8 @@ from ..protocol.resume import client_proof, host_proof, new_nonce, proof_matches
 from ..protocol.text import clean_text
 from ..told import N_, Told
 from .admission import Admission, MakeRoom, Refuse
-from .countdowns import Waited
+from .countdowns import NUDGE_AFTER, SKIP_AFTER, Waited
 from .default_moves import default_move
-from .settings import NUDGE_AFTER, SKIP_AFTER
 
 SOFTWARE = f"dalmuti-net/{__version__}"
 _TABLE_CHANGING = (

@@ -13,8 +13,8 @@ from recording_clients import RecordingClient, bot_runner, open_memory_client
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.engine import Rules
+from dalmuti_net.host.countdowns import NUDGE_AFTER, SKIP_AFTER
 from dalmuti_net.host.server import TableServer
-from dalmuti_net.host.settings import NUDGE_AFTER, SKIP_AFTER
 from dalmuti_net.host.table import Limits, Table
 
 
