@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ...bots.names import BOT_NAMES as BOT_NAMES  # where commands look for them
 from ...engine import JESTER, CardSet, Role
 from .i18n import Translator
 
