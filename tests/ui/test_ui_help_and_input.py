@@ -52,6 +52,22 @@ def test_help_is_longer_than_80x24_so_scrolling_matters() -> None:
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_keys_help_names_end_as_the_log_title_does(language: str) -> None:
+    """End goes back to the newest log line; the log's title says so when PgUp hid some,
+    and the help's keys say so too, with the key as this language names it."""
+    t = Translator(language)
+    keys = text_of(help_text_lines(t, 1000)[1])  # the Keys section, on one line
+    end_key = {"en": "End", "es": "Fin", "zh_Hant": "End"}[language]
+    title = t.n_(
+        "{title} · {n} newer entry below, End shows it",
+        "{title} · {n} newer entries below, End shows them",
+        2,
+    )
+    assert end_key in title
+    assert f"{end_key} " in keys
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_chat_field_scrolls_sideways_up_to_the_limit(language: str) -> None:
     table = LocalTable(language=language)
     typed = "".join(f"{n % 10}" for n in range(MAX_CHAT_CHARS + 20))

@@ -66,7 +66,7 @@ def help_text_lines(
                 "↑ or Space picks it, ↓ puts it back, Enter gives. y/n answers a revolution, "
                 "i/p a misdeal, d declines a Merchant exchange. Lobby: r ready; the host "
                 "player has s start, b/B bots, x remove a bot, k kick, o rules. t chats, "
-                "PgUp/PgDn scroll the log, q quits."
+                "PgUp/PgDn scroll the log, End goes back to its newest line, q quits."
             ),
         ),
         (
