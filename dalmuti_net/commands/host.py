@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -143,8 +142,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from(args: argparse.Namespace) -> HostOptions:
-    user = _login_name()
-    player = args.player_name or _remembered_name() or user
+    from ..client.ui.config import load_name
+    from .person import login_name
+
+    user = login_name("Host")
+    player = (args.player_name or "").strip() or load_name() or user
     return HostOptions(
         # A headless host has nobody playing at it: its table is the login's.
         name=args.table_name or _table_of(args, user if args.headless else player),
@@ -185,27 +187,14 @@ def settle_player_name(
     interactive: bool | None = None,
     read: Callable[[str], str] = input,
 ) -> HostOptions:
-    """The host player is one person, as in ``dalmuti join``: a name given with
-    ``--player-name`` is remembered from now on; else the remembered one is used; else, at
-    a terminal, the name is asked once (the login name offered) and remembered. A script
-    without a terminal is seated under the login name, remembering nothing."""
-    from ..client.ui.config import save_name
-    from ..protocol.catalogue import MAX_NAME_CHARS
-    from ..protocol.text import clean_text
+    """The host player is one person, as in ``dalmuti join`` (see ``commands.person``)."""
+    from .person import settled_name
 
-    if args.player_name and args.player_name.strip():
-        save_name(args.player_name.strip())
+    name = settled_name(
+        args.player_name, t, offered=options.player_name, interactive=interactive, read=read
+    )
+    if name is None or name == options.player_name:
         return options
-    if _remembered_name() is not None:
-        return options
-    if not (sys.stdin.isatty() if interactive is None else interactive):
-        return options
-    try:
-        typed = read(t._("Your name at the table [{name}]: ").format(name=options.player_name))
-    except EOFError:
-        typed = ""
-    name = clean_text(typed.strip())[:MAX_NAME_CHARS].strip() or options.player_name
-    save_name(name)
     table = options.name if args.table_name else _table_of(args, name)
     return replace(options, player_name=name, name=table)
 
@@ -214,19 +203,6 @@ def _table_of(args: argparse.Namespace, person: str) -> str:
     """The table's name when none is given: the host player's, in the table's language."""
     translator = messages(args.lang if _known(args.lang) else None)
     return translator._("{user}'s table").format(user=person)
-
-
-def _remembered_name() -> str | None:
-    from ..client.ui.config import load_name
-
-    return load_name()
-
-
-def _login_name() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "Host"
 
 
 def check_options(options: HostOptions, t: Translator | None = None) -> str | None:

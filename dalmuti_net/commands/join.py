@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..client.ui.i18n import N_
 from .common import CommandError, ExitCode, check_interfaces, has_a_terminal
 from .language import add_lang_argument, messages
+from .person import login_name, settled_name
 from .screen_options import add_turn_alert_arguments
 
 if TYPE_CHECKING:
@@ -79,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if target is None:
         check_interfaces(args.interface, t)
+    else:
+        # Named by address there is no list to type a name in first: ask it here, once.
+        settled_name(args.player_name, t, offered=login_name("Player"))
     recorder = None
     if args.record is not None:
         from pathlib import Path
@@ -94,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         from .plain import join_plain
 
         try:
-            return join_plain(args, t, target, _default_name(), recorder)
+            return join_plain(args, t, target, login_name("Player"), recorder)
         finally:
             if recorder is not None:
                 recorder.close()
@@ -138,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
             if place is not None:
                 host, port = place
                 display = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-                player_name = ui.name or _default_name()
+                player_name = ui.name or login_name("Player")
             else:
                 join = await client.find_table(args.interface)
                 host, port, display = join.host, join.port, ui.address
@@ -190,12 +194,3 @@ def exit_code(last: ClientSession | None) -> ExitCode:
     if last.errors and last.errors[-1].fatal:
         return ExitCode.REFUSED
     return ExitCode.NOT_FOUND
-
-
-def _default_name() -> str:
-    import getpass
-
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "Player"

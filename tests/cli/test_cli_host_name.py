@@ -19,9 +19,10 @@ DEADLINE_S = 30.0
 
 
 class PtyHost:
-    """`dalmuti host --plain` with a pseudo-terminal for its standard input and output."""
+    """`dalmuti host --plain` (or another command) with a pseudo-terminal for its standard
+    input and output."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, command: list[str] | None = None) -> None:
         self.main, child = pty.openpty()
         env = {
             **os.environ,
@@ -32,9 +33,11 @@ class PtyHost:
             "LANG": "C.UTF-8",
         }
         env.pop("LANGUAGE", None)
-        command = ["host", "--plain", "--no-announce", "--interface", "127.0.0.1"]
+        if command is None:
+            command = ["host", "--plain", "--no-announce", "--interface", "127.0.0.1"]
+            command += ["--port", "0"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "dalmuti_net.cli", *command, "--port", "0", "--lang", "en"],
+            [sys.executable, "-m", "dalmuti_net.cli", *command, "--lang", "en"],
             cwd=REPO,
             stdin=child,
             stdout=child,
@@ -84,6 +87,44 @@ def test_the_host_player_is_asked_once_and_remembered(tmp_path: Path) -> None:
     finally:
         again.close()
     assert "Your name at the table" not in again.output
+
+
+def test_joining_by_address_asks_the_name_once_and_remembers_it(tmp_path: Path) -> None:
+    host = PtyHost(
+        tmp_path / "ana",
+        [
+            "host",
+            "--plain",
+            "--no-announce",
+            "--port",
+            "0",
+            "--interface",
+            "127.0.0.1",
+            "--player-name",
+            "Ana",
+        ],
+    )
+    try:
+        host.wait_for("Players join with: dalmuti join 127.0.0.1:")
+        host.wait_for("\n")
+        address = host.output.split("dalmuti join ")[1].split()[0]
+        ben = tmp_path / "ben"
+        first = PtyHost(ben, ["join", "--plain", address])
+        try:
+            first.wait_for("Your name at the table [")
+            first.type("Ben")
+            first.wait_for("Ben (you)")
+        finally:
+            first.close()
+        assert load_name({"XDG_CONFIG_HOME": str(ben / "config")}) == "Ben"
+        again = PtyHost(ben, ["join", "--plain", address])
+        try:
+            again.wait_for("Ben (you)")
+        finally:
+            again.close()
+        assert "Your name at the table" not in again.output
+    finally:
+        host.close()
 
 
 def test_the_league_counts_a_person_once_whatever_the_case_of_the_name() -> None:
