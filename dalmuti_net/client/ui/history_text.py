@@ -14,6 +14,7 @@ from ...history.record import ViewerInfo
 from ...protocol.messages import Message, event_from_message
 from ..session import ClientSession
 from .countdowns import moved_for_note
+from .departures import LEFT_MARK, left_note
 from .i18n import Translator
 from .story import Namer, describe_event
 from .text import tidy
@@ -102,15 +103,25 @@ def shown_names(t: Translator, session: ClientSession) -> dict[int, str]:
 def hand_summary(
     t: Translator, frames: list[Message], span: HandSpan, names: dict[int, str]
 ) -> str:
-    """``Hand 3: Ana, Bo, Cy, Di (a revolution)``: the finishing order, or that it was not
-    finished; and who lost the crown, if the Greater Dalmuti the hand was dealt to did not
-    finish first (the morning-after question: "the hand where I lost the crown")."""
+    """``Hand 3: Ana, Bo (left), Cy, Di (a revolution); a bot stood in for Cy``: the
+    finishing order, or that it was not finished, with who left the table during it; who
+    lost the crown, if the Greater Dalmuti the hand was dealt to did not finish first (the
+    morning-after question: "the hand where I lost the crown"); and whose moves a stand-in
+    bot made, as the told hand marks each of them."""
     result = hand_result(frames, span)
     hand = frames[span.start : span.end]
+    left = {f["player"] for f in hand if f["type"] == "player_leaving"}
+
+    def named(player: int) -> str:
+        name = names.get(player, f"#{player}")
+        if player in left:
+            return t._("{name} ({note})").format(name=name, note=t._(LEFT_MARK))
+        return name
+
     if result is None:
         text = t._("Hand {hand}: not finished.").format(hand=span.number)
     else:
-        order = t.list_separator.join(names.get(p, f"#{p}") for p in result["finishing"])
+        order = t.list_separator.join(named(p) for p in result["finishing"])
         crowned = next((f["order"][0] for f in hand if f["type"] == "hand_started"), None)
         if crowned is None or not result["finishing"] or result["finishing"][0] == crowned:
             text = t._("Hand {hand}: {order}").format(hand=span.number, order=order)
@@ -120,18 +131,44 @@ def hand_summary(
             )
     if any(f["type"] == "revolution_declared" for f in hand):
         text += " " + t._("(a revolution)")
+    # A leaver's seat is played out by a bot too: "left" says that already.
+    stood_in = [
+        player
+        for player in dict.fromkeys(
+            f["player"] for f in hand if f["type"] == "moved_for" and f["by"] == "stand_in"
+        )
+        if player not in left
+    ]
+    if stood_in:
+        who = t.list_separator.join(names.get(p, f"#{p}") for p in stood_in)
+        text += t._("; ") + t.n_(
+            "a bot stood in for {names}", "bots stood in for {names}", len(stood_in)
+        ).format(names=who)
     return text
 
 
 def standings_text(t: Translator, frames: list[Message], names: dict[int, str]) -> str | None:
+    """The final standings, then those who left before the end with their points (as the
+    table's screens show them: nobody who played a hand is left out)."""
     ended = next((f for f in reversed(frames) if f["type"] == "table_ended"), None)
     if ended is None:
         return None
-    ranked = t.list_separator.join(
+    ranked = [
         t._("{place}. {name} {score}").format(place=place, name=names.get(p, f"#{p}"), score=score)
         for p, score, place in ended["standings"]
-    )
-    return t._("Final standings: {ranked}").format(ranked=ranked)
+    ]
+    table = next((f["table"] for f in reversed(frames) if f["type"] == "table"), None)
+    standing = {p for p, _, _ in ended["standings"]}
+    gone = [g for g in (table or {}).get("departed", []) if g["player"] not in standing]
+    for entry in sorted(gone, key=lambda g: -int(g["score"])):
+        ranked.append(
+            t._("{name} {score} ({note})").format(
+                name=names.get(entry["player"], entry["name"]),
+                score=entry["score"],
+                note=left_note(t, int(entry["hands"])),
+            )
+        )
+    return t._("Final standings: {ranked}").format(ranked=t.list_separator.join(ranked))
 
 
 def table_listing(

@@ -1,0 +1,97 @@
+"""`dalmuti history` marks what a stand-in bot played and who left (issue 33.7): in the
+hand listing, in the final standings and in a hand told move by move."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from harness import Harness, random_chooser
+from history_support import write_changes
+
+from dalmuti_net.cli import main
+from dalmuti_net.engine import Rules
+from dalmuti_net.host.table import Table
+
+
+@pytest.fixture(scope="module")
+def save(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three hands: Cy drops in hand 1 and a bot stands in for her to the end; Bo leaves
+    during hand 2 (a bot plays his seat out) and is gone from hand 3."""
+    rng = random.Random(3)
+    table = Table("Marks", Rules(scoring=True, hand_limit=3), seed=3)
+    harness = Harness(table, rng)
+    ana = harness.join("Ana", chooser=random_chooser(rng))
+    bo = harness.join("Bo", chooser=random_chooser(rng))
+    cy = harness.join("Cy", chooser=random_chooser(rng))
+    for _ in range(3):
+        harness.send(ana, {"type": "add_bot", "strategy": "random"})
+    harness.send(ana, {"type": "start"})
+    game = table.game
+    assert game is not None
+    harness.run_until(lambda: cy.session.decision is not None)
+    cy_seat = cy.session.player
+    assert cy_seat is not None
+    harness.drop(cy)
+    table.request_stand_in(cy_seat)  # as the server does when her grace runs out
+    harness.deliver()
+    harness.run_until(lambda: game.hand_number == 2 and bo.session.decision is not None)
+    harness.send(bo, {"type": "leave"})
+    for player, _ in table.unplayed_seats():  # as the server does: a bot plays it out
+        table.request_stand_in(player)
+    harness.deliver()
+    harness.run()
+    assert table.phase == "ended"
+    header = {
+        "name": table.name,
+        "code": None,
+        "seed": table.seed,
+        "headless": True,
+        "table_id": table.table_id,
+        "rules": table.rules.to_dict(),
+        "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
+    }
+    path = tmp_path_factory.mktemp("marks") / "table.dat"
+    write_changes(path, header, table.take_journal())
+    return path
+
+
+def listing(capsys: pytest.CaptureFixture[str], save: Path, lang: str) -> list[str]:
+    assert main(["history", str(save), "--lang", lang]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out.splitlines()
+
+
+MARKS = {
+    # (Bo left, a bot stood in for Cy, Bo in the final standings)
+    "en": ("Bo (left)", "a bot stood in for Cy", "Bo 3 (left after 2 hands)"),
+    "es": ("Bo (se fue)", "un bot jugó por Cy", "Bo 3 (se fue tras 2 manos)"),
+    "zh-Hant": ("Bo（已離開）", "機器人代替 Cy 出牌", "Bo 3 分（打了 2 手後離開）"),
+}
+
+
+@pytest.mark.parametrize("lang", MARKS)
+def test_the_hand_listing_marks_departures_and_stand_ins(
+    save: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    left, stood_in, standing = MARKS[lang]
+    lines = listing(capsys, save, lang)
+    hands = [line for line in lines if line.startswith("  ")]
+    assert len(hands) == 3
+    assert [left in line for line in hands] == [False, True, False]  # only where he left
+    assert all(stood_in in line for line in hands)  # she never came back
+    assert "Bo" not in hands[2]  # not dealt in after he left
+    assert lines[-1].endswith(standing)  # his points, after the ranked players
+
+
+def test_a_told_hand_marks_each_move_the_stand_in_made(
+    save: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["history", str(save), "--as", "Ana", "--hand", "3"]) == 0
+    out, _ = capsys.readouterr()
+    cy_moves = [line for line in out.splitlines() if line.startswith(("Cy plays", "Cy passes"))]
+    assert cy_moves
+    assert all(line.endswith("(played by the bot standing in)") for line in cy_moves)
+    assert "Bo " not in out.split("Hand 3 of 3 begins.")[1]
