@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,3 +48,30 @@ def hand_result(frames: list[Message], span: HandSpan) -> dict[str, Any] | None:
         (f for f in frames[span.start : span.end] if f["type"] == "hand_ended"),
         None,
     )
+
+
+@dataclass(frozen=True)
+class GameSpan:
+    """Where one game at a table is in a viewer's frames: ``frames[start:end]``. A table
+    plays a second game, and more, when its host player offers a rematch."""
+
+    number: int
+    """1 for the table's first game, 2 for its first rematch..."""
+    start: int
+    end: int
+
+
+def game_spans(frames: list[Message]) -> list[GameSpan]:
+    """The games in a viewer's frames, in order: each ends with its ``table_ended``, and
+    what follows (the rematch's lobby and seating) belongs to the next. A rematch offered
+    but never dealt is no game."""
+    ends = [index + 1 for index, frame in enumerate(frames) if frame["type"] == "table_ended"]
+    bounds = [0, *ends]
+    if not ends or ends[-1] < len(frames):
+        bounds.append(len(frames))
+    games: list[GameSpan] = []
+    for start, end in itertools.pairwise(bounds):
+        dealt = any(frame["type"] == "hand_started" for frame in frames[start:end])
+        if not games or dealt:
+            games.append(GameSpan(len(games) + 1, start, end))
+    return games

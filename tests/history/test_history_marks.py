@@ -1,5 +1,6 @@
-"""`dalmuti history` marks what a stand-in bot played and who left (issue 33.7): in the
-hand listing, in the final standings and in a hand told move by move."""
+"""`dalmuti history` marks what a stand-in bot played and who left (issue 33.7), in the
+hand listing, in the final standings and in a hand told move by move; it lists a
+rematch apart from the game before it."""
 
 from __future__ import annotations
 
@@ -95,3 +96,54 @@ def test_a_told_hand_marks_each_move_the_stand_in_made(
     assert cy_moves
     assert all(line.endswith("(played by the bot standing in)") for line in cy_moves)
     assert "Bo " not in out.split("Hand 3 of 3 begins.")[1]
+
+
+@pytest.fixture(scope="module")
+def rematch_save(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two hands, then a rematch of two hands with the same seats."""
+    rng = random.Random(5)
+    table = Table("Again", Rules(scoring=True, hand_limit=2), seed=5)
+    harness = Harness(table, rng)
+    ana = harness.join("Ana", chooser=random_chooser(rng))
+    bo = harness.join("Bo", chooser=random_chooser(rng))
+    for _ in range(3):
+        harness.send(ana, {"type": "add_bot", "strategy": "random"})
+    harness.send(ana, {"type": "start"})
+    harness.run()
+    harness.send(ana, {"type": "rematch"})
+    harness.send(bo, {"type": "ready", "ready": True})  # accepted: the rematch starts
+    harness.run()
+    assert table.phase == "ended" and table.game_number == 2
+    header = {
+        "name": table.name,
+        "code": None,
+        "seed": table.seed,
+        "headless": True,
+        "table_id": table.table_id,
+        "rules": table.rules.to_dict(),
+        "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
+    }
+    path = tmp_path_factory.mktemp("rematch") / "table.dat"
+    write_changes(path, header, table.take_journal())
+    return path
+
+
+REMATCH = {
+    "en": ("Table 1: Again", "Table 1: Again, rematch 1", "Hand 1: ", "Final standings: "),
+    "es": ("Mesa 1: Again", "Mesa 1: Again, revancha 1", "Mano 1: ", "Clasificación final: "),
+    "zh-Hant": ("第 1 桌：Again", "第 1 桌：Again，第 1 場重賽", "第 1 手：", "最後名次："),
+}
+
+
+@pytest.mark.parametrize("lang", REMATCH)
+def test_a_rematch_is_listed_apart_from_the_game_before_it(
+    rematch_save: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    first, second, hand_one, standings = REMATCH[lang]
+    lines = listing(capsys, rematch_save, lang)
+    assert lines.count(first) == 1 and lines.count(second) == 1
+    games = [lines[: lines.index(second)], lines[lines.index(second) :]]
+    for game in games:  # each with its own hands, numbered from 1, and its own standings
+        assert sum(line.startswith("  " + hand_one) for line in game) == 1
+        assert sum(line.startswith(standings) for line in game) == 1
+    assert games[0][-1] == ""  # a blank line between them

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...engine import Event
 from ...engine import events as ev
-from ...history.hands import HandSpan, hand_result, hand_spans
+from ...history.hands import HandSpan, game_spans, hand_result, hand_spans
 from ...history.record import ViewerInfo
 from ...protocol.messages import Message, event_from_message
 from ..session import ClientSession
@@ -175,22 +175,35 @@ def table_listing(
     t: Translator, number: int, name: str, frames: list[Message], players: list[int]
 ) -> list[str]:
     """The lines ``dalmuti history FILE`` prints for one table (from public messages);
-    ``players``: the seats dealt in."""
+    ``players``: the seats dealt in. Each rematch is listed after the game before it,
+    under a heading of its own: its hands are numbered from 1 again."""
     names = names_in(t, frames)
-    seat_names = [names.get(player, f"#{player}") for player in players]
-    lines = [t._("Table {number}: {name}").format(number=number, name=name)]
-    lines.append(
-        t.n_("{n} player: {names}", "{n} players: {names}", len(seat_names)).format(
-            n=len(seat_names), names=t.list_separator.join(seat_names)
+    lines: list[str] = []
+    for game in game_spans(frames):
+        played = frames[game.start : game.end]
+        dealt = {p for f in played if f["type"] == "hand_started" for p in f["order"]}
+        if game.number == 1:
+            lines.append(t._("Table {number}: {name}").format(number=number, name=name))
+        else:
+            lines.append("")
+            lines.append(
+                t._("Table {number}: {name}, rematch {rematch}").format(
+                    number=number, name=name, rematch=game.number - 1
+                )
+            )
+        seat_names = [names.get(p, f"#{p}") for p in players if p in dealt or not dealt]
+        lines.append(
+            t.n_("{n} player: {names}", "{n} players: {names}", len(seat_names)).format(
+                n=len(seat_names), names=t.list_separator.join(seat_names)
+            )
         )
-    )
-    spans = [span for span in hand_spans(frames) if span.number > 0]
-    if not spans:
-        lines.append(t._("No hand was dealt."))
-    lines += ["  " + hand_summary(t, frames, span, names) for span in spans]
-    standings = standings_text(t, frames, names)
-    if standings is not None:
-        lines.append(standings)
+        spans = [span for span in hand_spans(played) if span.number > 0]
+        if not spans:
+            lines.append(t._("No hand was dealt."))
+        lines += ["  " + hand_summary(t, played, span, names) for span in spans]
+        standings = standings_text(t, played, names)
+        if standings is not None:
+            lines.append(standings)
     return [tidy(line) for line in lines]
 
 
