@@ -323,6 +323,31 @@ def test_spectators_see_the_table_but_no_hand() -> None:
     assert table.ui.press("r") == []  # nothing to be ready for, nothing sent
 
 
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_last_hands_results_have_no_next_hand_column(language: str) -> None:
+    """No hand follows the last: its results show places and points, not the roles of a
+    next hand; a player who left then is marked beside their name instead."""
+    table = LocalTable(Rules(scoring=True, hand_limit=1), seed=2, language=language)
+    t = Translator(language)
+    table.press("s")
+    play_hand(table, [(80, 24)])
+    table.next_hand()
+    assert table.ui.results is not None
+    leaver = table.ui.results.finishing[-1]
+    assert table.session.table is not None
+    players = [
+        {**seat, "left": seat["player"] == leaver} for seat in table.session.table["players"]
+    ]
+    table.session.table = {**table.session.table, "players": players}
+    for cols, rows in SIZES:
+        screen = draw(table.ui, cols, rows)
+        assert t._("Next hand") not in screen
+        assert "👑" not in screen  # no next hand's crown
+        assert t._("Points") in screen and t._("Total") in screen
+    marked = t._("{name} ({note})").format(name=table.ui.name_of(leaver), note=t._("left"))
+    assert marked in draw(table.ui, 80, 24)
+
+
 def test_ended_table_shows_standings() -> None:
     table = LocalTable(Rules(scoring=True, hand_limit=1), seed=2)
     table.press("s")

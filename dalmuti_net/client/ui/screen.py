@@ -608,27 +608,35 @@ def columns(cells: list[str], widths: list[int], right: Collection[int], style: 
 
 def results_rows(ui: ClientUi) -> tuple[list[str], list[list[str]]]:
     """The hand just over as a table's headings and rows, in finishing order: place,
-    player, next hand's role, and with scoring the points and totals (the terminal lays
-    them out in columns, the web table in a table)."""
+    player, next hand's role (none after the last hand: no next hand comes), and with
+    scoring the points and totals (the terminal lays them out in columns, the web table
+    in a table)."""
     t = ui.t
     result = ui.results
     assert result is not None
     scoring = bool((ui.table or {}).get("rules", {}).get("scoring"))
+    observation = None if ui.session is None else ui.session.observation
+    last = observation is not None and observation.ended is not None
     leaving = ui.leaving()
     roles = roles_of(tuple(next_seating(result.finishing, leaving)))
-    headers = [t._("Place"), t._("Player"), t._("Next hand")]
+    headers = [t._("Place"), t._("Player")]
+    if not last:
+        headers.append(t._("Next hand"))
     if scoring:
         headers += [t._("Points"), t._("Total")]
     rows: list[list[str]] = []
     for index, player in enumerate(result.finishing):
         role = roles.get(player)
-        row = [
-            t.ordinal(index + 1),
-            ui.name_of(player),
-            t._(LEFT_MARK)
-            if role is None
-            else f"{role_symbol(role, ui.ascii_symbols)} {t.role(role)}",
-        ]
+        name = ui.name_of(player)
+        if last and player in leaving:  # no role column to say it: beside the name
+            name = t._("{name} ({note})").format(name=name, note=t._(LEFT_MARK))
+        row = [t.ordinal(index + 1), name]
+        if not last:
+            row.append(
+                t._(LEFT_MARK)
+                if role is None
+                else f"{role_symbol(role, ui.ascii_symbols)} {t.role(role)}"
+            )
         if scoring:
             points = result.points[index] + result.bonus[index]
             text = f"+{points}"
@@ -650,7 +658,8 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     lines: list[Line] = [rule(t._("Hand {hand} is over").format(hand=result.hand), cols)]
     headers, rows = results_rows(ui)
     widths = column_widths([headers, *rows], cols)
-    right = {3, 4}
+    figures = (t._("Points"), t._("Total"))
+    right = {index for index, heading in enumerate(headers) if heading in figures}
     lines.append(columns(headers, widths, right, "class:heading"))
     for player, row in zip(result.finishing, rows, strict=True):
         lines.append(columns(row, widths, right, "class:me" if player == ui.me else ""))
