@@ -2,7 +2,15 @@
 
 The bot SDK is this package's public face: ``run_bot(address, bot)`` and friends (see
 ``sdk``), with the engine's action and decision types re-exported for bots to use.
+
+The SDK's names are loaded on first use (PEP 562): importing a sans-I/O part of the
+client (``client.session``, ``client.model``) must not import trio with them.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from ..bots.base import Strategy
 from ..engine import (
@@ -25,21 +33,54 @@ from ..engine import (
     RevolutionDecision,
     TaxDecision,
 )
-from .runner import CannotConnect
-from .sdk import (
-    Address,
-    BotFunction,
-    BotResult,
-    FunctionStrategy,
-    IllegalAnswer,
-    NoTableFound,
-    as_strategy,
-    find_table,
-    is_legal,
-    legal_actions,
-    play_bot,
-    run_bot,
-)
+
+if TYPE_CHECKING:
+    from .runner import CannotConnect
+    from .sdk import (
+        Address,
+        BotFunction,
+        BotResult,
+        FunctionStrategy,
+        IllegalAnswer,
+        NoTableFound,
+        as_strategy,
+        find_table,
+        is_legal,
+        legal_actions,
+        play_bot,
+        run_bot,
+    )
+
+_LAZY = {
+    "CannotConnect": "runner",
+    **{
+        name: "sdk"
+        for name in (
+            "Address",
+            "BotFunction",
+            "BotResult",
+            "FunctionStrategy",
+            "IllegalAnswer",
+            "NoTableFound",
+            "as_strategy",
+            "find_table",
+            "is_legal",
+            "legal_actions",
+            "play_bot",
+            "run_bot",
+        )
+    },
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Action",

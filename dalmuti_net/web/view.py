@@ -155,15 +155,15 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
         ui.screen is not Screen.TABLE
         or session is None
         or table is None
-        or table["phase"] == "lobby"
+        or table.lobby
         or observation is None
         or not observation.order
         or ui.overlay is not None
     ):
         return None
     t = ui.t
-    by_player = {seat["player"]: seat for seat in table["players"]}
-    scoring = bool(table.get("rules", {}).get("scoring"))
+    by_player = table.by_player
+    scoring = table.rules.scoring
     seats = []
     for player in observation.order:
         role = observation.roles[player]

@@ -110,7 +110,14 @@ def test_a_dropped_seat_on_its_turn_shows_both_countdowns_whole(language: str) -
         player = seat["player"]
         if player == table.ui.me:
             continue
-        seat["connected"], seat["kind"] = False, "human"  # as a person who dropped
+        # As a person who dropped (a new table, as a host's `table` message brings one).
+        dropped = {**seat, "connected": False, "kind": "human"}
+        table.session.table = {
+            **table.session.table,
+            "players": [
+                dropped if s["player"] == player else s for s in table.session.table["players"]
+            ],
+        }
         feed(table, {"type": "timers", "grace": [[player, 42_000]], "turn": [[player, 18_000]]})
         screen = draw(table.ui)
         rows = screen.splitlines()

@@ -188,11 +188,11 @@ def test_the_last_hands_points_come_before_the_standings_then_a_rematch() -> Non
     table.press("r")
     assert table.sent[-1] == {"type": "rematch"}
     lobby = draw(table.ui)
-    assert table.ui.table is not None and table.ui.table["rematch"]
+    assert table.ui.table is not None and table.ui.table.rematch
     assert "The host player offers a rematch with the same seats." in lobby
     assert table.session.observation is None and not table.ui.ended
     table.press("s")
-    assert table.ui.table is not None and table.ui.table["phase"] == "playing"
+    assert table.ui.table is not None and table.ui.table.playing
     assert "Hand 1" in draw(table.ui)
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from dalmuti_net.client.model.views import TableView, decode_table
 from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.lobby import (
     RULE_FIELDS,
@@ -36,8 +37,8 @@ def seat(
     }
 
 
-def table(*seats: dict[str, Any]) -> dict[str, Any]:
-    return {"players": list(seats), "rules": Rules().to_dict(), "phase": "lobby"}
+def table(*seats: dict[str, Any]) -> TableView:
+    return decode_table({"players": list(seats), "rules": Rules().to_dict(), "phase": "lobby"})
 
 
 def editor_at(key: str) -> RulesEditor:

@@ -122,7 +122,7 @@ def test_a_full_table_offers_to_watch_instead(language: str) -> None:
         await wait_for(lambda: ui.screen is Screen.TABLE and ui.session is not None)
         assert ui.session is not None and ui.session.spectator
         await wait_for(lambda: ui.table is not None)
-        assert t._("You are watching") in draw(ui) or ui.table["phase"] == "lobby"  # type: ignore[index]
+        assert t._("You are watching") in draw(ui) or ui.table.lobby  # type: ignore[union-attr]
 
     steps = run_app(ui, full_table(), script)
     assert steps[0] == Rejoin(spectator=True, code=None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from ui_support import LocalTable, draw
 
+from dalmuti_net.client.model.views import TableView
 from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.lobby import RULE_FIELDS, menu_values, rule_value_text
 from dalmuti_net.client.ui.state import Overlay
@@ -28,7 +29,7 @@ RULES = [
 ]
 
 
-def table_of(language: str, rules: Rules, bots: int) -> dict[str, object] | None:
+def table_of(language: str, rules: Rules, bots: int) -> TableView | None:
     """The table message the panel is drawn from (the clocks are the table's)."""
     return LocalTable(rules, language=language, bots=bots).ui.table
 

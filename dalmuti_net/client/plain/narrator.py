@@ -20,6 +20,7 @@ from ...engine.rules import MAX_HAND_LIMIT
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
 from ...protocol.text import shown
+from ..model.views import SeatView, TableView, decode_welcome
 from ..runner import Status
 from ..session import ClientSession
 from ..ui.choosers import Result
@@ -138,7 +139,7 @@ class PlainTable:
         self._answered = False
         self._decision_seen: object = None
         self._hand_told: object = None
-        self._table_seen: dict[str, Any] | None = None
+        self._table_seen: TableView | None = None
         self._listed: dict[str, int] = {}
         self._listings: list[TableListing] = []
         self._claims_said: set[tuple[str, str]] = set()
@@ -384,20 +385,20 @@ class PlainTable:
         elif "seq" in message:
             self._after_event(message)
         if kind == "snapshot" or kind == "table":
-            self._table_seen = _copy(ui.table)
+            self._table_seen = ui.table
         self._follow_decision()
         return effects
 
     def _welcome(self) -> None:
         t, ui = self.t, self.ui
-        table = ui.table or {}
-        self.say(t._("You are at {table}.").format(table=table.get("name", "")))
+        table = ui.table
+        self.say(t._("You are at {table}.").format(table="" if table is None else table.name))
         session = ui.session
         watching = session is not None and session.player is None
         if watching:
             self.say(t._("You watch as a spectator: you see what the whole table sees."))
         self._tell_table()
-        if table.get("phase") == "lobby":
+        if table is not None and table.lobby:
             if watching:
                 self.say(t._("Type help for the commands."))
             else:
@@ -428,7 +429,7 @@ class PlainTable:
         """At each hand's end, with scoring: what each player scored and their total (the
         table screen shows it in its results)."""
         t, ui = self.t, self.ui
-        if not (ui.table or {}).get("rules", {}).get("scoring"):
+        if ui.table is None or not ui.table.rules.scoring:
             return
         items = [
             t._("{name} +{points} ({total} in all)").format(
@@ -458,42 +459,40 @@ class PlainTable:
         if before is None or after is None:
             return
         t = self.t
-        old = {seat["player"]: seat for seat in before["players"]}
-        new = {seat["player"]: seat for seat in after["players"]}
+        old = before.by_player
+        new = after.by_player
         for player, seat in new.items():
             name = self._name(player)
             was = old.get(player)
-            came_back = seat["connected"] and (was is None or not was["connected"])
+            came_back = seat.connected and (was is None or not was.connected)
             returning = came_back and player in self._seen_connected
             for seen in (was, seat):
-                if seen is not None and seen["connected"]:
+                if seen is not None and seen.connected:
                     self._seen_connected.add(player)
             if was is None:
                 self.say(t._("{name} takes a seat.").format(name=name))
                 continue
-            if seat["ready"] != was["ready"] and after["phase"] == "lobby":
+            if seat.ready != was.ready and after.lobby:
                 if player == self.ui.me:
-                    self.say(t._("You are ready.") if seat["ready"] else t._("You are not ready."))
+                    self.say(t._("You are ready.") if seat.ready else t._("You are not ready."))
                 else:
-                    ready = (
-                        t._("{name} is ready.") if seat["ready"] else t._("{name} is not ready.")
-                    )
+                    ready = t._("{name} is ready.") if seat.ready else t._("{name} is not ready.")
                     self.say(ready.format(name=name))
             if (
-                seat["connected"] != was["connected"]
-                and seat["kind"] == "human"
-                and after["phase"] != "lobby"  # in the lobby a seat lasts as long as its line
+                seat.connected != was.connected
+                and seat.is_human
+                and not after.lobby  # in the lobby a seat lasts as long as its line
             ):
-                if seat["connected"]:
+                if seat.connected:
                     if returning:
                         self.say(t._("{name} is back.").format(name=name))
                     self._grace_told.discard(player)
                 elif not self._tell_grace(player) and not self._countdown_follows():
                     self.say(t._("{name} is offline.").format(name=name))
-            if seat["stand_in"] != was["stand_in"]:
-                if not seat["stand_in"]:
+            if seat.stand_in != was.stand_in:
+                if not seat.stand_in:
                     line = t._("{name} plays again; the bot stands aside.")
-                elif seat.get("left"):
+                elif seat.left:
                     line = t._("A bot plays out this hand for {name}.")
                 else:
                     line = t._("A bot stands in for {name}.")
@@ -501,17 +500,12 @@ class PlainTable:
         for player in old:
             # In a game the log says who left and who moves up (``ClientUi``); one's own
             # leaving is told as a refusal.
-            if player not in new and player != self.ui.me and after["phase"] == "lobby":
-                self.say(t._("{name} has left the table.").format(name=old[player]["name"]))
-        if before["rules"] != after["rules"] or before.get("timing") != after.get("timing"):
+            if player not in new and player != self.ui.me and after.lobby:
+                self.say(t._("{name} has left the table.").format(name=old[player].name))
+        if before.rules != after.rules or before.timing != after.timing:
             self.say(t._("The rules changed:") + " " + self._rules_text())
         session = self.session
-        if (
-            after.get("can_start")
-            and not before.get("can_start")
-            and session is not None
-            and session.is_host
-        ):
+        if after.can_start and not before.can_start and session is not None and session.is_host:
             self.say(t._("Enough players: type start to begin."))
 
     _results_told: object = None
@@ -542,8 +536,7 @@ class PlainTable:
         """At a table with a grace period the host follows a seat's drop with its countdown
         (``timers``), whose line says the player is offline: a line before it said it twice."""
         welcome = None if self.session is None else self.session.welcome
-        limits = (welcome or {}).get("limits") or {}
-        return bool(limits.get("grace_period_ms"))
+        return welcome is not None and bool(decode_welcome(welcome).grace_period_ms)
 
     def _tell_grace(self, player: int) -> bool:
         """Once per drop: how long before a bot takes ``player``'s seat, if that is known."""
@@ -832,7 +825,7 @@ class PlainTable:
     def _lobby(self, command: str, rest: str) -> list[Effect]:
         t, ui = self.t, self.ui
         table = ui.table
-        if table is None or table["phase"] != "lobby":
+        if table is None or not table.lobby:
             self.say(t._("That is not possible at this point of the game."))
             return []
         if command == "ready":
@@ -842,7 +835,7 @@ class PlainTable:
         if command == "bot":
             return self._pressed("B" if rest.casefold() == "random" else "b")
         if command in ("remove", "kick"):
-            players = table["players"]
+            players = table.players
             if not rest.isdigit() or not 1 <= int(rest) <= len(players):
                 self.say(
                     t._("Give the seat's number from the table list (1 to {n}).").format(
@@ -851,8 +844,8 @@ class PlainTable:
                 )
                 return []
             seat = players[int(rest) - 1]
-            if command == "remove" and seat["kind"] != "bot":
-                bots = [str(n) for n, p in enumerate(players, 1) if p["kind"] == "bot"]
+            if command == "remove" and not seat.is_bot:
+                bots = [str(n) for n, p in enumerate(players, 1) if p.is_bot]
                 if bots:
                     self.say(
                         t._("Seat {n} is not a bot: remove takes a bot's number ({bots}).").format(
@@ -961,7 +954,7 @@ class PlainTable:
             for option in RULE_FIELDS
             if option.key not in TIMING_FIELDS  # said by clocks_text
         ]
-        return t._("; ").join(parts) + t._(".") + " " + clocks_text(t, self.ui.table or {})
+        return t._("; ").join(parts) + t._(".") + " " + clocks_text(t, self.ui.table)
 
     # ------------------------------------------------------------------ told on request
 
@@ -989,20 +982,20 @@ class PlainTable:
         if table is None or session is None:
             self.say(t._("Not connected"))
             return
-        if table["phase"] == "lobby":
-            players = table["players"]
+        if table.lobby:
+            players = table.players
             self.say(t._("Players ({n} of 4 to 8)").format(n=len(players)))
             for number, seat in enumerate(players, 1):
-                marks = [ui.name_of(seat["player"])]
-                if seat["host"]:
+                marks = [ui.name_of(seat.player)]
+                if seat.host:
                     marks.append(t._("host"))
-                if seat["kind"] == "bot":
+                if seat.is_bot:
                     marks.append(t._("bot"))
-                if seat["ready"]:
+                if seat.ready:
                     marks.append(t._("ready"))
-                elif seat["kind"] == "human":
+                elif seat.is_human:
                     marks.append(t._("not ready"))
-                if not seat["connected"]:
+                if not seat.connected:
                     marks.append(t._("offline"))
                 self.say(f"{number}. " + self._join(marks))
             watchers = watchers_line(t, table)
@@ -1031,8 +1024,8 @@ class PlainTable:
             )
         elif observation.hand_number:
             self.say(t._("Hand {hand}").format(hand=observation.hand_number))
-        by_player = {seat["player"]: seat for seat in table["players"]}
-        scoring = bool(table["rules"].get("scoring"))
+        by_player = table.by_player
+        scoring = table.rules.scoring
         roles = observation.roles
         for player in observation.order:
             count = observation.counts.get(player, 0)
@@ -1047,9 +1040,7 @@ class PlainTable:
             parts += self._seat_flags(player, by_player.get(player))
             self.say(self._join(parts))
         joining = [
-            s["player"]
-            for s in table["players"]
-            if not s["seated"] and s["player"] not in observation.order
+            s.player for s in table.players if not s.seated and s.player not in observation.order
         ]
         if joining:
             names = self._join([ui.name_of(p) for p in joining])
@@ -1064,7 +1055,7 @@ class PlainTable:
                 names = self._join([ui.name_of(p) for p in observation.waiting])
                 self.say(t._("Waiting for {names}").format(names=names))
 
-    def _seat_flags(self, player: int, seat: dict[str, Any] | None) -> list[str]:
+    def _seat_flags(self, player: int, seat: SeatView | None) -> list[str]:
         t = self.t
         session = self.session
         assert session is not None and session.observation is not None
@@ -1078,11 +1069,11 @@ class PlainTable:
         if player == observation.top_player and observation.to_beat is not None:
             flags.append(t._("on top"))
         if seat is not None:
-            if not seat["connected"] and seat["kind"] == "human":
+            if not seat.connected and seat.is_human:
                 flags.append(t._("offline"))
-            if seat["stand_in"]:
+            if seat.stand_in:
                 flags.append(t._("bot stands in"))
-            elif seat["kind"] == "bot":
+            elif seat.is_bot:
                 flags.append(t._("bot"))
         if player in observation.leaving:
             flags.append(t._("leaving"))
@@ -1123,7 +1114,7 @@ class PlainTable:
         if observation.ended is not None:
             self._tell_standings()
             return
-        if not (ui.table or {}).get("rules", {}).get("scoring"):
+        if ui.table is None or not ui.table.rules.scoring:
             self.say(t._("This table keeps no score."))
         else:
             ranked = sorted(observation.order, key=lambda p: -observation.scores.get(p, 0))
@@ -1194,19 +1185,13 @@ class PlainTable:
                 )
             )
         table = ui.table
-        if table is not None and table["phase"] == "lobby":
+        if table is not None and table.lobby:
             self.say(
                 t._(
                     "Lobby: ready. The host player also has start, bot (bot random), "
                     "remove N, kick N (N from the table list), rules, and rule N [VALUE]."
                 )
             )
-
-
-def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
-    if table is None:
-        return None
-    return {**table, "players": [dict(seat) for seat in table["players"]]}
 
 
 def _is_snapshot_request(effect: Effect) -> bool:

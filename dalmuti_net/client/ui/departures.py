@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ...engine import Observation
 from ...engine.events import TableEnded
+from ..model.views import DepartedView, TableView
 from .i18n import N_, Translator
 
 Namer = Callable[[int], str]
@@ -23,26 +23,18 @@ LEFT_MARK = N_("left")
 """Beside a player who left, wherever results or standings list them."""
 
 
-def leaving_players(table: dict[str, Any] | None, observation: Observation | None) -> set[int]:
+def leaving_players(table: TableView | None, observation: Observation | None) -> set[int]:
     """Players who gave up their seat and are still in the seating (until the next hand)."""
     leaving = set() if observation is None else set(observation.leaving)
-    for seat in [] if table is None else table["players"]:
-        if seat.get("left"):
-            leaving.add(seat["player"])
+    for seat in () if table is None else table.players:
+        if seat.left:
+            leaving.add(seat.player)
     return leaving
 
 
-def departed(table: dict[str, Any] | None) -> list[dict[str, Any]]:
+def departed(table: TableView | None) -> tuple[DepartedView, ...]:
     """Players removed from the seating after leaving, oldest first, with their points."""
-    return [] if table is None else list(table.get("departed", []))
-
-
-def departed_name(table: dict[str, Any] | None, player: int) -> tuple[str, str] | None:
-    """A departed player's (name, kind), or ``None``."""
-    for gone in departed(table):
-        if gone["player"] == player:
-            return str(gone["name"]), str(gone["kind"])
-    return None
+    return () if table is None else table.departed
 
 
 def next_seating(finishing: Sequence[int], leaving: Iterable[int]) -> list[int]:
@@ -107,7 +99,7 @@ class StandingRow:
 def final_rows(
     t: Translator,
     ended: TableEnded,
-    table: dict[str, Any] | None,
+    table: TableView | None,
     observation: Observation | None,
     name: Namer,
 ) -> list[StandingRow]:
@@ -125,15 +117,11 @@ def final_rows(
         for player, score, place in ended.standings
     ]
     ranked = {player for player, _, _ in ended.standings}
-    gone = [g for g in departed(table) if g["player"] not in ranked]
-    for entry in sorted(gone, key=lambda g: -int(g["score"])):
+    gone = [g for g in departed(table) if g.player not in ranked]
+    for entry in sorted(gone, key=lambda g: -g.score):
         rows.append(
             StandingRow(
-                "-",
-                int(entry["player"]),
-                name(int(entry["player"])),
-                int(entry["score"]),
-                left_note(t, int(entry["hands"])),
+                "-", entry.player, name(entry.player), entry.score, left_note(t, entry.hands)
             )
         )
     return rows

@@ -10,8 +10,8 @@ and the table's `heirs` (PROTOCOL.md, the lobby and the table); this module only
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
 
+from ..model.views import TableView
 from .i18n import N_
 
 
@@ -58,30 +58,18 @@ FAREWELL = {
 """The one line said after leaving where leaving ends the table."""
 
 
-def leave_ends(table: dict[str, Any] | None, me: int | None) -> LeaveEnds | None:
+def leave_ends(table: TableView | None, me: int | None) -> LeaveEnds | None:
     """How ``me`` leaving now would end the table, as the host said in its last ``table``
     (``None`` where it would not, or where the host said nothing it knows of)."""
-    seats = table.get("players") if isinstance(table, dict) else None
-    for seat in seats if isinstance(seats, list) else ():
-        if isinstance(seat, dict) and seat.get("player") == me and me is not None:
-            said = seat.get("leave_ends")
-            return next((ends for ends in LeaveEnds if ends.value == said), None)
-    return None
+    seat = None if table is None or me is None else table.seat(me)
+    said = None if seat is None else seat.leave_ends
+    return next((ends for ends in LeaveEnds if ends.value == said), None)
 
 
-def named_heirs(table: dict[str, Any] | None) -> list[tuple[int, str]]:
+def named_heirs(table: TableView | None) -> list[tuple[int, str]]:
     """Who would take over as host player, the host's default first, with their names
     (the table's ``heirs``; an id that names no seat is left out)."""
-    if not isinstance(table, dict):
+    if table is None:
         return []
-    seats = table.get("players")
-    names = {
-        seat.get("player"): str(seat.get("name"))
-        for seat in (seats if isinstance(seats, list) else ())
-        if isinstance(seat, dict)
-    }
-    said = table.get("heirs")
-    players = said if isinstance(said, list) else []
-    return [
-        (player, names[player]) for player in players if type(player) is int and player in names
-    ]
+    names = {seat.player: seat.name for seat in table.players}
+    return [(player, names[player]) for player in table.heirs if player in names]

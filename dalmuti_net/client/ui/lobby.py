@@ -7,6 +7,7 @@ from typing import Any
 
 from ...engine.rules import DEFAULT_HAND_LIMIT, MAX_HAND_LIMIT, MAX_PLAYERS, MIN_PLAYERS
 from ...protocol.catalogue import MAX_RESULTS_MS, MAX_TURN_TIMER_MS, MIN_TURN_TIMER_MS
+from ..model.views import TableView
 from .choosers import CHANGED, IGNORED, Hint, Problem, Result
 from .i18n import N_, Nn_, Translator
 
@@ -31,6 +32,7 @@ RULE_FIELDS = (
 )
 """The options of the host player's menu: the rules, then the table's clocks (which the
 host keeps apart from the rules: ``timing``, changed with ``set_timing``)."""
+RULE_LABELS = {option.key: option.label for option in RULE_FIELDS}
 TIMING_FIELDS = ("turn_timer", "results_pause")
 MISDEAL_STEP = 0.05
 TYPED_FIELDS = {
@@ -52,19 +54,20 @@ RESULTS_STEPS: tuple[int, ...] = (0, 5, 10, 15, 20, 30, 45, 60, 90, 120, 300)
 """The values ←→ steps through for the longest pause between hands, in seconds."""
 
 
-def menu_values(table: dict[str, Any] | None) -> dict[str, Any]:
-    """The menu's values: the rules in force and the table's clocks, in seconds."""
-    table = table or {}
-    timing = table.get("timing") or {}
-    turn_ms = timing.get("turn_timer_ms")
+def menu_values(table: TableView | None) -> dict[str, Any]:
+    """The menu's values: the rules in force and the table's clocks, in seconds (no
+    table yet: no rules, and the clocks' defaults)."""
+    if table is None:
+        return {"turn_timer": None, "results_pause": 0}
+    turn_ms = table.timing.turn_timer_ms
     return {
-        **table.get("rules", {}),
+        **table.rules.values(),
         "turn_timer": None if turn_ms is None else round(turn_ms / 1000),
-        "results_pause": round(timing.get("results_ms", 0) / 1000),
+        "results_pause": round(table.timing.results_ms / 1000),
     }
 
 
-def clocks_text(t: Translator, table: dict[str, Any]) -> str:
+def clocks_text(t: Translator, table: TableView | None) -> str:
     """The table's clocks in one sentence (the lobby's rules summary, the plain table)."""
     values = menu_values(table)
     turn = values["turn_timer"]
@@ -254,8 +257,8 @@ class LobbyKeys:
     def __init__(self) -> None:
         self.index = 0
 
-    def press(self, key: str, table: dict[str, Any], me: int | None, is_host: bool) -> Result:
-        players = table["players"]
+    def press(self, key: str, table: TableView, me: int | None, is_host: bool) -> Result:
+        players = table.players
         if key == "up" and players:
             self.index = (self.index - 1) % len(players)
             return CHANGED
@@ -263,10 +266,10 @@ class LobbyKeys:
             self.index = (self.index + 1) % len(players)
             return CHANGED
         if key == "r":
-            seat = next((s for s in players if s["player"] == me), None)
+            seat = table.seat(me)
             if seat is None:
                 return Result(problem=Problem(N_("Spectators have no seat to get ready in.")))
-            return Result(request={"type": "ready", "ready": not seat["ready"]})
+            return Result(request={"type": "ready", "ready": not seat.ready})
         if key not in ("s", "b", "B", "x", "k"):
             return IGNORED
         if not is_host:
@@ -295,12 +298,12 @@ class LobbyKeys:
             return IGNORED
         seat = players[min(self.index, len(players) - 1)]
         if key == "x":
-            if seat["kind"] != "bot":
+            if not seat.is_bot:
                 return Result(problem=Problem(N_("Choose a bot with ↑↓ to remove it.")))
-            return Result(request={"type": "remove_bot", "player": seat["player"]})
-        if seat["host"] or seat["player"] == me:
+            return Result(request={"type": "remove_bot", "player": seat.player})
+        if seat.host or seat.player == me:
             return Result(problem=Problem(N_("The host player cannot be removed.")))
-        return Result(request={"type": "kick", "player": seat["player"]})
+        return Result(request={"type": "kick", "player": seat.player})
 
     def hints(self, is_host: bool) -> list[Hint]:
         hints = [Hint("r", N_("ready"))] if not is_host else []

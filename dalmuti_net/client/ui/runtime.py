@@ -85,9 +85,7 @@ class TerminalClient:
     def _alert(self) -> None:
         ui = self.ui
         table = ui.table
-        alert = self.alerts.update(
-            ui.choosing is not None, "" if table is None else str(table.get("name", ""))
-        )
+        alert = self.alerts.update(ui.choosing is not None, "" if table is None else table.name)
         if ui.nudged:  # the host player's nudge rings once more
             ui.nudged = False
             if self.alerts.bell:

@@ -17,6 +17,7 @@ from ...engine.rules import MAX_HAND_LIMIT, stripped_ranks
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
+from ..model.views import RulesView, SeatView
 from ..runner import Status
 from .choosers import Hint
 from .confirm import confirmation_lines
@@ -26,7 +27,14 @@ from .departures import LEFT_MARK, final_rows, next_seating
 from .errors import TROUBLESHOOTING
 from .help import help_screen
 from .i18n import N_, Translator
-from .lobby import RULE_FIELDS, clocks_text, menu_values, not_applicable, rule_value_text
+from .lobby import (
+    RULE_FIELDS,
+    RULE_LABELS,
+    clocks_text,
+    menu_values,
+    not_applicable,
+    rule_value_text,
+)
 from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
 from .story import TrickStep, describe_event, describe_last_trick, describe_step
@@ -293,11 +301,11 @@ def _problem(ui: ClientUi, cols: int) -> list[Line]:
 
 def _header(ui: ClientUi, cols: int) -> Line:
     t = ui.t
-    table = ui.table or {}
+    table = ui.table
     session = ui.session
     observation = None if session is None else session.observation
-    parts = [table.get("name", "")]
-    if table.get("phase") == "lobby":
+    parts = ["" if table is None else table.name]
+    if table is not None and table.lobby:
         parts.append(t._("Lobby"))
     elif observation is not None and observation.hand_number:
         if observation.hand_limit:
@@ -327,7 +335,7 @@ def _turn_line(ui: ClientUi) -> Line:
     t = ui.t
     session = ui.session
     observation = None if session is None else session.observation
-    if observation is None or ui.table is None or ui.table["phase"] == "lobby":
+    if observation is None or ui.table is None or ui.table.lobby:
         return []
     if observation.ended is not None:
         over = [("class:heading", t._("The table is over."))]
@@ -356,7 +364,7 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     lines: list[Line] = [_header(ui, cols)]
     if session is None or table is None:
         return lines
-    if table["phase"] == "lobby":
+    if table.lobby:
         return lines + _lobby(ui, cols, rows - 1)
     observation = session.observation
     if observation is None or not observation.order:
@@ -393,7 +401,7 @@ def memory_always_shown(cols: int, rows: int) -> bool:
 
 
 def _seat_flags(
-    ui: ClientUi, observation: Observation, player: int, seat: dict[str, Any] | None
+    ui: ClientUi, observation: Observation, player: int, seat: SeatView | None
 ) -> list[Fragment]:
     t = ui.t
     flags: list[Fragment] = []
@@ -409,11 +417,11 @@ def _seat_flags(
         flags.append(("class:warning", t._("leaving")))
     elif seat is not None:
         waiting = ui.countdowns.grace_left(player) is not None  # "bot in 42 s" says offline
-        if not seat["connected"] and seat["kind"] == "human" and not waiting:
+        if not seat.connected and seat.is_human and not waiting:
             flags.append(("class:error", t._("offline")))
-        if seat["stand_in"]:
+        if seat.stand_in:
             flags.append(("class:warning", t._("bot stands in")))
-        elif seat["kind"] == "bot":
+        elif seat.is_bot:
             flags.append(("class:dim", t._("bot")))
     return flags + countdown_flags(t, ui.countdowns, player)
 
@@ -422,9 +430,10 @@ def _seats(ui: ClientUi, observation: Observation, cols: int, room: int) -> list
     """The seats, one a row, in ``room`` cells (the trick's panel beside them when wide);
     ``cols`` sets the name column's width."""
     t = ui.t
-    table = ui.table or {}
-    by_player = {s["player"]: s for s in table.get("players", [])}
-    scoring = bool(table.get("rules", {}).get("scoring"))
+    table = ui.table
+    players = () if table is None else table.players
+    by_player = {s.player: s for s in players}
+    scoring = table is not None and table.rules.scoring
     name_cols = 20 if cols >= 90 else 18
     role_cols = 16
     cards_cols = max(3, width(t._("Cards")))
@@ -465,11 +474,11 @@ def _seats(ui: ClientUi, observation: Observation, cols: int, room: int) -> list
             used += 2 + width(flag)
         lines.append(row)
     joining = [p for p in observation.joining] + [
-        s["player"]
-        for s in table.get("players", [])
-        if not s["seated"]
-        and s["player"] not in observation.joining
-        and s["player"] not in observation.order
+        s.player
+        for s in players
+        if not s.seated
+        and s.player not in observation.joining
+        and s.player not in observation.order
     ]
     if joining:
         names = t.list_separator.join(ui.name_of(p) for p in joining)
@@ -554,12 +563,8 @@ def _memory(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     """The cards played so far, by rank: how many are gone and how many are still unseen
     (in other hands), Jesters included; ranks a stripped deck lacks show a dash."""
     t = ui.t
-    rules = (ui.table or {}).get("rules", {})
-    stripped = set(
-        stripped_ranks(
-            Rules(stripped_decks=bool(rules.get("stripped_decks"))), len(observation.order)
-        )
-    )
+    stripped_decks = ui.table is not None and ui.table.rules.stripped_decks
+    stripped = set(stripped_ranks(Rules(stripped_decks=stripped_decks), len(observation.order)))
     hand = observation.hand
     labels = [t._("Rank"), t._("Played"), t._("Unseen")]
     label_cols = max(width(label) for label in labels) + 1
@@ -614,7 +619,7 @@ def results_rows(ui: ClientUi) -> tuple[list[str], list[list[str]]]:
     t = ui.t
     result = ui.results
     assert result is not None
-    scoring = bool((ui.table or {}).get("rules", {}).get("scoring"))
+    scoring = ui.table is not None and ui.table.rules.scoring
     observation = None if ui.session is None else ui.session.observation
     last = observation is not None and observation.ended is not None
     leaving = ui.leaving()
@@ -847,9 +852,9 @@ def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Li
 
 def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     t = ui.t
-    table = ui.table or {}
+    table = ui.table
     session = ui.session
-    players = table.get("players", [])
+    players = () if table is None else table.players
     lines: list[Line] = [rule(t._("Players ({n} of 4 to 8)").format(n=len(players)), cols)]
     for index, seat in enumerate(players):
         chosen = (
@@ -859,22 +864,22 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             and index == ui.lobby.index
         )
         marks = []
-        if seat["host"]:
+        if seat.host:
             marks.append(("class:heading", t._("host")))
-        if seat["kind"] == "bot":
+        if seat.is_bot:
             marks.append(("class:dim", t._("bot")))
-        if seat["host"]:
+        if seat.host:
             pass  # the host player's start is their ready
-        elif seat["ready"]:
+        elif seat.ready:
             marks.append(("class:good", t._("ready")))
-        elif seat["kind"] == "human":
+        elif seat.is_human:
             marks.append(("class:warning", t._("not ready")))
-        if not seat["connected"]:
+        if not seat.connected:
             marks.append(("class:error", t._("offline")))
-        name_style = "class:cursor" if chosen else ("class:me" if seat["player"] == ui.me else "")
+        name_style = "class:cursor" if chosen else ("class:me" if seat.player == ui.me else "")
         row: Line = [
             ("class:marker", "▶ " if chosen else "  "),
-            (name_style, fit(ui.name_of(seat["player"]), 24)),
+            (name_style, fit(ui.name_of(seat.player), 24)),
         ]
         for style, mark in marks:
             row += [("", "  "), (style, mark)]
@@ -886,25 +891,25 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if ui.overlay is Overlay.RULES:
         lines += _rules_panel(ui, cols)
     else:
-        rules = table.get("rules", {})
+        rules = RulesView() if table is None else table.rules
         on = [
             t._(f.label)
             for f in RULE_FIELDS
-            if f.key not in ("hand_limit", "misdeal_chance") and rules.get(f.key)
+            if f.key not in ("hand_limit", "misdeal_chance") and rules.values().get(f.key)
         ]
-        if rules.get("misdeal_chance"):
-            chance = rule_value_text(t, "misdeal_chance", rules["misdeal_chance"])
-            label = t._("{label}:").format(label=t._(RULE_FIELDS[-1].label))
+        if rules.misdeal_chance:
+            chance = rule_value_text(t, "misdeal_chance", rules.misdeal_chance)
+            label = t._("{label}:").format(label=t._(RULE_LABELS["misdeal_chance"]))
             on.append(label + label_gap(label) + chance)
-        if rules.get("hand_limit"):
+        if rules.hand_limit:
             label = t._("{label}:").format(label=t._("Hands to play"))
-            on.append(label + label_gap(label) + str(rules["hand_limit"]))
+            on.append(label + label_gap(label) + str(rules.hand_limit))
         text = t._("; ").join(on) if on else t._("The basic rules, no optional rule.")
         lines += wrapped(text, cols)[:4]
         lines += wrapped(clocks_text(t, table), cols, "class:dim")[:2]
         lines += _rules_not_applicable(ui, cols)
     unready = ui.not_ready()
-    if table.get("can_start") and session is not None and session.is_host:
+    if table is not None and table.can_start and session is not None and session.is_host:
         if unready:
             names = t.list_separator.join(unready)
             text = t.n_(
@@ -916,12 +921,13 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         else:
             lines.append(plain(t._("Enough players: press s to start."), "class:good"))
     elif session is not None and not session.is_host:
-        me = next((p for p in players if p["player"] == ui.me), None)
-        if table.get("rematch") and me is not None and not me["ready"]:
+        me = None if table is None else table.seat(ui.me)
+        rematch = table is not None and table.rematch
+        if rematch and me is not None and not me.ready:
             text = t._("The host player offers a rematch with the same seats: press r to accept.")
-        elif table.get("rematch"):
+        elif rematch:
             text = t._("Rematch: it starts as soon as everyone has accepted.")
-        elif me is not None and not me["ready"]:
+        elif me is not None and not me.ready:
             text = t._("Waiting for the host player to start. Press r when you are ready.")
         else:
             text = t._("Waiting for the host player to start.")
@@ -979,9 +985,9 @@ def _widest_values(t: Translator) -> list[str]:
 
 def _rules_not_applicable(ui: ClientUi, cols: int) -> list[Line]:
     """Options that are on but do nothing with the seats there are, each said once."""
-    table = ui.table or {}
-    rules = table.get("rules", {})
-    seated = len(table.get("players", []))
+    table = ui.table
+    rules = menu_values(table)
+    seated = 0 if table is None else len(table.players)
     lines: list[Line] = []
     for option in RULE_FIELDS:
         problem = not_applicable(option.key, seated) if rules.get(option.key) else None

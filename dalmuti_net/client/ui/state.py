@@ -28,6 +28,7 @@ from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
 from ..claims import MOVED_ON_JOIN, Claim, claims
 from ..connection import BadAddress, parse_address
+from ..model.views import ChatLine, TableView, decode_chat, decode_snapshot, decode_table
 from ..runner import Status
 from ..seats import SeatStore
 from ..session import HOST_UNPROVEN, ClientSession, HostError
@@ -37,7 +38,6 @@ from .config import Preferences
 from .confirm import BACK, Choice, Confirmation
 from .countdowns import Countdowns, moved_for_note
 from .departures import (
-    departed_name,
     final_rows,
     hand_over_sentence,
     leaving_players,
@@ -305,20 +305,29 @@ class ClientUi:
         return None if self.session is None else self.session.player
 
     @property
-    def table(self) -> dict[str, Any] | None:
-        return None if self.session is None else self.session.table
+    def table(self) -> TableView | None:
+        """The host's last ``table``, decoded once (``client.model.views``)."""
+        raw = None if self.session is None else self.session.table
+        if raw is None:
+            return None
+        if raw is not self._raw_table:
+            self._raw_table, self._table_view = raw, decode_table(raw)
+        return self._table_view
+
+    _raw_table: object = None
+    _table_view: TableView | None = None
 
     @property
     def in_hand(self) -> bool:
         session = self.session
         if session is None or session.observation is None or self.table is None:
             return False
-        return self.table["phase"] == "playing" and session.observation.phase in HAND_PHASES
+        return self.table.playing and session.observation.phase in HAND_PHASES
 
     @property
     def ended(self) -> bool:
         session = self.session
-        table_over = self.table is not None and self.table["phase"] == "ended"
+        table_over = self.table is not None and self.table.phase == "ended"
         return table_over or (
             session is not None
             and session.observation is not None
@@ -337,12 +346,12 @@ class ClientUi:
     def seat_name(self, player: int) -> str:
         """The seat's name as the host gave it (a bot's too: one name on every screen)."""
         table = self.table
-        for seat in [] if table is None else table["players"]:
-            if seat["player"] == player:
-                return str(seat["name"])
-        gone = departed_name(table, player)  # left earlier: results still name them
-        if gone is not None:
-            return gone[0]
+        seat = None if table is None else table.seat(player)
+        if seat is not None:
+            return seat.name
+        gone = None if table is None else table.departed_seat(player)
+        if gone is not None:  # left earlier: results still name them
+            return gone.name
         return f"#{player}"
 
     def namer(self) -> Names:
@@ -634,7 +643,7 @@ class ClientUi:
             elif session.token_from_store and not welcomed:
                 self.add_log("info", self.t._("Welcome back: this is your seat, as you left it."))
         elif kind == "chat":
-            self._tell_chat(message)
+            self._tell_chat(decode_chat(message))
         elif kind == "timers":
             self.countdowns.update(message)
         elif kind == "moved_for":
@@ -656,19 +665,20 @@ class ClientUi:
         elif kind == "goodbye":
             self._show_closed(session)
         elif kind == "snapshot":
-            marks = {m["at"]: (m["player"], m["by"]) for m in message.get("moved_for", [])}
+            snapshot = decode_snapshot(message)
+            marks = snapshot.marks()
             if self._arriving and not any(line.kind == "chat" for line in self.log):
                 # What was said before this viewer came (back): the table's last lines.
-                for line in message.get("chat", []):
+                for line in snapshot.chat:
                     self._tell_chat(line)
             if self._arriving and not any(line.kind == "event" for line in self.log):
                 # In the middle of a hand: its log so far, as a watcher from the start saw it.
-                for at, told in enumerate(message["hand_events"]):
+                for at, event in enumerate(snapshot.hand_events):
                     self._moved_for = marks.get(at, self._moved_for)
-                    self._tell_event(event_from_message(told))
+                    self._tell_event(event)
                 self._moved_for = None
             elif self._arriving:
-                self._tell_moves_made_for_me(message["hand_events"], marks)
+                self._tell_moves_made_for_me(snapshot.hand_events, marks)
             observation = session.observation
             if observation is not None:
                 self.trick_story.sync(observation)
@@ -733,7 +743,7 @@ class ClientUi:
         table = self.table
         if table is None:
             return
-        host = next((seat["player"] for seat in table["players"] if seat["host"]), None)
+        host = table.host_player
         before, self._host_player = self._host_player, host
         if before is None or host is None or host == before:
             return
@@ -749,7 +759,7 @@ class ClientUi:
     def _follow_rematch(self) -> None:
         """A rematch takes the table back to the lobby: the last game's screens go."""
         table = self.table
-        offered = table is not None and table["phase"] == "lobby" and bool(table.get("rematch"))
+        offered = table is not None and table.lobby and table.rematch
         if offered and not self._rematch_told:
             self.results = None
             self.trick_story = TrickStory()
@@ -763,10 +773,10 @@ class ClientUi:
         table = self.table
         if table is None:
             return
-        if table["phase"] != "lobby":
+        if not table.lobby:
             self._lobby_seats = None
             return
-        seats = {seat["player"]: seat for seat in table["players"]}
+        seats = table.by_player
         before = self._lobby_seats
         self._lobby_seats = {player: self.name_of(player) for player in seats}
         if before is None:
@@ -795,7 +805,7 @@ class ClientUi:
             self.results = event
             leaving = self.leaving()
             self._seating = [p for p in event.finishing if p not in leaving]
-            limit = (self.table or {}).get("rules", {}).get("hand_limit")
+            limit = None if self.table is None else self.table.rules.hand_limit
             text = hand_over_sentence(
                 self.t,
                 event.hand,
@@ -833,11 +843,11 @@ class ClientUi:
         for line in watcher_changes(self.t, before, now):
             self.add_log("info", line)
 
-    def _tell_chat(self, line: Message) -> None:
-        self.add_log("chat", f"{line['name']}: {line['text']}")
+    def _tell_chat(self, line: ChatLine) -> None:
+        self.add_log("chat", f"{line.name}: {line.text}")
 
     def _tell_moves_made_for_me(
-        self, hand_events: list[Message], marks: dict[int, tuple[int, str]]
+        self, hand_events: tuple[Event | None, ...], marks: dict[int, tuple[int, str]]
     ) -> None:
         """Back at the table after a drop: which moves the stand-in made for this seat
         while it was away (each once, however often the connection comes back)."""
@@ -847,7 +857,7 @@ class ClientUi:
             if player == self.me
             and by == "stand_in"
             and at < len(hand_events)
-            and (event := event_from_message(hand_events[at])) is not None
+            and (event := hand_events[at]) is not None
         ]
         hand = (
             None
@@ -880,13 +890,13 @@ class ClientUi:
         when a bot stands in for someone (the table's seats say it; what was there when
         this viewer came in is on screen, not news)."""
         table = self.table
-        if table is None or table["phase"] != "playing":
+        if table is None or not table.playing:
             self._seat_states = None
             return
         states = {
-            seat["player"]: (seat["connected"], seat["stand_in"], bool(seat.get("left")))
-            for seat in table["players"]
-            if seat["kind"] == "human"
+            seat.player: (seat.connected, seat.stand_in, seat.left)
+            for seat in table.players
+            if seat.is_human
         }
         before, self._seat_states = self._seat_states, states
         if before is None:
@@ -1041,10 +1051,10 @@ class ClientUi:
                 return self._result(result)
         # After the decision's own keys (a revolution's n is no nudge).
         host = self.session is not None and self.session.is_host
-        if key in ("n", "N") and host and (self.table or {}).get("phase") == "playing":
+        if key in ("n", "N") and host and self.table is not None and self.table.playing:
             return self._nudge(skip=key == "N")
         table = self.table
-        if table is not None and table["phase"] == "lobby" and self.session is not None:
+        if table is not None and table.lobby and self.session is not None:
             if key == "o":
                 if not self.session.is_host:
                     self.say(self.t._("Only the host player may change the rules."), "warning")
@@ -1065,10 +1075,10 @@ class ClientUi:
         session, table = self.session, self.table
         if session is None or table is None or session.observation is None or self.me is None:
             return False
-        if table["phase"] != "playing" or session.observation.phase != "hand_over":
+        if not table.playing or session.observation.phase != "hand_over":
             return False
-        seat = next((s for s in table["players"] if s["player"] == self.me), None)
-        return seat is not None and not seat["ready"]
+        seat = table.seat(self.me)
+        return seat is not None and not seat.ready
 
     def still_reading(self) -> list[str]:
         """Between hands, the people the next deal still waits for."""
@@ -1077,13 +1087,9 @@ class ClientUi:
             return []
         in_game = set(self.session.observation.order)
         return [
-            self.name_of(s["player"])
-            for s in table["players"]
-            if s["player"] in in_game
-            and s["kind"] == "human"
-            and s["connected"]
-            and not s["stand_in"]
-            and not s["ready"]
+            self.name_of(s.player)
+            for s in table.players
+            if s.player in in_game and s.is_human and s.connected and not s.stand_in and not s.ready
         ]
 
     def _toggle_auto_pass(self) -> list[Effect]:
@@ -1100,9 +1106,9 @@ class ClientUi:
         """The players the table waits for that the host player may nudge or skip."""
         session = self.session
         observation = None if session is None else session.observation
-        if observation is None or self.table is None or self.table["phase"] != "playing":
+        if observation is None or self.table is None or not self.table.playing:
             return []
-        hosts = {s["player"] for s in self.table["players"] if s["host"]}
+        hosts = {s.player for s in self.table.players if s.host}
         return [p for p in observation.waiting if p != self.me and p not in hosts]
 
     def _nudge(self, skip: bool) -> list[Effect]:
@@ -1132,12 +1138,8 @@ class ClientUi:
     def not_ready(self) -> list[str]:
         """The seated people, other than the host player, who have not said ready."""
         table = self.table
-        seats = [] if table is None else table["players"]
-        return [
-            self.name_of(s["player"])
-            for s in seats
-            if s["kind"] == "human" and not s["ready"] and not s["host"]
-        ]
+        seats = () if table is None else table.players
+        return [self.name_of(s.player) for s in seats if s.is_human and not s.ready and not s.host]
 
     def _start_question(self, unready: list[str]) -> Confirmation:
         t = self.t
@@ -1171,7 +1173,7 @@ class ClientUi:
         if not self._rules_sent:
             return
         table = self.table
-        if message["type"] == "error" or table is None or table["phase"] != "lobby":
+        if message["type"] == "error" or table is None or not table.lobby:
             self._rules_sent = {}
             return
         if message["type"] in ("table", "snapshot"):
@@ -1221,7 +1223,7 @@ class ClientUi:
             return [Quit()]
         if self.local_host:
             self.confirmation = self._end_question()
-        elif session.player is not None and table["phase"] == "playing":
+        elif session.player is not None and table.playing:
             self.confirmation = self._leave_question()
         else:
             return [Quit()]  # watching, or in the lobby (where a seat is only a place in line)
@@ -1277,7 +1279,7 @@ class ClientUi:
     def _end_question(self) -> Confirmation:
         t = self.t
         table = self.table
-        lobby = table is not None and table["phase"] == "lobby"
+        lobby = table is not None and table.lobby
         if lobby:
             sentence = t._(
                 "This program runs the table: quitting closes it before it starts, and "
@@ -1395,7 +1397,7 @@ class ClientUi:
             hints += self.chooser.hints()
         elif (
             self.table is not None
-            and self.table["phase"] == "lobby"
+            and self.table.lobby
             and self.session
             and not self.session.spectator
         ):

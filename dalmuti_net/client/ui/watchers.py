@@ -3,20 +3,19 @@ goings ("Eli is watching"), from the table's ``watching`` (the host names the fi
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..model.views import TableView
 from .i18n import Translator
 
 
-def watching(table: dict[str, Any] | None) -> list[str]:
-    return [] if table is None else [str(name) for name in table.get("watching", [])]
+def watching(table: TableView | None) -> list[str]:
+    return [] if table is None else list(table.watching)
 
 
-def watchers_line(t: Translator, table: dict[str, Any] | None) -> str | None:
+def watchers_line(t: Translator, table: TableView | None) -> str | None:
     """``Watching: Eli, Fay``; a count where the host names nobody (or not everyone)."""
-    if table is None or not table.get("spectators"):
+    if table is None or not table.spectators:
         return None
-    count = int(table["spectators"])
+    count = table.spectators
     names = watching(table)
     if not names:
         return t._("Spectators: {n}").format(n=count)

@@ -1,0 +1,137 @@
+"""The host's messages decoded once into typed views (client/model/views.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+
+from dalmuti_net.client.model.views import (
+    ChatLine,
+    MovedFor,
+    RulesView,
+    TimingView,
+    decode_snapshot,
+    decode_table,
+    decode_welcome,
+)
+from dalmuti_net.engine.events import HandStarted
+
+SEAT = {
+    "player": 3,
+    "name": "Ana",
+    "kind": "human",
+    "connected": True,
+    "ready": False,
+    "host": True,
+    "seated": True,
+    "stand_in": False,
+}
+
+
+def test_a_table_with_only_its_required_fields_gets_the_documented_defaults() -> None:
+    table = decode_table({"name": "T", "phase": "lobby", "players": [SEAT], "rules": {}})
+    assert table.lobby and not table.playing
+    assert table.rules == RulesView() and table.timing == TimingView()
+    assert table.departed == () and table.watching == () and table.heirs == ()
+    assert not table.rematch and not table.can_start and table.spectators == 0
+    (seat,) = table.players
+    assert seat.name == "Ana" and seat.is_human and not seat.is_bot
+    assert not seat.left and seat.leave_ends is None
+    assert table.host_player == 3 and table.seat(3) is seat and table.seat(4) is None
+
+
+def test_every_field_of_a_full_table_is_read() -> None:
+    table = decode_table(
+        {
+            "name": "T",
+            "phase": "playing",
+            "players": [
+                {**SEAT, "left": True, "leave_ends": "after_hand"},
+                {**SEAT, "player": 5, "name": "Bot", "kind": "bot", "host": False},
+            ],
+            "spectators": 20,
+            "rules": {"scoring": True, "hand_limit": 5, "misdeal_chance": 0},
+            "code_required": True,
+            "can_start": True,
+            "departed": [{"player": 9, "name": "Eli", "kind": "human", "score": 4, "hands": 2}],
+            "watching": ["Fay"],
+            "heirs": [5],
+            "timing": {"turn_timer_ms": 30_000, "results_ms": 10_000},
+            "rematch": True,
+        }
+    )
+    assert table.playing and table.code_required and table.can_start and table.rematch
+    assert table.players[0].left and table.players[0].leave_ends == "after_hand"
+    assert table.players[1].is_bot and table.host_player == 3
+    assert table.rules.scoring and table.rules.hand_limit == 5
+    assert table.rules.misdeal_chance == 0.0 and isinstance(table.rules.misdeal_chance, float)
+    assert table.rules.values()["scoring"] is True and "turn_timer" not in table.rules.values()
+    gone = table.departed_seat(9)
+    assert gone is not None and (gone.name, gone.score, gone.hands) == ("Eli", 4, 2)
+    assert table.watching == ("Fay",) and table.spectators == 20 and table.heirs == (5,)
+    assert table.timing == TimingView(turn_timer_ms=30_000, results_ms=10_000)
+
+
+def test_views_are_frozen() -> None:
+    table = decode_table({"name": "T", "phase": "lobby", "players": [SEAT], "rules": {}})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        table.phase = "playing"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        table.players[0].ready = True  # type: ignore[misc]
+
+
+def test_a_welcome_says_the_seat_and_the_grace_period_when_given() -> None:
+    message = {"type": "welcome", "player": 2, "host": False, "table_id": "abc", "limits": {}}
+    welcome = decode_welcome(message)
+    assert (welcome.player, welcome.host, welcome.table_id) == (2, False, "abc")
+    assert welcome.grace_period_ms is None
+    message["limits"] = {"grace_period_ms": 60_000}
+    assert decode_welcome(message).grace_period_ms == 60_000
+
+
+def test_a_snapshot_decodes_its_hand_events_once_with_its_marks_and_chat() -> None:
+    snapshot = decode_snapshot(
+        {
+            "type": "snapshot",
+            "seq": 4,
+            "you": 3,
+            "table": {"name": "T", "phase": "playing", "players": [SEAT], "rules": {}},
+            "game": None,
+            "decision": None,
+            "hand_events": [
+                {
+                    "type": "hand_started",
+                    "hand": 1,
+                    "order": [3, 4, 5, 6],
+                    "scores": [0, 0, 0, 0],
+                    "deck_size": 80,
+                    "taxes": True,
+                    "hand_limit": None,
+                },
+                {"type": "no_such_event"},
+            ],
+            "moved_for": [{"at": 0, "player": 3, "by": "stand_in"}],
+            "chat": [{"player": None, "name": "Eli", "text": "hi"}],
+        }
+    )
+    first, unknown = snapshot.hand_events
+    assert isinstance(first, HandStarted) and first.order == (3, 4, 5, 6)
+    assert unknown is None
+    assert snapshot.moved_for == (MovedFor(0, 3, "stand_in"),)
+    assert snapshot.marks() == {0: (3, "stand_in")}
+    assert snapshot.chat == (ChatLine(None, "Eli", "hi"),)
+    assert snapshot.you == 3 and snapshot.table.playing
+
+
+def test_the_model_imports_neither_trio_nor_prompt_toolkit() -> None:
+    """Sans-I/O: importing the model pulls in no I/O library, even by the way."""
+    code = (
+        "import sys\n"
+        "import dalmuti_net.client.model.views\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('trio', 'prompt_toolkit')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
