@@ -303,6 +303,9 @@ class Table:
         self.decisions_asked: dict[int, int] = {}
         """How many decisions each player has been asked for: a turn timer restarts on a new one."""
         self._replaying = False
+        self._arriving: Connection | None = None
+        """The connection a seat being reserved is for: attached before the table is shared,
+        so nobody is shown a newcomer who is "offline" for a moment and then "back"."""
         self._table_sent: dict[str, Any] | None = None
         self.on_events: Callable[[list[Event]], None] | None = None
         """Told every batch of engine events before it is shared out: the operator's view
@@ -483,25 +486,36 @@ class Table:
     # ------------------------------------------------------------------ seats
 
     def reserve_seat(
-        self, name: str, *, host: bool = False, kind: str = "human", strategy: str | None = None
+        self,
+        name: str,
+        *,
+        host: bool = False,
+        kind: str = "human",
+        strategy: str | None = None,
+        connection: Connection | None = None,
     ) -> Seat:
-        """A new seat; the server hands its token to a local client (host player, a bot)."""
+        """A new seat, for ``connection`` if it is taken now (a ``hello``); else the server
+        hands its token to a local client (host player, a bot)."""
         if self.phase == "ended":
             raise ProtocolError(ErrorCode.TABLE_ENDED, "this table has ended")
         if len(self.seated_players) >= MAX_PLAYERS:
             raise ProtocolError(ErrorCode.TABLE_FULL, f"all {MAX_PLAYERS} seats are taken")
         player = self._free_player_number()
-        self._commit(
-            {
-                "op": "seat",
-                "player": player,
-                "name": self._unique_name(name, refuse=kind != "bot"),
-                "kind": kind,
-                "token": self._new_token(),
-                "host": host,
-                "strategy": strategy,
-            }
-        )
+        self._arriving = connection
+        try:
+            self._commit(
+                {
+                    "op": "seat",
+                    "player": player,
+                    "name": self._unique_name(name, refuse=kind != "bot"),
+                    "kind": kind,
+                    "token": self._new_token(),
+                    "host": host,
+                    "strategy": strategy,
+                }
+            )
+        finally:
+            self._arriving = None
         return self.seats[player]
 
     def _free_player_number(self) -> int:
@@ -850,8 +864,7 @@ class Table:
             becomes_host = self.headless and not any(
                 s.host for s in self.seats.values() if not s.gone
             )
-            seat = self.reserve_seat(message["name"], host=becomes_host)
-            self._attach(connection, seat)
+            self.reserve_seat(message["name"], host=becomes_host, connection=connection)
         self._welcome(connection, resumed=False)
 
     def _resumable(self, connection: Connection, seat_id: str) -> Seat:
@@ -1287,6 +1300,8 @@ class Table:
                 strategy=entry["strategy"],
             )
             self._feeds[player] = ViewerFeed(player)
+            if self._arriving is not None:
+                self._attach(self._arriving, self.seats[player])
             # The table first: whoever is told that a newcomer is joining already has
             # their seat and name (else a client could only call them by number).
             self._broadcast_table()

@@ -332,6 +332,18 @@ def seat_newcomer(harness: Harness, newcomer: Client) -> None:
     harness.run_until(lambda: newcomer.session.player in game_now.order)
 
 
+def test_a_newcomer_is_connected_in_every_table_the_others_are_shown() -> None:
+    """A newcomer's seat was shared before its connection was attached: every screen saw
+    them "offline", then "back", a moment after they joined."""
+    harness, host = game()
+    before = len(host.received)
+    bo = harness.join("Bo", chooser=random_chooser(harness.rng))
+    tables = [m["table"] for m in host.received[before:] if m["type"] == "table"]
+    seats = [s for table in tables for s in table["players"] if s["player"] == bo.session.player]
+    assert seats, "the others are shown the newcomer"
+    assert all(seat["connected"] for seat in seats), seats
+
+
 def test_kick_in_a_game_leaves_before_the_next_hand_and_a_bot_plays_meanwhile() -> None:
     harness, host = game()
     bo = harness.join("Bo", chooser=random_chooser(harness.rng))
