@@ -39,9 +39,9 @@ import trio
 from dalmuti_net.client.runner import ClientRunner, Status
 from dalmuti_net.client.session import TABLE_UI_SOFTWARE, ClientSession
 from dalmuti_net.client.ui.choosers import TaxChooser
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.client.ui.state import ClientUi, Send
 from dalmuti_net.engine import PlayDecision
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol.messages import Message
 
 FLAGS = [

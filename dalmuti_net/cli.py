@@ -16,7 +16,6 @@ import sys
 import traceback
 
 from . import __version__
-from .client.ui.i18n import N_, Translator
 from .commands.common import (
     EXIT_CODES_HELP,
     CommandError,
@@ -35,6 +34,7 @@ from .commands.language import (
     help_translator,
     translate_parser,
 )
+from .lang.i18n import N_, Translator
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("dalmuti_net.commands.bot", N_("seat bots at a table, to play or to test your own")),

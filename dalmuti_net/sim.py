@@ -14,9 +14,9 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import sim_report as report
-from .client.ui.i18n import N_, Translator
 from .commands.common import tell
 from .commands.language import in_argparse_language, messages
+from .lang.i18n import N_, Translator
 from .told import Listed, Told
 
 if TYPE_CHECKING:

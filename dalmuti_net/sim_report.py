@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from .bots.duplicate import per_deal
 from .bots.stats import mean_interval, t_975
-from .client.ui.i18n import N_, Translator
-from .client.ui.text import width
+from .lang.i18n import N_, Translator
+from .lang.text import width
 
 if TYPE_CHECKING:
     from .bots.arena import ArenaResult, Tally

@@ -1,8 +1,9 @@
 """A sentence told later, in the reader's language.
 
-The layers below the table UI's catalogs (bots, history, the client's connection) cannot
-translate: they mark each sentence's English template with ``N_`` (the catalogs'
-extractor finds every ``N_`` call in the package) and keep its values apart, and the
+Code that does not know the reader's language (the engine, bots, history, the client's
+connection; the engine sits below the language layer, ``dalmuti_net.lang``) cannot
+translate: it marks each sentence's English template with ``N_`` (the catalogs'
+extractor finds every ``N_`` call in the package) and keeps its values apart, and the
 command or screen that shows it prints ``told(t._)``. A warning for the user is logged as
 a ``Told`` (``log.warning(Told(N_("..."), ...))``): the console's and the table screen's
 log handlers tell it in the reader's language (``told_record``), a log file in English.

@@ -8,7 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ..bots.names import BOT_NAMES
-from ..client.ui.i18n import N_, Translator
+from ..lang.i18n import N_, Translator
 from ..told import Told
 from .common import CommandError, ExitCode, check_interfaces, leaves, tell
 from .language import messages

@@ -15,12 +15,12 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from ..client.ui.i18n import N_
+from ..lang.i18n import N_
 from ..protocol.text import shown
 from ..told import told_record
 
 if TYPE_CHECKING:
-    from ..client.ui.i18n import Translator
+    from ..lang.i18n import Translator
 
 E = TypeVar("E", bound=BaseException)
 
@@ -177,7 +177,7 @@ class _ToldFormatter(logging.Formatter):
         self._translate = (lambda text: text) if t is None else t._
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        from ..client.ui.text import tidy  # no space left between Chinese words
+        from ..lang.text import tidy  # no space left between Chinese words
 
         record.message = tidy(told_record(record, self._translate))
         return super().formatMessage(record)
@@ -233,7 +233,7 @@ def tell(text: str, stream: TextIO | None = None) -> None:
     stream = sys.stderr if stream is None else stream
     text = "\n".join(shown(line) for line in text.split("\n"))
     if stream.isatty():
-        from ..client.ui.text import wrap
+        from ..lang.text import wrap
 
         text = "\n".join(wrap(text, shutil.get_terminal_size().columns))
     print(text, file=stream, flush=True)

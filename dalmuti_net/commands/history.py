@@ -7,15 +7,15 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ..client.ui.i18n import N_
+from ..lang.i18n import N_
 from .common import say, tell
 from .language import add_lang_argument
 
 if TYPE_CHECKING:
-    from ..client.ui.i18n import Translator
     from ..history.frames import Viewer
     from ..history.record import ViewerInfo
     from ..history.sources import TableHistory
+    from ..lang.i18n import Translator
     from ..protocol.messages import Message
 
 
@@ -60,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..client.ui.i18n import translator_for
     from ..history.problems import N_
     from ..history.sources import HistoryError, open_history
+    from ..lang.i18n import translator_for
     from .record_check import check_fits
 
     try:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..client.ui.i18n import N_
+from ..lang.i18n import N_
 from ..protocol.catalogue import DEFAULT_PORT
 from .common import CommandError, ExitCode, has_a_terminal, tell
 from .host_options import HostOptions
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
-    from ..client.ui.i18n import Translator
+    from ..lang.i18n import Translator
     from .host_runtime import PreparedHost
 
 
@@ -174,7 +174,7 @@ def options_from(args: argparse.Namespace) -> HostOptions:
 
 
 def _known(lang: str | None) -> bool:
-    from ..client.ui.i18n import normalize_language
+    from ..lang.i18n import normalize_language
 
     return normalize_language(lang) is not None
 
@@ -339,7 +339,7 @@ def run_with_local_player(
     from ..client.ui.config import Preferences
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import ClientUi, Quit
-    from ..client.ui.words import terminal_is_utf8
+    from ..lang.words import terminal_is_utf8
     from .host_runtime import HostStartError
 
     options = host.options

@@ -21,14 +21,14 @@ import trio
 
 from ..bots import make_strategy
 from ..client.bot import play, stream_connector
-from ..client.ui.i18n import Translator
 from ..client.ui.state import Quit
-from ..client.ui.text import tidy
 from ..host.pacing import BotPace
 from ..host.savefile import SaveError, SaveFile
 from ..host.server import TableServer
 from ..host.settings import SettingsError, TableSettings, load_settings, settings_from_dict
 from ..host.table import Limits, StartBot, Table, UnplayableChange
+from ..lang.i18n import Translator
+from ..lang.text import tidy
 from ..protocol import ProtocolError
 from ..protocol.catalogue import DEFAULT_PORT
 from ..told import N_
@@ -451,7 +451,7 @@ def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[st
 
 def _standings(table: Table, t: Translator) -> list[str]:
     """The final scores in two columns, best first."""
-    from ..client.ui.text import fit, width
+    from ..lang.text import fit, width
 
     assert table.game is not None
     names = {s.player: s.name for s in table.seats.values()}

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..client.ui.i18n import N_
+from ..lang.i18n import N_
 from ..protocol.discovery import TableListing
 from ..protocol.text import json_text
 from ..told import NEXT_CLAUSE, Listed
@@ -14,7 +14,7 @@ from .common import ExitCode, check_interfaces, say, tell
 from .language import messages
 
 if TYPE_CHECKING:
-    from ..client.ui.i18n import Translator
+    from ..lang.i18n import Translator
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

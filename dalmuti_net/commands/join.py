@@ -7,7 +7,7 @@ import logging
 import sys
 from typing import TYPE_CHECKING
 
-from ..client.ui.i18n import N_
+from ..lang.i18n import N_
 from .common import CommandError, ExitCode, check_interfaces, has_a_terminal
 from .language import add_lang_argument, messages
 from .person import login_name, settled_name
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from ..client.ui.config import Preferences, chosen_name, save_name
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import BackToList, ClientUi, Rejoin
-    from ..client.ui.words import terminal_is_utf8
+    from ..lang.words import terminal_is_utf8
 
     name, name_given = chosen_name(args.player_name, target is not None)
     ui = ClientUi(

@@ -19,8 +19,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..client.ui.i18n import LANGUAGE_TAGS, N_, Translator, translator_for
-from ..client.ui.text import width, wrap
+from ..lang.i18n import LANGUAGE_TAGS, N_, Translator, translator_for
+from ..lang.text import width, wrap
 from ..told import Listed
 
 LANG_HELP = N_(

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..client.ui.i18n import Translator
+    from ..lang.i18n import Translator
 
 
 def login_name(fallback: str) -> str:

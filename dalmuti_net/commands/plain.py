@@ -13,8 +13,8 @@ from ..client.plain.runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
 from ..client.seats import SeatStore
 from ..client.session import ClientSession
 from ..client.ui.config import Preferences, chosen_name, save_name
-from ..client.ui.i18n import Translator
 from ..client.ui.state import Quit
+from ..lang.i18n import Translator
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """What ends a host whose player has left the table (and its lines) behind."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..client.ui.i18n import N_
+from ..lang.i18n import N_
 from .common import ExitCode, has_a_terminal, tell
 from .language import add_lang_argument
 
@@ -32,9 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..client.ui.i18n import translator_for
     from ..history.problems import N_
     from ..history.sources import HistoryError, open_history
+    from ..lang.i18n import translator_for
     from .record_check import check_fits
 
     try:
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(t._("this file holds the host's view: use dalmuti history FILE --as host"), 2)
     from ..client.ui.replay import Replay
     from ..client.ui.replay_app import build_replay_application
-    from ..client.ui.words import terminal_is_utf8
+    from ..lang.words import terminal_is_utf8
 
     replay = Replay(
         t,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..client.ui.i18n import N_
+from ..lang.i18n import N_
 
 
 def add_turn_alert_arguments(parser: argparse.ArgumentParser) -> None:

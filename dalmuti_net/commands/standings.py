@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..client.ui.i18n import N_
+from ..lang.i18n import N_
 from .common import say, tell
 from .language import add_lang_argument
 
@@ -28,11 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..client.ui.i18n import translator_for
     from ..client.ui.standings_text import standings_lines
     from ..history.league import LeagueError, is_league, read_league
     from ..history.sources import HistoryError, open_history
     from ..history.standings import TableResults, Tally, combine
+    from ..lang.i18n import translator_for
     from .record_check import check_fits
 
     try:

@@ -22,9 +22,9 @@ from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from ..client.runner import CannotConnect, ClientRunner, Status
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
-from ..client.ui.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..client.ui.state import BackToList, ClientUi, Effect, Quit, Rejoin, Send
 from ..host.server import RateLimiter
+from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from .view import BadChoice, choose, page_strings, render_view
 

@@ -28,7 +28,7 @@ import h11
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_server_stream
 
-from ..client.ui.i18n import DEFAULT_LANGUAGE, normalize_language
+from ..lang.i18n import DEFAULT_LANGUAGE, normalize_language
 from ..protocol import FrameReader, ProtocolError
 from ..protocol.framing import frame
 from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, WebSeat

@@ -17,7 +17,6 @@ from typing import Any
 from ..client.ui.choosers import Hint, PlayChooser
 from ..client.ui.confirm import confirmation_lines
 from ..client.ui.help import help_text_lines
-from ..client.ui.i18n import LANGUAGE_TAGS, LANGUAGES, N_
 from ..client.ui.screen import (
     cards_played,
     final_standings,
@@ -31,9 +30,10 @@ from ..client.ui.screen import (
 )
 from ..client.ui.state import ClientUi, Effect, Overlay, Screen
 from ..client.ui.story import describe_event
-from ..client.ui.text import tidy
-from ..client.ui.words import card_label, describe_set, role_symbol
 from ..engine import JESTER
+from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_
+from ..lang.text import tidy
+from ..lang.words import card_label, describe_set, role_symbol
 
 MIN_COLS, MAX_COLS = 30, 160
 MIN_ROWS, MAX_ROWS = 12, 80

@@ -8,10 +8,10 @@ import argparse
 import pytest
 
 from dalmuti_net.cli import COMMANDS, build_parser, main
-from dalmuti_net.client.ui.i18n import Translator
-from dalmuti_net.client.ui.text import width
 from dalmuti_net.commands.common import EXIT_CODES_HELP
 from dalmuti_net.commands.language import ARGPARSE_WORDS, help_translator, language_asked
+from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.lang.text import width
 
 TRANSLATED = ["zh-Hant", "es"]
 SAME_IN_EVERY_LANGUAGE = {"incompatible"}

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from dalmuti_net.cli import main
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.engine import Rules, RulesError
 from dalmuti_net.host.savefile import SaveFile
 from dalmuti_net.host.settings import settings_from_dict
 from dalmuti_net.host.table import UnplayableChange
+from dalmuti_net.lang.i18n import Translator
 
 HEADER = {"table_id": "8600", "name": "Mesa", "code": None, "seed": 1, "headless": True}
 
@@ -190,7 +190,7 @@ def test_sentences_within_sentences_are_told_in_the_same_language() -> None:
 def test_the_sim_report_is_in_the_language_in_columns_of_screen_cells(
     capsys: pytest.CaptureFixture[str], language: str, words: list[str]
 ) -> None:
-    from dalmuti_net.client.ui.text import width
+    from dalmuti_net.lang.text import width
 
     argv = ["sim", "--hands", "12", "--seed", "2", "--jobs", "1", "--ci", "--lang", language]
     assert main([*argv, "--strategies", "heuristic,random"]) == 0
@@ -209,7 +209,7 @@ def test_the_sim_report_is_in_the_language_in_columns_of_screen_cells(
 def test_the_usage_wraps_under_the_commands_first_option(
     capsys: pytest.CaptureFixture[str], language: str
 ) -> None:
-    from dalmuti_net.client.ui.text import width
+    from dalmuti_net.lang.text import width
 
     with pytest.raises(SystemExit) as exit_:
         main(["host", "--port", "abc", "--lang", language])
@@ -230,8 +230,8 @@ def test_a_sentence_is_wrapped_at_words_on_a_terminal_and_kept_whole_in_a_pipe(
     import os
     import shutil
 
-    from dalmuti_net.client.ui.text import width
     from dalmuti_net.commands.common import tell
+    from dalmuti_net.lang.text import width
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -16,11 +16,11 @@ import trio.testing
 from dalmuti_net.cli import main, takes_the_screen
 from dalmuti_net.client.runner import UNREADABLE, ClientRunner
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.commands.common import configure_logging, stop_logging
 from dalmuti_net.host.announce import CANNOT_UPDATE
 from dalmuti_net.host.server import BOT_FAILED, TableServer
 from dalmuti_net.host.table import StartBot, Table
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol import encode
 from dalmuti_net.told import Told, told_record
 

@@ -19,11 +19,11 @@ from dalmuti_net.client.discovery import browse_tables
 from dalmuti_net.client.runner import ClientRunner, unproven_error
 from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import HOST_UNPROVEN, ClientSession
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.client.ui.screen import render
 from dalmuti_net.client.ui.state import ClientUi
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.announce import announce_table
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
 from dalmuti_net.protocol.discovery import (
     SERVICE_TYPE,

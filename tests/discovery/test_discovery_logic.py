@@ -13,13 +13,13 @@ import trio.testing
 from zeroconf import ServiceInfo, ServiceStateChange
 
 from dalmuti_net.client.discovery import MAX_KNOWN_NAMES, TableBrowser
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.host.announce import (
     TableAnnouncer,
     _say_goodbye_and_close,
     advertised_addresses,
     announce_table,
 )
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt
 from dalmuti_net.told import told_record
 

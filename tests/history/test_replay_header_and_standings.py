@@ -9,9 +9,9 @@ from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
 from dalmuti_net.client.runner import Status
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
-from dalmuti_net.client.ui.text import width
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
+from dalmuti_net.lang.text import width
 
 LONG_NAME = "Bartholomew Featherstone"
 

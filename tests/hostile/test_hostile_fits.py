@@ -267,7 +267,7 @@ def test_chat_and_limits_kept_by_a_session_are_bounded() -> None:
 
 def test_a_rule_the_host_leaves_out_is_its_default_not_none() -> None:
     from dalmuti_net.client.plain.narrator import PlainTable
-    from dalmuti_net.client.ui.i18n import Translator
+    from dalmuti_net.lang.i18n import Translator
 
     session = ClientSession("Ana")
     session.receive(welcome(1))

@@ -14,9 +14,9 @@ import pytest
 
 from dalmuti_net.client.plain.narrator import PlainTable
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.client.ui.screen import render
 from dalmuti_net.client.ui.state import ClientUi
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol import Direction, ProtocolError
 from dalmuti_net.protocol.codec import validate
 

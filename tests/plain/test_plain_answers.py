@@ -14,8 +14,6 @@ from dalmuti_net.client.plain.answers import (
 )
 from dalmuti_net.client.sdk import is_legal, legal_actions
 from dalmuti_net.client.ui.choosers import Names
-from dalmuti_net.client.ui.i18n import Translator
-from dalmuti_net.client.ui.text import tidy
 from dalmuti_net.engine import (
     JESTER,
     CardSet,
@@ -35,6 +33,8 @@ from dalmuti_net.engine import (
     TaxDecision,
 )
 from dalmuti_net.engine.cards import counts_of, playable_sets
+from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.lang.text import tidy
 
 EN = Translator("en")
 ZH = Translator("zh_Hant")

@@ -15,7 +15,7 @@ from pathlib import Path
 from host_process import REPO, _wait_until_open
 from test_plain_e2e import DEADLINE_S, PlainProcess, question_end
 
-from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.lang.i18n import Translator
 
 T = Translator("en")
 HISTORY = [sys.executable, "-m", "dalmuti_net.cli", "history"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from host_process import REPO, _wait_until_open, running_host
 
-from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.lang.i18n import Translator
 
 ONE_HAND = """\
 [rules]

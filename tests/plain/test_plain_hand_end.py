@@ -12,7 +12,7 @@ from pathlib import Path
 from host_process import QUICK_RULES, running_host
 from test_plain_e2e import DEADLINE_S, PlainProcess, play_to_the_end
 
-from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.lang.i18n import Translator
 
 TWO_HANDS = "[rules]\nscoring = true\nhand_limit = 2\n\n[table]\nbetween_hands = 0\nbot_pace = 0\n"
 

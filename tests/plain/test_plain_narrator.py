@@ -9,9 +9,9 @@ from ui_support import LocalTable
 
 from dalmuti_net.client.plain.narrator import PlainTable, clean
 from dalmuti_net.client.runner import Status
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.client.ui.state import Quit, Rejoin, Send
 from dalmuti_net.engine import CardSet, Play, PlayDecision, Rules
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol.messages import action_message
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

@@ -10,7 +10,7 @@ from host_process import QUICK_RULES, running_host
 from test_plain_departures import read_until
 from test_plain_e2e import PlainProcess
 
-from dalmuti_net.client.ui.i18n import Translator
+from dalmuti_net.lang.i18n import Translator
 
 
 def test_one_seated_is_singular_and_a_spectator_is_named(tmp_path: Path) -> None:

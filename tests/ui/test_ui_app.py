@@ -25,12 +25,12 @@ from dalmuti_net.client.ui.choosers import (
     RevolutionChooser,
     TaxChooser,
 )
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.client.ui.runtime import TerminalClient, run_with_trio
 from dalmuti_net.client.ui.state import ClientUi, Join, Screen
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol import encode
 from dalmuti_net.protocol.discovery import TableInfo
 

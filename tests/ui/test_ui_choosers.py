@@ -14,7 +14,6 @@ from dalmuti_net.client.ui.choosers import (
     RevolutionChooser,
     TaxChooser,
 )
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.engine import (
     JESTER,
     CardSet,
@@ -34,6 +33,7 @@ from dalmuti_net.engine import (
     TaxDecision,
 )
 from dalmuti_net.engine.cards import counts_of, playable_sets
+from dalmuti_net.lang.i18n import Translator
 
 EN = Translator("en")
 NAMES = Names({1: "Ana", 2: "Bo", 3: "Cy", 4: "Di", 5: "Ed", 6: "Flo"})

@@ -105,7 +105,7 @@ def garbled_listing(version: bytes = CURRENT) -> object:
 
 
 def test_what_an_announcement_lacks_is_told_in_the_language() -> None:
-    from dalmuti_net.client.ui.i18n import Translator
+    from dalmuti_net.lang.i18n import Translator
 
     garbled = garbled_listing()
     assert listing_line(garbled).endswith(  # type: ignore[arg-type]
@@ -128,8 +128,8 @@ def test_what_an_announcement_lacks_is_told_in_the_language() -> None:
 def test_the_host_chooser_says_what_the_chosen_announcement_lacks() -> None:
     from ui_support import draw
 
-    from dalmuti_net.client.ui.i18n import Translator
     from dalmuti_net.client.ui.state import ClientUi
+    from dalmuti_net.lang.i18n import Translator
 
     for language, told in (
         ("zh_Hant", "它的廣播資訊不完整：階段缺少或無法辨識；座位數缺少或無法辨識；"),

@@ -9,8 +9,8 @@ from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
 from dalmuti_net.client.ui.choosers import PlayChooser
-from dalmuti_net.client.ui.i18n import LANGUAGES
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import LANGUAGES
 
 
 class Clock:

@@ -10,8 +10,8 @@ import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
-from dalmuti_net.client.ui.i18n import LANGUAGES
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import LANGUAGES
 from tools.catalogs import extract
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}")

@@ -12,10 +12,10 @@ from ui_support import LocalTable, draw
 
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.ui.config import Preferences
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.lobby import RULE_FIELDS
 from dalmuti_net.client.ui.state import AUTO_PASSED, Send, only_pass
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 
 
 def to_option(table: LocalTable, key: str) -> None:

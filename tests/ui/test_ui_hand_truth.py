@@ -13,9 +13,9 @@ import pytest
 from test_ui_screens import answer, playing_table
 from ui_support import LocalTable, draw, english_by_default
 
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.engine import JESTER, PlacementDecision, Rules
 from dalmuti_net.engine.cards import Counts
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 from dalmuti_net.protocol.messages import decision_message
 
 ALL_RULES = Rules(

@@ -10,8 +10,8 @@ from ui_support import LocalTable, draw
 from dalmuti_net.client.ui.alerts import TurnAlerts
 from dalmuti_net.client.ui.choosers import PlayChooser
 from dalmuti_net.client.ui.help import help_text_lines
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.runtime import TerminalClient
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 from dalmuti_net.protocol.catalogue import MAX_CHAT_CHARS
 
 

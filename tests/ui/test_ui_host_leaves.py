@@ -19,11 +19,11 @@ from ui_support import LocalTable, draw
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.state import Quit, Send
 from dalmuti_net.commands.host import run_with_local_player
 from dalmuti_net.commands.host_options import HostOptions
 from dalmuti_net.commands.host_runtime import PreparedHost
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 
 STEP = 10.0
 

@@ -9,15 +9,15 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from dalmuti_net.client.ui.i18n import (
+from dalmuti_net.engine import JESTER, Role
+from dalmuti_net.lang.i18n import (
     LANGUAGES,
     Translator,
     language_from_environment,
     normalize_language,
     translator_for,
 )
-from dalmuti_net.client.ui.text import fit, truncate, width, wrap
-from dalmuti_net.engine import JESTER, Role
+from dalmuti_net.lang.text import fit, truncate, width, wrap
 from tools import catalogs
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]

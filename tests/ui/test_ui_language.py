@@ -8,11 +8,11 @@ import pytest
 from ui_support import LocalTable, draw
 
 from dalmuti_net.cli import build_parser, main
-from dalmuti_net.client.ui.i18n import LANGUAGE_TAGS, Translator, normalize_language
-from dalmuti_net.client.ui.words import describe_cards
 from dalmuti_net.commands.host import check_options, options_from
 from dalmuti_net.commands.host_runtime import PreparedHost
 from dalmuti_net.commands.language import messages
+from dalmuti_net.lang.i18n import LANGUAGE_TAGS, Translator, normalize_language
+from dalmuti_net.lang.words import describe_cards
 
 ALIASES = {
     "en": ["en", "EN", "en_US", "en-GB", "en_US.UTF-8", "C"],

@@ -14,10 +14,10 @@ from ui_support import LocalTable, draw
 from dalmuti_net.client.plain.narrator import PlainTable
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.leaving import CHOICE, FAREWELL, LeaveEnds
 from dalmuti_net.client.ui.state import Quit, Send
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 
 ENDS_NOW_TOO_FEW = (
     "Leave the table: give up your seat for good. That ends the table now, for everyone: "

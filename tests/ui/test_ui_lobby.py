@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from dalmuti_net.client.model.views import TableView, decode_table
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.lobby import (
     RULE_FIELDS,
     LobbyKeys,
@@ -16,8 +15,9 @@ from dalmuti_net.client.ui.lobby import (
     rule_value_text,
     typed_rule,
 )
-from dalmuti_net.client.ui.text import tidy
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
+from dalmuti_net.lang.text import tidy
 
 EN = Translator("en")
 

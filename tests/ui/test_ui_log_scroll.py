@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from ui_support import LocalTable, draw
 
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
-from dalmuti_net.client.ui.text import wrap
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
+from dalmuti_net.lang.text import wrap
 
 LOG_TITLE = {80: "Log and chat", 120: "Log"}
 

@@ -11,11 +11,11 @@ from ui_support import LocalTable, draw
 
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.runtime import TerminalClient
 from dalmuti_net.client.ui.state import ClientUi, Join, Overlay, Screen
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.table import Table
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 
 EMPTY_NAME = "Your name cannot be empty."
 NEEDS_SCORING = "Philanthropic scoring needs scoring: turn scoring on first."

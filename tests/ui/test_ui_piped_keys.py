@@ -14,9 +14,9 @@ from ui_support import draw
 
 from dalmuti_net.client.ui.app import build_application
 from dalmuti_net.client.ui.help import discover_help_text_lines, help_text_lines
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.state import ClientUi, Effect
-from dalmuti_net.client.ui.text import width
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
+from dalmuti_net.lang.text import width
 
 CTRL_C = "\x03"
 ESC = "\x1b"

@@ -9,9 +9,9 @@ from ui_support import LocalTable, draw
 
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.state import ClientUi, Quit, Send
 from dalmuti_net.engine import RevolutionDecision
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 from dalmuti_net.protocol.messages import decision_message
 
 

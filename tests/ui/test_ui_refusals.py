@@ -21,12 +21,12 @@ from dalmuti_net.client.runner import NotAHost, Status, connect_failure_kind
 from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.errors import CONNECT_FAILURES
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.runtime import NextStep, TerminalClient, run_with_trio
 from dalmuti_net.client.ui.state import BackToList, ClientUi, Rejoin, Screen
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 
 STEP = 10.0
 ADVICE = "firewall"

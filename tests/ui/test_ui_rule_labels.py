@@ -8,11 +8,11 @@ import pytest
 from ui_support import LocalTable, draw
 
 from dalmuti_net.client.model.views import TableView
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.lobby import RULE_FIELDS, menu_values, rule_value_text
 from dalmuti_net.client.ui.state import Overlay
-from dalmuti_net.client.ui.text import width
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
+from dalmuti_net.lang.text import width
 
 HEADING = "Rule options (the host player's)"
 RULES = [

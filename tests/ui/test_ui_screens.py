@@ -14,7 +14,6 @@ from dalmuti_net.client.ui.choosers import (
     RevolutionChooser,
     TaxChooser,
 )
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.state import ClientUi, Join, Quit, Screen, Send
 from dalmuti_net.engine import (
     ExchangeDecision,
@@ -24,6 +23,7 @@ from dalmuti_net.engine import (
     Rules,
     TaxDecision,
 )
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 from dalmuti_net.protocol import PROTOCOL_VERSION
 from dalmuti_net.protocol.discovery import listing_from_record
 from dalmuti_net.protocol.messages import decision_message

@@ -10,12 +10,12 @@ import pytest
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.i18n import LANGUAGES, Translator
 from dalmuti_net.client.ui.screen import Line, render
 from dalmuti_net.client.ui.state import ClientUi, Effect, Send
-from dalmuti_net.client.ui.text import width
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.table import Close, StartBot, Table
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
+from dalmuti_net.lang.text import width
 from dalmuti_net.protocol import Direction, ProtocolError, decode, encode
 from dalmuti_net.protocol.messages import action_message
 

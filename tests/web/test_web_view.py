@@ -12,7 +12,6 @@ import pytest
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.choosers import Hint
-from dalmuti_net.client.ui.i18n import Translator
 from dalmuti_net.client.ui.state import ClientUi, Screen, Send
 from dalmuti_net.engine import (
     CardSet,
@@ -26,6 +25,7 @@ from dalmuti_net.engine import (
     TaxDecision,
 )
 from dalmuti_net.engine.cards import counts_of
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.web.view import BadChoice, choose, hint_buttons, render_view
 
 HAND = (3, 5, 5, 7, 9, 9, 9, 12, 13)

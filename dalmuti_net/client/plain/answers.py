@@ -30,10 +30,10 @@ from ...engine import (
     TaxDecision,
 )
 from ...engine.cards import Counts
+from ...lang.i18n import N_, Translator
+from ...lang.words import card_label, describe_cards, describe_set
 from ..sdk import legal_actions
 from ..ui.choosers import Names, chooser_for
-from ..ui.i18n import N_, Translator
-from ..ui.words import card_label, describe_cards, describe_set
 
 # Short words for an answer, "|"-separated: the English ones are always understood too.
 PASS_WORDS = N_("pass|p")

@@ -17,6 +17,9 @@ from ...engine import JESTER
 from ...engine.cards import Counts
 from ...engine.events import CardsDealt, HandEnded, Played, TableEnded
 from ...engine.rules import MAX_HAND_LIMIT
+from ...lang.i18n import N_, Translator
+from ...lang.text import tidy
+from ...lang.words import card_label, describe_set
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
 from ...protocol.text import shown
@@ -28,7 +31,6 @@ from ..ui.config import Preferences
 from ..ui.countdowns import offline_sentence
 from ..ui.departures import StandingRow, final_rows, hand_over_sentence
 from ..ui.errors import TROUBLESHOOTING
-from ..ui.i18n import N_, Translator
 from ..ui.lobby import (
     RULE_FIELDS,
     TIMING_FIELDS,
@@ -42,9 +44,7 @@ from ..ui.lobby import (
 from ..ui.screen import PHASE_TEXT
 from ..ui.state import ClientUi, Effect, Quit, Screen, Send
 from ..ui.story import END_REASONS
-from ..ui.text import tidy
 from ..ui.watchers import watchers_line
-from ..ui.words import card_label, describe_set
 from .answers import (
     BACK_WORDS,
     HOW_TO_ANSWER,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .i18n import Translator
+from ...lang.i18n import Translator
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,8 @@ from ...engine import (
     TaxDecision,
 )
 from ...engine.cards import JESTERS_IN_DECK, Counts, counts_of
-from .i18n import N_, Nn_, Translator
-from .words import card_label, describe_cards, describe_set
+from ...lang.i18n import N_, Nn_, Translator
+from ...lang.words import card_label, describe_cards, describe_set
 
 
 @dataclass(frozen=True)

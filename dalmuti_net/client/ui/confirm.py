@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...lang.i18n import N_
+from ...lang.text import width, wrap
 from .choosers import Hint
-from .i18n import N_
-from .text import width, wrap
 
 BACK = "back"
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .i18n import Translator
+from ...lang.i18n import Translator
 
 WARN_AT = 10
 """Seconds left from which a turn timer is shown as a warning."""

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from ...engine import Observation
 from ...engine.events import TableEnded
+from ...lang.i18n import N_, Translator
 from ..model.views import DepartedView, TableView
-from .i18n import N_, Translator
 
 Namer = Callable[[int], str]
 

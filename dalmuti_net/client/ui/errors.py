@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ...lang.i18n import N_, Translator
 from ...protocol import PROTOCOL_VERSION
 from ..session import HostError
-from .i18n import N_, Translator
 
 ERROR_SENTENCES: dict[str, str] = {
     "bad_frame": N_("The host could not read what this client sent."),

@@ -7,9 +7,9 @@ hints), and the rows between show the text from ``scroll`` on.
 
 from __future__ import annotations
 
+from ...lang.i18n import N_, Translator
+from ...lang.text import width, wrap
 from .choosers import Hint
-from .i18n import N_, Translator
-from .text import width, wrap
 
 Line = list[tuple[str, str]]
 

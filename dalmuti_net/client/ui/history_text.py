@@ -11,14 +11,14 @@ from ...engine import Event
 from ...engine import events as ev
 from ...history.hands import HandSpan, game_spans, hand_result, hand_spans
 from ...history.record import ViewerInfo
+from ...lang.i18n import Translator
+from ...lang.text import tidy
+from ...lang.words import describe_cards
 from ...protocol.messages import Message, event_from_message
 from ..session import ClientSession
 from .countdowns import moved_for_note
 from .departures import LEFT_MARK, left_note
-from .i18n import Translator
 from .story import Namer, describe_event
-from .text import tidy
-from .words import describe_cards
 
 
 def describe_for(

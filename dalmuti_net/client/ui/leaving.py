@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from ...lang.i18n import N_
 from ..model.views import TableView
-from .i18n import N_
 
 
 class LeaveEnds(Enum):

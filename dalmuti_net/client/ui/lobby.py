@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine.rules import DEFAULT_HAND_LIMIT, MAX_HAND_LIMIT, MAX_PLAYERS, MIN_PLAYERS
+from ...lang.i18n import N_, Nn_, Translator
 from ...protocol.catalogue import MAX_RESULTS_MS, MAX_TURN_TIMER_MS, MIN_TURN_TIMER_MS
 from ..model.views import TableView
 from .choosers import CHANGED, IGNORED, Hint, Problem, Result
-from .i18n import N_, Nn_, Translator
 
 
 @dataclass(frozen=True)

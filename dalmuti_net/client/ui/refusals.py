@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...lang.i18n import N_, Translator
+from ...lang.text import fit, width, wrap
 from ..session import HostError
 from .confirm import Choice
 from .departures import StandingRow
 from .errors import TROUBLESHOOTING, describe_error, describe_unreachable
-from .i18n import N_, Translator
-from .text import fit, width, wrap
 
 Line = list[tuple[str, str]]
 

@@ -9,11 +9,11 @@ here imports prompt_toolkit (``replay_app`` does).
 
 from __future__ import annotations
 
+from ...lang.i18n import N_, Translator
 from ...protocol.messages import Message
 from ..runner import Status
 from ..session import ClientSession
 from .choosers import Hint
-from .i18n import N_, Translator
 from .screen import Line, render
 from .state import ClientUi, LineEditor
 

@@ -21,6 +21,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from ...lang.text import tidy
 from ...protocol.messages import Message
 from ...told import told_record
 from ..discovery import browse_tables
@@ -29,7 +30,6 @@ from ..session import ClientSession
 from .alerts import Alert, TurnAlerts
 from .app import build_application
 from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send
-from .text import tidy
 
 NextStep = BackToList | Rejoin
 

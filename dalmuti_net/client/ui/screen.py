@@ -14,6 +14,9 @@ from ...engine import JESTER, Observation, Rules
 from ...engine.cards import JESTERS_IN_DECK, Counts
 from ...engine.roles import roles_of
 from ...engine.rules import MAX_HAND_LIMIT, stripped_ranks
+from ...lang.i18n import N_, Translator
+from ...lang.text import fit, label_gap, tail, tidy, truncate, width, wrap
+from ...lang.words import card_label, role_symbol
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
@@ -26,7 +29,6 @@ from .countdowns import seat_flags as countdown_flags
 from .departures import LEFT_MARK, final_rows, next_seating
 from .errors import TROUBLESHOOTING
 from .help import help_screen
-from .i18n import N_, Translator
 from .lobby import (
     RULE_FIELDS,
     RULE_LABELS,
@@ -38,9 +40,7 @@ from .lobby import (
 from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
 from .story import TrickStep, describe_event, describe_last_trick, describe_step
-from .text import fit, label_gap, tail, tidy, truncate, width, wrap
 from .watchers import watchers_line
-from .words import card_label, role_symbol
 
 Fragment = tuple[str, str]
 Line = list[Fragment]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ...history.standings import Standing
-from .i18n import Translator
-from .text import fit, width
+from ...lang.i18n import Translator
+from ...lang.text import fit, width
 
 
 def standings_lines(t: Translator, standings: list[Standing], tables: int) -> list[str]:

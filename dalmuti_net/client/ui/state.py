@@ -22,6 +22,8 @@ from ...engine.events import (
     TableEnded,
     Waiting,
 )
+from ...lang.i18n import N_, Translator
+from ...lang.text import tidy
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
@@ -54,7 +56,6 @@ from .errors import (
 from .help import HINTS as HELP_HINTS
 from .help import body_rows as help_rows
 from .help import max_scroll as help_max_scroll
-from .i18n import N_, Translator
 from .leaving import CHOICE as LEAVE_ENDS_CHOICE
 from .leaving import FAREWELL as LEAVE_ENDS_FAREWELL
 from .leaving import LeaveEnds, leave_ends, named_heirs
@@ -69,7 +70,6 @@ from .lobby import (
 )
 from .refusals import RefusalScreen
 from .story import TrickStory, describe_event
-from .text import tidy
 from .watchers import watcher_changes, watching
 
 LOG_LINES = 500

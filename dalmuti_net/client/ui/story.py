@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ...engine import CardSet, Event, Observation
 from ...engine import events as ev
-from .i18n import N_, Translator
-from .words import card_label, describe_cards, describe_set
+from ...lang.i18n import N_, Translator
+from ...lang.words import card_label, describe_cards, describe_set
 
 Namer = Callable[[int], str]
 

@@ -3,8 +3,8 @@ goings ("Eli is watching"), from the table's ``watching`` (the host names the fi
 
 from __future__ import annotations
 
+from ...lang.i18n import Translator
 from ..model.views import TableView
-from .i18n import Translator
 
 
 def watching(table: TableView | None) -> list[str]:

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from prompt_toolkit.utils import get_cwidth
+from functools import lru_cache
+
+from wcwidth import wcwidth
 
 ELLIPSIS = "…"
 
 
+@lru_cache(maxsize=4096)
+def char_cells(char: str) -> int:
+    """One character's cells: 2 for wide (CJK, most emoji), 0 for combining marks and for
+    control characters (``wcwidth`` says -1 for those; prompt_toolkit, which draws the
+    table, counts them as 0 too, so our layout and its drawing agree)."""
+    return max(0, wcwidth(char))
+
+
 def width(text: str) -> int:
-    return sum(get_cwidth(char) for char in text)
+    return sum(char_cells(char) for char in text)
 
 
 def truncate(text: str, cells: int) -> str:
@@ -20,7 +30,7 @@ def truncate(text: str, cells: int) -> str:
     kept: list[str] = []
     used = 0
     for char in text:
-        char_width = get_cwidth(char)
+        char_width = char_cells(char)
         if used + char_width > cells - 1:
             break
         kept.append(char)
@@ -70,7 +80,7 @@ def tail(text: str, cells: int) -> str:
     kept: list[str] = []
     used = 1
     for char in reversed(text):
-        char_width = get_cwidth(char)
+        char_width = char_cells(char)
         if used + char_width > cells:
             break
         kept.append(char)
@@ -83,7 +93,7 @@ def truncate_exact(text: str, cells: int) -> str:
     kept: list[str] = []
     used = 0
     for char in text:
-        char_width = get_cwidth(char)
+        char_width = char_cells(char)
         if used + char_width > cells and kept:
             break
         kept.append(char)
@@ -103,7 +113,7 @@ def _pieces(text: str) -> list[str]:
     pieces: list[str] = []
     word = ""
     for char in text:
-        if char == " " or get_cwidth(char) > 1:
+        if char == " " or char_cells(char) > 1:
             if word:
                 pieces.append(word)
                 word = ""
@@ -157,7 +167,7 @@ def _numbers_kept_with_their_words(pieces: list[str]) -> list[str]:
             piece += " " + pieces[index + 2]
             index += 3
             while piece[-1] not in CLOSING and index < len(pieces):
-                if get_cwidth(piece[-1]) < 2 or not _is_wide_word(pieces[index]):
+                if char_cells(piece[-1]) < 2 or not _is_wide_word(pieces[index]):
                     break
                 piece += pieces[index]
                 index += 1
@@ -169,7 +179,7 @@ def _numbers_kept_with_their_words(pieces: list[str]) -> list[str]:
 
 
 def _is_wide_word(piece: str) -> bool:
-    return bool(piece) and all(get_cwidth(char) > 1 for char in piece) and piece[0] not in OPENING
+    return bool(piece) and all(char_cells(char) > 1 for char in piece) and piece[0] not in OPENING
 
 
 def label_gap(label: str) -> str:
@@ -180,7 +190,7 @@ def label_gap(label: str) -> str:
 def tidy(text: str) -> str:
     """Taiwanese typography: no space between two CJK characters or next to full-width
     punctuation (a template's spaces around a name that turned out to be Chinese)."""
-    if " " not in text or all(get_cwidth(char) < 2 for char in text):
+    if " " not in text or all(char_cells(char) < 2 for char in text):
         return text
     out: list[str] = []
     for index, char in enumerate(text):
@@ -188,7 +198,7 @@ def tidy(text: str) -> str:
             before, after = text[index - 1], text[index + 1]
             if before in CLOSING | OPENING or after in CLOSING | OPENING:
                 continue
-            if get_cwidth(before) > 1 and get_cwidth(after) > 1 and _is_cjk(before + after):
+            if char_cells(before) > 1 and char_cells(after) > 1 and _is_cjk(before + after):
                 continue
         out.append(char)
     return "".join(out)

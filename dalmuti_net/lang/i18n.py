@@ -1,8 +1,9 @@
 """Languages: English, traditional Chinese and Spanish, through stdlib gettext catalogs.
 
-Every string the terminal client shows goes through a ``Translator``: ``t._(text)`` and
-``t.n_(singular, plural, n)``. Strings kept in tables are marked with ``N_`` and translated
-where they are shown. Card and role names follow RULES.md (rules 1 and 5).
+Every string the program shows (the tables, the commands, the web page) goes through a
+``Translator``: ``t._(text)`` and ``t.n_(singular, plural, n)``. Strings kept in tables are
+marked with ``N_`` and translated where they are shown. Card and role names follow RULES.md
+(rules 1 and 5).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ...engine import JESTER, Role
+from ..engine import JESTER, Role
 
 DOMAIN = "dalmuti"
 LOCALE_DIR = Path(__file__).parent / "locale"

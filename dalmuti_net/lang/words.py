@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine import JESTER, CardSet, Role
+from ..engine import JESTER, CardSet, Role
 from .i18n import Translator
 
 ROLE_SYMBOLS: dict[Role, str] = {
