@@ -56,7 +56,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "dalmuti_net.commands.standings",
         N_("totals per player over many tables and evenings (league files, saves)"),
     ),
-    "sim": ("dalmuti_net.sim", N_("play bots against each other offline and compare them")),
+    "sim": (
+        "dalmuti_net.commands.sim",
+        N_("play bots against each other offline and compare them"),
+    ),
 }
 
 

@@ -11,10 +11,10 @@ import pytest
 from dalmuti_net.bots import STRATEGIES, strategy_names
 from dalmuti_net.bots.arena import simulate
 from dalmuti_net.cli import main
+from dalmuti_net.commands.sim import parse_rules, simulate_with_progress
 from dalmuti_net.engine import Action, Decision, Observation, Pass, Rules, RulesError
 from dalmuti_net.host.settings import PRESETS
 from dalmuti_net.lang.i18n import Translator
-from dalmuti_net.sim import parse_rules, simulate_with_progress
 
 
 def sim(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -28,12 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..client.ui.standings_text import standings_lines
     from ..history.league import LeagueError, is_league, read_league
     from ..history.sources import HistoryError, open_history
     from ..history.standings import TableResults, Tally, combine
     from ..lang.i18n import translator_for
     from .record_check import check_fits
+    from .standings_text import standings_lines
 
     try:
         t = translator_for(args.lang)

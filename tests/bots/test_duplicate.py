@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 from dalmuti_net.bots.duplicate import plan_deals, play_deal, play_duplicate
+from dalmuti_net.commands.sim_report import format_duplicate
 from dalmuti_net.engine import Game, Rules
 from dalmuti_net.engine.events import CardsDealt, SeatingSettled
 from dalmuti_net.lang.i18n import Translator
-from dalmuti_net.sim_report import format_duplicate
 
 
 def test_every_deal_is_played_once_in_every_rotation() -> None:

@@ -266,8 +266,8 @@ def test_sim_reports_confidence_intervals_over_whole_tables(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from dalmuti_net.cli import main
+    from dalmuti_net.commands.sim_report import format_confidence
     from dalmuti_net.lang.i18n import Translator
-    from dalmuti_net.sim_report import format_confidence
 
     result = simulate(["heuristic", "random"] * 2, Rules(scoring=True), 200, seed=5, rotate=True)
     assert len(result.per_table) == result.tables == 10

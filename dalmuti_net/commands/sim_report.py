@@ -6,15 +6,15 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .bots.duplicate import per_deal
-from .bots.stats import mean_interval, t_975
-from .lang.i18n import N_, Translator
-from .lang.text import width
+from ..bots.duplicate import per_deal
+from ..bots.stats import mean_interval, t_975
+from ..lang.i18n import N_, Translator
+from ..lang.text import width
 
 if TYPE_CHECKING:
-    from .bots.arena import ArenaResult, Tally
-    from .bots.duplicate import DuplicateResult
-    from .engine import Rules
+    from ..bots.arena import ArenaResult, Tally
+    from ..bots.duplicate import DuplicateResult
+    from ..engine import Rules
 
 FIGURES = (
     N_("hands"),
@@ -180,7 +180,7 @@ def format_confidence(result: ArenaResult, tables_per_sample: int, t: Translator
 
 
 def _merged(tables: list[dict[str, Tally]]) -> dict[str, Tally]:
-    from .bots.arena import Tally
+    from ..bots.arena import Tally
 
     merged: dict[str, Tally] = {}
     for table in tables:

@@ -13,18 +13,18 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..lang.i18n import N_, Translator
+from ..told import Listed, Told
 from . import sim_report as report
-from .commands.common import tell
-from .commands.language import in_argparse_language, messages
-from .lang.i18n import N_, Translator
-from .told import Listed, Told
+from .common import tell
+from .language import in_argparse_language, messages
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
-    from .bots.arena import ArenaResult
-    from .engine import Rules
+    from ..bots.arena import ArenaResult
+    from ..engine import Rules
 
 T = TypeVar("T")
 DEFAULT_BOTS = "heuristic,random"
@@ -128,9 +128,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .bots import make_strategy
-    from .bots.arena import StrategyError, simulate
-    from .engine import MAX_PLAYERS, MIN_PLAYERS
+    from ..bots import make_strategy
+    from ..bots.arena import StrategyError, simulate
+    from ..engine import MAX_PLAYERS, MIN_PLAYERS
 
     try:
         t = messages(args.lang)
@@ -209,8 +209,8 @@ def run(args: argparse.Namespace) -> int:
 def _run_duplicate(
     args: argparse.Namespace, names: list[str], counts: list[int], rules: Rules, t: Translator
 ) -> int:
-    from .bots.arena import StrategyError
-    from .bots.duplicate import play_duplicate
+    from ..bots.arena import StrategyError
+    from ..bots.duplicate import play_duplicate
 
     tell(report.duplicate_heading(args.seed, rules, t), sys.stdout)
     for players in counts:
@@ -271,7 +271,7 @@ def simulate_with_progress(
     from prompt_toolkit.shortcuts import ProgressBar
     from prompt_toolkit.shortcuts.progress_bar import ProgressBarCounter
 
-    from .bots.arena import simulate
+    from ..bots.arena import simulate
 
     output, terminal_input = terminal if terminal is not None else (None, None)
     with ProgressBar(title="dalmuti sim", output=output, input=terminal_input) as bar:
@@ -290,9 +290,9 @@ def simulate_with_progress(
 def parse_rules(text: str) -> Rules:
     """Rules from a preset or rules file (as ``dalmuti host --rules`` takes) and/or a comma
     list of options on top; with no preset or file first, on top of scoring."""
-    from .engine import Rules, RulesError
-    from .engine.rules import DEFAULT_HAND_LIMIT
-    from .host.settings import PRESETS, SettingsError, load_settings
+    from ..engine import Rules, RulesError
+    from ..engine.rules import DEFAULT_HAND_LIMIT
+    from ..host.settings import PRESETS, SettingsError, load_settings
 
     items = [part.strip() for part in text.split(",")]
     options: dict[str, Any] = {"scoring": True}
@@ -333,7 +333,7 @@ def parse_rules(text: str) -> Rules:
 
 
 def _option_value(name: str, text: str | None) -> object:
-    from .engine import RulesError
+    from ..engine import RulesError
 
     if name == "misdeal_chance":
         if text is None:

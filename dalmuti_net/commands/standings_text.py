@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...history.standings import Standing
-from ...lang.i18n import Translator
-from ...lang.text import fit, width
+from ..history.standings import Standing
+from ..lang.i18n import Translator
+from ..lang.text import fit, width
 
 
 def standings_lines(t: Translator, standings: list[Standing], tables: int) -> list[str]:
