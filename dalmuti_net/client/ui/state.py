@@ -925,6 +925,8 @@ class ClientUi:
         if decision is self._decision_seen:
             return []
         self._decision_seen = decision
+        if self.notice is not None and self.notice.level == "warning":
+            self.notice = None  # it explained a key pressed for the decision before
         self.countdowns.decision_owed(self.me, None if decision is None else session.deadline_ms)
         if decision is None:
             self.chooser = None
