@@ -136,6 +136,21 @@ def side_by_side(
     return out
 
 
+def after(first: Line, text: str, cols: int, style: str = "") -> list[Line]:
+    """``text`` wrapped to ``cols`` cells, its first line after ``first`` (kept whole, in
+    its own styles) where there is room, else on the lines below it."""
+    used = line_width(first)
+    gap = label_gap(first[-1][1]) if first else ""  # none after a Chinese "！"
+    if used + len(gap) >= cols:
+        return [first, *wrapped(text, cols, style)]
+    stand_in = "x" * used  # one word as wide as ``first``: ``wrap`` keeps it whole
+    lines = wrap(stand_in + gap + tidy(text), cols)
+    if not lines[0].startswith(stand_in):
+        return [first, *wrapped(text, cols, style)]
+    head: Line = [*first, (style, lines[0][used:])]
+    return [head, *(plain(line, style) for line in lines[1:])]
+
+
 def hint_line(t: Translator, hints: Iterable[Hint]) -> Line:
     line: Line = []
     for hint in hints:
@@ -373,23 +388,47 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if ui.results is not None:  # the last hand's too, before the final standings
         lines += _results(ui, observation, cols)
         return lines + _log_block(ui, cols, rows - len(lines))
+    top: list[Line] = []
+    hand: list[Line] = []
+    decision: list[Line] = []
+    memory: list[Line] = []
+    for squeeze in range(SQUEEZES + 1):
+        top, hand, decision = _table_parts(ui, observation, cols, squeeze)
+        if ui.overlay is Overlay.RULES:
+            return lines + top + hand + decision
+        if ui.in_hand and (ui.show_memory or memory_always_shown(cols, rows)):
+            memory = _memory(ui, observation, cols)
+        room = rows - len(lines) - len(top) - len(hand) - len(decision) - len(memory)
+        if room > LOG_MIN_LINES:  # its title and the lines
+            break
+    return lines + top + hand + decision + memory + _log_block(ui, cols, max(room, 0))
+
+
+LOG_MIN_LINES = 3
+"""Log lines a small screen (60x20) keeps under the table, squeezing the rest to make room."""
+SQUEEZES = 4
+"""How far the table may be squeezed for the log: 1, the trick's story in one line and
+"Your turn!" on the prompt's line; 2, the seats without their columns' headings; 3, the
+hand's cards by number only (``12 ×2``, the names are in the prompt and the selection);
+4, the hand's title on the cards' line instead of a rule of its own. Each step loses
+more than the one before; none is taken where the log has room (eight seats at 60x20
+take them all)."""
+
+
+def _table_parts(
+    ui: ClientUi, observation: Observation, cols: int, squeeze: int
+) -> tuple[list[Line], list[Line], list[Line]]:
+    """The seats and trick, the hand, and the decision, ``squeeze`` steps squeezed."""
     seat_cols = min(84, cols - 40) if cols >= WIDE else cols
-    seats = _seats(ui, observation, cols, seat_cols)
+    seats = _seats(ui, observation, cols, seat_cols, heading=squeeze < 2)
     if cols >= WIDE:
         trick = _trick_panel(ui, observation, cols - seat_cols - 3)
-        lines += side_by_side(seats, trick, seat_cols)
+        top = side_by_side(seats, trick, seat_cols)
     else:
-        lines += seats
-        lines += _trick_story(ui, observation, cols)
-    hand = _hand(ui, observation, cols)
-    decision = _decision(ui, cols)
-    if ui.overlay is Overlay.RULES:
-        return lines + hand + decision
-    memory: list[Line] = []
-    if ui.in_hand and (ui.show_memory or memory_always_shown(cols, rows)):
-        memory = _memory(ui, observation, cols)
-    room = rows - len(lines) - len(hand) - len(decision) - len(memory)
-    return lines + hand + decision + memory + _log_block(ui, cols, max(room, 0))
+        story_lines = 1 if squeeze else STORY_LINES
+        top = seats + _trick_story(ui, observation, cols, story_lines)
+    hand = _hand(ui, observation, cols, numbers_only=squeeze >= 3, inline=squeeze >= 4)
+    return top, hand, _decision(ui, cols, joined=squeeze >= 1)
 
 
 MEMORY_ALWAYS_ROWS = 34
@@ -417,7 +456,9 @@ def _seat_flags(
         flags.append(("class:warning", t._("leaving")))
     elif seat is not None:
         waiting = ui.countdowns.grace_left(player) is not None  # "bot in 42 s" says offline
-        if not seat.connected and seat.is_human and not waiting:
+        # A bot standing in says the player is away: "offline" beside it adds nothing.
+        away = not seat.connected and seat.is_human and not seat.stand_in
+        if away and not waiting:
             flags.append(("class:error", t._("offline")))
         if seat.stand_in:
             flags.append(("class:warning", t._("bot stands in")))
@@ -426,27 +467,79 @@ def _seat_flags(
     return flags + countdown_flags(t, ui.countdowns, player)
 
 
-def _seats(ui: ClientUi, observation: Observation, cols: int, room: int) -> list[Line]:
+NAME_MIN_COLS = 10
+"""A seat's name is cut to no less than this to make room for its tags."""
+
+
+def fit_name(name: str, cells: int) -> str:
+    """``name`` in ``cells`` cells; cut, it keeps a number at its end (``Random… (3)``):
+    that is what tells two bots, or two Anas, apart."""
+    if width(name) <= cells:
+        return fit(name, cells)
+    head, space, number = name.rpartition(" ")
+    if space and head and number.startswith("(") and width(number) + 3 <= cells:
+        cut = truncate(head, cells - width(number) - 1)
+        if cut.endswith(" …"):
+            cut = cut[:-2] + "…"
+        return fit(cut + " " + number, cells)
+    return fit(name, cells)
+
+
+def _seat_columns(
+    ui: ClientUi,
+    observation: Observation,
+    cols: int,
+    room: int,
+    fixed: int,
+    flags: list[list[Fragment]],
+) -> tuple[int, int]:
+    """The name and role columns' widths for seat rows in ``room`` cells, of which
+    ``fixed`` go to the marker, symbol and figures. A seat's tags ("bot stands in",
+    "bot in 42 s") matter more than whole names and role names: where they would not
+    fit, the names are cut (to ``NAME_MIN_COLS``), then the role names give way (the
+    symbol before each name still shows the role); 0 for the role: no role column."""
+    t = ui.t
+    name_cols = 20 if cols >= 90 else 18
+    role_cols = 16
+    tags = max((sum(2 + width(text) for _, text in row) for row in flags), default=0)
+    if fixed + name_cols + 1 + role_cols + tags <= room:
+        return name_cols, role_cols
+    names = [width(ui.name_of(player)) for player in observation.order]
+    roles = [width(t.role(role)) for role in observation.roles.values()]
+    role_cols = max([width(t._("Role")), *roles])  # no wider than its widest role
+    name_cols = min(name_cols, max([width(t._("Player")), *names]))
+    shrunk = min(name_cols, room - fixed - 1 - role_cols - tags)
+    if shrunk >= min(NAME_MIN_COLS, name_cols):
+        return shrunk, role_cols
+    return max(NAME_MIN_COLS, min(name_cols, room - fixed - tags)), 0
+
+
+def _seats(
+    ui: ClientUi, observation: Observation, cols: int, room: int, heading: bool = True
+) -> list[Line]:
     """The seats, one a row, in ``room`` cells (the trick's panel beside them when wide);
-    ``cols`` sets the name column's width."""
+    ``cols`` sets the name column's width; ``heading``: with the columns' headings."""
     t = ui.t
     table = ui.table
     players = () if table is None else table.players
     by_player = {s.player: s for s in players}
     scoring = table is not None and table.rules.scoring
-    name_cols = 20 if cols >= 90 else 18
-    role_cols = 16
     cards_cols = max(3, width(t._("Cards")))
     score_cols = max(3, width(t._("Score")))
-    header = (
-        f"     {fit(t._('Player'), name_cols)} {fit(t._('Role'), role_cols)} "
-        f"{fit(t._('Cards'), cards_cols, 'right')}"
-    )
+    flags = [
+        _seat_flags(ui, observation, player, by_player.get(player)) for player in observation.order
+    ]
+    fixed = 2 + 2 + 1 + 1 + cards_cols + (1 + score_cols if scoring else 0)
+    name_cols, role_cols = _seat_columns(ui, observation, cols, room, fixed, flags)
+    header = f"     {fit(t._('Player'), name_cols)} "
+    if role_cols:
+        header += f"{fit(t._('Role'), role_cols)} "
+    header += fit(t._("Cards"), cards_cols, "right")
     if scoring:
         header += f" {fit(t._('Score'), score_cols, 'right')}"
-    lines: list[Line] = [plain(header, "class:heading")]
+    lines: list[Line] = [plain(header, "class:heading")] if heading else []
     roles = observation.roles
-    for player in observation.order:
+    for player, seat_flags in zip(observation.order, flags, strict=True):
         role = roles[player]
         turn = player in observation.waiting
         marker = ("class:turn", "▶ ") if turn else ("", "  ")
@@ -457,17 +550,17 @@ def _seats(ui: ClientUi, observation: Observation, cols: int, room: int) -> list
             marker,
             ("class:symbol", symbol),
             ("", " "),
-            (name_style, fit(ui.name_of(player), name_cols)),
+            (name_style, fit_name(ui.name_of(player), name_cols)),
             ("", " "),
-            ("class:role", fit(t.role(role), role_cols)),
-            ("", " "),
-            ("", fit(str(count), cards_cols, "right")),
         ]
+        if role_cols:
+            row += [("class:role", fit(t.role(role), role_cols)), ("", " ")]
+        row.append(("", fit(str(count), cards_cols, "right")))
         if scoring:
             score = str(observation.scores.get(player, 0))
             row.append(("", " " + fit(score, score_cols, "right")))
         used = line_width(row)
-        for style, flag in _seat_flags(ui, observation, player, by_player.get(player)):
+        for style, flag in seat_flags:
             if used + 2 + width(flag) > room:
                 continue  # whole flags only: the least needed ("bot") come last
             row += [("", "  "), (style, flag)]
@@ -503,36 +596,50 @@ def _story_pieces(ui: ClientUi, steps: list[TrickStep], current: bool) -> list[L
 
 
 STORY_LINES = 2
-"""Lines the trick's story may take at 80 columns; older turns give way to newer ones."""
+"""Lines the trick's story may take at 80 columns; older turns give way to newer ones
+and the set on top (what is to beat) stays."""
 
 
-def _trick_story(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+def _trick_story(
+    ui: ClientUi, observation: Observation, cols: int, max_lines: int = STORY_LINES
+) -> list[Line]:
     """The trick as it happened: ``On the table: Bo: Cook ×2 · Cy passes · You: …``; when
     it is over, the last trick (dimmed) with who took it, until the next lead."""
     t = ui.t
     story = ui.trick_story
     if observation.phase == "play" and story.steps:
         title: Line = [("class:heading", t._("On the table:"))]
-        pieces = _story_pieces(ui, story.steps, current=True)
+        steps, current = story.steps, True
     elif observation.phase in ("play", "hand_over") and story.last:
         last = tidy(describe_last_trick(t, story, ui.seat_name, ui.me))
         title = [("class:heading", t._("{label}:").format(label=last))]
-        pieces = _story_pieces(ui, story.last, current=False)
+        steps, current = story.last, False
     else:
         phase = PHASE_TEXT.get(observation.phase)
         if phase is None:  # the table is over: nothing is on it
             return []
         label = t._("On the table:")
         return [[("class:heading", label + label_gap(label)), ("class:dim", t._(phase))]]
-    dropped = 0
-    while True:
-        shown = [list(piece) for piece in pieces[dropped:]]
-        first = [("class:dim", "…")] if dropped else shown.pop(0)
-        gap = label_gap(title[-1][1])
+    pieces = _story_pieces(ui, steps, current)
+    top = next((i for i in range(len(steps) - 1, -1, -1) if steps[i].set is not None), None)
+    # Older turns give way first, then the newest; the set on top (what is to beat, and
+    # who played it) stays longest. Each run of turns left out shows as "…".
+    order = [i for i in range(len(pieces)) if i != top]
+    gap = label_gap(title[-1][1])
+    lines: list[Line] = []
+    for dropped in range(len(order) + 1):
+        gone = set(order[:dropped])
+        shown: list[Line] = []
+        for index, piece in enumerate(pieces):
+            if index not in gone:
+                shown.append(list(piece))
+            elif index == 0 or index - 1 not in gone:
+                shown.append([("class:dim", "…")])
+        first = shown.pop(0)
         lines = wrap_fragments([[*title, ("", gap), *first], *shown], cols, " · ")
-        if len(lines) <= STORY_LINES or len(shown) <= 1:
-            return lines[:STORY_LINES]
-        dropped += 1
+        if len(lines) <= max_lines:
+            break
+    return lines[:max_lines]
 
 
 def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
@@ -714,7 +821,15 @@ def _hand_groups(ui: ClientUi, hand: Counts | None) -> list[tuple[int, int]]:
     return [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
 
 
-def _hand(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+def _hand(
+    ui: ClientUi,
+    observation: Observation,
+    cols: int,
+    numbers_only: bool = False,
+    inline: bool = False,
+) -> list[Line]:
+    """The viewer's hand under its title; ``numbers_only``: ``12 ×2`` for ``12 Peasant
+    ×2``; ``inline``: the title on the cards' first line, not a rule above them."""
     t = ui.t
     if ui.me is None:
         return [rule(t._("You are watching"), cols)]
@@ -729,30 +844,45 @@ def _hand(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     picked = chooser.picked() if chooser is not None else {}
     pieces: list[Line] = []
     for card, held in groups:
-        text = f"{card_label(t, card)} ×{held}"
+        label = card_label(t, card)
+        if numbers_only:
+            label = t._("J") if card == JESTER else str(card)
+        text = f"{label} ×{held}"
         style = "class:cursor" if card == cursor else "class:card"
         piece: Line = [(style, text)]
         if picked.get(card):
             piece.append(("class:picked", f" ✓{picked[card]}"))
         pieces.append(piece)
+    if inline:
+        heading = [("class:heading", title)]
+        empty = [] if pieces else [[("class:dim", t._("(no cards)"))]]
+        return wrap_fragments([heading, *pieces, *empty], cols)
     lines = [rule(title, cols)]
     if not pieces:
         return [*lines, plain(t._("(no cards)"), "class:dim")]
     return lines + wrap_fragments(pieces, cols)
 
 
-def _decision(ui: ClientUi, cols: int) -> list[Line]:
+def _decision(ui: ClientUi, cols: int, joined: bool = False) -> list[Line]:
+    """What is asked of the viewer; ``joined``: the turn line and the question share
+    their first line (``Your turn! Your lead: play any set.``) where they fit."""
     t = ui.t
     lines: list[Line] = []
     if ui.overlay is Overlay.RULES:
         return _rules_panel(ui, cols)
     turn = _turn_line(ui)
-    if turn:
-        lines.append(turn)
     chooser = ui.choosing
+    prompt = None if chooser is None else chooser.prompt(t, ui.namer())
+    if turn and prompt is not None and joined:
+        # "Your turn!" alone: the time left is on the seat's row too ("⏱ 42 s").
+        lines += after(turn[:1], prompt, cols)[:3]
+    else:
+        if turn:
+            lines.append(turn)
+        if prompt is not None:
+            lines += wrapped(prompt, cols)[:3]
     if chooser is not None:
         names = ui.namer()
-        lines += wrapped(chooser.prompt(t, names), cols)[:3]
         selection = chooser.selection(t, names)
         if selection:
             lines += wrapped(selection, cols, "class:selection")[:2]

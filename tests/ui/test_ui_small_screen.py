@@ -1,0 +1,85 @@
+"""A 60x20 terminal keeps every seat's tags and at least three log lines (issue 33.7),
+with 4, 5 and 8 seats, in every language (Chinese names and roles are wide)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_ui_screens import answer
+from ui_support import LocalTable, draw
+
+from dalmuti_net.client.ui.screen import LOG_MIN_LINES, fit_name, seat_flags
+from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
+from dalmuti_net.lang.words import ROLE_SYMBOLS
+
+COLS, ROWS = 60, 20
+
+
+def mark_seats(table: LocalTable) -> None:
+    """As the host's table message says it: a bot stands in for the second seat (its
+    player dropped), the third seat's player is offline."""
+    assert table.session.table is not None
+    players: list[dict[str, Any]] = []
+    for index, seat in enumerate(table.session.table["players"]):
+        if index == 1:
+            seat = {**seat, "kind": "human", "connected": False, "stand_in": True}
+        elif index == 2:
+            seat = {**seat, "kind": "human", "connected": False}
+        players.append(seat)
+    table.session.table = {**table.session.table, "players": players}
+
+
+def log_rows(screen: list[str], t: Translator) -> int:
+    """Rows between the log's title and the footer (two lines of keys)."""
+    title = next(i for i, line in enumerate(screen) if line.startswith("── " + t._("Log and chat")))
+    return len(screen) - 2 - title - 1
+
+
+def seat_rows(screen: list[str]) -> list[str]:
+    symbols = set(ROLE_SYMBOLS.values())
+    return [line for line in screen if line[2:3] in symbols]
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.parametrize("seats", [4, 5, 8])
+def test_60x20_keeps_the_seat_tags_and_three_log_lines(language: str, seats: int) -> None:
+    t = Translator(language)
+    table = LocalTable(Rules(scoring=True, hand_limit=1), seed=7, language=language, bots=seats - 1)
+    table.start()
+    decisions = 0
+    for _ in range(500):
+        observation = table.session.observation
+        assert observation is not None
+        if table.ui.results is not None or observation.phase in ("hand_over", "ended"):
+            break
+        assert table.ui.chooser is not None, "the table waits for nobody but us"
+        mark_seats(table)
+        screen = draw(table.ui, COLS, ROWS).splitlines()
+        assert log_rows(screen, t) >= LOG_MIN_LINES, "\n".join(screen)
+        rows = seat_rows(screen)
+        assert len(rows) == seats, "\n".join(screen)
+        assert table.ui.table is not None
+        by_player = {seat.player: seat for seat in table.ui.table.players}
+        for player, row in zip(observation.order, rows, strict=True):
+            for _, flag in seat_flags(table.ui, observation, player, by_player[player]):
+                assert f"  {flag}" in row, f"{flag!r} is missing:\n" + "\n".join(screen)
+        if observation.top_player is not None and observation.phase == "play":
+            at = next(i for i, line in enumerate(screen) if line.startswith(t._("On the table:")))
+            story = " ".join(screen[at : at + 2])  # one line, or two (then a rule or the hand)
+            top = table.ui.seat_name(observation.top_player)
+            assert top in story, "the set to beat and who played it:\n" + "\n".join(screen)
+        names = [row[5:].split("  ")[0].strip() for row in rows]
+        assert len(set(names)) == seats, names  # cut names still tell the seats apart
+        decisions += 1
+        answer(table)
+    assert decisions >= 3
+    assert t._("bot stands in") in "\n".join(screen)
+
+
+def test_a_cut_name_keeps_its_number() -> None:
+    assert fit_name("Random bot (3)", 11) == "Random… (3)"
+    assert fit_name("Random bot (3)", 14) == "Random bot (3)"
+    assert fit_name("Ana (you)", 20) == "Ana (you)" + " " * 11
+    assert fit_name("Bartholomew", 8) == "Barthol…"  # no number to keep
