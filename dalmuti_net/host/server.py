@@ -17,14 +17,23 @@ connection's task ever holds a change in flight, so a connection that is cancell
 client reset it) cannot drop the save or another connection's messages: acceptance and
 delivery complete together, by construction.
 
+Time reaches the table the same way: the table core decides every deadline (turn timers,
+grace periods, the pause between hands) and says when it next needs to act
+(``Table.next_deadline``); one task sleeps until then and calls ``Table.tick`` with the
+clock's time, and what that produced is saved and delivered as any batch. Right after
+delivering a batch the server ticks the table too, so the countdowns the new state calls
+for start when its messages leave, and the ``timers`` they make go out with them.
+
 Why nothing leaves before it is on disk: the save runs in a worker thread, and while it
 runs other tasks go on feeding the table. What they produce stays in the table, because
 the batch being saved was taken in one call (``Table.take_batch``, an ordinary function:
 no checkpoint between taking the journal, the outboxes and the effects), and after the
 save only that batch is handed out. The newer inputs are the next batch's: their acks,
-events and decisions leave after their own commit. Countdowns (``timers``) are derived
-from the table's state, so they are announced only when that state has nothing newer
-than what was saved.
+events and decisions leave after their own commit. Only when nothing newer waits to be
+saved (no journal entry) does what the tick after a delivery made (countdowns, a stand-in
+to start, and any reply that changed nothing) go out at once, as a batch with nothing to
+save. Countdowns (``timers``) are derived from the table's state, so the table announces
+them only when that state has nothing newer than what was saved.
 
 If the save cannot be written (a full disk, an I/O error), nothing is delivered: the
 changes stay accepted in memory but unacknowledged, everyone is told once that the host
@@ -59,7 +68,6 @@ from ..protocol.catalogue import REQUEST_ID
 from ..protocol.codec import FrameCache
 from ..protocol.messages import ACTION_TYPES, Message
 from ..told import N_, Told
-from .countdowns import timers_message
 from .savefile import SaveFile, SaveWriteError
 from .table import Batch, Close, StartBot, Table
 
@@ -144,7 +152,6 @@ class Link:
     """The reader waits for input: the keeper may cancel it at ``read_deadline``."""
     last_queued: float = field(default_factory=trio.current_time)
     """When a frame was last queued for it: a heartbeat is due an interval later."""
-    timers_sent: bool = False
     software: str = ""
     """What the client's ``hello`` said it is (bot pacing looks for the table UI)."""
 
@@ -189,24 +196,19 @@ class TableServer:
         """Up to which of those changes everything is saved and delivered."""
         self._change_arrived = trio.Event()
         self._delivery_done = trio.Event()
-        self._grace_waiting: dict[int, trio.CancelScope] = {}
-        self._grace_ends: dict[int, float] = {}
-        self._announced: tuple[dict[int, float], dict[int, float], float | None] = ({}, {}, None)
-        self._results_end: tuple[int, float] | None = None
-        """Between hands: (the hand whose results show, when the next one is dealt anyway)."""
-        self._deadlines: dict[int, tuple[float, int]] = {}
-        self._deadlines_changed = trio.Event()
+        self._deadline_moved = trio.Event()
+        """Set when the table's next deadline is no longer the one slept until."""
+        self._sleeping_until: float | None = None
 
     # ------------------------------------------------------------------ running
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """The server's background work; connections are handed in by ``serve_tcp`` or
         ``connect_local``. Runs until cancelled."""
-        self.table.set_clock(trio.current_time)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._deliver_forever)
-            nursery.start_soon(self._turn_timer)
+            nursery.start_soon(self._keep_time)
             for bot in self.table.bot_seats():
                 self._start_bot(bot)
             task_status.started()
@@ -360,7 +362,7 @@ class TableServer:
                 link.software = message.get("software", "")
                 if message["version"] != PROTOCOL_VERSION:
                     self._tell_other_version(link, message["version"])
-            self.table.receive(link.connection, message)
+            self.table.receive(link.connection, message, trio.current_time())
             self._changes += 1  # told by the flush below (no wake-up each)
             told = True
         if told:
@@ -592,13 +594,30 @@ class TableServer:
         self._delivery_done = trio.Event()
 
     def _hand_out(self, batch: Batch) -> None:
-        """What one batch produced, to the connections (messages, effects, then timers)."""
+        """What one batch produced, to the connections (messages and effects); then the
+        table is ticked, and what that made with nothing to save (the countdowns, a
+        stand-in) goes out with it: anything to save goes as the next batch."""
+        now = trio.current_time()
+        self._queue_batch(batch, now)
+        if self._nursery is not None:
+            self.table.tick(now)
+            if self.table.next_deadline() != self._sleeping_until:
+                self._deadline_moved.set()
+            if self.table.unsaved():
+                self.changed()  # a move made for someone (a deal): saved first, as any
+            else:
+                self._queue_batch(self.table.take_batch(), now)
+        self._write_out()
+        if self.on_change is not None:
+            self.on_change()
+
+    def _queue_batch(self, batch: Batch, now: float) -> None:
+        """A batch's messages queued for their connections, and its effects carried out."""
         # The table puts one message object in the outbox of every connection it is for
         # (all spectators' events, every table and chat): each is encoded once, and the
         # outboxes that hold the same messages (every spectator's) are joined once.
         frames = FrameCache()
         joined: dict[tuple[int, ...], bytes] = {}
-        now = trio.current_time()
         for connection, messages in batch.outboxes.items():
             link = self.links.get(connection)
             if link is None:
@@ -615,10 +634,6 @@ class TableServer:
                 link = self.links.get(effect.connection)
                 if link is not None:
                     self._close(link)
-        self._schedule()
-        self._write_out()
-        if self.on_change is not None:
-            self.on_change()
 
     def _cannot_save(self, reason: str) -> None:
         """Say once per failure, to the operator and to everyone, that the table waits."""
@@ -639,59 +654,6 @@ class TableServer:
             if self.table.listening(link.connection):
                 self._send(link, frame)
         self._write_out()
-
-    def _schedule(self) -> None:
-        """Start the timers the table's new state calls for."""
-        if self._nursery is None:
-            return
-        game = self.table.game
-        if not self.table.hand_over() or game is None:
-            self._results_end = None
-        elif self._results_end is None or self._results_end[0] != game.hand_number:
-            pause = self.table.results_ms / 1000
-            self._results_end = (game.hand_number, trio.current_time() + pause)
-            self._nursery.start_soon(self._next_hand, game.hand_number, pause)
-        unplayed = self.table.unplayed_seats()
-        for player in set(self._grace_waiting) - {p for p, _ in unplayed}:
-            # Back in time: a later drop starts a fresh grace period.
-            self._grace_waiting.pop(player).cancel()
-            self._grace_ends.pop(player, None)
-        for player, immediately in unplayed:
-            if immediately:
-                self.table.request_stand_in(player)
-                self.changed()
-            elif player not in self._grace_waiting:
-                self._grace_waiting[player] = trio.CancelScope()
-                self._grace_ends[player] = (
-                    trio.current_time() + self.table.limits.grace_period_ms / 1000
-                )
-                self._nursery.start_soon(self._grace, player, self._grace_waiting[player])
-        self._update_deadlines()
-        self._announce_timers()
-
-    def _announce_timers(self) -> None:
-        """Everyone sees every running countdown: to all when they change, and to each
-        new viewer once (after its snapshot)."""
-        if self.table.unsaved():
-            return  # the state is ahead of the save: the next batch's hand-out announces
-
-        humans = self.table.human_players()
-        grace = {p: end for p, end in self._grace_ends.items() if p in humans}
-        secret = self.table.secretly_pending()  # its own deadline_ms tells the holder
-        turn = {p: d for p, (d, _) in self._deadlines.items() if p not in secret}
-        results = None if self._results_end is None else self._results_end[1]
-        ends = (grace, turn, results)
-        changed = ends != self._announced
-        self._announced = ends
-        if not changed and not (grace or turn or results is not None):
-            return
-        frame = encode(timers_message(grace, turn, results=results, now=trio.current_time()))
-        for connection_id, link in self.links.items():
-            if not self.table.listening(connection_id):
-                continue
-            if changed or not link.timers_sent:
-                link.timers_sent = True
-                self._send(link, frame)
 
     def _start_bot(self, bot: StartBot) -> None:
         if self.run_bot is None or self._nursery is None:
@@ -717,56 +679,16 @@ class TableServer:
         finally:
             await trio.aclose_forcefully(stream)
 
-    async def _next_hand(self, hand: int, pause: float) -> None:
-        """The pause after ``hand`` ran out: deal the next one, unless everyone's being
-        ready dealt it already."""
-        await trio.sleep(pause)
-        game = self.table.game
-        if self.table.hand_over() and game is not None and game.hand_number == hand:
-            self.table.begin_next_hand()
-            self.changed()
-
-    async def _grace(self, player: int, scope: trio.CancelScope) -> None:
-        with scope:
-            await trio.sleep(self.table.limits.grace_period_ms / 1000)
-            del self._grace_waiting[player]
-            self._grace_ends.pop(player, None)
-            self.table.request_stand_in(player)
-            self.changed()
-
-    # ------------------------------------------------------------------ turn timer
-
-    def _update_deadlines(self) -> None:
-        allowed = self.table.limits.turn_timer_ms
-        if allowed is None:
-            return
-        now = trio.current_time()
-        pending = set(self.table.pending_players())
-        decided = self.table.decisions_asked
-        changed = False
-        for player in list(self._deadlines):
-            if player not in pending or self._deadlines[player][1] != decided.get(player, 0):
-                del self._deadlines[player]
-                changed = True
-        for player in pending:
-            if player not in self._deadlines:
-                self._deadlines[player] = (now + allowed / 1000, decided.get(player, 0))
-                changed = True
-        if changed:
-            self._deadlines_changed.set()
-
-    async def _turn_timer(self) -> None:
+    async def _keep_time(self) -> None:
+        """Sleep until the table's next deadline, then tick it and deliver what it did;
+        woken early whenever a delivery moved that deadline."""
         while True:
-            earliest = min((d for d, _ in self._deadlines.values()), default=math.inf)
-            with trio.move_on_at(earliest):
-                await self._deadlines_changed.wait()
-                self._deadlines_changed = trio.Event()
+            deadline = self._sleeping_until = self.table.next_deadline()
+            with trio.move_on_at(math.inf if deadline is None else deadline):
+                await self._deadline_moved.wait()
+                self._deadline_moved = trio.Event()
                 continue
-            now = trio.current_time()
-            for player, (deadline, _) in list(self._deadlines.items()):
-                if deadline <= now:
-                    del self._deadlines[player]
-                    self.table.play_default(player)
+            self.table.tick(trio.current_time())
             self.changed()
 
 

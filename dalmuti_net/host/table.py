@@ -1,10 +1,15 @@
 """The table, sans-I/O: seats, lobby, the game, and what every connection is sent.
 
-The trio server feeds it validated messages per connection and drains each connection's
-outbox; it never touches a socket or a clock. Things only the server can do (start a bot
-client, close a connection) come out as ``effects``. Every input that changes the table is
-also appended to ``journal`` as plain data, so that a table can be rebuilt after a crash
-by replaying it (``replay``).
+The trio server feeds it validated messages per connection and takes what they produced as
+one ``Batch`` (``take_batch``); it never touches a socket or a clock. Things only the server
+can do (start a bot client, close a connection) come out as ``effects``. Every input that
+changes the table is also appended to ``journal`` as plain data, so that a table can be
+rebuilt after a crash by replaying it (``replay``).
+
+Time is an input like the others, as in h11: the table decides every deadline (turn
+timers, grace periods, the pause between hands, how long a decision has been waited for)
+and says when it next needs to act (``next_deadline``); the server calls ``tick(now)``
+then, and after every batch it delivers, with its clock's time in seconds.
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ from ..protocol.resume import client_proof, host_proof, new_nonce, proof_matches
 from ..protocol.text import clean_text
 from ..told import N_, Told
 from .admission import Admission, MakeRoom, Refuse
-from .countdowns import NUDGE_AFTER, SKIP_AFTER, Waited
+from .countdowns import Countdowns
 from .default_moves import default_move
 
 SOFTWARE = f"dalmuti-net/{__version__}"
@@ -184,6 +189,8 @@ class Connection:
     connected_at: float = 0.0
     challenge: Challenge | None = None
     """A ``hello`` with ``resume`` answered with a ``challenge``: the ``prove`` awaited."""
+    timers_told: bool = False
+    """Sent the running countdowns (a ``timers``) at least once."""
 
 
 @dataclass(frozen=True)
@@ -267,10 +274,8 @@ class Table:
         self.rematch = False
         """The host player offered a rematch: back in the lobby with the same seats, the
         game starts as soon as every seated human is ready."""
-        self.clock: Callable[[], float] = lambda: 0.0
-        """The server's clock, in seconds (injected: this core never reads one itself); it
-        dates decisions for ``nudge`` and ``skip``."""
-        self.waited = Waited(NUDGE_AFTER, SKIP_AFTER)
+        self.countdowns = Countdowns()
+        """Every deadline, on the server's clock (``tick``, ``next_deadline``)."""
         self.seed = seed if seed is not None else secrets.randbits(63)
         self.headless = headless
         """Headless: no local host player, so the first human to sit becomes the host player."""
@@ -361,8 +366,8 @@ class Table:
             "timing": {
                 "turn_timer_ms": self.limits.turn_timer_ms,
                 "results_ms": self.results_ms,
-                "nudge_after_ms": round(self.waited.nudge_after * 1000),
-                "skip_after_ms": round(self.waited.skip_after * 1000),
+                "nudge_after_ms": round(self.countdowns.nudge_after * 1000),
+                "skip_after_ms": round(self.countdowns.skip_after * 1000),
             },
             "rematch": self.rematch,
         }
@@ -690,11 +695,6 @@ class Table:
             self._broadcast_table()
         self._deal_if_all_read()  # the one still reading went away
 
-    def set_clock(self, clock: Callable[[], float]) -> None:
-        """The server's clock; decisions owed until now count as asked now."""
-        self.clock = clock
-        self.waited.restart(clock())
-
     def refuse(
         self,
         connection_id: int,
@@ -720,15 +720,16 @@ class Table:
             connection.closing = True
             self.effects.append(Close(connection.id))
 
-    def receive(self, connection_id: int, message: Message) -> None:
-        """One validated message from a connection."""
+    def receive(self, connection_id: int, message: Message, now: float = 0.0) -> None:
+        """One validated message from a connection, at ``now`` (the server's clock, in
+        seconds: ``nudge`` and ``skip`` ask how long a decision has been owed)."""
         connection = self.connections.get(connection_id)
         if connection is None or connection.closing:
             return
         request_id = message.get("id")
         first_reply = len(connection.outbox)
         try:
-            self._handle(connection, message)
+            self._handle(connection, message, now)
         except ProtocolError as error:
             version = message.get("version") if message["type"] == "hello" else None
             self.refuse(connection_id, error, request_id, version)
@@ -738,7 +739,7 @@ class Table:
 
     # ------------------------------------------------------------------ requests
 
-    def _handle(self, connection: Connection, message: Message) -> None:
+    def _handle(self, connection: Connection, message: Message, now: float) -> None:
         kind = message["type"]
         if kind == "about":
             connection.outbox.append(self.about_message())
@@ -796,9 +797,9 @@ class Table:
         elif kind == "set_timing":
             self.set_timing(message)
         elif kind == "nudge":
-            self.nudge(seat, message["player"])
+            self.nudge(seat, message["player"], now)
         elif kind == "skip":
-            self.skip(message["player"])
+            self.skip(message["player"], now)
         elif kind == "rematch":
             self.offer_rematch(seat)
         else:  # pragma: no cover - the codec lets only catalogue types through
@@ -1113,7 +1114,7 @@ class Table:
         }
         self._commit(entry)
 
-    def _waited_for(self, player: int) -> float:
+    def _waited_for(self, player: int, now: float) -> float:
         """How long the table has waited for ``player``'s decision, which must be one
         everyone may know of (a revolution is its holder's secret: rule 20)."""
         seat = self.seats.get(player)
@@ -1122,23 +1123,23 @@ class Table:
         public = {p for p in self.pending_players() if p not in self.secretly_pending()}
         if player not in public or seat.host:
             raise ProtocolError(ErrorCode.NOT_WAITING, "the table is not waiting for them")
-        return self.waited.since(player, self.clock())
+        return self.countdowns.waited(player, now)
 
-    def nudge(self, host: Seat, player: int) -> None:
-        waited = self._waited_for(player)
-        if waited < self.waited.nudge_after:
+    def nudge(self, host: Seat, player: int, now: float) -> None:
+        waited = self._waited_for(player, now)
+        if waited < self.countdowns.nudge_after:
             raise ProtocolError(
                 ErrorCode.TOO_SOON,
-                f"a player may be nudged {self.waited.nudge_after:g} s into their turn",
+                f"a player may be nudged {self.countdowns.nudge_after:g} s into their turn",
             )
         self._broadcast({"type": "nudged", "player": player, "by": host.player})
 
-    def skip(self, player: int) -> None:
-        waited = self._waited_for(player)
-        if waited < self.waited.skip_after:
+    def skip(self, player: int, now: float) -> None:
+        waited = self._waited_for(player, now)
+        if waited < self.countdowns.skip_after:
             raise ProtocolError(
                 ErrorCode.TOO_SOON,
-                f"a player may be skipped {self.waited.skip_after:g} s into their turn",
+                f"a player may be skipped {self.countdowns.skip_after:g} s into their turn",
             )
         assert self.game is not None
         decision = self.game.decision_for(player)
@@ -1268,6 +1269,69 @@ class Table:
     def begin_next_hand(self) -> None:
         if self.hand_over():
             self._commit({"op": "next_hand"})
+
+    # ------------------------------------------------------------------ time
+
+    def next_deadline(self) -> float | None:
+        """When the table next needs ``tick`` (the server's clock, in seconds), or None
+        while no countdown runs."""
+        return self.countdowns.next_deadline()
+
+    def tick(self, now: float) -> None:
+        """Time has come to ``now``: start the countdowns the table's state calls for
+        (a decision newly owed, a seat nobody plays, results to read), act on every one
+        that ran out (the default move, a stand-in, the next deal), and tell everyone the
+        countdowns when they changed (and each new viewer once). What it does comes out
+        in the next batch, like the effects of any input.
+
+        The countdowns are announced only while the table's state has nothing newer than
+        the last batch taken (no journal entry waits): the server calls ``tick`` right
+        after delivering a batch, so they are told together with the state they are of."""
+        self._follow_clocks(now)
+        due = self.countdowns.due(now)
+        for player in due.turn:
+            self.play_default(player)
+        for player in due.grace:
+            self.request_stand_in(player)
+        game = self.game
+        if due.next_hand is not None and game is not None and game.hand_number == due.next_hand:
+            self.begin_next_hand()  # unless everyone's being ready dealt it already
+        if not self.unsaved():
+            self._announce_timers(now)
+
+    def _follow_clocks(self, now: float) -> None:
+        away = []
+        for player, immediately in self.unplayed_seats():
+            if immediately:  # left or kicked: nobody will come back to it
+                self.request_stand_in(player)
+            else:
+                away.append(player)
+        allowed = self.limits.turn_timer_ms
+        game = self.game
+        self.countdowns.follow(
+            now,
+            owed={player: self.decisions_asked.get(player, 0) for player in self.pending_players()},
+            turn_seconds=None if allowed is None else allowed / 1000,
+            away=away,
+            grace_seconds=self.limits.grace_period_ms / 1000,
+            results_of=game.hand_number if game is not None and self.hand_over() else None,
+            results_seconds=self.results_ms / 1000,
+        )
+
+    def _announce_timers(self, now: float) -> None:
+        """Everyone sees every running countdown: to all when they change, and to each
+        new viewer once (after its snapshot)."""
+        announcement = self.countdowns.announcement(
+            now, humans=self.human_players(), secret=self.secretly_pending()
+        )
+        if announcement is None:
+            return
+        for connection in self.connections.values():
+            if not connection.greeted or connection.closing:
+                continue
+            if announcement.changed or not connection.timers_told:
+                connection.timers_told = True
+                connection.outbox.append(announcement.message)
 
     # ------------------------------------------------------------------ committing changes
 
@@ -1465,7 +1529,6 @@ class Table:
             for connection in self._connections_of(player):
                 connection.outbox.append(message)
         self._owed = {player: type(decision) for player, decision in pending.items()}
-        self.waited.follow({p: self.decisions_asked.get(p, 0) for p in pending}, self.clock())
 
     def _deliver(self, events: list[Event]) -> None:
         fields: dict[int, Message] = {}
