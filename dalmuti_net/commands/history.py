@@ -12,11 +12,11 @@ from .common import say, tell
 from .language import add_lang_argument
 
 if TYPE_CHECKING:
-    from ..history.frames import Viewer
     from ..history.record import ViewerInfo
-    from ..history.sources import TableHistory
     from ..lang.i18n import Translator
     from ..protocol.messages import Message
+    from ..rerun.frames import Viewer
+    from ..rerun.sources import TableHistory
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,8 +61,8 @@ def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..history.problems import N_
-    from ..history.sources import HistoryError, open_history
     from ..lang.i18n import translator_for
+    from ..rerun.sources import HistoryError, open_history
     from .record_check import check_fits
 
     try:
@@ -110,9 +110,9 @@ def _tell(
     frames: list[Message],
 ) -> int:
     from ..client.ui.history_text import history_title, names_in, tell
-    from ..history.frames import HOST
     from ..history.hands import hand_spans
     from ..history.record import HandCounter, header_line, message_line
+    from ..rerun.frames import HOST
 
     operator = viewer == HOST
     lines = tell(t, frames, info.player if info.kind == "seat" else None, operator)

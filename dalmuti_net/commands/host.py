@@ -308,8 +308,8 @@ def run(args: argparse.Namespace) -> int:
             ExitCode.CANNOT_START,
         )
     if args.league is not None:
-        from ..history.keeper import keep_league
         from ..history.league import LeagueError
+        from ..rerun.keeper import keep_league
 
         try:
             keep_league(host.table, Path(args.league), options.resume)

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 from ..client.session import ClientSession
 from ..history.problems import N_
-from ..history.sources import HistoryError
 from ..protocol import ProtocolError
+from ..rerun.sources import HistoryError
 
 if TYPE_CHECKING:
-    from ..history.sources import TableHistory
     from ..protocol.messages import Message
+    from ..rerun.sources import TableHistory
 
 
 def check_fits(history: TableHistory, frames: list[Message]) -> None:

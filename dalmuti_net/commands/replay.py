@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..history.problems import N_
-    from ..history.sources import HistoryError, open_history
     from ..lang.i18n import translator_for
+    from ..rerun.sources import HistoryError, open_history
     from .record_check import check_fits
 
     try:

@@ -29,9 +29,9 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..history.league import LeagueError, is_league, read_league
-    from ..history.sources import HistoryError, open_history
     from ..history.standings import TableResults, Tally, combine
     from ..lang.i18n import translator_for
+    from ..rerun.sources import HistoryError, open_history
     from .record_check import check_fits
     from .standings_text import standings_lines
 

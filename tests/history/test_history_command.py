@@ -16,7 +16,7 @@ from referencing import Registry, Resource
 
 from dalmuti_net.cli import main
 from dalmuti_net.history.record import read_record
-from dalmuti_net.history.sources import open_history
+from dalmuti_net.rerun.sources import open_history
 from tools.schema import REPO_ROOT
 
 SEED = 4

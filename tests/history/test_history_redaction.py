@@ -19,10 +19,10 @@ from test_host_secrecy import all_optional, eventful_game
 
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.engine.views import can_see
-from dalmuti_net.history.frames import HOST, Rerun, rerun
 from dalmuti_net.history.hands import event_frames, hand_spans
-from dalmuti_net.history.save import SavedTable
 from dalmuti_net.protocol.messages import event_from_message, observation_dict
+from dalmuti_net.rerun.frames import HOST, Rerun, rerun
+from dalmuti_net.rerun.save import SavedTable
 
 NOT_IN_A_SAVE = {"table", "ack", "chat", "error"}
 """Who was connected (the table message), acks and chat: a save does not hold them."""

@@ -21,11 +21,11 @@ from test_standings import bots_only_table
 
 from dalmuti_net.cli import main
 from dalmuti_net.commands.hosts import listing_dict
-from dalmuti_net.history.keeper import keep_league
 from dalmuti_net.history.record import read_record
 from dalmuti_net.host.savefile import SaveFile
 from dalmuti_net.protocol.discovery import listing_from_record
 from dalmuti_net.protocol.text import INVISIBLE, JOINERS, NOT_TEXT, SURROGATES, json_text, shown
+from dalmuti_net.rerun.keeper import keep_league
 
 NASTY = "\x1b]0;pwned\x07\x1b[2J\x1b[6n\x9b31m\u202eevil\u200b\u2066\ufeff\U000e0041"
 """A window title, a cleared screen, a cursor report typed into the shell, a C1 CSI, a
@@ -348,7 +348,7 @@ def test_a_huge_save_or_league_is_refused_before_it_is_read(
 def test_a_save_with_more_changes_than_are_played_again_is_one_line(
     save: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("dalmuti_net.history.save.MAX_SAVE_CHANGES", 100)
+    monkeypatch.setattr("dalmuti_net.rerun.save.MAX_SAVE_CHANGES", 100)
     err = one_line_refusal(capsys, "history", str(save))
     assert "holds more changes than this version plays again (609; at most 100)" in err
 

@@ -14,8 +14,8 @@ import pytest
 from history_support import read_changes, write_save
 from test_standings import bots_only_table
 
-from dalmuti_net.history.keeper import keep_league
 from dalmuti_net.host.savefile import SaveFile
+from dalmuti_net.rerun.keeper import keep_league
 
 
 def reader(folder: Path, *argv: str) -> list[str]:

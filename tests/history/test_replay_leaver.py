@@ -10,8 +10,8 @@ from harness import Harness, random_chooser
 from history_support import write_changes
 
 from dalmuti_net.engine import Rules
-from dalmuti_net.history.sources import open_history
 from dalmuti_net.host.table import Table
+from dalmuti_net.rerun.sources import open_history
 
 
 def test_a_leavers_replay_goes_on_to_the_final_standings(tmp_path: Path) -> None:

@@ -13,9 +13,9 @@ from ui_support import LocalTable, draw, english_by_default
 from dalmuti_net.client.ui.replay import Replay
 from dalmuti_net.client.ui.replay_app import build_replay_application
 from dalmuti_net.engine import Rules
-from dalmuti_net.history.frames import rerun
-from dalmuti_net.history.save import SavedTable
 from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.rerun.frames import rerun
+from dalmuti_net.rerun.save import SavedTable
 
 RULES = Rules(scoring=True, hand_limit=3, merchant_exchange=True)
 LOG_RULE = {"en": "── Log and chat", "zh_Hant": "── 紀錄與聊天", "es": "── Registro"}

@@ -15,13 +15,13 @@ from history_support import write_save
 from dalmuti_net.cli import main
 from dalmuti_net.engine import Rules
 from dalmuti_net.engine.events import HandEnded, TableEnded
-from dalmuti_net.history.keeper import keep_league
 from dalmuti_net.history.league import LeagueError, read_league, save_results
-from dalmuti_net.history.sources import open_history
 from dalmuti_net.history.standings import PlayerResult, TableResults, Tally, combine
 from dalmuti_net.host.table import Table
 from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.lang.text import width
+from dalmuti_net.rerun.keeper import keep_league
+from dalmuti_net.rerun.sources import open_history
 from dalmuti_net.told import told_record
 
 

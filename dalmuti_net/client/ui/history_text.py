@@ -2,7 +2,7 @@
 log told it to one viewer (``story.describe_event``), in the chosen language.
 
 Only the messages given are told: which ones a viewer gets is decided upstream, by the
-table core (``dalmuti_net.history.frames``).
+table core (``dalmuti_net.rerun.frames``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Opening a host's save read-only: per table, how to build it and its accepted changes.
 
-The rest of ``history`` sees only ``SavedTable``; this module is the one that knows the
+The rest of ``rerun`` sees only ``SavedTable``; this module is the one that knows the
 file's format.
 """
 
@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..history.problems import N_, Problem, too_large
 from ..host.savefile import SQLITE_MAGIC, read_save
 from ..host.savefile import SaveError as UnreadableSave
 from ..host.settings import SettingsError, settings_from_dict
 from ..host.table import Limits
 from ..protocol.catalogue import MAX_TABLE_NAME_CHARS
 from ..protocol.text import clean_text, shown
-from .problems import N_, Problem, too_large
 
 
 class SaveError(Problem):

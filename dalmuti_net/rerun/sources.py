@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..history.problems import N_, Problem
+from ..history.record import Record, RecordError, ViewerInfo, is_record, read_record
 from ..protocol.catalogue import MAX_TABLE_NAME_CHARS
 from ..protocol.messages import Message
 from ..protocol.text import clean_text, shown
 from ..told import Listed
 from .frames import HOST, DamagedSave, Rerun, SeatRecord, Viewer, rerun
-from .problems import N_, Problem
-from .record import Record, RecordError, ViewerInfo, is_record, read_record
 from .save import SavedTable, SaveError, open_save
 
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from ..engine import Event
 from ..engine.events import TableEnded
+from ..history.league import LeagueError, open_league, save_results
+from ..history.problems import N_
+from ..history.standings import TableResults, Tally
 from ..host.table import Table
 from ..told import Told
-from .league import LeagueError, open_league, save_results
-from .problems import N_
 from .sources import HistoryError, open_history
-from .standings import TableResults, Tally
 
 log = logging.getLogger(__name__)
 
