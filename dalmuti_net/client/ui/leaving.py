@@ -57,6 +57,10 @@ FAREWELL = {
 }
 """The one line said after leaving where leaving ends the table."""
 
+LEFT_MID_GAME = N_("You left the table; a bot plays your cards until this hand ends.")
+LEFT = N_("You left the table.")
+"""The one line said after leaving a table that goes on without you."""
+
 
 def leave_ends(table: TableView | None, me: int | None) -> LeaveEnds | None:
     """How ``me`` leaving now would end the table, as the host said in its last ``table``

@@ -58,7 +58,7 @@ from .help import body_rows as help_rows
 from .help import max_scroll as help_max_scroll
 from .leaving import CHOICE as LEAVE_ENDS_CHOICE
 from .leaving import FAREWELL as LEAVE_ENDS_FAREWELL
-from .leaving import LeaveEnds, leave_ends, named_heirs
+from .leaving import LEFT, LEFT_MID_GAME, LeaveEnds, leave_ends, named_heirs
 from .lobby import (
     TYPED_FIELDS,
     TYPED_RANGES,
@@ -1347,7 +1347,10 @@ class ClientUi:
         if action in ("leave", "host"):
             if action == "leave":  # (a host that keeps hosting prints how the table ends)
                 ends = self._leave_ends()
-                self.farewell = None if ends is None else self.t._(LEAVE_ENDS_FAREWELL[ends])
+                if ends is not None:
+                    self.farewell = self.t._(LEAVE_ENDS_FAREWELL[ends])
+                else:
+                    self.farewell = self.t._(LEFT_MID_GAME if self.in_hand else LEFT)
             leave: Message = {"type": "leave"}
             if self._heir is not None and self.session is not None and self.session.is_host:
                 leave["heir"] = self._heir
