@@ -186,7 +186,7 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
     text = client.text()
     assert status == 0, errors
     assert "Host pipe" in text and "is open on port" in text
-    assert "1. Hal (you), host, not ready" in text
+    assert "1. Hal (you), host\n" in text and "Hal (you), host, not ready" not in text
     assert text.count("takes a seat.") == 3
     assert "The rules changed: First deal revolution: no taxes in hand 1 (rule 13): on" in text
     assert "No taxes in the first hand." in text

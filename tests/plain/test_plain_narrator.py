@@ -59,7 +59,8 @@ def test_the_lobby_is_told_and_commands_reach_the_host() -> None:
     text = "\n".join(table.printed)
     assert "You are at Test table." in text
     assert "Players (4 of 4 to 8)" in text
-    assert "1. Ana (you), host, not ready" in text
+    # The host player has no ready mark: their start is their ready (as on the screen).
+    assert "1. Ana (you), host\n" in text + "\n" and "Ana (you), host, not ready" not in text
     assert "Type ready when you are ready, or help for the commands." in text
     lines = table.type("ready")
     assert table.local.sent[-1] == {"type": "ready", "ready": True}

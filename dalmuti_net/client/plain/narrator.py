@@ -23,12 +23,13 @@ from ...lang.words import card_label, describe_set
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
 from ...protocol.text import shown
-from ..model.views import SeatView, TableView, decode_welcome
+from ..model.countdowns import offline_sentence
+from ..model.seat_marks import game_flags, lobby_marks, players_heading
+from ..model.views import TableView, decode_welcome
 from ..runner import Status
 from ..session import ClientSession
 from ..ui.choosers import Result
 from ..ui.config import Preferences
-from ..ui.countdowns import offline_sentence
 from ..ui.departures import StandingRow, final_rows, hand_over_sentence
 from ..ui.errors import TROUBLESHOOTING
 from ..ui.lobby import (
@@ -984,19 +985,9 @@ class PlainTable:
             return
         if table.lobby:
             players = table.players
-            self.say(t._("Players ({n} of 4 to 8)").format(n=len(players)))
+            self.say(players_heading(t, table))
             for number, seat in enumerate(players, 1):
-                marks = [ui.name_of(seat.player)]
-                if seat.host:
-                    marks.append(t._("host"))
-                if seat.is_bot:
-                    marks.append(t._("bot"))
-                if seat.ready:
-                    marks.append(t._("ready"))
-                elif seat.is_human:
-                    marks.append(t._("not ready"))
-                if not seat.connected:
-                    marks.append(t._("offline"))
+                marks = [ui.name_of(seat.player), *(m.text for m in lobby_marks(t, seat))]
                 self.say(f"{number}. " + self._join(marks))
             watchers = watchers_line(t, table)
             if watchers is not None:
@@ -1037,7 +1028,8 @@ class PlainTable:
             if scoring:
                 score = observation.scores.get(player, 0)
                 parts.append(t.n_("{n} point", "{n} points", score).format(n=score))
-            parts += self._seat_flags(player, by_player.get(player))
+            flags = game_flags(t, observation, player, by_player.get(player), ui.countdowns)
+            parts += [flag.text for flag in flags]
             self.say(self._join(parts))
         joining = [
             s.player for s in table.players if not s.seated and s.player not in observation.order
@@ -1054,37 +1046,6 @@ class PlainTable:
             else:
                 names = self._join([ui.name_of(p) for p in observation.waiting])
                 self.say(t._("Waiting for {names}").format(names=names))
-
-    def _seat_flags(self, player: int, seat: SeatView | None) -> list[str]:
-        t = self.t
-        session = self.session
-        assert session is not None and session.observation is not None
-        observation = session.observation
-        flags: list[str] = []
-        if player in observation.out:
-            place = observation.out.index(player) + 1
-            flags.append(t._("out {place}").format(place=t.ordinal(place)))
-        elif player in observation.passed:
-            flags.append(t._("passed"))
-        if player == observation.top_player and observation.to_beat is not None:
-            flags.append(t._("on top"))
-        if seat is not None:
-            if not seat.connected and seat.is_human:
-                flags.append(t._("offline"))
-            if seat.stand_in:
-                flags.append(t._("bot stands in"))
-            elif seat.is_bot:
-                flags.append(t._("bot"))
-        if player in observation.leaving:
-            flags.append(t._("leaving"))
-        countdowns = self.ui.countdowns
-        turn = countdowns.turn_left(player)
-        if turn is not None:
-            flags.append(t._("{n} s left").format(n=turn))
-        grace = countdowns.grace_left(player)
-        if grace is not None:
-            flags.append(t._("bot in {n} s").format(n=grace))
-        return flags
 
     def _tell_trick(self) -> None:
         t, ui = self.t, self.ui

@@ -15,8 +15,8 @@ from ...lang.i18n import Translator
 from ...lang.text import tidy
 from ...lang.words import describe_cards
 from ...protocol.messages import Message, event_from_message
+from ..model.countdowns import moved_for_note
 from ..session import ClientSession
-from .countdowns import moved_for_note
 from .departures import LEFT_MARK, left_note
 from .story import Namer, describe_event
 

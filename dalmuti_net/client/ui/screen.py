@@ -20,12 +20,12 @@ from ...lang.words import card_label, role_symbol
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
+from ..model.countdowns import offline_sentence, your_time
+from ..model.seat_marks import Mark, game_flags, lobby_marks, players_heading
 from ..model.views import RulesView, SeatView
 from ..runner import Status
 from .choosers import Hint
 from .confirm import confirmation_lines
-from .countdowns import offline_sentence, your_time
-from .countdowns import seat_flags as countdown_flags
 from .departures import LEFT_MARK, final_rows, next_seating
 from .errors import TROUBLESHOOTING
 from .help import help_screen
@@ -439,32 +439,15 @@ def memory_always_shown(cols: int, rows: int) -> bool:
     return rows >= MEMORY_ALWAYS_ROWS or cols >= WIDE
 
 
+def styled(marks: Iterable[Mark]) -> list[Fragment]:
+    """Seat marks as the screen styles them."""
+    return [(f"class:{mark.tone}", mark.text) for mark in marks]
+
+
 def _seat_flags(
     ui: ClientUi, observation: Observation, player: int, seat: SeatView | None
 ) -> list[Fragment]:
-    t = ui.t
-    flags: list[Fragment] = []
-    if player in observation.out:
-        place = observation.out.index(player) + 1
-        flags.append(("class:good", t._("out {place}").format(place=t.ordinal(place))))
-    elif player in observation.passed:
-        flags.append(("class:dim", t._("passed")))
-    if player == observation.top_player and observation.to_beat is not None:
-        flags.append(("class:heading", t._("on top")))
-    if player in observation.leaving:
-        # Gone for good: a bot finishes the hand (the log said so); "offline" adds nothing.
-        flags.append(("class:warning", t._("leaving")))
-    elif seat is not None:
-        waiting = ui.countdowns.grace_left(player) is not None  # "bot in 42 s" says offline
-        # A bot standing in says the player is away: "offline" beside it adds nothing.
-        away = not seat.connected and seat.is_human and not seat.stand_in
-        if away and not waiting:
-            flags.append(("class:error", t._("offline")))
-        if seat.stand_in:
-            flags.append(("class:warning", t._("bot stands in")))
-        elif seat.is_bot:
-            flags.append(("class:dim", t._("bot")))
-    return flags + countdown_flags(t, ui.countdowns, player)
+    return styled(game_flags(ui.t, observation, player, seat, ui.countdowns))
 
 
 NAME_MIN_COLS = 10
@@ -985,7 +968,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     table = ui.table
     session = ui.session
     players = () if table is None else table.players
-    lines: list[Line] = [rule(t._("Players ({n} of 4 to 8)").format(n=len(players)), cols)]
+    lines: list[Line] = [rule(players_heading(t, table), cols)]
     for index, seat in enumerate(players):
         chosen = (
             session is not None
@@ -993,19 +976,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             and ui.overlay is not Overlay.RULES  # one cursor: the rules panel has it
             and index == ui.lobby.index
         )
-        marks = []
-        if seat.host:
-            marks.append(("class:heading", t._("host")))
-        if seat.is_bot:
-            marks.append(("class:dim", t._("bot")))
-        if seat.host:
-            pass  # the host player's start is their ready
-        elif seat.ready:
-            marks.append(("class:good", t._("ready")))
-        elif seat.is_human:
-            marks.append(("class:warning", t._("not ready")))
-        if not seat.connected:
-            marks.append(("class:error", t._("offline")))
+        marks = styled(lobby_marks(t, seat))
         name_style = "class:cursor" if chosen else ("class:me" if seat.player == ui.me else "")
         row: Line = [
             ("class:marker", "▶ " if chosen else "  "),

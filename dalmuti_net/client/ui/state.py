@@ -30,6 +30,7 @@ from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
 from ..claims import MOVED_ON_JOIN, Claim, claims
 from ..connection import BadAddress, parse_address
+from ..model.countdowns import Countdowns, moved_for_note
 from ..model.views import ChatLine, TableView, decode_chat, decode_snapshot, decode_table
 from ..runner import Status
 from ..seats import SeatStore
@@ -38,7 +39,6 @@ from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .config import Preferences
 from .confirm import BACK, Choice, Confirmation
-from .countdowns import Countdowns, moved_for_note
 from .departures import (
     final_rows,
     hand_over_sentence,

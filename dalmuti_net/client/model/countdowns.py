@@ -83,19 +83,6 @@ class Countdowns:
         )
 
 
-def seat_flags(t: Translator, countdowns: Countdowns, player: int) -> list[Fragment]:
-    """What a seat's row shows: the turn timer, and the time before a stand-in."""
-    flags: list[Fragment] = []
-    turn = countdowns.turn_left(player)
-    if turn is not None:
-        style = "class:warning" if turn <= WARN_AT else "class:dim"
-        flags.append((style, t._("⏱ {n} s").format(n=turn)))
-    grace = countdowns.grace_left(player)
-    if grace is not None:
-        flags.append(("class:warning", t._("bot in {n} s").format(n=grace)))
-    return flags
-
-
 def your_time(t: Translator, countdowns: Countdowns, me: int | None) -> list[Fragment]:
     """For the status line when it is your turn: how long you have."""
     left = countdowns.turn_left(me)

@@ -1,0 +1,93 @@
+"""A seat's status in words, written once for every front end: the flags beside a seat
+in a game (out, passed, on top, leaving, offline, a stand-in, its countdowns) and the
+marks beside a seat in the lobby (host, bot, ready, offline).
+
+The terminal screen styles each mark by its ``tone``; the plain table joins their texts;
+the web table sends both to the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine import Observation
+from ...lang.i18n import Translator
+from .countdowns import WARN_AT, Countdowns
+from .views import SeatView, TableView
+
+
+@dataclass(frozen=True)
+class Mark:
+    text: str
+    """In the viewer's language."""
+    tone: str
+    """How it is styled: ``good``, ``dim``, ``heading``, ``warning`` or ``error``."""
+
+
+def countdown_marks(t: Translator, countdowns: Countdowns, player: int) -> list[Mark]:
+    """The turn timer running for a seat, and the time before a stand-in takes it."""
+    marks: list[Mark] = []
+    turn = countdowns.turn_left(player)
+    if turn is not None:
+        marks.append(Mark(t._("⏱ {n} s").format(n=turn), "warning" if turn <= WARN_AT else "dim"))
+    grace = countdowns.grace_left(player)
+    if grace is not None:
+        marks.append(Mark(t._("bot in {n} s").format(n=grace), "warning"))
+    return marks
+
+
+def game_flags(
+    t: Translator,
+    observation: Observation,
+    player: int,
+    seat: SeatView | None,
+    countdowns: Countdowns,
+) -> list[Mark]:
+    """What a seat's row says during a game, the most needed first (a narrow row drops
+    the last ones)."""
+    flags: list[Mark] = []
+    if player in observation.out:
+        place = observation.out.index(player) + 1
+        flags.append(Mark(t._("out {place}").format(place=t.ordinal(place)), "good"))
+    elif player in observation.passed:
+        flags.append(Mark(t._("passed"), "dim"))
+    if player == observation.top_player and observation.to_beat is not None:
+        flags.append(Mark(t._("on top"), "heading"))
+    if player in observation.leaving:
+        # Gone for good: a bot finishes the hand (the log said so); "offline" adds nothing.
+        flags.append(Mark(t._("leaving"), "warning"))
+    elif seat is not None:
+        waiting = countdowns.grace_left(player) is not None  # "bot in 42 s" says offline
+        # A bot standing in says the player is away: "offline" beside it adds nothing.
+        away = not seat.connected and seat.is_human and not seat.stand_in
+        if away and not waiting:
+            flags.append(Mark(t._("offline"), "error"))
+        if seat.stand_in:
+            flags.append(Mark(t._("bot stands in"), "warning"))
+        elif seat.is_bot:
+            flags.append(Mark(t._("bot"), "dim"))
+    return flags + countdown_marks(t, countdowns, player)
+
+
+def lobby_marks(t: Translator, seat: SeatView) -> list[Mark]:
+    """What a seat's line says in the lobby. The host player has no ready mark: their
+    start is their ready (the table waits for everyone else's)."""
+    marks: list[Mark] = []
+    if seat.host:
+        marks.append(Mark(t._("host"), "heading"))
+    if seat.is_bot:
+        marks.append(Mark(t._("bot"), "dim"))
+    if not seat.host:
+        if seat.ready:
+            marks.append(Mark(t._("ready"), "good"))
+        elif seat.is_human:
+            marks.append(Mark(t._("not ready"), "warning"))
+    if not seat.connected:
+        marks.append(Mark(t._("offline"), "error"))
+    return marks
+
+
+def players_heading(t: Translator, table: TableView | None) -> str:
+    """The lobby's heading over the seats: how many, of how many a table takes."""
+    seated = 0 if table is None else len(table.players)
+    return t._("Players ({n} of 4 to 8)").format(n=seated)

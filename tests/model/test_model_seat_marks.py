@@ -1,0 +1,67 @@
+"""A seat's flags and lobby marks, written once for every front end."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dalmuti_net.client.model.countdowns import Countdowns
+from dalmuti_net.client.model.seat_marks import Mark, game_flags, lobby_marks, players_heading
+from dalmuti_net.client.model.views import SeatView, TableView
+from dalmuti_net.engine import Observation
+from dalmuti_net.lang.i18n import Translator
+
+EN = Translator("en")
+ANA = SeatView(1, "Ana", "human", True, False, False, True, False)
+
+
+class Clock:
+    now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def texts(marks: list[Mark]) -> list[str]:
+    return [mark.text for mark in marks]
+
+
+def test_the_host_player_has_no_ready_mark_and_others_do() -> None:
+    host = replace(ANA, host=True)
+    assert texts(lobby_marks(EN, host)) == ["host"]
+    assert texts(lobby_marks(EN, ANA)) == ["not ready"]
+    assert texts(lobby_marks(EN, replace(ANA, ready=True, connected=False))) == [
+        "ready",
+        "offline",
+    ]
+    assert texts(lobby_marks(EN, replace(ANA, kind="bot", ready=True))) == ["bot", "ready"]
+    assert [mark.tone for mark in lobby_marks(EN, replace(host, connected=False))] == [
+        "heading",
+        "error",
+    ]
+
+
+def test_offline_is_not_said_twice_while_a_grace_period_runs() -> None:
+    clock = Clock()
+    countdowns = Countdowns(clock)
+    observation = Observation(2, order=(1, 2, 3, 4))
+    dropped = replace(ANA, connected=False)
+    assert texts(game_flags(EN, observation, 1, dropped, countdowns)) == ["offline"]
+    countdowns.update({"type": "timers", "grace": [[1, 42_000]], "turn": [[1, 8_000]]})
+    flags = game_flags(EN, observation, 1, dropped, countdowns)
+    assert texts(flags) == ["⏱ 8 s", "bot in 42 s"]
+    assert flags[0].tone == "warning"  # ten seconds or less
+
+
+def test_a_leaver_is_leaving_not_offline_nor_stood_in_for() -> None:
+    observation = Observation(2, order=(1, 2, 3, 4), leaving=[1])
+    gone = replace(ANA, connected=False, stand_in=True, left=True)
+    assert texts(game_flags(EN, observation, 1, gone, Countdowns())) == ["leaving"]
+    stood_in = replace(ANA, connected=False, stand_in=True)
+    observation = Observation(2, order=(1, 2, 3, 4))
+    assert texts(game_flags(EN, observation, 1, stood_in, Countdowns())) == ["bot stands in"]
+
+
+def test_the_players_heading_counts_the_seats() -> None:
+    table = TableView("T", "lobby", (ANA, replace(ANA, player=2)))
+    assert players_heading(EN, table) == "Players (2 of 4 to 8)"
+    assert players_heading(EN, None) == "Players (0 of 4 to 8)"
