@@ -41,9 +41,9 @@ class RecordingTable(Table):
         super().__init__(*args, **kwargs)
         self.heard: list[Message] = []
 
-    def receive(self, connection_id: int, message: Message) -> None:
+    def receive(self, connection_id: int, message: Message, now: float = 0.0) -> None:
         self.heard.append(message)
-        super().receive(connection_id, message)
+        super().receive(connection_id, message, now)
 
 
 @asynccontextmanager
