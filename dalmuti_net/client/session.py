@@ -361,6 +361,20 @@ class ClientSession:
         me = next((s for s in self.table["players"] if s["player"] == self.player), None)
         if me is not None:
             self.is_host = me["host"]
+            if table.get("rematch"):
+                self._remember_for_the_rematch(table["name"])
+
+    def _remember_for_the_rematch(self, table_name: str) -> None:
+        """The table's end made the seat store forget this seat (nothing was left to
+        resume); a rematch with the same seats makes it a seat again, to take back after a
+        drop or a restart as during a game."""
+        if self.seats is None or self.token is None or self.table_id is None:
+            return
+        if any(seat.token == self.token for seat in self.seats.seats_for(self.table_id)):
+            return
+        self.seats.remember(
+            self.table_id, self.token, self.name, table_name, self.address, proven=self.proven
+        )
 
     def _snapshot(self, message: Message) -> None:
         check_table("snapshot", message["table"])

@@ -685,11 +685,13 @@ class Table:
             if self.rematch and seat.kind == "bot" and not seat.gone:
                 # The host's bots stop when a table ends: the rematch seats them again.
                 self.effects.append(StartBot(seat.token, seat.strategy, seat.name))
-            if self.game is None and seat.kind == "human" and (self.headless or not seat.host):
-                # In the lobby a seat is only a place in the queue: free it. At a table
-                # without a host terminal the host role passes on with it (``_leave``): a
-                # host player who went away must not keep everyone waiting for a start
-                # only they may give.
+            # In the lobby a seat is only a place in the queue: free it. At a table without
+            # a host terminal the host role passes on with it (``_leave``): a host player
+            # who went away must not keep everyone waiting for a start only they may give.
+            # A rematch's lobby keeps the other seats of the game that ended, for their
+            # players to come back to (``start`` frees those still away).
+            freed = self.headless if seat.host else not self.rematch
+            if self.game is None and seat.kind == "human" and freed:
                 self._leave(seat)
         if connection.greeted:
             self._broadcast_table()
@@ -1048,6 +1050,13 @@ class Table:
     def start(self) -> None:
         if self.game is not None or self.ended:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "the table has already started")
+        if self.rematch:
+            # Whoever is still away when the rematch starts is not dealt in (a seat kept
+            # for a player who dropped in its lobby; as at the offer, ``offer_rematch``).
+            for seat in list(self.seats.values()):
+                away = seat.kind == "human" and seat.connection is None and not seat.gone
+                if away and not seat.host:
+                    self._leave(seat)
         players = self.seated_players
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise ProtocolError(

@@ -314,3 +314,76 @@ async def test_a_client_restarted_in_the_lobby_takes_one_new_seat_and_keeps_it(
         store.confirm(table.table_id, again.session.token, "Bo", "Lobby")
         assert [seat.token for seat in store.seats_for(table.table_id)] == tokens[:1]
         again.scope.cancel()
+
+
+async def test_a_player_who_drops_in_the_rematch_lobby_takes_the_seat_back(
+    tmp_path: Path,
+) -> None:
+    """A table that ended is over for the seat store, until its host player offers a
+    rematch: the seat is a seat again, kept by the host through a drop in the rematch's
+    lobby and remembered by the client, so a restarted `join` takes it back."""
+    table = RecordingTable("Again", Rules(hand_limit=1), seed=8)
+    async with served(table) as (port, nursery):
+        ana = Player(SeatStore(tmp_path / "ana"), name="Ana")
+        nursery.start_soon(ana.run, tcp(port))
+        await ana.until(lambda: ana.session.is_host)
+        store = SeatStore(tmp_path / "bea")
+        bea = Player(store, seed=2)
+        nursery.start_soon(bea.run, tcp(port))
+        await bea.until(lambda: bea.session.welcome is not None)
+        assert ana.runner is not None and bea.runner is not None
+        for _ in range(2):
+            await ana.runner.send({"type": "add_bot", "strategy": "random"})
+        await ana.until(lambda: len(table.seats) == 4)
+        await ana.runner.send({"type": "start"})
+        await bea.until(lambda: table.phase == "ended")
+        await bea.until(lambda: store.seat_for(table.table_id) is None)  # over: forgotten
+        await ana.runner.send({"type": "rematch"})
+        await bea.until(lambda: bool(bea.session.table and bea.session.table["rematch"]))
+        player = bea.session.player
+        assert player is not None
+        await bea.until(lambda: store.seat_for(table.table_id) is not None)  # a seat again
+        bea.scope.cancel()  # kill -9 in the rematch's lobby
+        await bea.until(lambda: table.seats[player].connection is None)
+        assert player in table.seats  # kept for her, as during a game
+        seats = len(table.seats)
+
+        again = Player(store, seed=3)  # `dalmuti join` once more
+        nursery.start_soon(again.run, tcp(port))
+        await again.until(lambda: again.session.welcome is not None)
+        assert again.session.player == player
+        assert len(table.seats) == seats  # no newcomer "Bea (2)"
+        await again.runner.send({"type": "ready", "ready": True})  # type: ignore[union-attr]
+        await again.until(lambda: table.phase == "playing")  # she accepted: it starts
+        assert player in table.game.order  # type: ignore[union-attr]
+        again.scope.cancel()
+        ana.scope.cancel()
+
+
+async def test_who_is_still_away_when_the_rematch_starts_is_not_dealt_in(
+    tmp_path: Path,
+) -> None:
+    table = RecordingTable("Again", Rules(hand_limit=1), seed=8)
+    async with served(table) as (port, nursery):
+        ana = Player(SeatStore(tmp_path / "ana"), name="Ana")
+        nursery.start_soon(ana.run, tcp(port))
+        await ana.until(lambda: ana.session.is_host)
+        bea = Player(SeatStore(tmp_path / "bea"), seed=2)
+        nursery.start_soon(bea.run, tcp(port))
+        await bea.until(lambda: bea.session.welcome is not None)
+        assert ana.runner is not None
+        for _ in range(3):
+            await ana.runner.send({"type": "add_bot", "strategy": "random"})
+        await ana.until(lambda: len(table.seats) == 5)
+        await ana.runner.send({"type": "start"})
+        await ana.until(lambda: table.phase == "ended")
+        await ana.runner.send({"type": "rematch"})
+        await bea.until(lambda: bool(bea.session.table and bea.session.table["rematch"]))
+        player = bea.session.player
+        bea.scope.cancel()
+        await ana.until(lambda: table.seats[player].connection is None)  # type: ignore[index]
+        await ana.runner.send({"type": "start"})  # the host player starts without her
+        await ana.until(lambda: table.phase == "playing")
+        assert table.game is not None and player not in table.game.order
+        assert player not in table.seats
+        ana.scope.cancel()
