@@ -1087,7 +1087,8 @@ class ClientUi:
         table = self.table
         if table is None or self.session is None or self.session.observation is None:
             return []
-        in_game = set(self.session.observation.order)
+        # The same people the host waits for: those in the game and those joining it.
+        in_game = set(self.session.observation.order) | set(self.session.observation.joining)
         return [
             self.name_of(s.player)
             for s in table.players
