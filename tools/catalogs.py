@@ -1,188 +1,73 @@
-"""The message catalogs' tooling: find every translatable string in the project's source
-(the table UI, the commands' messages, the host's console lines: every module of
-``dalmuti_net``), read and write .po files, compile .mo files (the stdlib reads only .mo).
+"""The message catalogs' tooling, on Babel: find every translatable string in the project's
+source (every module of ``dalmuti_net``: the tables, the commands' messages, the host's
+console lines), update each language's .po with them and compile its .mo (the stdlib's
+``gettext`` reads only .mo, so the program itself needs no Babel).
 
-``python -m tools.catalogs`` (from the checkout's top folder) rewrites each language's
-.po with every string in the source (keeping the translations it has) and compiles its .mo;
-``--check`` only reports strings that are missing or untranslated.
+``python -m tools.catalogs`` (from the checkout's top folder) rewrites each language's .po
+with every string in the source (keeping the translations it has; a string gone from the
+source goes from the .po too) and compiles its .mo. ``--check`` changes nothing: it reports
+strings that are missing, untranslated or whose placeholders differ from the source, and
+a .po or .mo that does not hold what the source and the .po say it should.
+
+Babel is a development tool here (``pip install -e '.[dev]'``), never a dependency of the
+game.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import struct
+import gettext
+import io
+import string
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 
+try:
+    from babel.messages.catalog import Catalog, Message
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po, write_po
+except ModuleNotFoundError as missing:  # pragma: no cover - a developer's set-up
+    sys.exit(f"tools.catalogs needs Babel ({missing}): pip install -e '.[dev]'")
+
+from dalmuti_net import __version__
 from dalmuti_net.lang.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR
 
 from . import PACKAGE_DIR, package_is_the_checkouts
 
+PROJECT = "dalmuti-net"
 SOURCE_DIR = PACKAGE_DIR
 """The ``dalmuti_net`` package: every module in it may mark strings."""
+KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "n_": (1, 2), "Nn_": (1, 2)}
+"""What marks a string: ``t._(text)`` and ``N_(text)``; ``t.n_(singular, plural, n)`` and
+``Nn_(singular, plural)`` (see ``dalmuti_net.lang.i18n`` and ``dalmuti_net.told``)."""
 PLURAL_FORMS = {
     "zh_Hant": "nplurals=1; plural=0;",
     "es": "nplurals=2; plural=(n != 1);",
 }
+"""Each language's plural rule as gettext writes it. Babel's own rules come from CLDR,
+which gives Spanish a third form for large round numbers (``un millón de``) that no count
+in this game reaches; the catalogs keep the two forms gettext has always used."""
+WIDTH = 0
+"""No wrapping in the .po: one line per string, so a change to a string is one line."""
 
 
-@dataclass(frozen=True)
-class Entry:
-    msgid: str
-    plural: str | None = None
-    translations: tuple[str, ...] = field(default=(), compare=False)
-
-
-def extract(source_dir: Path = SOURCE_DIR) -> list[Entry]:
-    """Every literal passed to ``_``, ``n_`` (methods), ``N_`` or ``Nn_`` in the modules under
-    ``source_dir``, in source order."""
-    found: dict[str, Entry] = {}
-    for path in sorted(source_dir.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or not node.args:
-                continue
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else None
-            if isinstance(node.func, ast.Name):
-                name = node.func.id
-            texts = [
-                a.value
-                for a in node.args
-                if isinstance(a, ast.Constant) and isinstance(a.value, str)
-            ]
-            if name in ("_", "N_") and len(texts) >= 1 and texts[0]:
-                found.setdefault(texts[0], Entry(texts[0]))
-            elif name in ("n_", "Nn_") and len(texts) >= 2:
-                found.setdefault(texts[0], Entry(texts[0], texts[1]))
-    return list(found.values())
-
-
-# ----------------------------------------------------------------------------- .po files
-
-
-def _quote(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
-
-
-def _unquote(text: str) -> str:
-    body = text.strip()[1:-1]
-    out, index = [], 0
-    while index < len(body):
-        char = body[index]
-        if char == "\\" and index + 1 < len(body):
-            nxt = body[index + 1]
-            out.append({"n": "\n", "t": "\t", '"': '"', "\\": "\\"}.get(nxt, nxt))
-            index += 2
-        else:
-            out.append(char)
-            index += 1
-    return "".join(out)
-
-
-def read_po(text: str) -> dict[str, Entry]:
-    """msgid -> entry; the header (msgid "") is skipped."""
-    entries: dict[str, Entry] = {}
-    current: dict[str, list[str]] = {}
-    key = ""
-
-    def finish() -> None:
-        if "msgid" in current:
-            msgid = "".join(current["msgid"])
-            plural = "".join(current["msgid_plural"]) if "msgid_plural" in current else None
-            translations: tuple[str, ...]
-            if plural is None:
-                translations = ("".join(current.get("msgstr", [])),)
-            else:
-                translations = tuple(
-                    "".join(current[k])
-                    for k in sorted(k for k in current if k.startswith("msgstr["))
-                )
-            if msgid:
-                entries[msgid] = Entry(msgid, plural, translations)
-        current.clear()
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            if not line:
-                finish()
-            continue
-        if line.startswith('"'):
-            current.setdefault(key, []).append(_unquote(line))
-            continue
-        key, _, rest = line.partition(" ")
-        if key == "msgid" and "msgid" in current:
-            finish()
-        current[key] = [_unquote(rest)]
-    finish()
-    return entries
-
-
-def write_po(language: str, entries: list[Entry]) -> str:
-    lines = [
-        f"# dalmuti-net terminal client: {LANGUAGES[language]}",
-        'msgid ""',
-        'msgstr ""',
-        _quote("Project-Id-Version: dalmuti-net\n"),
-        _quote("MIME-Version: 1.0\n"),
-        _quote("Content-Type: text/plain; charset=UTF-8\n"),
-        _quote("Content-Transfer-Encoding: 8bit\n"),
-        _quote(f"Language: {language}\n"),
-        _quote(f"Plural-Forms: {PLURAL_FORMS[language]}\n"),
-        "",
-    ]
-    for entry in entries:
-        lines.append(f"msgid {_quote(entry.msgid)}")
-        if entry.plural is None:
-            lines.append(f"msgstr {_quote(entry.translations[0] if entry.translations else '')}")
-        else:
-            lines.append(f"msgid_plural {_quote(entry.plural)}")
-            forms = entry.translations or ("",)
-            for index, form in enumerate(forms):
-                lines.append(f"msgstr[{index}] {_quote(form)}")
-        lines.append("")
-    return "\n".join(lines)
-
-
-# ----------------------------------------------------------------------------- .mo files
-
-
-def compile_mo(language: str, entries: list[Entry]) -> bytes:
-    """GNU .mo bytes (little-endian, no hash table), as gettext.GNUTranslations reads."""
-    header = (
-        "Content-Type: text/plain; charset=UTF-8\n"
-        f"Language: {language}\n"
-        f"Plural-Forms: {PLURAL_FORMS[language]}\n"
+def extract(source_dir: Path = SOURCE_DIR) -> Catalog:
+    """Every literal passed to ``_``, ``n_`` (methods too), ``N_`` or ``Nn_`` in the modules
+    under ``source_dir``, in the order of the files and of the lines in them."""
+    template = Catalog(domain=DOMAIN, project=PROJECT, version=__version__, fuzzy=False)
+    found = extract_from_dir(
+        str(source_dir), [("**.py", "python")], keywords=KEYWORDS, comment_tags=()
     )
-    pairs: list[tuple[bytes, bytes]] = [(b"", header.encode())]
-    for entry in entries:
-        if not any(entry.translations):
-            continue
-        if entry.plural is None:
-            pairs.append((entry.msgid.encode(), entry.translations[0].encode()))
-        else:
-            key = entry.msgid.encode() + b"\0" + entry.plural.encode()
-            pairs.append((key, "\0".join(entry.translations).encode()))
-    pairs.sort()
-    count = len(pairs)
-    originals_at = 28
-    translations_at = originals_at + 8 * count
-    data_at = translations_at + 8 * count
-    data = b""
-    originals, translations = [], []
-    for key, _ in pairs:
-        originals.append((len(key), data_at + len(data)))
-        data += key + b"\0"
-    for _, value in pairs:
-        translations.append((len(value), data_at + len(data)))
-        data += value + b"\0"
-    out = struct.pack("<7I", 0x950412DE, 0, count, originals_at, translations_at, 0, 0)
-    for length, offset in originals + translations:
-        out += struct.pack("<2I", length, offset)
-    return out + data
+    for filename, lineno, message, _comments, context in found:
+        template.add(message, locations=[(filename, lineno)], context=context)
+    return template
+
+
+def source_messages(template: Catalog) -> Iterator[Message]:
+    """The template's messages, without its header (the entry whose id is ``""``)."""
+    return (message for message in template if message.id)
 
 
 def po_path(language: str) -> Path:
@@ -193,22 +78,109 @@ def mo_path(language: str) -> Path:
     return po_path(language).with_suffix(".mo")
 
 
-def problems(language: str, source: list[Entry], catalog: dict[str, Entry]) -> list[str]:
-    """What is missing, untranslated or has placeholders that differ from the source."""
-    import string
+def read_catalog(language: str, path: Path | None = None) -> Catalog:
+    """The language's .po as it is, or a new catalog for it."""
+    path = po_path(language) if path is None else path
+    if not path.exists():
+        catalog = Catalog(locale=language, domain=DOMAIN)
+    else:
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=language, domain=DOMAIN)
+    catalog.header_comment = f"# dalmuti-net: {LANGUAGES[language]}"
+    catalog.project, catalog.version = PROJECT, __version__
+    # No address to report to and no one person translating: Babel's placeholders
+    # ("EMAIL@ADDRESS", "FULL NAME") would only look like something to fill in.
+    catalog.msgid_bugs_address = catalog.last_translator = catalog.language_team = ""
+    catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[language])]
+    return catalog
 
+
+def updated(language: str, template: Catalog) -> Catalog:
+    """The language's catalog with exactly the template's strings, each keeping the
+    translation it had. No fuzzy matching: a changed string is a new string, untranslated
+    until someone translates it (a guess from a similar one would ship unseen)."""
+    catalog = read_catalog(language)
+    catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
+    return catalog
+
+
+def po_bytes(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=WIDTH, no_location=True, ignore_obsolete=True)
+    return out.getvalue()
+
+
+def mo_bytes(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def translations(message: Message) -> tuple[str, ...]:
+    """A message's translation, or each of its plural forms."""
+    found = message.string
+    if found is None:  # read from a .po, Babel may leave an empty translation as None
+        return ("",)
+    return (found,) if isinstance(found, str) else tuple(found)
+
+
+def problems(language: str, template: Catalog, catalog: Catalog) -> list[str]:
+    """What is missing, untranslated, fuzzy or has placeholders that differ from the source."""
     found = []
-    for entry in source:
-        have = catalog.get(entry.msgid)
-        if have is None or not all(have.translations) or not have.translations:
-            found.append(f"{language}: untranslated: {entry.msgid!r}")
+    for entry in source_messages(template):
+        have = catalog.get(entry.id)
+        texts = translations(have) if have is not None else ()
+        msgid = entry.id if isinstance(entry.id, str) else entry.id[0]
+        if have is None or not texts or not all(texts) or have.fuzzy:
+            found.append(f"{language}: untranslated: {msgid!r}")
             continue
-        wanted = {f for _, f, _, _ in string.Formatter().parse(entry.msgid) if f}
-        for translation in have.translations:
-            fields = {f for _, f, _, _ in string.Formatter().parse(translation) if f}
-            if fields != wanted:
-                found.append(f"{language}: placeholders differ: {entry.msgid!r}")
+        wanted = _fields(msgid)
+        if any(_fields(text) != wanted for text in texts):
+            found.append(f"{language}: placeholders differ: {msgid!r}")
     return found
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def compiled(path: Path) -> dict[object, str]:
+    """A .mo as the program reads it (``gettext``): msgid, or (msgid, plural index), to its
+    translation; the header left out."""
+    with path.open("rb") as handle:
+        catalog: dict[object, str] = dict(gettext.GNUTranslations(handle)._catalog)  # type: ignore[attr-defined]
+    catalog.pop("", None)
+    return catalog
+
+
+def expected(catalog: Catalog) -> dict[object, str]:
+    """What the .mo compiled from ``catalog`` must hold, keyed as ``compiled`` keys it."""
+    out: dict[object, str] = {}
+    for message in source_messages(catalog):
+        if message.fuzzy or not any(translations(message)):
+            continue
+        if isinstance(message.id, str):
+            out[message.id] = translations(message)[0]
+        else:
+            for index, text in enumerate(translations(message)):
+                out[(message.id[0], index)] = text or message.id[min(index, 1)]
+    return out
+
+
+def stale(language: str, wanted: Catalog) -> list[str]:
+    """Where the .po or .mo on disk differs from what the source and the .po make: compared
+    by content, not bytes, so a newer Babel writing its header another way is not stale."""
+    found = []
+    po, mo = po_path(language), mo_path(language)
+    if not po.exists() or _contents(read_catalog(language)) != _contents(wanted):
+        found.append(f"{language}: {po.name} is not up to date with the source")
+    if not mo.exists() or compiled(mo) != expected(wanted):
+        found.append(f"{language}: {mo.name} was not compiled from {po.name}")
+    return found
+
+
+def _contents(catalog: Catalog) -> dict[object, tuple[tuple[str, ...], bool]]:
+    return {m.id: (translations(m), m.fuzzy) for m in source_messages(catalog)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,23 +194,19 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    source = extract()
+    template = extract()
     trouble: list[str] = []
     for language in LANGUAGES:
         if language == DEFAULT_LANGUAGE:
             continue
-        path = po_path(language)
-        catalog = read_po(path.read_text(encoding="utf-8")) if path.exists() else {}
-        trouble += problems(language, source, catalog)
+        catalog = updated(language, template)
+        trouble += problems(language, template, catalog)
         if args.check:
+            trouble += stale(language, catalog)
             continue
-        merged = [
-            Entry(e.msgid, e.plural, catalog[e.msgid].translations if e.msgid in catalog else ())
-            for e in source
-        ]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(write_po(language, merged), encoding="utf-8")
-        mo_path(language).write_bytes(compile_mo(language, merged))
+        po_path(language).parent.mkdir(parents=True, exist_ok=True)
+        po_path(language).write_bytes(po_bytes(catalog))
+        mo_path(language).write_bytes(mo_bytes(catalog))
     for line in trouble:
         print(line, file=sys.stderr)
     return 1 if trouble else 0
