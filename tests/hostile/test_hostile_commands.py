@@ -20,7 +20,13 @@ from dalmuti_net.protocol import PROTOCOL_VERSION
 UNEXPECTED = ("Traceback", "unexpected error", "please report")
 
 
-def dalmuti(*arguments: str, home: Path) -> subprocess.Popen[str]:
+def dalmuti(*arguments: str, home: Path, ctrl_c: bool = False) -> subprocess.Popen[str]:
+    """The command; with ``ctrl_c``, as run in a terminal's foreground, where SIGINT has
+    its default action.
+
+    A job a non-interactive shell starts in the background (`pytest ... &`) ignores
+    SIGINT, and so does everything it starts unless told otherwise: Python then keeps it
+    ignored, as it should, and a Ctrl-C test would see the program play on."""
     environment = {
         **os.environ,
         "HOME": str(home),
@@ -35,7 +41,12 @@ def dalmuti(*arguments: str, home: Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=environment,
+        preexec_fn=ctrl_c_as_in_a_terminal if ctrl_c else None,
     )
+
+
+def ctrl_c_as_in_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def finish(process: subprocess.Popen[str], stdin: str = "", timeout: float = 15) -> str:
@@ -116,7 +127,9 @@ def test_the_plain_table_quits_while_connecting(tmp_path: Path) -> None:
 
 def test_ctrl_c_in_the_plain_table_is_quiet(tmp_path: Path) -> None:
     with liar_process("quiet") as port:
-        plain = dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+        plain = dalmuti(
+            "join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path, ctrl_c=True
+        )
         assert plain.stdout is not None
         while "You are at" not in plain.stdout.readline():
             pass
