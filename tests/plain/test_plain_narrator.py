@@ -255,6 +255,55 @@ def test_turn_timer_warnings_only_while_the_question_is_open() -> None:
     assert "5 seconds left to answer!" not in table.take()
 
 
+TIME_UP = "Time is up: the host answers for you with the default move."
+
+
+def next_question(table: PlainLocal) -> int:
+    """Play on (the bots, the next hand) until we are asked; that question's serial."""
+    for _ in range(50):
+        if table.plain.question is not None:
+            return table.plain.question_serial
+        table.local.next_hand()
+        table.take()
+    raise AssertionError("never asked")
+
+
+def test_time_is_up_is_said_once_whether_the_hosts_timer_or_ours_ends_first() -> None:
+    """Our countdown starts when the decision arrives, so it ends a little after the
+    host's: the host's timer move (`moved_for` by the timer, for us, then the move) often
+    comes first, and closes the question before our countdown could say anything."""
+    table = PlainLocal()
+    table.type("start")
+    serial = next_question(table)
+    me = table.plain.ui.me
+    table.plain.deadline_ms = 8000  # what a decision at a table with an 8 s timer says
+    for moved_for in (
+        {"type": "moved_for", "player": me, "by": "stand_in"},
+        {"type": "moved_for", "player": (me or 0) % 4 + 1, "by": "timer"},
+    ):
+        table.plain.on_message(moved_for)
+    assert TIME_UP not in table.take()  # not ours, or not the timer
+    table.plain.on_message({"type": "moved_for", "player": me, "by": "timer"})
+    table.type("1")  # (the move the host made for us: the question closes)
+    table.plain.timer_warning(serial, 0)  # our countdown, a moment later
+    table.take()
+    assert table.printed.count(TIME_UP) == 1
+
+    serial = next_question(table)
+    table.plain.deadline_ms = 8000
+    table.plain.timer_warning(serial, 0)  # ours first this time
+    table.plain.on_message({"type": "moved_for", "player": me, "by": "timer"})
+    table.take()
+    assert table.printed.count(TIME_UP) == 2
+
+    table.type("1")
+    serial = next_question(table)
+    table.plain.deadline_ms = 2000  # too short for any warning: the host's move says it
+    table.plain.on_message({"type": "moved_for", "player": me, "by": "timer"})
+    table.take()
+    assert table.printed.count(TIME_UP) == 2
+
+
 def test_lobby_connection_flicker_is_not_news() -> None:
     table = PlainLocal()
     before = table.plain._table_seen

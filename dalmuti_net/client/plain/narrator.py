@@ -81,6 +81,12 @@ TIMER_WARNINGS = (30, 10, 5, 0)
 """Seconds left on a turn timer at which a warning is printed (when there was more)."""
 
 
+def warns_at(deadline_ms: int, seconds_left: int) -> bool:
+    """Whether a question given ``deadline_ms`` gets the warning at ``seconds_left``: only
+    when it had a couple of seconds more than that to begin with."""
+    return deadline_ms / 1000 > seconds_left + 2
+
+
 def clean(text: str) -> str:
     """``text`` through the one terminal filter (``protocol.text.shown``): no escape
     sequence, bidirectional override or hidden character ever reaches the output, whatever
@@ -138,6 +144,8 @@ class PlainTable:
         """Counts the questions asked, so that a timer knows whether its one is still open."""
         self.deadline_ms: int | None = None
         self._answered = False
+        self._time_up_told = 0
+        """The question (its serial) whose turn timer's end has been said."""
         self._decision_seen: object = None
         self._hand_told: object = None
         self._table_seen: TableView | None = None
@@ -379,6 +387,8 @@ class PlainTable:
             for player, _ in message["grace"]:
                 self._tell_grace(player)
             self._tell_results_wait(message.get("results"))
+        elif kind == "moved_for":
+            self._tell_time_up(message)
         elif kind == "error" and self._answered and self.question is not None:
             # Our answer was refused: the decision is still owed; ask it again.
             self._answered = False
@@ -586,11 +596,26 @@ class PlainTable:
                 ).format(n=seconds)
             )
 
+    def _tell_time_up(self, message: Message) -> None:
+        """The host's timer answered our open question: say that time is up, unless our
+        own countdown (which starts when the decision arrives, so ends a little after the
+        host's) already said so."""
+        if (
+            message["by"] == "timer"
+            and message["player"] == self.ui.me
+            and self.question is not None
+            and warns_at(self.deadline_ms or 0, 0)
+        ):
+            self.timer_warning(self.question_serial, 0)
+
     def timer_warning(self, serial: int, seconds_left: int) -> None:
         """The turn timer of question ``serial`` has ``seconds_left``: say so if it is open."""
         if serial != self.question_serial or self.question is None or self._answered:
             return
         if seconds_left <= 0:
+            if self._time_up_told == serial:
+                return
+            self._time_up_told = serial
             self.say(self.t._("Time is up: the host answers for you with the default move."))
             return
         self.say(

@@ -23,7 +23,7 @@ from ..seats import SeatStore
 from ..session import TABLE_UI_SOFTWARE, ClientSession
 from ..ui.runtime import QUIT_PATIENCE
 from ..ui.state import BackToList, Effect, Join, Quit, Rejoin, Send
-from .narrator import TIMER_WARNINGS, PlainTable
+from .narrator import TIMER_WARNINGS, PlainTable, warns_at
 
 PLAIN_SOFTWARE = f"{TABLE_UI_SOFTWARE} plain"
 """The hello's software: a table UI, so that the host paces its bots for the person reading."""
@@ -82,7 +82,7 @@ class PlainClient:
     async def _warn(self, serial: int, deadline_ms: int) -> None:
         end = trio.current_time() + deadline_ms / 1000
         for seconds in TIMER_WARNINGS:
-            if deadline_ms / 1000 > seconds + 2:
+            if warns_at(deadline_ms, seconds):
                 await trio.sleep_until(end - seconds)
                 self.table.timer_warning(serial, seconds)
                 self.flush()
