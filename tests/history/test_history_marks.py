@@ -147,3 +147,38 @@ def test_a_rematch_is_listed_apart_from_the_game_before_it(
         assert sum(line.startswith("  " + hand_one) for line in game) == 1
         assert sum(line.startswith(standings) for line in game) == 1
     assert games[0][-1] == ""  # a blank line between them
+
+
+def test_an_unfinished_hand_reads_as_one_sentence_with_its_stand_ins(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table stopped mid-hand while a bot stood in: "Hand 1: not finished.; bots stood in
+    for Eli, Ben" was printed, a full stop in the middle."""
+    rng = random.Random(3)
+    table = Table("Stopped", Rules(), seed=3)
+    harness = Harness(table, rng)
+    ana = harness.join("Ana", chooser=random_chooser(rng))
+    cy = harness.join("Cy", chooser=random_chooser(rng))
+    for _ in range(2):
+        harness.send(ana, {"type": "add_bot", "strategy": "random"})
+    harness.send(ana, {"type": "start"})
+    harness.run_until(lambda: cy.session.decision is not None)
+    cy_seat = cy.session.player
+    assert cy_seat is not None
+    harness.drop(cy)
+    table.request_stand_in(cy_seat)
+    harness.deliver()
+    harness.run_until(lambda: any(m["type"] == "moved_for" for m in ana.received))
+    header = {
+        "name": table.name,
+        "code": None,
+        "seed": table.seed,
+        "headless": True,
+        "table_id": table.table_id,
+        "rules": table.rules.to_dict(),
+        "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
+    }
+    path = tmp_path / "table.dat"
+    write_changes(path, header, table.take_journal())
+    hands = [line.strip() for line in listing(capsys, path, "en") if line.startswith("  ")]
+    assert hands == ["Hand 1: not finished; a bot stood in for Cy"]

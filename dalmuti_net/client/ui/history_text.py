@@ -119,7 +119,7 @@ def hand_summary(
         return name
 
     if result is None:
-        text = t._("Hand {hand}: not finished.").format(hand=span.number)
+        text = t._("Hand {hand}: not finished").format(hand=span.number)
     else:
         order = t.list_separator.join(named(p) for p in result["finishing"])
         crowned = next((f["order"][0] for f in hand if f["type"] == "hand_started"), None)
