@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..lang.i18n import N_
 from ..protocol.catalogue import DEFAULT_PORT
+from ..protocol.text import shown
 from .common import CommandError, ExitCode, has_a_terminal, tell
 from .host_options import HostOptions
 from .language import Told, add_lang_argument, messages
@@ -320,10 +322,43 @@ def run(args: argparse.Namespace) -> int:
         if args.plain:
             from .plain import host_plain
 
-            return host_plain(host, t)
-        return run_with_local_player(host, t)
-    trio.run(host.serve_until_signal)  # a HostStartError is shown by cli.main
-    return 0
+            status = host_plain(host, t)
+        else:
+            status = run_with_local_player(host, t)
+    else:
+        trio.run(host.serve_until_signal)  # a HostStartError is shown by cli.main
+        status = 0
+    league = None if args.league is None else Path(args.league)
+    save = None if host.save is None else host.save.path
+    for line in where_the_table_is_kept(t, save, league, ended=host.table.phase == "ended"):
+        print(line, flush=True)
+    return status
+
+
+def where_the_table_is_kept(
+    t: Translator, save: Path | None, league: Path | None, *, ended: bool
+) -> list[str]:
+    """What the host says as it closes: where the evening went, and the command that
+    reads it back (the screen that showed it is gone)."""
+    lines = []
+    if save is not None:
+        file = shlex.quote(shown(str(save)))
+        if ended:
+            line = t._(
+                "The table is saved in {file}: dalmuti history {file} lists its hands, "
+                "dalmuti replay {file} shows them again."
+            )
+        else:
+            line = t._(
+                "The table is saved in {file}: dalmuti host --resume {file} goes on with it."
+            )
+        lines.append(line.format(file=file))
+    if league is not None:
+        file = shlex.quote(shown(str(league)))
+        lines.append(
+            t._("The league in {file} has its results: dalmuti standings {file}.").format(file=file)
+        )
+    return lines
 
 
 def run_with_local_player(
