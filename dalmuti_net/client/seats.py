@@ -15,9 +15,11 @@ announce any id), so:
 Each seat keeps the address it was last taken or proven at, so that the table id seen at a
 new address can be shown as such.
 
-The file lives in the user's state directory (``$XDG_STATE_HOME/dalmuti-net``, else
-``~/.local/state/dalmuti-net``): the folder is made 0700 and the file 0600, since a token
-is a password for its seat. Writing is best effort: a read-only home must not stop a game.
+The file lives in the platform's state directory for the user (platformdirs: on Linux and
+the BSDs ``$XDG_STATE_HOME/dalmuti-net``, else ``~/.local/state/dalmuti-net``; on macOS
+``~/Library/Application Support/dalmuti-net``; on Windows under ``%LOCALAPPDATA%``): the
+folder is made 0700 and the file 0600, since a token is a password for its seat. Writing is
+best effort: a read-only home must not stop a game.
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from platformdirs import user_state_path
 
 from ..protocol.resume import seat_id
 
@@ -43,12 +46,8 @@ KEEP_PER_TABLE = 8
 out new seats over and over would otherwise push the real one out)."""
 
 
-def state_dir(environ: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_STATE_HOME") or str(
-        Path(env.get("HOME", "~")).expanduser() / ".local" / "state"
-    )
-    return Path(base) / APP_DIR
+def state_dir() -> Path:
+    return user_state_path(APP_DIR, appauthor=False)
 
 
 @dataclass(frozen=True)
@@ -161,7 +160,8 @@ class SeatStore:
             temporary = self.path.with_suffix(".tmp")
             descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-                os.fchmod(file.fileno(), 0o600)  # an older file may have had other bits
+                if hasattr(os, "fchmod"):  # not on Windows, where the folder is the user's
+                    os.fchmod(file.fileno(), 0o600)  # an older file may have had other bits
                 json.dump({"format": FORMAT, "seats": seats}, file, ensure_ascii=False)
             temporary.replace(self.path)
         except OSError:

@@ -78,7 +78,7 @@ def test_the_host_player_is_asked_once_and_remembered(tmp_path: Path) -> None:
         first.wait_for("Table “Ana's table” is open")
     finally:
         first.close()
-    assert load_name({"XDG_CONFIG_HOME": str(tmp_path / "config")}) == "Ana"
+    assert load_name(tmp_path / "config" / "dalmuti-net") == "Ana"
 
     again = PtyHost(tmp_path)
     try:
@@ -116,7 +116,7 @@ def test_joining_by_address_asks_the_name_once_and_remembers_it(tmp_path: Path) 
             first.wait_for("Ben (you)")
         finally:
             first.close()
-        assert load_name({"XDG_CONFIG_HOME": str(ben / "config")}) == "Ben"
+        assert load_name(ben / "config" / "dalmuti-net") == "Ben"
         again = PtyHost(ben, ["join", "--plain", address])
         try:
             again.wait_for("Ben (you)")

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import random
 import stat
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from dalmuti_net.bots.random_bot import random_answer
@@ -110,9 +112,15 @@ def test_the_state_file_is_private(tmp_path: Path) -> None:
     assert store.seat_for("table-2") is None  # a damaged file is no seat, not a crash
 
 
-def test_the_state_dir_follows_xdg() -> None:
-    assert state_dir({"XDG_STATE_HOME": "/x"}) == Path("/x/dalmuti-net")
-    assert state_dir({"HOME": "/home/bea"}) == Path("/home/bea/.local/state/dalmuti-net")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG folders are Linux's")
+def test_the_state_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where seats were remembered before platformdirs found the folder, so an upgrade
+    loses none."""
+    monkeypatch.setenv("XDG_STATE_HOME", "/x")
+    assert state_dir() == Path("/x/dalmuti-net")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", "/home/bea")
+    assert state_dir() == Path("/home/bea/.local/state/dalmuti-net")
 
 
 async def test_a_restarted_client_takes_its_seat_back_with_its_points(tmp_path: Path) -> None:

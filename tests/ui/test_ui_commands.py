@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,15 +18,26 @@ CURRENT = str(PROTOCOL_VERSION).encode()
 """The protocol version a table of this version announces (TXT key ``pv``)."""
 
 
-def test_the_name_is_remembered_in_the_config_dir(tmp_path: Path) -> None:
-    env = {"XDG_CONFIG_HOME": str(tmp_path)}
-    assert config_dir(env) == tmp_path / "dalmuti-net"
-    assert load_name(env) is None
-    save_name("小明", env)
-    assert load_name(env) == "小明"
+def test_the_name_is_remembered_in_the_config_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert config_dir() == tmp_path / "dalmuti-net"
+    assert load_name() is None
+    save_name("小明")
+    assert load_name() == "小明"
     (tmp_path / "dalmuti-net" / "client.json").write_text("not json")
-    assert load_name(env) is None
-    assert config_dir({"HOME": "/home/ana"}) == Path("/home/ana/.config/dalmuti-net")
+    assert load_name() is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG folders are Linux's")
+def test_the_config_dir_is_where_it_always_was_on_linux(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player upgrading keeps the name remembered before platformdirs found the folder."""
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.setenv("HOME", "/home/ana")
+    assert config_dir() == Path("/home/ana/.config/dalmuti-net")
+    monkeypatch.setenv("XDG_CONFIG_HOME", "")  # empty is unset (XDG Base Directory spec)
+    assert config_dir() == Path("/home/ana/.config/dalmuti-net")
 
 
 def test_join_refuses_bad_arguments_in_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:

@@ -120,13 +120,12 @@ def test_auto_pass_passes_when_passing_is_all_there_is_and_a_turns_it_off() -> N
 
 
 def test_the_auto_pass_preference_is_remembered(tmp_path: Path) -> None:
-    environ = {"XDG_CONFIG_HOME": str(tmp_path)}
-    preferences = Preferences(environ)
+    preferences = Preferences(tmp_path)
     assert preferences.auto_pass  # on by default
     preferences.set_auto_pass(False)
-    assert not Preferences(environ).auto_pass
-    Preferences(environ).set_auto_pass(True)
-    assert Preferences(environ).auto_pass
+    assert not Preferences(tmp_path).auto_pass
+    Preferences(tmp_path).set_auto_pass(True)
+    assert Preferences(tmp_path).auto_pass
 
 
 def test_the_host_player_nudges_and_skips_whoever_the_table_waits_for() -> None:
