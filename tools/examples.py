@@ -96,6 +96,7 @@ TABLE: Message = {
         "results_ms": 30_000,
         "nudge_after_ms": 10_000,
         "skip_after_ms": 30_000,
+        "bot_pace_ms": 800,
     },
     "rematch": False,
 }

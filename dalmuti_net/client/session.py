@@ -38,7 +38,8 @@ from .seats import SeatStore
 
 SOFTWARE = f"dalmuti-net/{__version__}"
 TABLE_UI_SOFTWARE = f"dalmuti-net table/{__version__}"
-"""The table UI's name in its hello: the host paces its bots for it (host/pacing.py)."""
+"""The table UI's name in its hello (for the host's logs: it paces its bots for whoever
+plays a seat, whatever program they use: ``Table.bot_pace``)."""
 HOST_UNPROVEN = "host_unproven"
 """The code of the error this client makes up (the host sent none) when a host could not
 prove it holds the seat this client asked back: the connection is closed, nothing sent."""

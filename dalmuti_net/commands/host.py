@@ -119,8 +119,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         metavar="SECONDS",
         help=N_(
-            "while someone plays from the table screen, each move of this host's bots "
-            "takes at least SECONDS (default 0.8, or bot_pace in the rules file; 0 is off)"
+            "while someone plays a seat that is not one of this host's bots, each move of "
+            "its bots takes at least SECONDS (default 0.8, or bot_pace in the rules file; "
+            "0 is off)"
         ),
     )
     parser.add_argument(

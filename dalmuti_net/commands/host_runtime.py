@@ -13,7 +13,7 @@ import shlex
 import signal
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,6 @@ import trio
 from ..bots import make_strategy
 from ..client.bot import play, stream_connector
 from ..client.ui.state import Quit
-from ..host.pacing import BotPace
 from ..host.savefile import SaveError, SaveFile
 from ..host.server import TableServer
 from ..host.settings import SettingsError, TableSettings, load_settings, settings_from_dict
@@ -73,6 +72,8 @@ class PreparedHost:
             except BaseException:
                 resumed.close()
                 raise
+            if options.bot_pace is not None:  # the operator's word now, over the save's
+                table.bot_pace_ms = round(options.bot_pace * 1000)
             host_seat = next((s for s in table.seats.values() if s.host), None)
             prepared = cls(options, settings, table, resumed, t=messages(options.lang))
             prepared.host_token = (
@@ -80,6 +81,8 @@ class PreparedHost:
             )
             return prepared
         settings = load_settings(options.rules)
+        if options.bot_pace is not None:
+            settings = replace(settings, bot_pace=options.bot_pace)
         header = {
             "table_id": secrets.token_hex(8),
             "name": options.name,
@@ -122,8 +125,6 @@ class PreparedHost:
             on_save_problem=self._on_save_problem,
         )
         self.server = server
-        pace = self.options.bot_pace
-        self._pace = BotPace(self.settings.bot_pace if pace is None else pace, server)
         async with AsyncExitStack() as stack:
             nursery = await stack.enter_async_context(trio.open_nursery())
             await nursery.start(server.run)
@@ -310,12 +311,11 @@ class PreparedHost:
             token=bot.token,
             code=self.options.code,
             reconnect=False,
-            pace=None if self._pace is None else self._pace.seconds,
+            pace=self.table.bot_pace,
         )
 
     # ------------------------------------------------------------------ reacting to changes
 
-    _pace: BotPace | None = None
     _announcer: Any = None
     _nursery: trio.Nursery | None = None
     _last_report: tuple[Any, ...] = ()
@@ -446,6 +446,7 @@ def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[st
             turn_timer_ms=None if not turn_timer else int(turn_timer * 1000),
         ),
         "results_ms": int(settings.between_hands * 1000),
+        "bot_pace_ms": round(settings.bot_pace * 1000),
     }
 
 

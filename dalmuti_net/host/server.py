@@ -152,8 +152,6 @@ class Link:
     """The reader waits for input: the keeper may cancel it at ``read_deadline``."""
     last_queued: float = field(default_factory=trio.current_time)
     """When a frame was last queued for it: a heartbeat is due an interval later."""
-    software: str = ""
-    """What the client's ``hello`` said it is (bot pacing looks for the table UI)."""
 
 
 class TableServer:
@@ -358,10 +356,8 @@ class TableServer:
                 continue
             if message["type"] == "heartbeat" and "id" not in message and greeted:
                 continue  # heard from (above); nothing for the table, nothing to send
-            if message["type"] == "hello":
-                link.software = message.get("software", "")
-                if message["version"] != PROTOCOL_VERSION:
-                    self._tell_other_version(link, message["version"])
+            if message["type"] == "hello" and message["version"] != PROTOCOL_VERSION:
+                self._tell_other_version(link, message["version"])
             self.table.receive(link.connection, message, trio.current_time())
             self._changes += 1  # told by the flush below (no wake-up each)
             told = True

@@ -13,7 +13,7 @@ A rules file has a ``[rules]`` table (the options of ``engine.Rules``) and an op
     grace_period = 60      # seconds a dropped player's seat waits before a bot plays it
     between_hands = 30     # the longest the results stay (everyone ready deals at once)
     bot_pace = 0.8         # seconds per move of the host's bots while a person plays
-                           # from the table screen; 0 = as fast as they think
+                           # (a seat not one of its bots); 0 = as fast as they think
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from typing import Any
 from ..engine import Rules, RulesError
 from ..protocol.catalogue import MAX_RESULTS_MS, MAX_TURN_TIMER_MS, MIN_TURN_TIMER_MS
 from ..told import N_, Listed, Told
-from .pacing import DEFAULT_BOT_PACE
 
 PRESETS: dict[str, Rules] = {
     "basic": Rules(),
@@ -60,6 +59,9 @@ nobody who is there, chatting included, and the countdown shows from the start. 
 player away from the table costs the others at most a minute a turn, and the host player
 can nudge (after ``countdowns.NUDGE_AFTER``) or skip (after ``countdowns.SKIP_AFTER``)
 sooner."""
+DEFAULT_BOT_PACE = 0.8
+"""Seconds per answer of the host's own bots while a person plays (``Table.bot_pace``),
+unless ``--bot-pace`` or ``bot_pace`` in a rules file says otherwise."""
 DEFAULT_BETWEEN_HANDS = 30.0
 """The longest the results stay between hands: everyone ready deals at once, so this only
 bounds how long one player who is away (or typing) holds the others."""
@@ -81,9 +83,10 @@ TABLE_KEYS: dict[str, str] = {
     "between_hands": "The longest the results stay between hands, in seconds (at most 600); "
     "the next hand is dealt as soon as every connected player is ready. The host player can "
     "change it in the lobby.",
-    "bot_pace": "Seconds each move of the host's own bots takes at least while a seat is "
-    "played from the table screen (`dalmuti join` or the host player's); 0 off; "
-    "`--bot-pace` overrides it. Tables of protocol clients only are never paced.",
+    "bot_pace": "Seconds each move of the host's own bots takes at least while some seat "
+    "that is not one of its bots is played by its own player (whatever program they use); "
+    "0 off; `--bot-pace` overrides it, and the host player can change it in the lobby "
+    "(`set_timing`). A table of the host's bots alone is never paced.",
 }
 """The keys of a rules file's ``[table]`` section and what they mean (host/README.md)."""
 MAX_TABLE_SECONDS = 24 * 3600

@@ -259,6 +259,7 @@ class Table:
         table_id: str | None = None,
         nonce_factory: Callable[[], str] = new_nonce,
         results_ms: int = 3_000,
+        bot_pace_ms: int = 0,
     ) -> None:
         self.table_id = table_id or secrets.token_hex(8)
         """Names this table for its whole life (a resumed host keeps it): clients key the
@@ -269,6 +270,9 @@ class Table:
         self.limits = limits if limits is not None else Limits()
         self.results_ms = results_ms
         """Between hands, the longest the results stay (everyone ready deals at once)."""
+        self.bot_pace_ms = bot_pace_ms
+        """How long each answer of the host's own bots takes at least while a person plays
+        (``bot_pace``); 0: never paced."""
         self.game_number = 0
         """How many games this table has started: 2 and more after a rematch."""
         self.rematch = False
@@ -368,6 +372,7 @@ class Table:
                 "results_ms": self.results_ms,
                 "nudge_after_ms": round(self.countdowns.nudge_after * 1000),
                 "skip_after_ms": round(self.countdowns.skip_after * 1000),
+                "bot_pace_ms": self.bot_pace_ms,
             },
             "rematch": self.rematch,
         }
@@ -474,6 +479,20 @@ class Table:
     def _deal_if_all_read(self) -> None:
         if self.hand_over() and all(seat.ready for seat in self._readers()):
             self._commit({"op": "next_hand"})
+
+    def bot_pace(self) -> float:
+        """Seconds each answer of the host's own bots should take now, counted from its
+        decision's arrival: the table's ``bot_pace_ms`` while some seat that is not one of
+        the host's bots is played by its own player (connected; a stand-in does not
+        count), else 0. Three bot moves within 63 ms leave a person nothing to follow;
+        a table of the host's bots alone (spectators watching included) goes flat out.
+        Who is at a seat is all it looks at: never what a client says it is."""
+        if not self.bot_pace_ms:
+            return 0.0
+        for seat in self.seats.values():
+            if seat.kind != "bot" and not seat.gone and seat.connection is not None:
+                return self.bot_pace_ms / 1000
+        return 0.0
 
     def unplayed_seats(self) -> list[tuple[int, bool]]:
         """Seats in the game that nobody plays now, each with whether a stand-in is due at
@@ -1120,6 +1139,7 @@ class Table:
             "op": "timing",
             "turn_timer_ms": changes.get("turn_timer_ms", self.limits.turn_timer_ms),
             "results_ms": changes.get("results_ms", self.results_ms),
+            "bot_pace_ms": changes.get("bot_pace_ms", self.bot_pace_ms),
         }
         self._commit(entry)
 
@@ -1403,6 +1423,7 @@ class Table:
         elif op == "timing":
             self.limits = replace(self.limits, turn_timer_ms=entry["turn_timer_ms"])
             self.results_ms = entry["results_ms"]
+            self.bot_pace_ms = entry.get("bot_pace_ms", self.bot_pace_ms)  # older saves lack it
             self._broadcast_table()
         elif op == "rematch":
             self._apply_rematch(entry)

@@ -150,6 +150,7 @@ LIMITS = Obj(
 MAX_TURN_TIMER_MS = 3_600_000
 MIN_TURN_TIMER_MS = 5_000
 MAX_RESULTS_MS = 600_000
+MAX_BOT_PACE_MS = 60_000
 TIMING = Obj(
     name="Timing",
     fields={
@@ -171,6 +172,14 @@ TIMING = Obj(
         "skip_after_ms": Field(
             Int(0, 2**31),
             "How long before the host player may `skip` them (the default move is made).",
+        ),
+        "bot_pace_ms": Field(
+            Int(0, 2**31),
+            "How long each answer of the host's own bots takes at least (from its decision's"
+            " arrival) while some seat that is not one of the host's bots is played by its"
+            " own player (connected, not a stand-in); 0 = never paced. Absent from older"
+            " hosts.",
+            False,
         ),
     },
 )
@@ -849,6 +858,11 @@ _MESSAGES = [
             ),
             "results_ms": Field(
                 Int(0, MAX_RESULTS_MS), "The longest the results stay between hands.", False
+            ),
+            "bot_pace_ms": Field(
+                Int(0, MAX_BOT_PACE_MS),
+                "The least time each answer of the host's bots takes; 0 = never paced.",
+                False,
             ),
         },
     ),

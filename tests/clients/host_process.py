@@ -28,6 +28,7 @@ hand_limit = 3
 
 [table]
 between_hands = 0
+bot_pace = 0  # programs play here: the host's bots need not wait for a person
 """
 START_TIMEOUT_S = 20.0
 OPEN_LINE = re.compile(r"is open on port (\d+)")

@@ -30,6 +30,7 @@ hand_limit = 1
 
 [table]
 between_hands = 0
+bot_pace = 0  # programs play here: the host's bots need not wait for a person
 """
 REPORT = re.compile(
     r"^dalmuti bot: (?P<name>[^:]+): the program (?P<what>.+);"

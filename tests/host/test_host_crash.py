@@ -165,7 +165,7 @@ async def test_the_host_killed_mid_hand_resumes_the_same_game(tmp_path: Path) ->
     rules_file.write_text(
         "[rules]\nfirst_deal_revolution = true\nstripped_decks = true\nscoring = true\n"
         "hand_limit = 4\nphilanthropic_scoring = true\nmerchant_exchange = true\n"
-        "misdeal_chance = 0.3\n\n[table]\nbetween_hands = 0\ngrace_period = 60\n"
+        "misdeal_chance = 0.3\n\n[table]\nbetween_hands = 0\ngrace_period = 60\nbot_pace = 0\n"
     )
     journal, log, port = tmp_path / "table.save", tmp_path / "second.log", free_port()
     common = ["--port", str(port)]

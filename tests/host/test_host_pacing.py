@@ -1,5 +1,7 @@
-"""Bot pacing (host/pacing.py): the host's bots move at a human pace while a seat is
-played from the table UI, never otherwise, and a person's own turn is never delayed."""
+"""Bot pacing (``Table.bot_pace``): the host's bots move at the table's pace while some
+seat that is not one of them is played by its own player, whatever program that player
+says it is in its hello; never at a table of the host's bots alone; and a person's own
+turn is never delayed."""
 
 from __future__ import annotations
 
@@ -9,16 +11,15 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from harness import Harness
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
 from dalmuti_net.client.runner import ClientRunner
 from dalmuti_net.client.session import SOFTWARE, TABLE_UI_SOFTWARE, ClientSession
 from dalmuti_net.engine import Rules
-from dalmuti_net.host.pacing import DEFAULT_BOT_PACE, BotPace
-from dalmuti_net.host.pacing import TABLE_UI_SOFTWARE as UI_PREFIX
 from dalmuti_net.host.server import TableServer
-from dalmuti_net.host.settings import settings_from_dict
+from dalmuti_net.host.settings import DEFAULT_BOT_PACE, settings_from_dict
 from dalmuti_net.host.table import Limits, StartBot, Table
 from dalmuti_net.protocol.messages import Message, action_message
 
@@ -37,14 +38,19 @@ def choose_in_the_trio_thread(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def watched_hand(
-    software: str, spectator: bool = False, limits: Limits | None = None
+    software: str,
+    spectator: bool = False,
+    limits: Limits | None = None,
+    pace_ms: int = round(PACE * 1000),
 ) -> list[tuple[float, str, int]]:
-    """One hand: a person (answering at once) with ``software`` and three paced bots.
-    Returns (time, "played"/"passed"/"asked", player) as the person saw them, and
-    (time, "timer", milliseconds left on the person's turn timer) as the host told it."""
-    table = Table("Paced", Rules(), seed=4, headless=True, limits=limits or Limits())
+    """One hand: a person (answering at once) with ``software`` and three bots, at a
+    table whose ``bot_pace_ms`` is ``pace_ms``. Returns (time, "played"/"passed"/"asked",
+    player) as the person saw them, and (time, "timer", milliseconds left on the person's
+    turn timer) as the host told it."""
+    table = Table(
+        "Paced", Rules(), seed=4, headless=True, limits=limits or Limits(), bot_pace_ms=pace_ms
+    )
     server = TableServer(table, between_hands=3600)
-    pace = BotPace(PACE, server)
 
     async def run_bot(stream: trio.abc.Stream, bot: StartBot) -> None:
         strategy = make_strategy(bot.strategy or "random", 1)
@@ -54,7 +60,7 @@ async def watched_hand(
             bot.name,
             token=bot.token,
             reconnect=False,
-            pace=pace.seconds,
+            pace=table.bot_pace,
         )
 
     server.run_bot = run_bot
@@ -95,10 +101,11 @@ async def watched_hand(
     return seen
 
 
-async def test_bots_move_at_a_human_pace_for_the_table_ui(
-    autojump_clock: trio.testing.MockClock,
+@pytest.mark.parametrize("software", [TABLE_UI_SOFTWARE, SOFTWARE, "minibot 1.0"])
+async def test_bots_move_at_the_tables_pace_while_a_person_plays(
+    autojump_clock: trio.testing.MockClock, software: str
 ) -> None:
-    seen = await watched_hand(TABLE_UI_SOFTWARE)
+    seen = await watched_hand(software)
     moves = [entry for entry in seen if entry[1] in ("played", "passed")]
     assert len(moves) > 8
     me = next(player for _, kind, player in seen if kind == "asked")
@@ -111,19 +118,17 @@ async def test_bots_move_at_a_human_pace_for_the_table_ui(
 
 
 @pytest.mark.parametrize(
-    ("software", "spectator"),
-    [(SOFTWARE, False), ("minibot 1.0", False), (TABLE_UI_SOFTWARE, True)],
+    ("spectator", "pace_ms"), [(True, 800), (False, 0)], ids=["only-watched", "pace-off"]
 )
-async def test_nobody_at_the_table_ui_no_pace(
-    autojump_clock: trio.testing.MockClock, software: str, spectator: bool
+async def test_no_pace_with_nobody_seated_or_the_pace_off(
+    autojump_clock: trio.testing.MockClock, spectator: bool, pace_ms: int
 ) -> None:
-    seen = await watched_hand(software, spectator)
+    seen = await watched_hand(TABLE_UI_SOFTWARE, spectator, pace_ms=pace_ms)
     assert len([entry for entry in seen if entry[1] != "asked"]) > 8
     assert seen[-1][0] - seen[0][0] < PACE  # the whole hand went by as fast as they think
 
 
 def test_the_pace_settings() -> None:
-    assert TABLE_UI_SOFTWARE.startswith(UI_PREFIX) and not SOFTWARE.startswith(UI_PREFIX)
     assert settings_from_dict({}).bot_pace == DEFAULT_BOT_PACE == 0.8
     assert settings_from_dict({"table": {"bot_pace": 0}}).bot_pace == 0
     assert settings_from_dict({"table": {"bot_pace": 1.5}}).bot_pace == 1.5
@@ -141,3 +146,35 @@ async def test_the_turn_timer_starts_when_the_decision_is_sent(
     for at in asked:
         told = [left for when, left in timers if abs(when - at) < 1e-6]
         assert told == [8_000], (at, timers)
+
+
+def test_the_pace_applies_while_a_seat_not_the_hosts_bot_is_played() -> None:
+    """The rule on its own: who sits where, never what a client calls itself."""
+    table = Table("Rule", bot_pace_ms=800)
+    assert table.table_message()["timing"]["bot_pace_ms"] == 800
+    bot = table.add_bot("random")
+    bot.connection = 7  # its client said hello
+    assert table.bot_pace() == 0.0, "the host's bots alone go flat out"
+    person = table.reserve_seat("Ana")
+    assert table.bot_pace() == 0.0, "a seat nobody plays yet"
+    person.connection = 8
+    assert table.bot_pace() == 0.8
+    person.stand_in, person.connection = 9, None
+    assert table.bot_pace() == 0.0, "a stand-in plays it: nobody to follow the bots"
+    person.connection = 8
+    table.bot_pace_ms = 0
+    assert table.bot_pace() == 0.0
+
+
+def test_the_host_player_sets_the_pace_in_the_lobby_and_a_resumed_table_keeps_it() -> None:
+    harness = Harness(Table("Clocks", bot_pace_ms=800))
+    ana = harness.join("Ana")
+    harness.send(ana, {"type": "set_timing", "bot_pace_ms": 250, "id": 1})
+    assert ana.of_type("ack") == [{"type": "ack", "re": 1}]
+    assert ana.of_type("table")[-1]["table"]["timing"]["bot_pace_ms"] == 250
+    harness.send(ana, {"type": "set_timing", "results_ms": 5_000})  # the pace stays
+    assert harness.table.bot_pace_ms == 250
+    harness.send(ana, {"type": "set_timing", "bot_pace_ms": 60_001, "id": 2})
+    assert [e["code"] for e in ana.errors] == ["bad_message"]
+    resumed = Table.replay(harness.table.journal, bot_pace_ms=800)
+    assert resumed.bot_pace_ms == 250

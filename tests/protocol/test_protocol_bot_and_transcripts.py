@@ -182,6 +182,7 @@ merchant_exchange = true
 
 [table]
 between_hands = 0
+bot_pace = 0
 """
 
 
