@@ -91,7 +91,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _list(t: Translator, tables: list[TableHistory]) -> None:
-    from ..client.ui.history_text import table_listing
+    from .history_text import table_listing
 
     for index, table in enumerate(tables):
         viewer, _ = table.choose(None)
@@ -109,10 +109,10 @@ def _tell(
     info: ViewerInfo,
     frames: list[Message],
 ) -> int:
-    from ..client.ui.history_text import history_title, names_in, tell
     from ..history.hands import hand_spans
     from ..history.record import HandCounter, header_line, message_line
     from ..rerun.frames import HOST
+    from .history_text import history_title, names_in, tell
 
     operator = viewer == HOST
     lines = tell(t, frames, info.player if info.kind == "seat" else None, operator)

@@ -16,7 +16,7 @@ from ui_support import LocalTable
 
 from dalmuti_net.cli import main
 from dalmuti_net.client.recorder import Recorder, RecordError, RecordingSession
-from dalmuti_net.client.ui.history_text import tell
+from dalmuti_net.commands.history_text import tell
 from dalmuti_net.history.record import read_record
 from dalmuti_net.lang.i18n import Translator
 

@@ -7,18 +7,18 @@ table core (``dalmuti_net.rerun.frames``).
 
 from __future__ import annotations
 
-from ...engine import Event
-from ...engine import events as ev
-from ...history.hands import HandSpan, game_spans, hand_result, hand_spans
-from ...history.record import ViewerInfo
-from ...lang.i18n import Translator
-from ...lang.text import tidy
-from ...lang.words import describe_cards
-from ...protocol.messages import Message, event_from_message
-from ..model.countdowns import moved_for_note
-from ..session import ClientSession
-from .departures import LEFT_MARK, left_note
-from .story import Namer, describe_event
+from ..client.model.countdowns import moved_for_note
+from ..client.session import ClientSession
+from ..client.ui.departures import LEFT_MARK, left_note
+from ..client.ui.story import Namer, describe_event
+from ..engine import Event
+from ..engine import events as ev
+from ..history.hands import HandSpan, game_spans, hand_result, hand_spans
+from ..history.record import ViewerInfo
+from ..lang.i18n import Translator
+from ..lang.text import tidy
+from ..lang.words import describe_cards
+from ..protocol.messages import Message, event_from_message
 
 
 def describe_for(
