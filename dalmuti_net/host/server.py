@@ -152,6 +152,8 @@ class Link:
     """The reader waits for input: the keeper may cancel it at ``read_deadline``."""
     last_queued: float = field(default_factory=trio.current_time)
     """When a frame was last queued for it: a heartbeat is due an interval later."""
+    address: str | None = None
+    """The peer's IP address (or the browser's a web table speaks for), for the log."""
 
 
 class TableServer:
@@ -266,7 +268,7 @@ class TableServer:
             await trio.aclose_forcefully(stream)
             return
         self.changed()  # room made for it closes an idle connection
-        link = Link(connection, stream, self._socket_descriptor(stream))
+        link = Link(connection, stream, self._socket_descriptor(stream), address=address)
         self.links[connection] = link
         try:
             with link.scope:
@@ -368,8 +370,7 @@ class TableServer:
     def _tell_other_version(self, link: Link, version: int) -> None:
         """Both sides show both versions: the operator sees them here (once per address
         and version, so that an old client retrying cannot flood the console)."""
-        connection = self.table.connections.get(link.connection)
-        address = None if connection is None else connection.address
+        address = link.address
         if (address, version) in self._told_versions or len(self._told_versions) > 256:
             return
         self._told_versions.add((address, version))

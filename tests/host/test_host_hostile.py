@@ -220,6 +220,19 @@ async def test_fatal_garbage_closes_only_that_connection_while_a_game_goes_on() 
     assert len(table.seats) == 4, "no garbage took a seat"
 
 
+async def test_the_operator_is_told_of_another_version_once_per_address(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    table = Table("Versions", rules(hand_limit=1), seed=34)
+    newer = encode({"type": "hello", "version": 99, "name": "X", "role": "player"})
+    async with loopback_server(table) as (_server, port, _nursery):
+        for _ in range(2):  # an old client retrying: said once
+            expect_fatal(await fatal_garbage(port, newer, False), "version_mismatch", "newer")
+    told = [r.getMessage() for r in caplog.records if r.name == server_module.__name__]
+    told = [line for line in told if "protocol version 99" in line]
+    assert len(told) == 1 and "127.0.0.1" in told[0], told
+
+
 async def random_garbage(port: int, rng: random.Random) -> None:
     """Random bytes after a hello: the host answers with an error or nothing, never breaks."""
     stream = await trio.open_tcp_stream("127.0.0.1", port)
