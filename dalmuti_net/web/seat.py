@@ -31,7 +31,8 @@ from .view import BadChoice, choose, page_strings, render_view
 log = logging.getLogger(__name__)
 
 WEB_SOFTWARE = f"{TABLE_UI_SOFTWARE} web"
-"""The web table is a table UI: the host paces its bots for it as for the terminal's."""
+"""The web table's name in its hello, for the host's logs (the host paces its bots for
+whoever plays a seat, whatever program they use)."""
 MAX_PAGE_MESSAGE = 4096
 """Bytes in one message from the page (a chat line of 500 characters fits many times)."""
 JOIN_TIMEOUT = 120.0

@@ -26,7 +26,8 @@ from ..ui.state import BackToList, Effect, Join, Quit, Rejoin, Send
 from .narrator import TIMER_WARNINGS, PlainTable, warns_at
 
 PLAIN_SOFTWARE = f"{TABLE_UI_SOFTWARE} plain"
-"""The hello's software: a table UI, so that the host paces its bots for the person reading."""
+"""The hello's software, for the host's logs (the host paces its bots for whoever plays a
+seat, whatever program they use)."""
 DISCOVERY_PATIENCE = 4.0
 """Seconds without any table found before the client says what to check."""
 
