@@ -330,18 +330,21 @@ def test_replay_opens_the_table_screen_and_quits_on_q(
 ) -> None:
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.layout import UIContent
     from prompt_toolkit.output import DummyOutput
 
-    from dalmuti_net.client.ui import replay_app
+    from dalmuti_net.client.ui.app import ScreenControl
 
     drawn: list[str] = []
-    control_content = replay_app.ReplayControl.create_content
+    control_content = ScreenControl.create_content
 
-    def remember(self: replay_app.ReplayControl, width: int, height: int | None) -> object:
-        drawn.append("\n".join("".join(t for _, t in line) for line in self.replay.render(80, 24)))
-        return control_content(self, width, height)
+    def remember(self: ScreenControl, width: int, height: int | None) -> UIContent:
+        content = control_content(self, width, height)
+        lines = (content.get_line(index) for index in range(content.line_count))
+        drawn.append("\n".join("".join(text for _, text, *_ in line) for line in lines))
+        return content
 
-    monkeypatch.setattr(replay_app.ReplayControl, "create_content", remember)
+    monkeypatch.setattr(ScreenControl, "create_content", remember)
     monkeypatch.setattr("dalmuti_net.commands.replay.has_a_terminal", lambda: True)
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         pipe.send_text("\x1b[B\x1b[Cq")  # down (next hand), right, q

@@ -4,7 +4,7 @@ palette, and NO_COLOR (honoured by prompt_toolkit) still leaves every mark visib
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Point
@@ -16,7 +16,7 @@ from prompt_toolkit.layout import Layout, UIContent, UIControl, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from .screen import render
+from .screen import Line, render
 from .state import ClientUi, Effect
 
 STYLE = Style.from_dict(
@@ -63,16 +63,14 @@ NAMED_KEYS: dict[Keys, str] = {
 
 
 class ScreenControl(UIControl):
-    """Draws the whole screen for the size prompt_toolkit gives it (so resizing redraws)."""
+    """Draws the whole screen with ``draw(cols, rows)`` for the size prompt_toolkit gives it
+    (so resizing redraws): the table's screen, or the replay's."""
 
-    def __init__(self, ui: ClientUi) -> None:
-        self.ui = ui
+    def __init__(self, draw: Callable[[int, int], list[Line]]) -> None:
+        self.draw = draw
 
     def create_content(self, width: int, height: int | None) -> UIContent:
-        self.ui.size = (width, height or 24)
-        lines: list[StyleAndTextTuples] = [
-            list(line) for line in render(self.ui, width, height or 24)
-        ]
+        lines: list[StyleAndTextTuples] = [list(line) for line in self.draw(width, height or 24)]
         return UIContent(
             get_line=lambda index: lines[index],
             line_count=len(lines),
@@ -84,6 +82,35 @@ class ScreenControl(UIControl):
         return True
 
 
+def key_bindings(
+    names: Mapping[Keys, str], press: Callable[[str], None], typed: Callable[[str], str]
+) -> KeyBindings:
+    """Each named key to ``press`` by its name, each printable character typed to ``press``
+    as ``typed`` names it."""
+    bindings = KeyBindings()
+
+    def handler(name: str) -> Callable[[KeyPressEvent], None]:
+        def pressed(event: KeyPressEvent) -> None:
+            press(name)
+
+        return pressed
+
+    for key, name in names.items():
+        bindings.add(key)(handler(name))
+
+    @bindings.add(Keys.Any)
+    def _typed(event: KeyPressEvent) -> None:
+        for char in event.data:
+            if char.isprintable():
+                press(typed(char))
+
+    return bindings
+
+
+def _as_typed(char: str) -> str:
+    return char
+
+
 def build_application(
     ui: ClientUi,
     on_effects: Callable[[list[Effect]], None],
@@ -91,26 +118,14 @@ def build_application(
     input: Input | None = None,
     output: Output | None = None,
 ) -> Application[None]:
-    bindings = KeyBindings()
 
-    def handler(name: str) -> Callable[[KeyPressEvent], None]:
-        def press(event: KeyPressEvent) -> None:
-            on_effects(ui.press(name))
-
-        return press
-
-    for key, name in NAMED_KEYS.items():
-        bindings.add(key)(handler(name))
-
-    @bindings.add(Keys.Any)
-    def _typed(event: KeyPressEvent) -> None:
-        for char in event.data:
-            if char.isprintable():
-                on_effects(ui.press(char))
+    def draw(cols: int, rows: int) -> list[Line]:
+        ui.size = (cols, rows)
+        return render(ui, cols, rows)
 
     application: Application[None] = Application(
-        layout=Layout(Window(ScreenControl(ui), always_hide_cursor=True)),
-        key_bindings=bindings,
+        layout=Layout(Window(ScreenControl(draw), always_hide_cursor=True)),
+        key_bindings=key_bindings(NAMED_KEYS, lambda key: on_effects(ui.press(key)), _as_typed),
         style=STYLE,
         full_screen=True,
         mouse_support=False,
