@@ -41,7 +41,7 @@ def test_host_player_plays_a_hand_in_tmux() -> None:
     command = [
         sys.executable, "-m", "dalmuti_net.cli", "host", "--bots", "3", "--no-announce",
         "--interface", "127.0.0.1", "--port", "0", "--player-name", "Ana", "--seed", "5",
-        "--lang", "en", "--bot-pace", "0.3",
+        "--lang", "en", "--bot-pace", "0.05",
     ]  # fmt: skip
     tmux = Tmux(command)
     try:
