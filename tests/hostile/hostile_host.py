@@ -13,8 +13,8 @@ import math
 import random
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -397,23 +397,23 @@ OTHERS: dict[str, Scenario] = {
 }
 
 
-@contextmanager
-def liar_process(name: str) -> Iterator[int]:
-    """The scenario ``name`` served by a host in its own process (a flood must not share
-    the client's thread); yields its port."""
-    with liar_in_process(name) as (port, _):
-        yield port
+LIARS = sorted({**SCENARIOS, **FLOODS, **OTHERS, **OTHER_WELCOMES})
+"""Every liar by name: the scenarios, and the quiet hosts with another welcome."""
 
 
 @contextmanager
-def liar_in_process(name: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
-    """``liar_process``, with the process too (to make the host vanish)."""
+def liars_in_process(
+    names: Sequence[str],
+) -> Iterator[tuple[dict[str, int], subprocess.Popen[str]]]:
+    """The liars ``names`` served by one host process (a flood must not share the
+    client's thread), each on its own port: their ports by name, and the process (to make
+    the hosts vanish). A scenario runs afresh on every connection, so tests may share it."""
     process = subprocess.Popen(
-        [sys.executable, str(Path(__file__)), name], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(Path(__file__)), *names], stdout=subprocess.PIPE, text=True
     )
     try:
         assert process.stdout is not None
-        yield int(process.stdout.readline()), process
+        yield {name: int(process.stdout.readline()) for name in names}, process
     finally:
         process.kill()
         process.wait()
@@ -421,13 +421,22 @@ def liar_in_process(name: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
             process.stdout.close()
 
 
-async def _serve_forever(name: str) -> None:
-    scenario = {**SCENARIOS, **FLOODS, **OTHERS}.get(name, quiet)
-    welcome_message = OTHER_WELCOMES[name]() if name in OTHER_WELCOMES else None
-    async with hostile_host(scenario, welcome_message) as host:
-        print(host.port, flush=True)
+@contextmanager
+def liar_in_process(name: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """The liar ``name`` alone in its own process, with the process (to make it vanish)."""
+    with liars_in_process([name]) as (ports, process):
+        yield ports[name], process
+
+
+async def _serve_forever(names: list[str]) -> None:
+    async with AsyncExitStack() as stack:
+        for name in names:
+            scenario = {**SCENARIOS, **FLOODS, **OTHERS}.get(name, quiet)
+            welcome_message = OTHER_WELCOMES[name]() if name in OTHER_WELCOMES else None
+            host = await stack.enter_async_context(hostile_host(scenario, welcome_message))
+            print(host.port, flush=True)
         await trio.sleep_forever()
 
 
-if __name__ == "__main__":  # a liar in its own process: python hostile_host.py SCENARIO
-    trio.run(_serve_forever, sys.argv[1])
+if __name__ == "__main__":  # liars in their own process: python hostile_host.py SCENARIO...
+    trio.run(_serve_forever, sys.argv[1:])

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_host import FLOODS, SCENARIOS, liar_process
+from hostile_host import FLOODS, SCENARIOS
 
 from dalmuti_net.protocol import PROTOCOL_VERSION
 
@@ -61,46 +61,52 @@ ANSWERS_ZERO = f'{sys.executable} -c "import sys\nfor line in sys.stdin: print(0
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_a_lie_ends_the_bot_with_one_sentence_and_status_1(name: str, tmp_path: Path) -> None:
-    with liar_process(name) as port:
-        bot = dalmuti("bot", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
-        said = finish(bot)
+def test_a_lie_ends_the_bot_with_one_sentence_and_status_1(
+    name: str, tmp_path: Path, liars: dict[str, int]
+) -> None:
+    port = liars[name]
+    bot = dalmuti("bot", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+    said = finish(bot)
     assert bot.returncode == 1, said
     assert "do not fit the table, again after reconnecting" in said
     assert said.count("cannot read") == 3  # one line per connection closed
 
 
 @pytest.mark.parametrize("name", ["no_legal_answer", "unaligned_hand_end"])
-def test_a_lie_ends_an_exec_bot_too(name: str, tmp_path: Path) -> None:
-    with liar_process(name) as port:
-        bot = dalmuti("bot", "--exec", ANSWERS_ZERO, f"127.0.0.1:{port}", home=tmp_path)
-        said = finish(bot)
+def test_a_lie_ends_an_exec_bot_too(name: str, tmp_path: Path, liars: dict[str, int]) -> None:
+    port = liars[name]
+    bot = dalmuti("bot", "--exec", ANSWERS_ZERO, f"127.0.0.1:{port}", home=tmp_path)
+    said = finish(bot)
     assert bot.returncode == 1, said
     assert "do not fit the table" in said
 
 
 @pytest.mark.parametrize("name", ["no_legal_answer", "tax_from_nobody"])
-def test_a_lie_ends_the_plain_table_with_its_reason(name: str, tmp_path: Path) -> None:
-    with liar_process(name) as port:
-        plain = dalmuti("join", "--plain", "--lang", "es", f"127.0.0.1:{port}", home=tmp_path)
-        assert plain.stdout is not None
-        deadline = time.monotonic() + 10
-        lines = []
-        while time.monotonic() < deadline:  # the reason is said before any input is asked
-            lines.append(plain.stdout.readline())
-            if "no encajan con la mesa" in lines[-1]:
-                break
-        said = finish(plain, "3\n")  # quit (from the refusal's choices)
+def test_a_lie_ends_the_plain_table_with_its_reason(
+    name: str, tmp_path: Path, liars: dict[str, int]
+) -> None:
+    port = liars[name]
+    plain = dalmuti("join", "--plain", "--lang", "es", f"127.0.0.1:{port}", home=tmp_path)
+    assert plain.stdout is not None
+    deadline = time.monotonic() + 10
+    lines = []
+    while time.monotonic() < deadline:  # the reason is said before any input is asked
+        lines.append(plain.stdout.readline())
+        if "no encajan con la mesa" in lines[-1]:
+            break
+    said = finish(plain, "3\n")  # quit (from the refusal's choices)
     assert "no encajan con la mesa" in "".join(lines), "".join(lines) + said
     assert plain.returncode == 0
 
 
-def test_a_welcome_of_another_version_is_refused_by_the_commands(tmp_path: Path) -> None:
-    with liar_process("other_version") as port:
-        bot = dalmuti("bot", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
-        said = finish(bot)
-        plain = dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
-        said_plain = finish(plain, "")
+def test_a_welcome_of_another_version_is_refused_by_the_commands(
+    tmp_path: Path, liars: dict[str, int]
+) -> None:
+    port = liars["other_version"]
+    bot = dalmuti("bot", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+    said = finish(bot)
+    plain = dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+    said_plain = finish(plain, "")
     assert bot.returncode == 5
     assert (
         f"protocol version {PROTOCOL_VERSION + 1}" in said
@@ -110,45 +116,47 @@ def test_a_welcome_of_another_version_is_refused_by_the_commands(tmp_path: Path)
     assert f"protocol version {PROTOCOL_VERSION + 1}" in said_plain
 
 
-def test_the_plain_table_quits_while_connecting(tmp_path: Path) -> None:
+def test_the_plain_table_quits_while_connecting(tmp_path: Path, liars: dict[str, int]) -> None:
     """A host that never lets us in: `quit` is honoured at once (it used to be read only
     once the table was shown), and the status is 0."""
-    with liar_process("mute") as port:
-        plain = dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
-        assert plain.stdin is not None and plain.stdout is not None
-        assert "Connecting to" in plain.stdout.readline()
-        started = time.monotonic()
-        plain.stdin.write("quit\n")
-        plain.stdin.flush()
-        finish(plain, timeout=10)
-        assert time.monotonic() - started < 3
+    port = liars["mute"]
+    plain = dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path)
+    assert plain.stdin is not None and plain.stdout is not None
+    assert "Connecting to" in plain.stdout.readline()
+    started = time.monotonic()
+    plain.stdin.write("quit\n")
+    plain.stdin.flush()
+    finish(plain, timeout=10)
+    assert time.monotonic() - started < 3
     assert plain.returncode == 0
 
 
-def test_ctrl_c_in_the_plain_table_is_quiet(tmp_path: Path) -> None:
-    with liar_process("quiet") as port:
-        plain = dalmuti(
-            "join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path, ctrl_c=True
-        )
-        assert plain.stdout is not None
-        while "You are at" not in plain.stdout.readline():
-            pass
-        plain.send_signal(signal.SIGINT)
-        said = finish(plain, timeout=10)
+def test_ctrl_c_in_the_plain_table_is_quiet(tmp_path: Path, liars: dict[str, int]) -> None:
+    port = liars["quiet"]
+    plain = dalmuti(
+        "join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path, ctrl_c=True
+    )
+    assert plain.stdout is not None
+    while "You are at" not in plain.stdout.readline():
+        pass
+    plain.send_signal(signal.SIGINT)
+    said = finish(plain, timeout=10)
     assert plain.returncode == 130
     assert said.strip().endswith("interrupted"), said
 
 
-def test_an_exec_bot_whose_program_never_reads_ends_with_the_table(tmp_path: Path) -> None:
+def test_an_exec_bot_whose_program_never_reads_ends_with_the_table(
+    tmp_path: Path, liars: dict[str, int]
+) -> None:
     """Its pipe fills up: the last line (the table's end) is given up after a while, and
     the program is killed with what it started (a shell's child here)."""
     marker = tmp_path / "child.pid"
     deaf = f"sh -c 'sleep 300 & echo $! > {marker}; sleep 300'"
-    with liar_process("many_decisions_then_the_end") as port:
-        bot = dalmuti(
-            "bot", "--exec", deaf, "--exec-timeout", "0.05", f"127.0.0.1:{port}", home=tmp_path
-        )
-        said = finish(bot, timeout=30)
+    port = liars["many_decisions_then_the_end"]
+    bot = dalmuti(
+        "bot", "--exec", deaf, "--exec-timeout", "0.05", f"127.0.0.1:{port}", home=tmp_path
+    )
+    said = finish(bot, timeout=30)
     assert bot.returncode == 0, said
     child = int(marker.read_text())
     with pytest.raises(ProcessLookupError):
@@ -158,11 +166,11 @@ def test_an_exec_bot_whose_program_never_reads_ends_with_the_table(tmp_path: Pat
 
 
 @pytest.mark.parametrize("name", sorted(FLOODS))
-def test_the_plain_table_quits_under_a_flood(name: str, tmp_path: Path) -> None:
-    with (
-        liar_process(name) as port,
-        dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path) as plain,
-    ):
+def test_the_plain_table_quits_under_a_flood(
+    name: str, tmp_path: Path, liars: dict[str, int]
+) -> None:
+    port = liars[name]
+    with dalmuti("join", "--plain", "--lang", "en", f"127.0.0.1:{port}", home=tmp_path) as plain:
         assert plain.stdin is not None and plain.stdout is not None
         while "You are at" not in plain.stdout.readline():
             pass

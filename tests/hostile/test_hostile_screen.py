@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 import trio
-from hostile_host import FLOODS, SCENARIOS, liar_in_process, liar_process
+from hostile_host import FLOODS, SCENARIOS, liar_in_process
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
@@ -96,32 +96,34 @@ def wait_for_problem(run: Run, timeout: float = 8.0) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_a_lie_ends_on_a_screen_that_says_why(name: str) -> None:
-    with liar_process(name) as port:
-        run = Run(port, "es")
-        wait_for_problem(run)
+def test_a_lie_ends_on_a_screen_that_says_why(name: str, liars: dict[str, int]) -> None:
+    port = liars[name]
+    run = Run(port, "es")
+    wait_for_problem(run)
     screen = screen_text(run.ui)
     assert "El anfitrión envió mensajes que no encajan con la mesa" in screen
     assert "does not fit" in screen  # the detail, as the client found it
     assert run.ui.session is not None and run.ui.session.broken is not None
 
 
-def test_a_welcome_of_another_version_shows_both_versions() -> None:
-    with liar_process("other_version") as port:
-        run = Run(port)
-        wait_for_problem(run)
+def test_a_welcome_of_another_version_shows_both_versions(liars: dict[str, int]) -> None:
+    port = liars["other_version"]
+    run = Run(port)
+    wait_for_problem(run)
     screen = screen_text(run.ui)
     assert f"protocol version {PROTOCOL_VERSION + 1}" in screen
     assert f"version {PROTOCOL_VERSION}:" in screen
 
 
 @pytest.mark.parametrize("name", sorted(FLOODS))
-def test_under_a_flood_q_is_honoured_and_memory_stays_bounded(name: str) -> None:
+def test_under_a_flood_q_is_honoured_and_memory_stays_bounded(
+    name: str, liars: dict[str, int]
+) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    with liar_process(name) as port:
-        run = Run(port)
-        # Two seconds of flood, then q (the question at a table), q (quit, keeping the seat).
-        run.run(2.0, "qq")
+    port = liars[name]
+    run = Run(port)
+    # Two seconds of flood, then q (the question at a table), q (quit, keeping the seat).
+    run.run(2.0, "qq")
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert run.quit_after is not None and run.quit_after < 1.0
     session = run.ui.session
@@ -130,10 +132,10 @@ def test_under_a_flood_q_is_honoured_and_memory_stays_bounded(name: str) -> None
     assert grown_mb < 100
 
 
-def test_q_quits_while_connecting_to_a_host_that_never_answers() -> None:
-    with liar_process("mute") as port:
-        run = Run(port)
-        run.run(1.0, "q")
+def test_q_quits_while_connecting_to_a_host_that_never_answers(liars: dict[str, int]) -> None:
+    port = liars["mute"]
+    run = Run(port)
+    run.run(1.0, "q")
     assert run.quit_after is not None and run.quit_after < 1.0
     assert run.ui.screen is not Screen.TABLE
 
