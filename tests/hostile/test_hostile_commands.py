@@ -154,7 +154,7 @@ def test_an_exec_bot_whose_program_never_reads_ends_with_the_table(
     deaf = f"sh -c 'sleep 300 & echo $! > {marker}; sleep 300'"
     port = liars["many_decisions_then_the_end"]
     bot = dalmuti(
-        "bot", "--exec", deaf, "--exec-timeout", "0.05", f"127.0.0.1:{port}", home=tmp_path
+        "bot", "--exec", deaf, "--exec-timeout", "0.01", f"127.0.0.1:{port}", home=tmp_path
     )
     said = finish(bot, timeout=30)
     assert bot.returncode == 0, said
