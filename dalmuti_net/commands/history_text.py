@@ -8,9 +8,9 @@ table core (``dalmuti_net.rerun.frames``).
 from __future__ import annotations
 
 from ..client.model.countdowns import moved_for_note
+from ..client.model.departures import LEFT_MARK, left_note
+from ..client.model.story import Namer, describe_event
 from ..client.session import ClientSession
-from ..client.ui.departures import LEFT_MARK, left_note
-from ..client.ui.story import Namer, describe_event
 from ..engine import Event
 from ..engine import events as ev
 from ..history.hands import HandSpan, game_spans, hand_result, hand_spans

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..client.model.story import describe_event
 from ..client.ui.choosers import Hint, PlayChooser
 from ..client.ui.confirm import confirmation_lines
 from ..client.ui.help import help_text_lines
@@ -29,7 +30,6 @@ from ..client.ui.screen import (
     visible_hints,
 )
 from ..client.ui.state import ClientUi, Effect, Overlay, Screen
-from ..client.ui.story import describe_event
 from ..engine import JESTER
 from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_
 from ..lang.text import tidy

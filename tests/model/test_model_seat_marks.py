@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from dalmuti_net.client.model.countdowns import Countdowns
 from dalmuti_net.client.model.seat_marks import Mark, game_flags, lobby_marks, players_heading
-from dalmuti_net.client.model.views import SeatView, TableView
+from dalmuti_net.client.model.views import SeatView, TableView, TimersView
 from dalmuti_net.engine import Observation
 from dalmuti_net.lang.i18n import Translator
 
@@ -46,7 +46,7 @@ def test_offline_is_not_said_twice_while_a_grace_period_runs() -> None:
     observation = Observation(2, order=(1, 2, 3, 4))
     dropped = replace(ANA, connected=False)
     assert texts(game_flags(EN, observation, 1, dropped, countdowns)) == ["offline"]
-    countdowns.update({"type": "timers", "grace": [[1, 42_000]], "turn": [[1, 8_000]]})
+    countdowns.update(TimersView(grace=((1, 42_000),), turn=((1, 8_000),)))
     flags = game_flags(EN, observation, 1, dropped, countdowns)
     assert texts(flags) == ["⏱ 8 s", "bot in 42 s"]
     assert flags[0].tone == "warning"  # ten seconds or less

@@ -187,7 +187,7 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
     assert status == 0, errors
     assert "Host pipe" in text and "is open on port" in text
     assert "1. Hal (you), host\n" in text and "Hal (you), host, not ready" not in text
-    assert text.count("takes a seat.") == 3
+    assert text.count("joins the table.") == 3
     assert "The rules changed: First deal revolution: no taxes in hand 1 (rule 13): on" in text
     assert "No taxes in the first hand." in text
     assert "Final standings" in text

@@ -67,12 +67,12 @@ def test_the_lobby_is_told_and_commands_reach_the_host() -> None:
     assert "You are ready." in lines
     lines = table.type("bot")
     assert table.local.sent[-1] == {"type": "add_bot", "strategy": "heuristic"}
-    assert any(line.endswith("takes a seat.") for line in lines)
+    assert any(line.endswith("joins the table.") for line in lines)
     lines = table.type("remove 1")
     assert lines == ["Seat 1 is not a bot: remove takes a bot's number (2, 3, 4, 5)."]
     lines = table.type("remove 5")
     assert table.local.sent[-1]["type"] == "remove_bot"
-    assert any(line.endswith("has left the table.") for line in lines)
+    assert any(line.endswith("leaves the table.") for line in lines)
 
 
 def test_rules_are_listed_and_set_by_number_with_the_editors_checks() -> None:
@@ -311,7 +311,7 @@ def test_lobby_connection_flicker_is_not_news() -> None:
     table.local.table.add_bot("random")
     table.local.pump()
     lines = table.take()
-    assert len(lines) == 1 and lines[0].endswith("takes a seat.")
+    assert len(lines) == 1 and lines[0].endswith("joins the table.")
 
 
 def refused(table: PlainLocal, code: str) -> list[str]:
@@ -410,7 +410,9 @@ def test_a_newcomer_is_not_back_when_first_connected_and_a_player_who_was_is() -
         return table.take()
 
     assert tell({}, None) == []
-    assert tell({}, False) == ["Quinn takes a seat."]
+    # In a game a newcomer is announced by the game's event ("will join at the start of
+    # the next hand"), not again by the seats.
+    assert tell({}, False) == []
     assert tell({}, True) == [], "a first connection is not a return"
     # Offline: said once, by the grace countdown the host sends right after the table.
     assert tell({}, False) == []

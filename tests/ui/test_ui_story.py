@@ -6,8 +6,8 @@ import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
+from dalmuti_net.client.model.story import TrickStep, TrickStory, describe_event
 from dalmuti_net.client.ui.choosers import PlayChooser
-from dalmuti_net.client.ui.story import TrickStep, TrickStory, describe_event
 from dalmuti_net.engine import CardSet, Rules
 from dalmuti_net.engine import events as ev
 from dalmuti_net.lang.i18n import LANGUAGES, Translator

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ...lang.i18n import Translator
+from .views import TimersView
 
 WARN_AT = 10
 """Seconds left from which a turn timer is shown as a warning."""
@@ -30,11 +30,11 @@ class Countdowns:
         self._results: float | None = None
         """Between hands: when the next hand is dealt anyway."""
 
-    def update(self, message: dict[str, Any]) -> None:
+    def update(self, timers: TimersView) -> None:
         now = self.clock()
-        self._grace = {player: now + ms / 1000 for player, ms in message["grace"]}
-        self._turn = {player: now + ms / 1000 for player, ms in message["turn"]}
-        results = message.get("results")
+        self._grace = {player: now + ms / 1000 for player, ms in timers.grace}
+        self._turn = {player: now + ms / 1000 for player, ms in timers.turn}
+        results = timers.results
         self._results = None if results is None else now + results / 1000
 
     def clear(self) -> None:

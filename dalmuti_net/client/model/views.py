@@ -171,6 +171,16 @@ class SnapshotView:
         return {mark.at: (mark.player, mark.by) for mark in self.moved_for}
 
 
+@dataclass(frozen=True)
+class TimersView:
+    """The host's clocks running now (ms left): dropped seats' grace periods, turn
+    timers, and between hands the longest wait before the next deal."""
+
+    grace: tuple[tuple[int, int], ...] = ()
+    turn: tuple[tuple[int, int], ...] = ()
+    results: int | None = None
+
+
 # ---------------------------------------------------------------------- decoding
 
 
@@ -235,6 +245,14 @@ def decode_welcome(message: Message) -> WelcomeView:
         host=bool(message["host"]),
         table_id=str(message["table_id"]),
         grace_period_ms=grace if type(grace) is int else None,
+    )
+
+
+def decode_timers(message: Message) -> TimersView:
+    return TimersView(
+        grace=tuple((player, ms) for player, ms in message["grace"]),
+        turn=tuple((player, ms) for player, ms in message["turn"]),
+        results=message.get("results"),
     )
 
 

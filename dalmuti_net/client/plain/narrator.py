@@ -23,14 +23,14 @@ from ...lang.words import card_label, describe_set
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
 from ...protocol.text import shown
-from ..model.countdowns import offline_sentence
+from ..model.departures import StandingRow, final_rows, hand_over_sentence
 from ..model.seat_marks import game_flags, lobby_marks, players_heading
-from ..model.views import TableView, decode_welcome
+from ..model.story import END_REASONS
+from ..model.views import TableView, decode_timers
 from ..runner import Status
 from ..session import ClientSession
 from ..ui.choosers import Result
 from ..ui.config import Preferences
-from ..ui.departures import StandingRow, final_rows, hand_over_sentence
 from ..ui.errors import TROUBLESHOOTING
 from ..ui.lobby import (
     RULE_FIELDS,
@@ -44,7 +44,6 @@ from ..ui.lobby import (
 )
 from ..ui.screen import PHASE_TEXT
 from ..ui.state import ClientUi, Effect, Quit, Screen, Send
-from ..ui.story import END_REASONS
 from ..ui.watchers import watchers_line
 from .answers import (
     BACK_WORDS,
@@ -105,13 +104,6 @@ class _LoggedUi(ClientUi):
         super().add_log(kind, text)
         self.fresh.append(text)
 
-    def _log_lobby_changes(self) -> None:
-        """The plain table tells who sits down and leaves itself (``_table_changes``)."""
-
-    def _log_seat_changes(self) -> None:
-        """The plain table tells drops, returns and stand-ins itself, with the grace
-        countdown's sentences (``_table_changes``)."""
-
 
 class PlainTable:
     def __init__(
@@ -137,6 +129,7 @@ class PlainTable:
             name_given=name_given,
             code=code,
             preferences=preferences,
+            draws_table=False,  # no seats on screen: who is ready is said in words
         )
         self._out: list[str] = []
         self.question: Question | None = None
@@ -152,10 +145,6 @@ class PlainTable:
         self._listed: dict[str, int] = {}
         self._listings: list[TableListing] = []
         self._claims_said: set[tuple[str, str]] = set()
-        self._grace_told: set[int] = set()
-        self._seen_connected: set[int] = set()
-        """Seats seen connected: only those can come back (a newcomer's first connection
-        is not a return)."""
         self.quitting = False
         self.farewell_said = False
         """The player left, and the last line about it is said: nothing the host still
@@ -384,9 +373,7 @@ class PlainTable:
         elif kind in ("table", "snapshot"):
             self._table_changes()
         elif kind == "timers":
-            for player, _ in message["grace"]:
-                self._tell_grace(player)
-            self._tell_results_wait(message.get("results"))
+            self._tell_results_wait(decode_timers(message).results)
         elif kind == "moved_for":
             self._tell_time_up(message)
         elif kind == "error" and self._answered and self.question is not None:
@@ -466,53 +453,12 @@ class PlainTable:
     # ------------------------------------------------------------------ table changes
 
     def _table_changes(self) -> None:
+        """What the terminal's panels show and the log does not say: the rules changed,
+        enough players to start (seats' changes are the model's narration, in the log)."""
         before, after = self._table_seen, self.ui.table
         if before is None or after is None:
             return
         t = self.t
-        old = before.by_player
-        new = after.by_player
-        for player, seat in new.items():
-            name = self._name(player)
-            was = old.get(player)
-            came_back = seat.connected and (was is None or not was.connected)
-            returning = came_back and player in self._seen_connected
-            for seen in (was, seat):
-                if seen is not None and seen.connected:
-                    self._seen_connected.add(player)
-            if was is None:
-                self.say(t._("{name} takes a seat.").format(name=name))
-                continue
-            if seat.ready != was.ready and after.lobby:
-                if player == self.ui.me:
-                    self.say(t._("You are ready.") if seat.ready else t._("You are not ready."))
-                else:
-                    ready = t._("{name} is ready.") if seat.ready else t._("{name} is not ready.")
-                    self.say(ready.format(name=name))
-            if (
-                seat.connected != was.connected
-                and seat.is_human
-                and not after.lobby  # in the lobby a seat lasts as long as its line
-            ):
-                if seat.connected:
-                    if returning:
-                        self.say(t._("{name} is back.").format(name=name))
-                    self._grace_told.discard(player)
-                elif not self._tell_grace(player) and not self._countdown_follows():
-                    self.say(t._("{name} is offline.").format(name=name))
-            if seat.stand_in != was.stand_in:
-                if not seat.stand_in:
-                    line = t._("{name} plays again; the bot stands aside.")
-                elif seat.left:
-                    line = t._("A bot plays out this hand for {name}.")
-                else:
-                    line = t._("A bot stands in for {name}.")
-                self.say(line.format(name=name))
-        for player in old:
-            # In a game the log says who left and who moves up (``ClientUi``); one's own
-            # leaving is told as a refusal.
-            if player not in new and player != self.ui.me and after.lobby:
-                self.say(t._("{name} has left the table.").format(name=old[player].name))
         if before.rules != after.rules or before.timing != after.timing:
             self.say(t._("The rules changed:") + " " + self._rules_text())
         session = self.session
@@ -542,23 +488,6 @@ class PlainTable:
                 seconds,
             ).format(n=seconds)
         )
-
-    def _countdown_follows(self) -> bool:
-        """At a table with a grace period the host follows a seat's drop with its countdown
-        (``timers``), whose line says the player is offline: a line before it said it twice."""
-        welcome = None if self.session is None else self.session.welcome
-        return welcome is not None and bool(decode_welcome(welcome).grace_period_ms)
-
-    def _tell_grace(self, player: int) -> bool:
-        """Once per drop: how long before a bot takes ``player``'s seat, if that is known."""
-        if player in self._grace_told or player == self.ui.me:
-            return player in self._grace_told
-        sentence = offline_sentence(self.t, self.ui.countdowns, player, self._name(player))
-        if sentence is None:
-            return False
-        self._grace_told.add(player)
-        self.say(sentence + self.t._("."))
-        return True
 
     # ------------------------------------------------------------------ decisions
 

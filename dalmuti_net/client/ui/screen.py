@@ -21,12 +21,13 @@ from ...protocol import PROTOCOL_VERSION
 from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
 from ..model.countdowns import offline_sentence, your_time
+from ..model.departures import LEFT_MARK, final_rows, next_seating
 from ..model.seat_marks import Mark, game_flags, lobby_marks, players_heading
+from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
 from ..model.views import RulesView, SeatView
 from ..runner import Status
 from .choosers import Hint
 from .confirm import confirmation_lines
-from .departures import LEFT_MARK, final_rows, next_seating
 from .errors import TROUBLESHOOTING
 from .help import help_screen
 from .lobby import (
@@ -39,7 +40,6 @@ from .lobby import (
 )
 from .refusals import refusal_lines
 from .state import ClientUi, Overlay, Screen
-from .story import TrickStep, describe_event, describe_last_trick, describe_step
 from .watchers import watchers_line
 
 Fragment = tuple[str, str]

@@ -31,7 +31,23 @@ from ...protocol.messages import Message, action_message, event_from_message
 from ..claims import MOVED_ON_JOIN, Claim, claims
 from ..connection import BadAddress, parse_address
 from ..model.countdowns import Countdowns, moved_for_note
-from ..model.views import ChatLine, TableView, decode_chat, decode_snapshot, decode_table
+from ..model.departures import (
+    final_rows,
+    hand_over_sentence,
+    leaving_players,
+    moved_up_sentence,
+)
+from ..model.narration import TableChanges, Told
+from ..model.story import TrickStory, describe_event
+from ..model.views import (
+    ChatLine,
+    TableView,
+    decode_chat,
+    decode_snapshot,
+    decode_table,
+    decode_timers,
+    decode_welcome,
+)
 from ..runner import Status
 from ..seats import SeatStore
 from ..session import HOST_UNPROVEN, ClientSession, HostError
@@ -39,12 +55,6 @@ from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .config import Preferences
 from .confirm import BACK, Choice, Confirmation
-from .departures import (
-    final_rows,
-    hand_over_sentence,
-    leaving_players,
-    moved_up_sentence,
-)
 from .errors import (
     CONNECT_FAILURES,
     GOODBYE_SENTENCES,
@@ -69,8 +79,6 @@ from .lobby import (
     typed_rule,
 )
 from .refusals import RefusalScreen
-from .story import TrickStory, describe_event
-from .watchers import watcher_changes, watching
 
 LOG_LINES = 500
 AUTO_PASSED = N_("Nothing of yours beats it: passed for you (auto-pass).")
@@ -203,8 +211,12 @@ class ClientUi:
         code: str | None = None,
         lists_tables: bool = True,
         preferences: Preferences | None = None,
+        draws_table: bool = True,
     ) -> None:
         self.t = t
+        self.draws_table = draws_table
+        """This front end draws the table (seats with their ready marks): its log leaves
+        out what the drawing shows. The plain table draws nothing and says it all."""
         self.preferences = preferences or Preferences(stored=False)
         self.lists_tables = lists_tables and not local_host
         """A refusal screen may offer the list of tables on the network (the host player's
@@ -254,18 +266,14 @@ class ClientUi:
         self._resumed = False
         self._arriving = False
         self.lobby = LobbyKeys()
-        self._seat_states: dict[int, tuple[bool, bool, bool]] | None = None
-        """Each human seat's (connected, stand-in, left) during a game, as last seen."""
+        self.changes = TableChanges()
+        """Who sits down, leaves, drops, comes back or watches, in sentences."""
         self._seating: list[int] = []
         """The next hand's seating, as the last result left it: who moves up for a leaver."""
         self._told_made_for: set[tuple[int | None, int]] = set()
         self._rules_sent: dict[str, Any] = {}
         """Rule changes sent that the table does not show yet."""
-        self._watchers: list[str] | None = None
-        """The spectators' names as last seen: comings and goings are logged."""
         """Moves the stand-in made for this seat already told after a return."""
-        self._lobby_seats: dict[int, str] | None = None
-        """Who sat in the lobby when the table was last seen: joins and leaves are logged."""
         self.rules_editor = RulesEditor()
         self.problem: str | None = None
         self.problem_detail: str | None = None
@@ -645,7 +653,11 @@ class ClientUi:
         elif kind == "chat":
             self._tell_chat(decode_chat(message))
         elif kind == "timers":
-            self.countdowns.update(message)
+            timers = decode_timers(message)
+            self.countdowns.update(timers)
+            for player, _ in timers.grace:
+                told = self.changes.grace(self.t, self.countdowns, player, self.me, self.name_of)
+                self._tell(None if told is None else [told])
         elif kind == "moved_for":
             self._moved_for = (message["player"], message["by"])
         elif kind == "nudged":
@@ -692,9 +704,16 @@ class ClientUi:
             self._follow_host_player()
         if kind in ("table", "snapshot", "welcome"):
             self._follow_rematch()
-            self._log_lobby_changes()
-            self._log_seat_changes()
-            self._log_watchers()
+            self._tell(
+                self.changes.follow(
+                    self.t,
+                    self.table,
+                    self.me,
+                    self.name_of,
+                    self.countdowns,
+                    countdown_follows=self._countdown_follows(),
+                )
+            )
         effects += self._follow_decision()
         return effects
 
@@ -767,29 +786,6 @@ class ClientUi:
             self.add_log("info", self.t._("The host player offers a rematch with the same seats."))
         self._rematch_told = offered
 
-    def _log_lobby_changes(self) -> None:
-        """In the lobby, everyone's log says who sat down and who left (in a game, the
-        game's own events say it)."""
-        table = self.table
-        if table is None:
-            return
-        if not table.lobby:
-            self._lobby_seats = None
-            return
-        seats = table.by_player
-        before = self._lobby_seats
-        self._lobby_seats = {player: self.name_of(player) for player in seats}
-        if before is None:
-            return  # what was there when we came in is on screen, not news
-        t = self.t
-        for player in seats:
-            if player not in before and player != self.me:
-                name = self.name_of(player)
-                self.add_log("info", t._("{name} joins the table.").format(name=name))
-        for player, name in before.items():
-            if player not in seats:
-                self.add_log("info", t._("{name} leaves the table.").format(name=name))
-
     def _log_event(self, message: Message) -> None:
         self._tell_event(event_from_message(message))
 
@@ -831,17 +827,18 @@ class ClientUi:
                 # last hand's points are the step before).
                 self.results = None
 
-    def _log_watchers(self) -> None:
-        """Everyone's log says who came to watch and who stopped (not news on arrival)."""
-        table = self.table
-        if table is None:
-            return
-        now = watching(table)
-        before, self._watchers = self._watchers, now
-        if before is None:
-            return
-        for line in watcher_changes(self.t, before, now):
-            self.add_log("info", line)
+    def _tell(self, told: list[Told] | None) -> None:
+        """Table changes into the log (what the screen shows already, only where it does
+        not draw the table)."""
+        for line in told or []:
+            if not (line.shown and self.draws_table):
+                self.add_log("info", line.text)
+
+    def _countdown_follows(self) -> bool:
+        """At a table with a grace period the host follows a seat's drop with its countdown
+        (``timers``), whose sentence says the player is offline."""
+        welcome = None if self.session is None else self.session.welcome
+        return welcome is not None and bool(decode_welcome(welcome).grace_period_ms)
 
     def _tell_chat(self, line: ChatLine) -> None:
         self.add_log("chat", f"{line.name}: {line.text}")
@@ -884,39 +881,6 @@ class ClientUi:
         return moved_up_sentence(
             self.t, self.name_of(player), [self.name_of(p) for p in movers if p not in leaving]
         )
-
-    def _log_seat_changes(self) -> None:
-        """During a game, everyone's log says who lost the connection, who is back, and
-        when a bot stands in for someone (the table's seats say it; what was there when
-        this viewer came in is on screen, not news)."""
-        table = self.table
-        if table is None or not table.playing:
-            self._seat_states = None
-            return
-        states = {
-            seat.player: (seat.connected, seat.stand_in, seat.left)
-            for seat in table.players
-            if seat.is_human
-        }
-        before, self._seat_states = self._seat_states, states
-        if before is None:
-            return
-        t = self.t
-        for player, (connected, stand_in, left) in states.items():
-            was = before.get(player)
-            if was is None or player == self.me:
-                continue
-            name = self.name_of(player)
-            if was[0] and not connected and not left:
-                self.add_log("info", t._("{name} is offline.").format(name=name))
-            elif connected and not was[0]:
-                self.add_log("info", t._("{name} is back.").format(name=name))
-            if stand_in and not was[1]:
-                if left:
-                    line = t._("A bot plays out this hand for {name}.")
-                else:
-                    line = t._("A bot stands in for {name}.")
-                self.add_log("info", line.format(name=name))
 
     def _follow_decision(self) -> list[Effect]:
         session = self.session

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ...engine import Observation
 from ...engine.events import TableEnded
 from ...lang.i18n import N_, Translator
-from ..model.views import DepartedView, TableView
+from .views import DepartedView, TableView
 
 Namer = Callable[[int], str]
 

@@ -1,0 +1,151 @@
+"""The table's changes in sentences, written once for every front end: who sits down and
+who leaves in the lobby, who is ready, who comes to watch, who drops, comes back or has a
+bot standing in during a game.
+
+``TableChanges`` is fed each new table (a decoded ``TableView``) and the host's timers,
+and returns what is news since the last one, in the viewer's language: what was there
+when this viewer came in is on screen, not news. Each sentence says whether a screen that
+draws the table already shows it (a seat's ready mark): the terminal's log leaves those
+out, the plain table, which has no such screen, says them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...lang.i18n import Translator
+from .countdowns import Countdowns, offline_sentence
+from .views import TableView
+
+Namer = Callable[[int], str]
+
+
+@dataclass(frozen=True)
+class Told:
+    text: str
+    shown: bool = False
+    """A screen that draws the table shows it already (its log need not say it)."""
+
+
+def watcher_changes(t: Translator, before: tuple[str, ...], after: tuple[str, ...]) -> list[str]:
+    """A sentence for each spectator who came or went."""
+    lines = [t._("{name} is watching.").format(name=name) for name in after if name not in before]
+    lines += [
+        t._("{name} stopped watching.").format(name=name) for name in before if name not in after
+    ]
+    return lines
+
+
+class TableChanges:
+    """Follows the table from one ``table`` message to the next and says what changed."""
+
+    def __init__(self) -> None:
+        self._before: TableView | None = None
+        self._seen_connected: set[int] = set()
+        """Seats seen connected: only those can come back (a newcomer's first connection
+        is not a return)."""
+        self._grace_told: set[int] = set()
+        """Dropped seats whose grace countdown was said (once per drop)."""
+
+    def follow(
+        self,
+        t: Translator,
+        table: TableView | None,
+        me: int | None,
+        name: Namer,
+        countdowns: Countdowns,
+        *,
+        countdown_follows: bool,
+    ) -> list[Told]:
+        """What changed since the last table. ``countdown_follows``: the host follows a
+        seat's drop with its grace countdown (``timers``), whose sentence says the player
+        is offline (``grace``); a sentence before it would say it twice."""
+        if table is None:
+            return []
+        before, self._before = self._before, table
+        told: list[Told] = []
+        if before is not None and before is not table:
+            if before.lobby and table.lobby:
+                told += self._lobby(t, before, table, me, name)
+            if before.playing and table.playing:
+                told += self._game(t, before, table, me, name, countdowns, countdown_follows)
+            told += [Told(line) for line in watcher_changes(t, before.watching, table.watching)]
+        self._seen_connected.update(seat.player for seat in table.players if seat.connected)
+        return told
+
+    def _lobby(
+        self, t: Translator, before: TableView, after: TableView, me: int | None, name: Namer
+    ) -> list[Told]:
+        """Who sat down, who is ready and who left (in a game, the game's own events say
+        who joins and who leaves)."""
+        told: list[Told] = []
+        old = before.by_player
+        for seat in after.players:
+            was = old.get(seat.player)
+            if was is None:
+                if seat.player != me:
+                    told.append(Told(t._("{name} joins the table.").format(name=name(seat.player))))
+            elif seat.ready != was.ready:
+                if seat.player == me:
+                    text = t._("You are ready.") if seat.ready else t._("You are not ready.")
+                else:
+                    ready = t._("{name} is ready.") if seat.ready else t._("{name} is not ready.")
+                    text = ready.format(name=name(seat.player))
+                told.append(Told(text, shown=True))
+        new = after.by_player
+        for seat in before.players:
+            # One's own leaving is told as a refusal (kicked) or was chosen.
+            if seat.player not in new and seat.player != me:
+                told.append(Told(t._("{name} leaves the table.").format(name=seat.name)))
+        return told
+
+    def _game(
+        self,
+        t: Translator,
+        before: TableView,
+        after: TableView,
+        me: int | None,
+        name: Namer,
+        countdowns: Countdowns,
+        countdown_follows: bool,
+    ) -> list[Told]:
+        """Who lost the connection, who is back, and when a bot stands in."""
+        told: list[Told] = []
+        old = before.by_player
+        for seat in after.players:
+            was = old.get(seat.player)
+            if was is None or seat.player == me or not seat.is_human:
+                continue
+            who = name(seat.player)
+            if was.connected and not seat.connected and not seat.left:
+                grace = self.grace(t, countdowns, seat.player, me, name)
+                if grace is not None:
+                    told.append(grace)
+                elif not countdown_follows:
+                    told.append(Told(t._("{name} is offline.").format(name=who)))
+            elif seat.connected and not was.connected:
+                self._grace_told.discard(seat.player)
+                if seat.player in self._seen_connected:
+                    told.append(Told(t._("{name} is back.").format(name=who)))
+            if seat.stand_in and not was.stand_in:
+                if seat.left:
+                    line = t._("A bot plays out this hand for {name}.")
+                else:
+                    line = t._("A bot stands in for {name}.")
+                told.append(Told(line.format(name=who)))
+            elif was.stand_in and not seat.stand_in and not seat.left:
+                told.append(Told(t._("{name} plays again; the bot stands aside.").format(name=who)))
+        return told
+
+    def grace(
+        self, t: Translator, countdowns: Countdowns, player: int, me: int | None, name: Namer
+    ) -> Told | None:
+        """Once per drop: how long before a bot takes ``player``'s seat."""
+        if player in self._grace_told or player == me:
+            return None
+        sentence = offline_sentence(t, countdowns, player, name(player))
+        if sentence is None:
+            return None
+        self._grace_told.add(player)
+        return Told(sentence + t._("."))
