@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -132,15 +133,36 @@ def browser() -> Iterator[object]:
         driver.quit()
 
 
-def keys(driver: object) -> dict[str, object]:
-    found = {}
-    for button in driver.find_elements(By.CSS_SELECTOR, "#buttons button"):
-        found.setdefault(button.get_attribute("data-key"), button)
-    return found
+LOOK = """
+const shown = (id) => {
+  const element = document.getElementById(id);
+  return element !== null && element.getClientRects().length > 0;
+};
+const text = (id) => (shown(id) ? document.getElementById(id).innerText : "");
+return {
+  question: text("question"),
+  standings: text("standings"),
+  screen: text("screen"),
+  seats: text("seats"),
+  results: shown("results"),
+  board: shown("board"),
+  editor: shown("editor"),
+  myTurn: document.body.classList.contains("my-turn"),
+  keys: Array.from(document.querySelectorAll("#buttons button"), (b) => b.dataset.key),
+  sets: document.querySelectorAll("#sets button").length,
+};
+"""
+"""What the page shows, in one round trip to the browser (each Selenium call is one)."""
 
 
-def text_of(driver: object, element_id: str) -> str:
-    return driver.find_element(By.ID, element_id).text
+def look(driver: object) -> dict[str, Any]:
+    state: dict[str, Any] = driver.execute_script(LOOK)
+    return state
+
+
+def press(driver: object, key: str) -> None:
+    """Touch the first button for ``key``."""
+    driver.find_element(By.CSS_SELECTOR, f'#buttons button[data-key="{key}"]').click()
 
 
 def shot(driver: object, shots: dict[str, list[bytes]], kind: str, folder: Path) -> None:
@@ -154,31 +176,35 @@ def shot(driver: object, shots: dict[str, list[bytes]], kind: str, folder: Path)
 TAX_ROUNDS = itertools.count()
 
 
-def answer(driver: object) -> str | None:
+def answer(driver: object, state: dict[str, Any]) -> str | None:
     """One step of the browser player's decision, by touch; what kind it was."""
-    if text_of(driver, "question"):
+    if state["question"]:
         return None
-    sets = driver.find_elements(By.CSS_SELECTOR, "#sets button")
-    pressable = keys(driver)
-    if sets:
+    pressable = set(state["keys"])
+    if state["sets"]:
+        sets = driver.find_elements(By.CSS_SELECTOR, "#sets button")
+        if not sets:
+            return None  # redrawn meanwhile: look again
         sets[-1].click()  # the last offered: the one the chooser would offer last
-        keys(driver)["enter"].click()
+        press(driver, "enter")
         return "play"
     if "p" in pressable and "enter" not in pressable:
-        pressable["p"].click()
+        press(driver, "p")
         return "pass"
     if "up" in pressable and "enter" in pressable and "tab" not in pressable:
         # Taxes: one card more each time round, from the worst up (another card when one
         # runs out: the chooser says so and adds nothing), then give; the chooser refuses
         # to give too few, so this ends once enough are picked.
         cards = driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")
+        if not cards:
+            return None
         cards[-1 - next(TAX_ROUNDS) % len(cards)].click()
-        keys(driver)["up"].click()
-        keys(driver)["enter"].click()
+        press(driver, "up")
+        press(driver, "enter")
         return "taxes"
     for key in ("n", "i", "d"):  # revolution: no; misdeal: intended; exchange: decline
         if key in pressable:
-            pressable[key].click()
+            press(driver, key)
             return "other"
     return None
 
@@ -193,7 +219,7 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
         driver.find_element(By.ID, "name").send_keys("Pat")
         shot(driver, shots, "form", tmp_path)
         driver.find_element(By.ID, "join-button").click()
-        wait_for(lambda: "s" in keys(driver), "the host player's lobby")
+        wait_for(lambda: "s" in look(driver)["keys"], "the host player's lobby")
         sdk = subprocess.Popen(
             [
                 sys.executable,
@@ -212,45 +238,40 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
             stderr=subprocess.DEVNULL,
         )
         wait_for(
-            lambda: "Players (4 of 4 to 8)" in text_of(driver, "screen"),
+            lambda: "Players (4 of 4 to 8)" in look(driver)["screen"],
             "the two SDK players in the lobby",
         )
         shot(driver, shots, "lobby", tmp_path)
-        keys(driver)["?"].click()
-        wait_for(lambda: "Help" in text_of(driver, "screen"), "the help")
+        press(driver, "?")
+        wait_for(lambda: "Help" in look(driver)["screen"], "the help")
         shot(driver, shots, "help", tmp_path)
-        keys(driver)["escape"].click()
-        wait_for(lambda: "t" in keys(driver), "the lobby again")
-        keys(driver)["t"].click()
-        wait_for(lambda: driver.find_element(By.ID, "editor").is_displayed(), "the chat field")
+        press(driver, "escape")
+        wait_for(lambda: "t" in look(driver)["keys"], "the lobby again")
+        press(driver, "t")
+        wait_for(lambda: look(driver)["editor"], "the chat field")
         driver.find_element(By.ID, "editor-input").send_keys("hello from a phone")
         shot(driver, shots, "chat", tmp_path)
         driver.find_element(By.ID, "editor-send").click()
-        wait_for(lambda: "hello from a phone" in text_of(driver, "screen"), "the chat line")
-        keys(driver)["s"].click()
-        wait_for(lambda: "escape" in keys(driver), "the question: start anyway?")
-        keys(driver)["s"].click()  # the SDK players have not said ready: start anyway
-        wait_for(lambda: driver.find_element(By.ID, "board").is_displayed(), "the table")
+        wait_for(lambda: "hello from a phone" in look(driver)["screen"], "the chat line")
+        press(driver, "s")
+        wait_for(lambda: "escape" in look(driver)["keys"], "the question: start anyway?")
+        press(driver, "s")  # the SDK players have not said ready: start anyway
+        wait_for(lambda: look(driver)["board"], "the table")
         answered: set[str] = set()
         reloaded = False
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                if "Final standings" in text_of(driver, "standings"):
+                state = look(driver)
+                if "Final standings" in state["standings"]:
                     break
-                results = driver.find_element(By.ID, "results")
-                if "results" not in shots and results.is_displayed():
+                if "results" not in shots and state["results"]:
                     shot(driver, shots, "results", tmp_path)
-                my_turn = "my-turn" in (
-                    driver.find_element(By.TAG_NAME, "body").get_attribute("class") or ""
-                )
-                if my_turn:
-                    if "turn" not in shots and driver.find_elements(
-                        By.CSS_SELECTOR, "#sets button"
-                    ):
+                if state["myTurn"]:
+                    if "turn" not in shots and state["sets"]:
                         shot(driver, shots, "turn", tmp_path)
                         assert driver.title == "▶ Phones"  # the tab says whose turn
-                    kind = answer(driver)
+                    kind = answer(driver, state)
                     if kind is not None:
                         answered.add(kind)
                     if kind == "play" and not reloaded:
@@ -258,7 +279,7 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
                         # the browser takes the same seat back, with no name asked.
                         reloaded = True
                         driver.refresh()
-                        wait_for(lambda: "Pat (you)" in text_of(driver, "seats"), "the seat back")
+                        wait_for(lambda: "Pat (you)" in look(driver)["seats"], "the seat back")
             except StaleElementReferenceException:
                 pass  # redrawn under our finger: look again
             time.sleep(0.05)
