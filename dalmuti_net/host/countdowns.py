@@ -8,6 +8,7 @@ in seconds; the server only sleeps until ``next_deadline``. Kept here:
   when it runs out) and how long the table has waited for it (``nudge`` and ``skip``);
 - each dropped seat's grace period (a stand-in when it runs out);
 - between hands, the longest the results stay (the next hand is dealt then);
+- each connection from outside that has not said hello yet (it is closed then);
 - what every viewer was last told of them (``timers`` says only what changed).
 """
 
@@ -59,6 +60,8 @@ class Due:
     """Dropped players whose grace period ran out: a stand-in plays their seat."""
     next_hand: int | None = None
     """The hand whose results pause ran out: the next one is dealt (if it still shows)."""
+    hello: list[int] = field(default_factory=list)
+    """Connections that did not say hello in time: they are refused and closed."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,15 @@ class Countdowns:
         """Between hands: (the hand whose results show, when the next is dealt; None once
         that was due)."""
         self._announced: tuple[dict[int, float], dict[int, float], float | None] = ({}, {}, None)
+        self._hello: dict[int, float] = {}
+        """Connection -> when it must have said hello by."""
+
+    def expect_hello(self, connection: int, by: float) -> None:
+        self._hello[connection] = by
+
+    def no_hello_due(self, connection: int) -> None:
+        """The connection said hello, or is closing or gone."""
+        self._hello.pop(connection, None)
 
     def follow(
         self,
@@ -134,17 +146,20 @@ class Countdowns:
             del self._turn[player]
         for player in grace:
             del self._grace[player]
+        hello = sorted(c for c, end in self._hello.items() if end <= now)
+        for connection in hello:
+            del self._hello[connection]
         next_hand = None
         if self._results is not None:
             hand, end = self._results
             if end is not None and end <= now:
                 next_hand = hand
                 self._results = (hand, None)
-        return Due(turn, grace, next_hand)
+        return Due(turn, grace, next_hand, hello)
 
     def next_deadline(self) -> float | None:
         """When something next runs out, or None while nothing runs."""
-        ends = [*self._turn.values(), *self._grace.values()]
+        ends = [*self._turn.values(), *self._grace.values(), *self._hello.values()]
         if self._results is not None and self._results[1] is not None:
             ends.append(self._results[1])
         return min(ends, default=None)

@@ -288,19 +288,20 @@ class TableServer:
 
     async def _read(self, receive: Receive, link: Link, internal: bool) -> None:
         """Frames in until the connection ends. A client silent past its deadline is told
-        why and closed: the link's keeper cancels a wait for input that outlasts it."""
+        why and closed: the link's keeper cancels a wait for input that outlasts it. (The
+        hello a connection from outside owes is the table's deadline: ``Table.tick``
+        closes one that said none in time, whatever it sent meanwhile.)"""
         limits = self.table.limits
         frames = FrameReader(self.table.max_frame_bytes)
         rate = RateLimiter(limits.max_messages_per_second, limits.max_messages_per_second * 2)
         timeout = limits.heartbeat_timeout_ms / 1000
-        # Only whole frames count as being heard from, and before hello nothing does: a
-        # byte a second holds no connection open.
+        # Only whole frames count as being heard from: a byte a second holds no
+        # connection open.
         greeted = False
-        hello_by = trio.current_time() + limits.hello_timeout_ms / 1000
         heard_by = trio.current_time() + timeout
         with link.reading:
             while True:
-                link.read_deadline = heard_by if greeted or internal else min(hello_by, heard_by)
+                link.read_deadline = heard_by
                 link.waiting = True
                 try:
                     data = await receive()
@@ -324,13 +325,9 @@ class TableServer:
                     return
                 greeted = self.table.greeted_from_outside(link.connection)
         # Silent past the deadline.
-        if not greeted and not internal and hello_by <= heard_by:
-            self.table.hello_overdue(link.connection)
-            await self.flush()
-        else:
-            await self._refuse(
-                link, ProtocolError(ErrorCode.TIMEOUT, f"no whole frame for {timeout:g} s")
-            )
+        await self._refuse(
+            link, ProtocolError(ErrorCode.TIMEOUT, f"no whole frame for {timeout:g} s")
+        )
 
     async def _take(
         self, link: Link, bodies: list[bytes], rate: RateLimiter, internal: bool, greeted: bool

@@ -7,9 +7,10 @@ changes the table is also appended to ``journal`` as plain data, so that a table
 rebuilt after a crash by replaying it (``replay``).
 
 Time is an input like the others, as in h11: the table decides every deadline (turn
-timers, grace periods, the pause between hands, how long a decision has been waited for)
-and says when it next needs to act (``next_deadline``); the server calls ``tick(now)``
-then, and after every batch it delivers, with its clock's time in seconds.
+timers, grace periods, the pause between hands, how long a decision has been waited for,
+the hello a new connection owes) and says when it next needs to act (``next_deadline``);
+the server calls ``tick(now)`` then, and after every batch it delivers, with its clock's
+time in seconds.
 """
 
 from __future__ import annotations
@@ -631,10 +632,13 @@ class Table:
         connection.connected_at = now
         self._next_connection += 1
         self.connections[connection.id] = connection
+        if not internal:
+            self.countdowns.expect_hello(connection.id, now + self.limits.hello_timeout_ms / 1000)
         return connection.id
 
     def hello_overdue(self, connection_id: int) -> None:
-        """The server's hello deadline has passed for this connection."""
+        """The hello deadline has passed for this connection (``tick``): it is refused,
+        whatever it sent meanwhile."""
         connection = self.connections.get(connection_id)
         if connection is not None and not connection.greeted:
             seconds = self.limits.hello_timeout_ms / 1000
@@ -692,6 +696,7 @@ class Table:
         return bool(self.journal)
 
     def disconnected(self, connection_id: int) -> None:
+        self.countdowns.no_hello_due(connection_id)
         connection = self.connections.pop(connection_id, None)
         if connection is None:
             return
@@ -737,6 +742,7 @@ class Table:
             self._close(connection)
 
     def _close(self, connection: Connection) -> None:
+        self.countdowns.no_hello_due(connection.id)
         if not connection.closing:
             connection.closing = True
             self.effects.append(Close(connection.id))
@@ -923,6 +929,7 @@ class Table:
 
     def _welcome(self, connection: Connection, *, resumed: bool) -> None:
         connection.greeted = True
+        self.countdowns.no_hello_due(connection.id)
         seat = None if connection.spectator else self.seats.get(connection.player or -1)
         connection.outbox.append(
             {
@@ -1309,7 +1316,8 @@ class Table:
     def tick(self, now: float) -> None:
         """Time has come to ``now``: start the countdowns the table's state calls for
         (a decision newly owed, a seat nobody plays, results to read), act on every one
-        that ran out (the default move, a stand-in, the next deal), and tell everyone the
+        that ran out (the default move, a stand-in, the next deal, a connection closed
+        for saying no hello in time), and tell everyone the
         countdowns when they changed (and each new viewer once). What it does comes out
         in the next batch, like the effects of any input.
 
@@ -1322,6 +1330,8 @@ class Table:
             self.play_default(player)
         for player in due.grace:
             self.request_stand_in(player)
+        for connection_id in due.hello:
+            self.hello_overdue(connection_id)
         game = self.game
         if due.next_hand is not None and game is not None and game.hand_number == due.next_hand:
             self.begin_next_hand()  # unless everyone's being ready dealt it already

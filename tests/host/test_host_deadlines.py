@@ -9,7 +9,8 @@ from harness import Client, Harness, random_chooser
 
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.countdowns import Countdowns, Due
-from dalmuti_net.host.table import Limits, StartBot, Table
+from dalmuti_net.host.table import Close, Limits, StartBot, Table
+from dalmuti_net.protocol import PROTOCOL_VERSION
 
 
 def follow(
@@ -238,3 +239,33 @@ def test_a_nudge_counts_from_the_tick_that_first_saw_the_decision() -> None:
     assert host.of_type("nudged") == [
         {"type": "nudged", "player": player, "by": host.session.player}
     ]
+
+
+def test_a_connection_from_outside_owes_its_hello_by_a_deadline() -> None:
+    table = Table("Door", limits=Limits(hello_timeout_ms=10_000))
+    silent = table.connect(address="10.0.0.5", now=5.0)
+    polite = table.connect(address="10.0.0.6", now=6.0)
+    table.connect(internal=True, now=0.0)  # the host's own: never timed
+    assert silent is not None and polite is not None
+    assert table.next_deadline() == 15.0
+    hello = {"type": "hello", "version": PROTOCOL_VERSION, "name": "Bo", "role": "player"}
+    table.receive(polite, hello, now=7.0)
+    table.take_batch()
+    table.tick(14.9)
+    assert table.take_batch().effects == []
+    table.tick(15.0)
+    batch = table.take_batch()
+    assert batch.effects == [Close(silent)]
+    (refusal,) = batch.outboxes[silent]
+    assert refusal["code"] == "timeout" and refusal["fatal"] is True
+    assert polite not in batch.outboxes and table.next_deadline() is None
+
+
+def test_a_hello_deadline_ends_with_the_connection() -> None:
+    countdowns = Countdowns()
+    countdowns.expect_hello(3, 10.0)
+    countdowns.expect_hello(4, 12.0)
+    countdowns.no_hello_due(3)
+    assert countdowns.next_deadline() == 12.0
+    assert countdowns.due(12.0) == Due(hello=[4])
+    assert countdowns.next_deadline() is None
