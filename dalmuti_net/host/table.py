@@ -1317,9 +1317,9 @@ class Table:
         """Time has come to ``now``: start the countdowns the table's state calls for
         (a decision newly owed, a seat nobody plays, results to read), act on every one
         that ran out (the default move, a stand-in, the next deal, a connection closed
-        for saying no hello in time), and tell everyone the
-        countdowns when they changed (and each new viewer once). What it does comes out
-        in the next batch, like the effects of any input.
+        for saying no hello in time), and tell everyone the countdowns when they changed
+        (and each new viewer once). What it does comes out in the next batch, like the
+        effects of any input.
 
         The countdowns are announced only while the table's state has nothing newer than
         the last batch taken (no journal entry waits): the server calls ``tick`` right
