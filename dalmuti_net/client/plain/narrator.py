@@ -11,7 +11,6 @@ here does I/O: callers feed it and take ``lines()`` and the effects it returns.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from ...engine import JESTER
 from ...engine.cards import Counts
@@ -93,18 +92,6 @@ def clean(text: str) -> str:
     return shown(text)
 
 
-class _LoggedUi(ClientUi):
-    """The table screen's state, telling what its log gains as it gains it."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.fresh: list[str] = []
-        super().__init__(*args, **kwargs)
-
-    def add_log(self, kind: str, text: str) -> None:
-        super().add_log(kind, text)
-        self.fresh.append(text)
-
-
 class PlainTable:
     def __init__(
         self,
@@ -119,7 +106,7 @@ class PlainTable:
         preferences: Preferences | None = None,
     ) -> None:
         self.t = t
-        self.ui = _LoggedUi(
+        self.ui = ClientUi(
             t,
             session,
             address=address,
@@ -131,6 +118,9 @@ class PlainTable:
             preferences=preferences,
             draws_table=False,  # no seats on screen: who is ready is said in words
         )
+        self.fresh: list[str] = []
+        """What the table's log gained and is not printed yet."""
+        self.ui.on_log = lambda line: self.fresh.append(line.text)
         self._out: list[str] = []
         self.question: Question | None = None
         self.question_serial = 0
@@ -161,8 +151,8 @@ class PlainTable:
 
     def lines(self) -> list[str]:
         """What to print now, each line once."""
-        self.say(*self.ui.fresh)
-        self.ui.fresh.clear()
+        self.say(*self.fresh)
+        self.fresh.clear()
         out, self._out = self._out, []
         return out
 
@@ -298,9 +288,9 @@ class PlainTable:
         ui.on_status(status)
         if status is Status.CLOSED:
             if self.quitting:
-                ui.fresh.clear()
+                self.fresh.clear()
             elif self._never_reached():
-                ui.fresh.clear()  # cannot_connect comes next and says why, once
+                self.fresh.clear()  # cannot_connect comes next and says why, once
             elif ui.screen is Screen.PROBLEM and not was_problem:
                 self._tell_problem()
             self.finished = True
@@ -338,10 +328,10 @@ class PlainTable:
         ui, t = self.ui, self.t
         self.finished = True
         if self.quitting:  # the player's own quit closed it: no news, no choices
-            ui.fresh.clear()
+            self.fresh.clear()
             return
-        self.say(*ui.fresh)
-        ui.fresh.clear()
+        self.say(*self.fresh)
+        self.fresh.clear()
         if ui.refusal is not None:
             self._tell_refusal()
             return
@@ -358,17 +348,17 @@ class PlainTable:
         was_problem = ui.screen is Screen.PROBLEM
         effects = [e for e in ui.on_message(message) if not _is_snapshot_request(e)]
         if self.farewell_said:
-            ui.fresh.clear()
+            self.fresh.clear()
             return effects
-        self.say(*ui.fresh)  # the log's lines first: what follows comments on them
-        ui.fresh.clear()
+        self.say(*self.fresh)  # the log's lines first: what follows comments on them
+        self.fresh.clear()
         kind = message["type"]
         if ui.screen is Screen.PROBLEM and not was_problem:
             self._tell_problem()
             return effects
         if kind == "snapshot" and self._table_seen is None:
-            self.say(*ui.fresh)
-            ui.fresh.clear()
+            self.say(*self.fresh)
+            self.fresh.clear()
             self._welcome()
         elif kind in ("table", "snapshot"):
             self._table_changes()

@@ -18,24 +18,6 @@ from .screen import Line, render
 from .state import ClientUi, LineEditor
 
 
-class ReplayedTable(ClientUi):
-    """The table UI as it was, with the replay's keys in its key line."""
-
-    live = False
-    replay_hints: list[Hint]
-    logged = 0
-    """Lines added to the log so far (the log itself keeps only the last ones)."""
-
-    def add_log(self, kind: str, text: str) -> None:
-        self.logged += 1
-        super().add_log(kind, text)
-
-    def hints(self) -> list[Hint]:
-        if self.editor is not None:
-            return [Hint("Enter", N_("accept")), Hint("Esc", N_("cancel"))]
-        return self.replay_hints
-
-
 class Quit:
     pass
 
@@ -92,10 +74,14 @@ class Replay:
                 steps.append(index)
         return steps
 
-    def _fresh(self) -> ReplayedTable:
+    def _fresh(self) -> ClientUi:
+        """The table as it was: a table model fed the messages, not live (nothing
+        connected, nothing answered), with the replay's keys in its key line."""
         session = ClientSession("replay", spectator=self.spectator)
-        ui = ReplayedTable(self.t, session, address="replay", ascii_symbols=self.ascii_symbols)
-        ui.replay_hints = []
+        ui = ClientUi(
+            self.t, session, address="replay", ascii_symbols=self.ascii_symbols, live=False
+        )
+        ui.own_hints = self._hints
         ui.on_status(Status.CONNECTED)
         self._fed = 0
         return ui
@@ -120,7 +106,6 @@ class Replay:
         ui.overlay = None
         ui.log_scroll = 0
         ui.editor = self.editor
-        ui.replay_hints = self._hints()
 
     # ------------------------------------------------------------------ keys
 
@@ -204,5 +189,4 @@ class Replay:
         ]
 
     def render(self, cols: int, rows: int) -> list[Line]:
-        self.ui.replay_hints = self._hints()
         return render(self.ui, cols, rows)

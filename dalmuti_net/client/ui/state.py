@@ -9,6 +9,7 @@ drawn from it by ``screen.render``; nothing here imports prompt_toolkit or trio.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -194,10 +195,6 @@ class Notice:
 
 
 class ClientUi:
-    live = True
-    """A table being played over a connection (a replay is not: it has no connection to
-    show in the header)."""
-
     def __init__(
         self,
         t: Translator,
@@ -212,8 +209,18 @@ class ClientUi:
         lists_tables: bool = True,
         preferences: Preferences | None = None,
         draws_table: bool = True,
+        live: bool = True,
     ) -> None:
         self.t = t
+        self.live = live
+        """A table being played over a connection (a replay is not: it has no connection
+        to show in the header, and it answers nothing by itself)."""
+        self.logged = 0
+        """Lines added to the log so far (the log itself keeps only the last ones)."""
+        self.on_log: Callable[[LogLine], None] | None = None
+        """Told each line as the log gains it (the plain table prints them)."""
+        self.own_hints: Callable[[], list[Hint]] | None = None
+        """A front end's own key line in place of the table's (the replay's keys)."""
         self.draws_table = draws_table
         """This front end draws the table (seats with their ready marks): its log leaves
         out what the drawing shows. The plain table draws nothing and says it all."""
@@ -375,7 +382,11 @@ class ClientUi:
         self.notice = Notice(text, level)
 
     def add_log(self, kind: str, text: str) -> None:
-        self.log.append(LogLine(kind, text))
+        line = LogLine(kind, text)
+        self.log.append(line)
+        self.logged += 1
+        if self.on_log is not None:
+            self.on_log(line)
 
     # ------------------------------------------------------------------ finding a table
 
@@ -1336,6 +1347,8 @@ class ClientUi:
             return self.confirmation.hints()
         if self.editor is not None:
             return [Hint("Enter", N_("accept")), Hint("Esc", N_("cancel"))]
+        if self.own_hints is not None:
+            return self.own_hints()
         if self.overlay is Overlay.HELP:
             return list(HELP_HINTS)
         if self.overlay is Overlay.RULES:
