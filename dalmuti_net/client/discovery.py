@@ -23,6 +23,7 @@ from zeroconf import (
 from zeroconf import Error as ZeroconfError
 
 from ..lan import open_zeroconf
+from ..nurseries import lone_error_as_itself
 from ..protocol.discovery import SERVICE_TYPE, TableListing, listing_from_record
 
 log = logging.getLogger(__name__)
@@ -183,16 +184,12 @@ async def browse_tables(*, interfaces: Sequence[str] | None = None) -> AsyncIter
         browser = TableBrowser(zc, trio.lowlevel.current_trio_token())
         service_browser = await trio.to_thread.run_sync(_start_browsing, zc, browser)
         try:
-            async with trio.open_nursery() as nursery:
-                for _ in range(RESOLVE_WORKERS):
-                    nursery.start_soon(browser.resolve_pending)
-                yield browser
-                nursery.cancel_scope.cancel()
-        except BaseExceptionGroup as group:
-            # The nursery is an implementation detail: let a lone error out as itself.
-            if len(group.exceptions) == 1:
-                raise group.exceptions[0] from None
-            raise
+            with lone_error_as_itself():
+                async with trio.open_nursery() as nursery:
+                    for _ in range(RESOLVE_WORKERS):
+                        nursery.start_soon(browser.resolve_pending)
+                    yield browser
+                    nursery.cancel_scope.cancel()
         finally:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(service_browser.cancel)

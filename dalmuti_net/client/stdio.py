@@ -26,6 +26,7 @@ import trio
 
 from ..engine import Action, Decision, Observation
 from ..engine.actions import is_legal_answer, legal_answers
+from ..nurseries import lone_error_as_itself
 from ..protocol import Direction, ProtocolError, validate
 from ..protocol.messages import (
     ACTION_TYPES,
@@ -302,7 +303,9 @@ async def play_stdio(
             reply["decision_id"] = decision_id
         await runner.send(reply)
 
-    try:
+    # The program's task is an implementation detail: a lone error (Ctrl-C, the host
+    # unreachable) comes out as itself, as it does for any other bot.
+    with lone_error_as_itself():
         async with trio.open_nursery() as nursery:
             await bot.start(nursery)
             runner = ClientRunner(session, connect, on_message=on_message, reconnect=reconnect)
@@ -312,12 +315,6 @@ async def play_stdio(
                 with trio.CancelScope(shield=True):
                     await bot.finish(_ending(session))
                 nursery.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
-        # The program's task is an implementation detail: a lone error (Ctrl-C, the host
-        # unreachable) comes out as itself, as it does for any other bot.
-        if len(group.exceptions) != 1 or isinstance(group.exceptions[0], BaseExceptionGroup):
-            raise
-        raise group.exceptions[0] from None
     return session
 
 

@@ -28,6 +28,7 @@ from zeroconf import (
 from zeroconf import Error as ZeroconfError
 
 from ..lan import open_zeroconf
+from ..nurseries import lone_error_as_itself
 from ..protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt, instance_name_for
 from ..told import N_, Told
 
@@ -145,16 +146,11 @@ async def announce_table(
             info, publish, instance_name=service.name, min_interval=min_update_interval
         )
         announcer.mark_published_now()
-        try:
+        with lone_error_as_itself():
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(announcer.publish_changes)
                 yield announcer
                 nursery.cancel_scope.cancel()
-        except BaseExceptionGroup as group:
-            # The nursery is an implementation detail: let a lone error out as itself.
-            if len(group.exceptions) == 1:
-                raise group.exceptions[0] from None
-            raise
     finally:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(_say_goodbye_and_close, zc)
