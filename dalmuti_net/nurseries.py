@@ -14,11 +14,21 @@ from contextlib import contextmanager
 
 @contextmanager
 def lone_error_as_itself() -> Iterator[None]:
-    """A group of exactly one error (not itself a group) is raised as that error; any
-    other group as it is."""
+    """A group that holds one error, directly or through groups of one (nurseries inside
+    nurseries), is raised as that error; any other group as it is."""
     try:
         yield
     except BaseExceptionGroup as group:
-        if len(group.exceptions) != 1 or isinstance(group.exceptions[0], BaseExceptionGroup):
+        sole = _sole_error(group)
+        if sole is None:
             raise
-        raise group.exceptions[0] from None
+        raise sole from None
+
+
+def _sole_error(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    while len(group.exceptions) == 1:
+        inner = group.exceptions[0]
+        if not isinstance(inner, BaseExceptionGroup):
+            return inner
+        group = inner
+    return None

@@ -34,6 +34,16 @@ async def test_two_errors_stay_a_group() -> None:
     assert {type(error) for error in caught.value.exceptions} == {OSError, ValueError}
 
 
+async def test_a_lone_error_of_a_nursery_inside_a_nursery_comes_out_as_itself() -> None:
+    async def inner() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fail, OSError("refused"))
+
+    with pytest.raises(OSError, match="refused"), lone_error_as_itself():
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(inner)
+
+
 def test_a_lone_group_inside_a_group_is_not_unwrapped_to_its_members() -> None:
     inner = ExceptionGroup("inner", [OSError("one"), ValueError("two")])
     with pytest.raises(ExceptionGroup) as caught, lone_error_as_itself():

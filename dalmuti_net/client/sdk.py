@@ -34,6 +34,7 @@ from ..engine import (
     Observation,
 )
 from ..engine.actions import is_legal_answer, legal_answers
+from ..nurseries import lone_error_as_itself
 from .bot import play
 from .connection import parse_address
 from .session import ClientSession, HostError
@@ -226,7 +227,9 @@ async def play_bot(
     else:
         host, port = address
         addresses = (host,)
-    try:
+    # The connection's tasks are an implementation detail: a lone error comes out as
+    # itself (a bot's own exception, IllegalAnswer, ...).
+    with lone_error_as_itself():
         session = await play(
             partial(_open, addresses, port),
             strategy,
@@ -235,23 +238,7 @@ async def play_bot(
             code=code,
             reconnect=reconnect,
         )
-    except BaseExceptionGroup as group:
-        # The connection's tasks are an implementation detail: a lone error comes out as
-        # itself (a bot's own exception, IllegalAnswer, ...).
-        sole = _sole_exception(group)
-        if sole is None:
-            raise
-        raise sole from None
     return _result(name, session)
-
-
-def _sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
-    while len(group.exceptions) == 1:
-        inner = group.exceptions[0]
-        if not isinstance(inner, BaseExceptionGroup):
-            return inner
-        group = inner
-    return None
 
 
 def run_bot(
