@@ -13,7 +13,11 @@ class TmuxWindow:
         self, shell_command: str, env: dict[str, str], cwd: Path, cols: int = 80, rows: int = 24
     ) -> None:
         self.name = f"dalmuti-e2e-{uuid.uuid4().hex[:8]}"
-        window = ["-s", self.name, "-x", str(cols), "-y", str(rows), shell_command]
+        # A tmux server already running starts the command with its own environment, not
+        # this one: each variable is given with -e, so that the tests' private config and
+        # state folders are the program's too (not the user's, which it would write to).
+        given = [arg for name, value in env.items() for arg in ("-e", f"{name}={value}")]
+        window = ["-s", self.name, "-x", str(cols), "-y", str(rows), *given, shell_command]
         subprocess.run(["tmux", "-u", "new-session", "-d", *window], check=True, env=env, cwd=cwd)
 
     def screen(self) -> str:
