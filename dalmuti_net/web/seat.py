@@ -22,7 +22,7 @@ from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from ..client.runner import CannotConnect, ClientRunner, Status
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
-from ..client.ui.state import BackToList, ClientUi, Effect, Quit, Rejoin, Send
+from ..client.ui.state import BackToList, ClientUi, Effect, Quit, Rejoin, Send, Wake
 from ..host.server import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS, MAX_TOKEN_CHARS
@@ -242,7 +242,7 @@ class WebSeat:
 
             nursery.start_soon(run_runner)
             nursery.start_soon(self._views)
-            nursery.start_soon(self._carry_out, runner, nursery.cancel_scope, again, join)
+            nursery.start_soon(self._carry_out, runner, nursery, again, join)
             await self._choices(ui)
             nursery.cancel_scope.cancel()
         if runner.status is not Status.CLOSED:
@@ -269,13 +269,17 @@ class WebSeat:
     async def _carry_out(
         self,
         runner: ClientRunner,
-        done: trio.CancelScope,
+        nursery: trio.Nursery,
         again: list[dict[str, Any]],
         join: dict[str, Any],
     ) -> None:
         ui = self.ui
         assert ui is not None
+        done = nursery.cancel_scope
         async for effect in self._effects:
+            if isinstance(effect, Wake):
+                nursery.start_soon(self._wake, ui, effect)
+                continue
             if isinstance(effect, Send):
                 if not await runner.send(effect.message):
                     ui.say(ui.t._("Not connected: that was not sent."), "error")
@@ -294,6 +298,12 @@ class WebSeat:
                 done.cancel()
                 return
             self._changed.set()
+
+    async def _wake(self, ui: ClientUi, wake: Wake) -> None:
+        await trio.sleep(wake.after_s)
+        for effect in ui.wake():
+            self._effects_in.send_nowait(effect)
+        self._changed.set()
 
     async def _views(self) -> None:
         """The view, each time something changed (several changes drawn once)."""

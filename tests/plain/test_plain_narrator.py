@@ -121,6 +121,8 @@ def test_a_whole_hand_in_lines_then_the_standings() -> None:
     assert "Final standings" in text
     assert "The table is over: every hand has been played." in text
     assert all(not CONTROL.search(line) for line in table.printed)
+    # Auto-pass's pause is the screen's: the plain table passes at once, and says so.
+    assert "Nothing of yours beats it: passed for you (auto-pass)." in table.printed
 
 
 def test_hand_table_and_scores_answer_at_any_prompt() -> None:

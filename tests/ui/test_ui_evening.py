@@ -13,7 +13,14 @@ from ui_support import LocalTable, draw
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.ui.config import Preferences
 from dalmuti_net.client.ui.lobby import RULE_FIELDS
-from dalmuti_net.client.ui.state import AUTO_PASSED, Send, only_pass
+from dalmuti_net.client.ui.state import (
+    AUTO_PASS_PAUSE_S,
+    AUTO_PASSED,
+    AUTO_PASSING,
+    Send,
+    Wake,
+    only_pass,
+)
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
 
@@ -115,6 +122,59 @@ def test_auto_pass_passes_when_passing_is_all_there_is_and_a_turns_it_off() -> N
     assert first_only_pass(table)
     assert table.ui.choosing is not None  # asked, not answered
     assert "a auto-pass off" in draw(table.ui)
+    table.press("p")
+    assert table.sent[-1]["type"] == "pass"
+
+
+def until_auto_pass_pauses(table: LocalTable) -> None:
+    """Play (answering at random) until auto-pass asks for its pause."""
+    table.hold_wakes = True
+    for _ in range(2000):
+        if table.wakes:
+            return
+        decision = table.session.decision
+        if decision is None or table.ui.choosing is None:
+            if table.table.hand_over():
+                table.next_hand()
+            table.pump()
+            continue
+        table.send(table.ui._answer_message(random_answer(decision, table.rng)))
+    raise AssertionError("no decision was only a pass")
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_auto_pass_pauses_so_the_player_sees_what_beat_them(language: str) -> None:
+    table = LocalTable(Rules(hand_limit=1), seed=4, language=language)
+    t = table.ui.t
+    table.press("s")
+    until_auto_pass_pauses(table)
+    assert table.wakes == [Wake(AUTO_PASS_PAUSE_S)]
+    sent = len(table.sent)
+    table.pump()
+    assert len(table.sent) == sent and not any(m["type"] == "pass" for m in table.sent[-1:])
+    assert first_only_pass(table)  # still owed: nothing went out yet
+    screen = draw(table.ui)
+    assert t._(AUTO_PASSING) in screen  # said on screen, during the pause
+    assert t._(AUTO_PASSED) not in [line.text for line in table.ui.log]
+    assert table.ui.choosing is None  # no keys for it, and no bell
+    effects = table.ui.wake()
+    assert len(effects) == 1 and isinstance(effects[0], Send)
+    assert effects[0].message["type"] == "pass"
+    assert effects[0].message["decision_id"] == table.session.decision_id
+    assert table.ui.log[-1].text == t._(AUTO_PASSED)
+    assert t._(AUTO_PASSING) not in draw(table.ui)
+    assert table.ui.wake() == []  # once
+
+
+def test_a_in_auto_passs_pause_gives_the_decision_back() -> None:
+    table = LocalTable(Rules(hand_limit=1), seed=4)
+    table.press("s")
+    until_auto_pass_pauses(table)
+    assert table.ui.choosing is None
+    table.press("a")  # off, in the pause
+    assert not table.ui.preferences.auto_pass
+    assert table.ui.choosing is not None  # the player's to answer
+    assert table.ui.wake() == []  # the pause passes nothing now
     table.press("p")
     assert table.sent[-1]["type"] == "pass"
 

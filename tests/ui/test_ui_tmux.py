@@ -51,9 +51,16 @@ def test_host_player_plays_a_hand_in_tmux() -> None:
         screen = tmux.wait_for("Hand 1")
         end = time.monotonic() + DEADLINE
         turns = 0
+        auto_pass = ""  # "pausing" (on the turn line), then "passed" (in the log)
         # The hand's results stay until read ("Hand 1 is over"): no wait for hand 2.
         while "Hand 1 is over" not in screen and "Hand 2" not in screen:
             assert time.monotonic() < end, f"the hand did not end; the screen:\n{screen}"
+            flat = " ".join(screen.split())
+            if not auto_pass and "auto-pass passes for you in a moment" in flat:
+                auto_pass = "pausing"
+            if auto_pass == "pausing" and "passed for you (auto-pass)" in flat:
+                auto_pass = "passed"  # seen once, end to end; then off (1.2 s each)
+                tmux.keys("a")
             if "Your turn!" not in screen:
                 time.sleep(0.1)
                 screen = tmux.screen()
@@ -76,7 +83,7 @@ def test_host_player_plays_a_hand_in_tmux() -> None:
             else:
                 tmux.keys("Tab")
             screen = changed(tmux, screen)
-        assert turns >= 2
+        assert turns >= 2 and auto_pass == "passed"
         tmux.keys("q")
         tmux.wait_for("quitting ends it for everyone")
         tmux.keys("y")  # a decision key behind the question: it means nothing here

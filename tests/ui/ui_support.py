@@ -11,7 +11,7 @@ from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.screen import Line, render
-from dalmuti_net.client.ui.state import ClientUi, Effect, Send
+from dalmuti_net.client.ui.state import ClientUi, Effect, Send, Wake
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.table import Close, StartBot, Table
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
@@ -62,6 +62,9 @@ class LocalTable:
         self.ui = ClientUi(Translator(language), self.session, address="test")
         self.bots: dict[int, ClientSession] = {}
         self.sent: list[dict[str, Any]] = []
+        self.wakes: list[Wake] = []
+        """Pauses the UI asked for; over at once in ``pump`` unless ``hold_wakes``."""
+        self.hold_wakes = False
         self.ui_connection = self._connect(self.session)
         self.ui.on_status(Status.CONNECTED)
         for _ in range(bots):
@@ -114,6 +117,14 @@ class LocalTable:
             for message in self._take(self.ui_connection):
                 self.session.receive(message)
                 for effect in self.ui.on_message(message):
+                    if isinstance(effect, Send):
+                        self._send(self.ui_connection, effect.message)
+                    elif isinstance(effect, Wake):
+                        self.wakes.append(effect)
+                moved = True
+            if self.wakes and not self.hold_wakes:  # a pause (auto-pass's) is over at once
+                self.wakes.clear()
+                for effect in self.ui.wake():
                     if isinstance(effect, Send):
                         self._send(self.ui_connection, effect.message)
                 moved = True

@@ -543,6 +543,13 @@ class PlainTable:
             ).format(n=seconds_left)
         )
 
+    def wake(self) -> list[Effect]:
+        """A pause asked for (``Wake``) is over; effects to carry out."""
+        effects = self.ui.wake()
+        self.say(*self.fresh)
+        self.fresh.clear()
+        return effects
+
     # ------------------------------------------------------------------ typed lines
 
     def on_line(self, text: str) -> list[Effect]:

@@ -22,7 +22,7 @@ from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..seats import SeatStore
 from ..session import TABLE_UI_SOFTWARE, ClientSession
 from ..ui.runtime import QUIT_PATIENCE
-from ..ui.state import BackToList, Effect, Join, Quit, Rejoin, Send
+from ..ui.state import BackToList, Effect, Join, Quit, Rejoin, Send, Wake
 from .narrator import TIMER_WARNINGS, PlainTable, warns_at
 
 PLAIN_SOFTWARE = f"{TABLE_UI_SOFTWARE} plain"
@@ -313,6 +313,13 @@ class PlainClient:
             if isinstance(effect, Send) and not await runner.send(effect.message):
                 self.table.say(self.table.t._("Not connected: that was not sent."))
                 self.flush()
+            if isinstance(effect, Wake):
+                # No pause here: auto-pass's is for a screen that changes under the
+                # player's eyes; these lines stay, what beat you among them.
+                effects = self.table.wake()
+                self.flush()
+                if await self._carry_out(effects, runner):
+                    return True
         return False
 
 

@@ -84,9 +84,10 @@ def help_text_lines(
             t._(
                 "A turn timer (the host player's o menu) makes the default move for whoever "
                 "runs out of time; everyone sees the countdown. When nothing of yours beats "
-                "the table, auto-pass passes for you: a turns it on or off, and it is "
-                "remembered. The host player can nudge whoever the table waits for with n "
-                "and, a little later, skip their turn with N. Between hands, Enter says you "
+                "the table, auto-pass passes for you after a moment, once you have seen what "
+                "beat you: a turns it on or off, and it is remembered. The host player can "
+                "nudge whoever the table waits for with n and, a little later, skip their "
+                "turn with N. Between hands, Enter says you "
                 "have read the results: the next hand is dealt once everyone is ready, or "
                 "when the pause runs out. After the last hand's points come the final "
                 "standings; then the host player can offer a rematch with r, which the "

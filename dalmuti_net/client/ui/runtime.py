@@ -29,7 +29,7 @@ from ..runner import CannotConnect, ClientRunner, Connector, Status
 from ..session import ClientSession
 from .alerts import Alert, TurnAlerts
 from .app import build_application
-from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send
+from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send, Wake
 
 NextStep = BackToList | Rejoin
 
@@ -131,6 +131,8 @@ class TerminalClient:
             for effect in effects:
                 if isinstance(effect, Send):
                     await runner.send(effect.message)
+                elif isinstance(effect, Wake):
+                    self._requests_in.send_nowait(effect)
 
         def on_status(status: Status) -> None:
             ui.on_status(status)
@@ -141,7 +143,7 @@ class TerminalClient:
         self._next_step = None
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._send_requests, runner, nursery.cancel_scope)
+                nursery.start_soon(self._send_requests, runner, nursery)
                 try:
                     await runner.run()
                 except CannotConnect as error:
@@ -159,18 +161,24 @@ class TerminalClient:
                 await self.before_exit(quit)
         self.exit()
 
-    async def _send_requests(self, runner: ClientRunner, done: trio.CancelScope) -> None:
+    async def _send_requests(self, runner: ClientRunner, nursery: trio.Nursery) -> None:
         async for effect in self._requests:
             if isinstance(effect, Quit):
                 await self.quit(effect)
             elif isinstance(effect, BackToList | Rejoin):
                 self._next_step = effect
                 runner.stop()
-                done.cancel()
+                nursery.cancel_scope.cancel()
                 return
+            elif isinstance(effect, Wake):
+                nursery.start_soon(self._wake, effect)
             elif isinstance(effect, Send) and not await runner.send(effect.message):
                 self.ui.say(self.ui.t._("Not connected: that was not sent."), "error")
                 self.refresh()
+
+    async def _wake(self, wake: Wake) -> None:
+        await trio.sleep(wake.after_s)
+        self.carry_out(self.ui.wake())
 
     async def find_table(self, interfaces: Sequence[str] | None) -> Join:
         """Show the tables on the LAN until the player picks one (and gives a name)."""

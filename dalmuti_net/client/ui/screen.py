@@ -39,7 +39,7 @@ from .lobby import (
     rule_value_text,
 )
 from .refusals import refusal_lines
-from .state import ClientUi, Overlay, Screen
+from .state import AUTO_PASSING, ClientUi, Overlay, Screen
 from .watchers import watchers_line
 
 Fragment = tuple[str, str]
@@ -360,6 +360,8 @@ def _turn_line(ui: ClientUi) -> Line:
     if observation.phase == "hand_over":
         return plain(_next_deal(ui), "class:dim")
     waiting = observation.waiting
+    if ui.chooser is not None and ui.choosing is None:  # auto-pass's pause
+        return plain(t._(AUTO_PASSING), "class:dim")
     if ui.chooser is not None:
         return [("class:turn", t._("Your turn!")), *your_time(t, ui.countdowns, ui.me)]
     offline = [offline_sentence(t, ui.countdowns, p, ui.name_of(p)) for p in waiting]

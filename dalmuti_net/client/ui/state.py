@@ -83,6 +83,14 @@ from .refusals import RefusalScreen
 
 LOG_LINES = 500
 AUTO_PASSED = N_("Nothing of yours beats it: passed for you (auto-pass).")
+AUTO_PASSING = N_("Nothing of yours beats it: auto-pass passes for you in a moment.")
+AUTO_PASS_PAUSE_S = 1.2
+"""How long auto-pass waits before it passes. Passing the moment the decision came, the
+pass was on screen before the player had looked at the play that beat them. A glance at
+the table's line ("Bo: Cook ×2") takes about a second: a little longer than a paced bot's
+move (0.8 s, host/settings.py), so the table keeps the rhythm of people playing; much
+longer, and a trick where every person auto-passes drags, each waiting in turn. Far below
+the shortest turn timer (5 s), which would otherwise answer first."""
 
 
 def only_pass(decision: Decision) -> bool:
@@ -144,7 +152,14 @@ class Rejoin:
     code: str | None
 
 
-Effect = Send | Join | Quit | BackToList | Rejoin
+@dataclass(frozen=True)
+class Wake:
+    """Call ``ClientUi.wake`` after this many seconds (auto-pass's pause)."""
+
+    after_s: float
+
+
+Effect = Send | Join | Quit | BackToList | Rejoin | Wake
 
 
 @dataclass(frozen=True)
@@ -912,12 +927,22 @@ class ClientUi:
         self.chooser = chooser_for(decision, hand, order)
         self._answered = False
         if self.live and self.preferences.auto_pass and only_pass(decision):
-            self.add_log("info", self.t._(AUTO_PASSED))
+            # The pass goes out after a pause (``wake``): the player sees what beat them.
             self.auto_passed = decision
-            self._answered = True
-            self.chooser = None
-            return [Send(self._answer_message(Pass()))]
+            self._answered = True  # the client answers (the turn line says so): no bell
+            return [Wake(AUTO_PASS_PAUSE_S)]
         return []
+
+    def wake(self) -> list[Effect]:
+        """Auto-pass's pause is over: the pass goes out, if the decision is still owed
+        and auto-pass still on (``a`` in the pause gives the decision back)."""
+        session = self.session
+        decision = None if session is None else session.decision
+        if decision is None or decision is not self.auto_passed or self.chooser is None:
+            return []
+        self.add_log("info", self.t._(AUTO_PASSED))
+        self.chooser = None
+        return [Send(self._answer_message(Pass()))]
 
     # ------------------------------------------------------------------ keys
 
@@ -1073,6 +1098,11 @@ class ClientUi:
     def _toggle_auto_pass(self) -> list[Effect]:
         on = not self.preferences.auto_pass
         self.preferences.set_auto_pass(on)
+        owed = None if self.session is None else self.session.decision
+        if not on and owed is not None and owed is self.auto_passed and self.chooser is not None:
+            # Turned off in the pause: the decision is the player's again.
+            self.auto_passed = None
+            self._answered = False
         self.say(
             self.t._("Auto-pass is on: when nothing of yours beats the table, you pass.")
             if on
