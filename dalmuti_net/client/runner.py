@@ -8,7 +8,6 @@ import logging
 import socket
 import time
 from collections.abc import Awaitable, Callable
-from enum import StrEnum
 
 import trio
 
@@ -19,6 +18,7 @@ from .claims import address_text
 from .connection import Connection, ConnectionClosed
 from .fits import HostVersion
 from .session import ClientSession
+from .status import Status
 
 log = logging.getLogger(__name__)
 
@@ -45,13 +45,6 @@ UNREADABLE = N_(
     "The host sent a message this program cannot read ({reason}), so the connection to it "
     "was closed."
 )
-
-
-class Status(StrEnum):
-    CONNECTING = "connecting"
-    CONNECTED = "connected"
-    RECONNECTING = "reconnecting"
-    CLOSED = "closed"
 
 
 class CannotConnect(Exception):

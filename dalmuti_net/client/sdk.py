@@ -35,8 +35,8 @@ from ..engine import (
 )
 from ..engine.actions import is_legal_answer, legal_answers
 from ..nurseries import lone_error_as_itself
+from .address import parse_address
 from .bot import play
-from .connection import parse_address
 from .session import ClientSession, HostError
 
 if TYPE_CHECKING:

@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from ..bots import UnknownStrategy, make_strategy
+    from ..client.address import BadAddress, parse_address
     from ..client.bot import play
-    from ..client.connection import BadAddress, parse_address
     from ..client.runner import CannotConnect
     from ..client.stdio import StdioBot, play_stdio
     from ..client.ui.errors import (

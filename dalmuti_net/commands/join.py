@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..client.connection import BadAddress, parse_address
+    from ..client.address import BadAddress, parse_address
 
     try:
         t = messages(args.lang)

@@ -20,8 +20,9 @@ from typing import Any
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
-from ..client.runner import CannotConnect, ClientRunner, Status
+from ..client.runner import CannotConnect, ClientRunner
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
+from ..client.status import Status
 from ..client.ui.state import BackToList, ClientUi, Effect, Quit, Rejoin, Send, Wake
 from ..host.server import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language

@@ -126,12 +126,27 @@ def test_a_snapshot_decodes_its_hand_events_once_with_its_marks_and_chat() -> No
     assert snapshot.you == 3 and snapshot.table.playing
 
 
-def test_the_model_imports_neither_trio_nor_prompt_toolkit() -> None:
-    """Sans-I/O: importing the model pulls in no I/O library, even by the way."""
+@pytest.mark.parametrize(
+    "module",
+    [
+        "dalmuti_net.client.model.views",
+        "dalmuti_net.client.model.narration",
+        "dalmuti_net.client.model.seat_marks",
+        "dalmuti_net.client.ui.state",
+        "dalmuti_net.client.ui.screen",
+        "dalmuti_net.client.ui.replay",
+        "dalmuti_net.client.plain.narrator",
+        "dalmuti_net.web.view",
+    ],
+)
+def test_the_model_and_what_renders_it_import_no_io_library(module: str) -> None:
+    """Sans-I/O: importing the model, or a front end's model-side half, pulls in neither
+    trio nor prompt_toolkit nor asyncio, even by the way (a fresh interpreter)."""
     code = (
         "import sys\n"
-        "import dalmuti_net.client.model.views\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('trio', 'prompt_toolkit')]\n"
+        f"import {module}\n"
+        "io = ('trio', 'prompt_toolkit', 'asyncio')\n"
+        "bad = sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in io})\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,9 +1,10 @@
 """A decision as a numbered list of its legal answers, and a typed line as one of them.
 
-Every list is built from ``legal_actions``, the SDK's one list of what the host accepts,
-so nothing here repeats a rule. Decisions with many combined answers (the taxes, the
-Merchant exchange) are asked in small steps: one card at a time, or the Merchant first
-and then the card, each step narrowing the same legal list. Nothing here does I/O.
+Every list is built from the engine's ``legal_answers`` (what the SDK's ``legal_actions``
+gives bots), the one list of what the host accepts, so nothing here repeats a rule.
+Decisions with many combined answers (the taxes, the Merchant exchange) are asked in
+small steps: one card at a time, or the Merchant first and then the card, each step
+narrowing the same legal list. Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from ...engine import (
     Play,
     TaxDecision,
 )
+from ...engine.actions import legal_answers
 from ...engine.cards import Counts
 from ...lang.i18n import N_, Translator
 from ...lang.words import card_label, describe_cards, describe_set
-from ..sdk import legal_actions
 from ..ui.choosers import Names, chooser_for
 
 # Short words for an answer, "|"-separated: the English ones are always understood too.
@@ -110,7 +111,7 @@ class Question:
     picked: list[object] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.legal: list[Action] = legal_actions(self.decision)
+        self.legal: list[Action] = legal_answers(self.decision)
 
     # ------------------------------------------------------------------ what to show
 

@@ -26,8 +26,8 @@ from ..model.departures import StandingRow, final_rows, hand_over_sentence
 from ..model.seat_marks import game_flags, lobby_marks, players_heading
 from ..model.story import END_REASONS
 from ..model.views import TableView, decode_timers
-from ..runner import Status
 from ..session import ClientSession
+from ..status import Status
 from ..ui.choosers import Result
 from ..ui.config import Preferences
 from ..ui.errors import TROUBLESHOOTING

@@ -18,9 +18,10 @@ import trio
 
 from ...protocol.messages import Message
 from ..recorder import Recorder, RecordingSession
-from ..runner import CannotConnect, ClientRunner, Connector, Status
+from ..runner import CannotConnect, ClientRunner, Connector
 from ..seats import SeatStore
 from ..session import TABLE_UI_SOFTWARE, ClientSession
+from ..status import Status
 from ..ui.runtime import QUIT_PATIENCE
 from ..ui.state import BackToList, Effect, Join, Quit, Rejoin, Send, Wake
 from .narrator import TIMER_WARNINGS, PlainTable, warns_at

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ...lang.i18n import N_, Translator
 from ...protocol.messages import Message
-from ..runner import Status
 from ..session import ClientSession
+from ..status import Status
 from .choosers import Hint
 from .screen import Line, render
 from .state import ClientUi, LineEditor

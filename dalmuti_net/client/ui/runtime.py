@@ -25,8 +25,9 @@ from ...lang.text import tidy
 from ...protocol.messages import Message
 from ...told import told_record
 from ..discovery import browse_tables
-from ..runner import CannotConnect, ClientRunner, Connector, Status
+from ..runner import CannotConnect, ClientRunner, Connector
 from ..session import ClientSession
+from ..status import Status
 from .alerts import Alert, TurnAlerts
 from .app import build_application
 from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send, Wake

@@ -25,7 +25,7 @@ from ..model.departures import LEFT_MARK, final_rows, next_seating
 from ..model.seat_marks import Mark, game_flags, lobby_marks, players_heading
 from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
 from ..model.views import RulesView, SeatView
-from ..runner import Status
+from ..status import Status
 from .choosers import Hint
 from .confirm import confirmation_lines
 from .errors import TROUBLESHOOTING

@@ -29,8 +29,8 @@ from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message, event_from_message
+from ..address import BadAddress, parse_address
 from ..claims import MOVED_ON_JOIN, Claim, claims
-from ..connection import BadAddress, parse_address
 from ..model.countdowns import Countdowns, moved_for_note
 from ..model.departures import (
     final_rows,
@@ -49,9 +49,9 @@ from ..model.views import (
     decode_timers,
     decode_welcome,
 )
-from ..runner import Status
 from ..seats import SeatStore
 from ..session import HOST_UNPROVEN, ClientSession, HostError
+from ..status import Status
 from . import refusals
 from .choosers import Chooser, Hint, Names, Result, chooser_for
 from .config import Preferences
