@@ -188,7 +188,7 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
         "headings": [t._("Player"), t._("Role"), t._("Cards"), t._("Score") if scoring else ""],
         "seats": seats,
         "trick": [_fragments(line) for line in trick_story(ui, observation, cols)],
-        "turn": _fragments(turn_line(ui)),
+        "turn": _fragments(turn_line(ui, touch=True)),
         "prompt": "" if chooser is None else chooser.prompt(t, names),
         "selection": "" if chooser is None else chooser.selection(t, names),
         "memory": [_fragments(line) for line in memory],
@@ -241,7 +241,7 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
         title = [("class:title", t._("Help"))]
         screen = [_fragments(line) for line in [title, *help_text_lines(t, cols, keys=False)]]
     elif table is None:
-        lines = render(ui, cols, rows)
+        lines = render(ui, cols, rows, touch=True)
         # The footer's key hints are the buttons below; the rest is the screen.
         screen = [_fragments(line) for line in lines if not (line and line[0][0] in FOOTER_STYLES)]
         while screen and all(not text.strip() for _, text in screen[-1]):

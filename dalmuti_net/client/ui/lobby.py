@@ -251,6 +251,11 @@ class RulesEditor:
         return [*hints, Hint("o/Esc", N_("close"))]
 
 
+READY_HINT = Hint("r", N_("ready"))
+START_HINT = Hint("s", N_("start"))
+"""The lobby's keys the lobby's sentences name too (the web table by their buttons)."""
+
+
 class LobbyKeys:
     """Seats cursor and the lobby requests."""
 
@@ -306,10 +311,10 @@ class LobbyKeys:
         return Result(request={"type": "kick", "player": seat.player})
 
     def hints(self, is_host: bool) -> list[Hint]:
-        hints = [Hint("r", N_("ready"))] if not is_host else []
+        hints = [READY_HINT] if not is_host else []
         if is_host:
             hints += [
-                Hint("s", N_("start")),
+                START_HINT,
                 Hint("b/B", N_("add bot (good/random)")),
                 Hint("↑↓ x", N_("remove bot")),
                 Hint("k", N_("kick")),

@@ -31,15 +31,17 @@ from .confirm import confirmation_lines
 from .errors import TROUBLESHOOTING
 from .help import help_screen
 from .lobby import (
+    READY_HINT,
     RULE_FIELDS,
     RULE_LABELS,
+    START_HINT,
     clocks_text,
     menu_values,
     not_applicable,
     rule_value_text,
 )
 from .refusals import refusal_lines
-from .state import AUTO_PASSING, ClientUi, Overlay, Screen
+from .state import AUTO_PASSING, REMATCH_HINT, ClientUi, Overlay, Screen
 from .watchers import watchers_line
 
 Fragment = tuple[str, str]
@@ -58,9 +60,10 @@ WIDE = 110
 """From this many columns on, the trick and the chat get panels beside the seats and log."""
 
 
-def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+def render(ui: ClientUi, cols: int, rows: int, *, touch: bool = False) -> list[Line]:
     """Exactly ``rows`` lines, none wider than ``cols`` cells. The one thing it notes on
-    ``ui``: how far its log can scroll at this size (``log_top``), for PgUp to stop there."""
+    ``ui``: how far its log can scroll at this size (``log_top``), for PgUp to stop there.
+    ``touch``: for the web table, whose sentences name its buttons, not keys."""
     cols, rows = max(cols, 20), max(rows, 5)
     if ui.overlay is Overlay.HELP:
         body = []  # drawn below, once the footer's height is known
@@ -78,7 +81,7 @@ def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if ui.overlay is Overlay.HELP:
         body = help_screen(ui.t, cols, rows, ui.help_scroll, discover=ui.screen is Screen.DISCOVER)
     elif ui.screen is Screen.TABLE:
-        body = _table(ui, cols, rows - len(footer))
+        body = _table(ui, cols, rows - len(footer), touch)
     body = body[: rows - len(footer)]
     body += [[] for _ in range(rows - len(footer) - len(body))]
     return [fit_line(line, cols) for line in body + footer]
@@ -346,7 +349,14 @@ def _header(ui: ClientUi, cols: int) -> Line:
     return [("class:title", fit(left, room)), ("", " "), (style, right)]
 
 
-def _turn_line(ui: ClientUi) -> Line:
+def button(t: Translator, label: str) -> str:
+    """A web table's button named in a sentence, as its label reads (``label``: marked
+    with N_, the footer hint's own words)."""
+    return t._("“{label}”").format(label=t._(label))
+
+
+def _turn_line(ui: ClientUi, touch: bool = False) -> Line:
+    """What the table waits for; ``touch``: its sentences name the web table's buttons."""
     t = ui.t
     session = ui.session
     observation = None if session is None else session.observation
@@ -354,6 +364,11 @@ def _turn_line(ui: ClientUi) -> Line:
         return []
     if observation.ended is not None:
         over = [("class:heading", t._("The table is over."))]
+        if session is not None and session.is_host and touch:
+            offer = t._("Tap {button} to offer a rematch with the same seats.").format(
+                button=button(t, REMATCH_HINT.label)
+            )
+            return [*over, ("", " " + offer)]
         if session is not None and session.is_host:
             return [*over, ("", " " + t._("r offers a rematch with the same seats."))]
         return over
@@ -374,7 +389,7 @@ def _turn_line(ui: ClientUi) -> Line:
     return []
 
 
-def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+def _table(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line]:
     """The table's body in ``rows`` rows (the footer is drawn apart)."""
     session = ui.session
     table = ui.table
@@ -382,7 +397,7 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if session is None or table is None:
         return lines
     if table.lobby:
-        return lines + _lobby(ui, cols, rows - 1)
+        return lines + _lobby(ui, cols, rows - 1, touch)
     observation = session.observation
     if observation is None or not observation.order:
         lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
@@ -965,7 +980,7 @@ def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Li
 # ----------------------------------------------------------------------------- lobby
 
 
-def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
+def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line]:
     t = ui.t
     table = ui.table
     session = ui.session
@@ -1015,21 +1030,42 @@ def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if table is not None and table.can_start and session is not None and session.is_host:
         if unready:
             names = t.list_separator.join(unready)
-            text = t.n_(
-                "Enough players. Not ready yet: {names} (s starts anyway).",
-                "Enough players. Not ready yet: {names} (s starts anyway).",
-                len(unready),
-            )
-            lines += wrapped(text.format(names=names), cols, "class:warning")[:2]
+            if touch:
+                text = t.n_(
+                    "Enough players. Not ready yet: {names} (tap {button} to start anyway).",
+                    "Enough players. Not ready yet: {names} (tap {button} to start anyway).",
+                    len(unready),
+                ).format(names=names, button=button(t, START_HINT.label))
+            else:
+                text = t.n_(
+                    "Enough players. Not ready yet: {names} (s starts anyway).",
+                    "Enough players. Not ready yet: {names} (s starts anyway).",
+                    len(unready),
+                ).format(names=names)
+            lines += wrapped(text, cols, "class:warning")[:2]
+        elif touch:
+            text = t._("Enough players: tap {button} to start.")
+            lines += wrapped(text.format(button=button(t, START_HINT.label)), cols, "class:good")
         else:
             lines.append(plain(t._("Enough players: press s to start."), "class:good"))
     elif session is not None and not session.is_host:
         me = None if table is None else table.seat(ui.me)
         rematch = table is not None and table.rematch
+        ready = button(t, READY_HINT.label)
         if rematch and me is not None and not me.ready:
-            text = t._("The host player offers a rematch with the same seats: press r to accept.")
+            if touch:
+                text = t._(
+                    "The host player offers a rematch with the same seats: tap {button} to accept."
+                ).format(button=ready)
+            else:
+                text = t._(
+                    "The host player offers a rematch with the same seats: press r to accept."
+                )
         elif rematch:
             text = t._("Rematch: it starts as soon as everyone has accepted.")
+        elif me is not None and not me.ready and touch:
+            text = t._("Waiting for the host player to start. Tap {button} when you are ready.")
+            text = text.format(button=ready)
         elif me is not None and not me.ready:
             text = t._("Waiting for the host player to start. Press r when you are ready.")
         else:

@@ -82,6 +82,8 @@ from .lobby import (
 from .refusals import RefusalScreen
 
 LOG_LINES = 500
+REMATCH_HINT = Hint("r", N_("rematch"))
+"""The host player's key once the table is over (the turn line names it too)."""
 AUTO_PASSED = N_("Nothing of yours beats it: passed for you (auto-pass).")
 AUTO_PASSING = N_("Nothing of yours beats it: auto-pass passes for you in a moment.")
 AUTO_PASS_PAUSE_S = 1.2
@@ -1403,7 +1405,7 @@ class ClientUi:
                 hints.append(Hint("Enter", N_("ready for the next hand")))
             hints.append(Hint("Esc", N_("back to the table")))
         elif self.ended and self.session is not None and self.session.is_host:
-            hints.append(Hint("r", N_("rematch")))
+            hints.append(REMATCH_HINT)
         elif self.reading_results():
             hints.append(Hint("Enter", N_("ready for the next hand")))
         elif self.chooser is not None and not self._answered:
