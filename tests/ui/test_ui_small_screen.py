@@ -9,6 +9,7 @@ import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
+from dalmuti_net.client.ui.lobby import clocks_text
 from dalmuti_net.client.ui.screen import LOG_MIN_LINES, fit_name, seat_flags
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
@@ -83,3 +84,33 @@ def test_a_cut_name_keeps_its_number() -> None:
     assert fit_name("Random bot (3)", 14) == "Random bot (3)"
     assert fit_name("Ana (you)", 20) == "Ana (you)" + " " * 11
     assert fit_name("Bartholomew", 8) == "Barthol…"  # no number to keep
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.parametrize("seats", [5, 8])
+def test_60x20_lobby_keeps_every_seat_and_what_it_waits_for(language: str, seats: int) -> None:
+    """Eight seats used to push the lobby's last lines off a 60x20 screen: "press r when
+    you are ready" was cut in two, the host player's "Enough players" was gone."""
+    from test_ui_web_words import SecondPlayer
+
+    t = Translator(language)
+    rules = Rules(scoring=True, first_deal_revolution=True, stripped_decks=True, hand_limit=20)
+    table = LocalTable(rules, language=language, bots=seats - 2)
+    bo = SecondPlayer(table, language)
+    waiting = t._("Waiting for the host player to start. Press r when you are ready.")
+    enough = t.n_(
+        "Enough players. Not ready yet: {names} (s starts anyway).",
+        "Enough players. Not ready yet: {names} (s starts anyway).",
+        1,
+    ).format(names="Bo")
+    for ui, sentence in ((bo.ui, waiting), (table.ui, enough)):
+        screen = draw(ui, COLS, ROWS).splitlines()
+        title = next(
+            i for i, line in enumerate(screen) if line.startswith("── " + t._("Log and chat"))
+        )
+        above = "".join(line.strip() for line in screen[:title])
+        assert "".join(sentence.split()) in "".join(above.split()), "\n".join(screen)
+        for seat in table.ui.table.players:  # type: ignore[union-attr]
+            assert seat.name in "\n".join(screen)
+        clocks = "".join(clocks_text(t, ui.table).split())
+        assert clocks in "".join(above.split())  # whole, not cut at two lines

@@ -986,22 +986,8 @@ def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
     session = ui.session
     players = () if table is None else table.players
     lines: list[Line] = [rule(players_heading(t, table), cols)]
-    for index, seat in enumerate(players):
-        chosen = (
-            session is not None
-            and session.is_host
-            and ui.overlay is not Overlay.RULES  # one cursor: the rules panel has it
-            and index == ui.lobby.index
-        )
-        marks = styled(lobby_marks(t, seat))
-        name_style = "class:cursor" if chosen else ("class:me" if seat.player == ui.me else "")
-        row: Line = [
-            ("class:marker", "▶ " if chosen else "  "),
-            (name_style, fit(ui.name_of(seat.player), 24)),
-        ]
-        for style, mark in marks:
-            row += [("", "  "), (style, mark)]
-        lines.append(row)
+    seat_rows = _lobby_seats(ui, LOBBY_NAME_COLS)
+    lines += seat_rows
     watchers = watchers_line(t, table)
     if watchers is not None:
         lines += wrapped("  " + watchers, cols, "class:dim")
@@ -1024,7 +1010,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
             on.append(label + label_gap(label) + str(rules.hand_limit))
         text = t._("; ").join(on) if on else t._("The basic rules, no optional rule.")
         lines += wrapped(text, cols)[:4]
-        lines += wrapped(clocks_text(t, table), cols, "class:dim")[:2]
+        lines += wrapped(clocks_text(t, table), cols, "class:dim")[:3]
         lines += _rules_not_applicable(ui, cols)
     unready = ui.not_ready()
     if table is not None and table.can_start and session is not None and session.is_host:
@@ -1074,7 +1060,47 @@ def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
     if ui.notice is not None and ui.overlay is not Overlay.RULES:  # there: in the panel
         lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
     room = rows - len(lines)
+    if room <= LOG_MIN_LINES and len(seat_rows) > 4 and cols < WIDE:
+        # Short of rows (60x20, eight seats): the seats in two columns, so that what the
+        # lobby waits for (the last lines above the log) stays on screen.
+        longest = max(width(ui.name_of(seat.player)) for seat in players)
+        paired = _lobby_seats(ui, min(LOBBY_NAME_COLS, longest))
+        column_cols = (cols - 3) // 2
+        if all(line_width(row) <= column_cols for row in paired):  # marks kept whole
+            half = (len(paired) + 1) // 2
+            columns = side_by_side(paired[:half], paired[half:], column_cols)
+            lines = [lines[0], *columns, *lines[1 + len(seat_rows) :]]
+            room = rows - len(lines)
     return lines + _log_block(ui, cols, room)
+
+
+LOBBY_NAME_COLS = 24
+"""A lobby seat's name column, where there is room."""
+
+
+def _lobby_seats(ui: ClientUi, name_cols: int) -> list[Line]:
+    """The lobby's seats, one a row: the name, then its marks (host, bot, ready...)."""
+    t = ui.t
+    table = ui.table
+    session = ui.session
+    rows: list[Line] = []
+    for index, seat in enumerate(() if table is None else table.players):
+        chosen = (
+            session is not None
+            and session.is_host
+            and ui.overlay is not Overlay.RULES  # one cursor: the rules panel has it
+            and index == ui.lobby.index
+        )
+        marks = styled(lobby_marks(t, seat))
+        name_style = "class:cursor" if chosen else ("class:me" if seat.player == ui.me else "")
+        row: Line = [
+            ("class:marker", "▶ " if chosen else "  "),
+            (name_style, fit_name(ui.name_of(seat.player), name_cols)),
+        ]
+        for style, mark in marks:
+            row += [("", "  "), (style, mark)]
+        rows.append(row)
+    return rows
 
 
 def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
