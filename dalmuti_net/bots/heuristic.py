@@ -16,22 +16,9 @@ from ..engine import (
     Action,
     CardSet,
     Counts,
-    DecideMisdeal,
     Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
     Observation,
-    Pass,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
+    actions,
 )
 from .reading import TableReading
 
@@ -69,32 +56,32 @@ class HeuristicBot:
         self.seed = seed
 
     def choose(self, observation: Observation, decision: Decision) -> Action:
-        if isinstance(decision, PlayDecision):
+        if isinstance(decision, actions.PlayDecision):
             return self._play(observation, decision)
-        if isinstance(decision, TaxDecision):
-            return GiveTax(tax_cards(decision))
-        if isinstance(decision, ExchangeDecision):
+        if isinstance(decision, actions.TaxDecision):
+            return actions.GiveTax(tax_cards(decision))
+        if isinstance(decision, actions.ExchangeDecision):
             return merchant_exchange(observation, decision)
-        if isinstance(decision, RevolutionDecision):
-            return DeclareRevolution(wants_revolution(observation, decision))
-        if isinstance(decision, MisdealDecision):
-            return DecideMisdeal(misdeal_choice(observation, decision))
-        assert isinstance(decision, PlacementDecision)
+        if isinstance(decision, actions.RevolutionDecision):
+            return actions.DeclareRevolution(wants_revolution(observation, decision))
+        if isinstance(decision, actions.MisdealDecision):
+            return actions.DecideMisdeal(misdeal_choice(observation, decision))
+        assert isinstance(decision, actions.PlacementDecision)
         # The newcomer starts as the lowest Merchant, so everyone else keeps their rank.
-        return PlaceNewcomer(max(decision.positions))
+        return actions.PlaceNewcomer(max(decision.positions))
 
-    def _play(self, observation: Observation, decision: PlayDecision) -> Action:
+    def _play(self, observation: Observation, decision: actions.PlayDecision) -> Action:
         hand = observation.hand
         assert hand is not None, "a seat asked to play has been dealt cards"
         held = sum(hand)
         for candidate in decision.sets:
             if candidate.count == held:
-                return Play(candidate)
+                return actions.Play(candidate)
         reading = TableReading(observation, hand)
         if decision.to_beat is None:
-            return Play(choose_lead(hand, reading, decision.sets))
+            return actions.Play(choose_lead(hand, reading, decision.sets))
         follow = choose_follow(hand, reading, decision.sets)
-        return Pass() if follow is None else Play(follow)
+        return actions.Pass() if follow is None else actions.Play(follow)
 
 
 # ---------------------------------------------------------------------- play
@@ -177,7 +164,7 @@ def has_group_to_lead(hand: Counts, reading: TableReading) -> bool:
 # ---------------------------------------------------------------------- before play
 
 
-def tax_cards(decision: TaxDecision) -> tuple[int, ...]:
+def tax_cards(decision: actions.TaxDecision) -> tuple[int, ...]:
     """Give away lone bad cards first; never Jesters, 1s or 2s while anything else is left."""
     hand = list(decision.hand)
     counts = [hand.count(card) for card in range(JESTER + 1)]
@@ -195,7 +182,9 @@ def tax_cards(decision: TaxDecision) -> tuple[int, ...]:
     return max(sorted(set(combinations(sorted(pool), decision.count))), key=merit)
 
 
-def merchant_exchange(observation: Observation, decision: ExchangeDecision) -> MerchantExchange:
+def merchant_exchange(
+    observation: Observation, decision: actions.ExchangeDecision
+) -> actions.MerchantExchange:
     """Trade a lone bad card for a random one, with the best-scoring other Merchant."""
     hand = observation.hand
     assert hand is not None
@@ -205,12 +194,12 @@ def merchant_exchange(observation: Observation, decision: ExchangeDecision) -> M
         if card != JESTER and card >= EXCHANGE_FROM_RANK and hand[card] == 1
     ]
     if not lone_bad or not decision.merchants:
-        return MerchantExchange(None, None)
+        return actions.MerchantExchange(None, None)
     other = max(decision.merchants, key=lambda p: observation.scores.get(p, 0))
-    return MerchantExchange(other, max(lone_bad))
+    return actions.MerchantExchange(other, max(lone_bad))
 
 
-def wants_revolution(observation: Observation, decision: RevolutionDecision) -> bool:
+def wants_revolution(observation: Observation, decision: actions.RevolutionDecision) -> bool:
     """Everyone below the Dalmutis gains when they skip their taxes.
 
     The Peons keep their best cards, and a Merchant keeps the Dalmutis, its rivals for
@@ -223,11 +212,13 @@ def wants_revolution(observation: Observation, decision: RevolutionDecision) -> 
     return me in order and order.index(me) >= FIRST_BELOW_DALMUTIS
 
 
-def misdeal_choice(observation: Observation, decision: MisdealDecision) -> MisdealChoice:
+def misdeal_choice(
+    observation: Observation, decision: actions.MisdealDecision
+) -> actions.MisdealChoice:
     """Keep good cards for myself, Jesters away from the Peon, and feed the Peon my tax."""
     if decision.intended == observation.viewer:
         good = decision.card == JESTER or decision.card <= GOOD_FOR_ME_UP_TO
-        return MisdealChoice.INTENDED if good else MisdealChoice.PEON
+        return actions.MisdealChoice.INTENDED if good else actions.MisdealChoice.PEON
     if decision.card != JESTER and decision.card <= FEED_THE_PEON_UP_TO and observation.taxes:
-        return MisdealChoice.PEON
-    return MisdealChoice.INTENDED
+        return actions.MisdealChoice.PEON
+    return actions.MisdealChoice.INTENDED

@@ -7,25 +7,13 @@ import random
 from ..engine import (
     PASS,
     Action,
-    DecideMisdeal,
     Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
     Observation,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
+    actions,
 )
 from .base import SeededStrategy
 
-MISDEAL_CHOICES = tuple(MisdealChoice)
+MISDEAL_CHOICES = tuple(actions.MisdealChoice)
 
 
 class RandomBot(SeededStrategy):
@@ -41,19 +29,19 @@ def random_answer(decision: Decision, rng: random.Random) -> Action:
     A play is drawn uniformly among the legal sets and, when allowed, passing; only the
     chosen answer is built, since this sits on the benchmark's hot path.
     """
-    if isinstance(decision, PlayDecision):
+    if isinstance(decision, actions.PlayDecision):
         sets = decision.sets
         index = rng.randrange(len(sets) + decision.may_pass)
-        return Play(sets[index]) if index < len(sets) else PASS
-    if isinstance(decision, TaxDecision):
-        return GiveTax(tuple(rng.sample(decision.hand, decision.count)))
-    if isinstance(decision, ExchangeDecision):
+        return actions.Play(sets[index]) if index < len(sets) else PASS
+    if isinstance(decision, actions.TaxDecision):
+        return actions.GiveTax(tuple(rng.sample(decision.hand, decision.count)))
+    if isinstance(decision, actions.ExchangeDecision):
         if rng.random() < 0.25:
-            return MerchantExchange(None, None)
-        return MerchantExchange(rng.choice(decision.merchants), rng.choice(decision.cards))
-    if isinstance(decision, RevolutionDecision):
-        return DeclareRevolution(rng.random() < 0.5)
-    if isinstance(decision, MisdealDecision):
-        return DecideMisdeal(rng.choice(MISDEAL_CHOICES))
-    assert isinstance(decision, PlacementDecision)
-    return PlaceNewcomer(rng.choice(decision.positions))
+            return actions.MerchantExchange(None, None)
+        return actions.MerchantExchange(rng.choice(decision.merchants), rng.choice(decision.cards))
+    if isinstance(decision, actions.RevolutionDecision):
+        return actions.DeclareRevolution(rng.random() < 0.5)
+    if isinstance(decision, actions.MisdealDecision):
+        return actions.DecideMisdeal(rng.choice(MISDEAL_CHOICES))
+    assert isinstance(decision, actions.PlacementDecision)
+    return actions.PlaceNewcomer(rng.choice(decision.positions))

@@ -13,26 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ..bots.base import Strategy
-from ..engine import (
-    Action,
-    CardSet,
-    DecideMisdeal,
-    Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
-    Observation,
-    Pass,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
-)
+from ..engine import CardSet, Observation, actions
+from ..engine.actions import *  # noqa: F403 (the action and decision types: actions.__all__)
 
 if TYPE_CHECKING:
     from .runner import CannotConnect
@@ -83,32 +65,17 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Action",
+    *actions.__all__,
     "Address",
     "BotFunction",
     "BotResult",
     "CannotConnect",
     "CardSet",
-    "DecideMisdeal",
-    "Decision",
-    "DeclareRevolution",
-    "ExchangeDecision",
     "FunctionStrategy",
-    "GiveTax",
     "IllegalAnswer",
-    "MerchantExchange",
-    "MisdealChoice",
-    "MisdealDecision",
     "NoTableFound",
     "Observation",
-    "Pass",
-    "PlaceNewcomer",
-    "PlacementDecision",
-    "Play",
-    "PlayDecision",
-    "RevolutionDecision",
     "Strategy",
-    "TaxDecision",
     "as_strategy",
     "find_table",
     "is_legal",

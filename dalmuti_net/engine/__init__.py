@@ -4,27 +4,9 @@ The research API (clone, legal_actions, action ids, sample_hidden, returns) is d
 in README.md beside this file.
 """
 
-from .actions import (
-    PASS,
-    Action,
-    DecideMisdeal,
-    Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
-    Pass,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
-    is_legal_answer,
-    legal_answers,
-)
+from . import actions
+from .actions import *  # noqa: F403 (the action and decision types: actions.__all__)
+from .actions import PASS, is_legal_answer, legal_answers
 from .cards import CARDS, ENGLISH_NAMES, JESTER, RANKS, CardSet, Counts
 from .encoding import ACTION_NAMES, NUM_ACTIONS, action_name
 from .errors import IllegalAction, Refusal
@@ -36,6 +18,7 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from .views import Viewer, can_see, observe, visible
 
 __all__ = [
+    *actions.__all__,
     "ACTION_NAMES",
     "CARDS",
     "ENGLISH_NAMES",
@@ -46,33 +29,17 @@ __all__ = [
     "NUM_ACTIONS",
     "PASS",
     "RANKS",
-    "Action",
     "CardSet",
     "Counts",
-    "DecideMisdeal",
-    "Decision",
-    "DeclareRevolution",
     "Event",
-    "ExchangeDecision",
     "Game",
-    "GiveTax",
     "IllegalAction",
-    "MerchantExchange",
-    "MisdealChoice",
-    "MisdealDecision",
     "Observation",
-    "Pass",
     "Phase",
-    "PlaceNewcomer",
-    "PlacementDecision",
-    "Play",
-    "PlayDecision",
     "Refusal",
-    "RevolutionDecision",
     "Role",
     "Rules",
     "RulesError",
-    "TaxDecision",
     "Viewer",
     "action_name",
     "can_see",

@@ -12,6 +12,28 @@ from enum import StrEnum
 from .cards import CARDS, CardSet, counts_of, holds
 from .values import fast_init
 
+__all__ = [
+    "Action",
+    "DecideMisdeal",
+    "Decision",
+    "DeclareRevolution",
+    "ExchangeDecision",
+    "GiveTax",
+    "MerchantExchange",
+    "MisdealChoice",
+    "MisdealDecision",
+    "Pass",
+    "PlaceNewcomer",
+    "PlacementDecision",
+    "Play",
+    "PlayDecision",
+    "RevolutionDecision",
+    "TaxDecision",
+]
+"""The types a player's answers are made of: the engine and the bot SDK re-export exactly
+these with ``import *``, so the list is written here once. The functions are imported by
+name where they are used."""
+
 
 class MisdealChoice(StrEnum):
     INTENDED = "intended"

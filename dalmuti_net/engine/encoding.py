@@ -12,24 +12,8 @@ from __future__ import annotations
 
 import itertools
 
-from .actions import (
-    Action,
-    DecideMisdeal,
-    Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
-    Pass,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
-    tax_choices,
-)
+from . import actions
+from .actions import Action, Decision, tax_choices
 from .cards import (
     CARDS,
     ENGLISH_NAMES,
@@ -64,7 +48,7 @@ def _universe() -> list[_Key]:
     # The top Merchant sits at seat 2; the others at seats 3 .. MAX_PLAYERS - 3.
     for seat in range(3, MAX_PLAYERS - 2):
         keys.extend(("exchange", seat, card) for card in CARDS)
-    keys.extend(("misdeal", choice) for choice in MisdealChoice)
+    keys.extend(("misdeal", choice) for choice in actions.MisdealChoice)
     # A newcomer is placed among at most MAX_PLAYERS - 1 seated: seats 2 .. MAX_PLAYERS - 3.
     keys.extend(("place", position) for position in range(2, MAX_PLAYERS - 2))
     return keys
@@ -157,23 +141,23 @@ def encode(action: Action, order: tuple[int, ...]) -> int:
     """The id of ``action`` at a hand seated ``order`` (GD first); ``ValueError`` if no
     table could take it."""
     key: _Key
-    if isinstance(action, Pass):
+    if isinstance(action, actions.Pass):
         key = ("pass",)
-    elif isinstance(action, Play):
+    elif isinstance(action, actions.Play):
         key = ("play", action.set.rank, action.set.count, action.set.jesters)
-    elif isinstance(action, DeclareRevolution):
+    elif isinstance(action, actions.DeclareRevolution):
         key = ("revolution", action.declare)
-    elif isinstance(action, GiveTax):
+    elif isinstance(action, actions.GiveTax):
         key = ("tax", tuple(sorted(action.cards)))
-    elif isinstance(action, MerchantExchange):
+    elif isinstance(action, actions.MerchantExchange):
         if action.other is None:
             key = ("exchange", None, action.card)
         else:
             seat = order.index(action.other) if action.other in order else -1
             key = ("exchange", seat, action.card)
-    elif isinstance(action, DecideMisdeal):
-        key = ("misdeal", MisdealChoice(action.choice))
-    elif isinstance(action, PlaceNewcomer):
+    elif isinstance(action, actions.DecideMisdeal):
+        key = ("misdeal", actions.MisdealChoice(action.choice))
+    elif isinstance(action, actions.PlaceNewcomer):
         key = ("place", action.position)
     else:
         raise ValueError(f"{action!r} is not an action")
@@ -190,51 +174,51 @@ def decode(action_id: int, order: tuple[int, ...]) -> Action:
     key = _KEYS[action_id]
     kind = key[0]
     if kind == "pass":
-        return Pass()
+        return actions.Pass()
     if kind == "play":
         rank, count, jesters = key[1:]
         assert isinstance(rank, int) and isinstance(count, int) and isinstance(jesters, int)
-        return Play(CardSet(rank, count, jesters))
+        return actions.Play(CardSet(rank, count, jesters))
     if kind == "revolution":
-        return DeclareRevolution(bool(key[1]))
+        return actions.DeclareRevolution(bool(key[1]))
     if kind == "tax":
         cards = key[1]
         assert isinstance(cards, tuple)
-        return GiveTax(cards)
+        return actions.GiveTax(cards)
     if kind == "exchange":
         seat, card = key[1], key[2]
         if seat is None:
-            return MerchantExchange(None, None)
+            return actions.MerchantExchange(None, None)
         assert isinstance(seat, int) and isinstance(card, int)
         if seat >= len(order):
             raise ValueError(f"{ACTION_NAMES[action_id]!r}: no seat {seat} at this table")
-        return MerchantExchange(order[seat], card)
+        return actions.MerchantExchange(order[seat], card)
     if kind == "misdeal":
         choice = key[1]
-        assert isinstance(choice, MisdealChoice)
-        return DecideMisdeal(choice)
+        assert isinstance(choice, actions.MisdealChoice)
+        return actions.DecideMisdeal(choice)
     position = key[1]
     assert isinstance(position, int)
-    return PlaceNewcomer(position)
+    return actions.PlaceNewcomer(position)
 
 
 def answer_ids(decision: Decision, order: tuple[int, ...]) -> list[int]:
     """The ids of ``legal_answers(decision)`` at a hand seated ``order``, in its order,
     found without building the answers (``Game.legal_action_ids``, ``Game.legal_ids``)."""
-    if isinstance(decision, PlayDecision):
+    if isinstance(decision, actions.PlayDecision):
         plays = [play_id(option) for option in decision.sets]
         return [PASS_ID, *plays] if decision.may_pass else plays
-    if isinstance(decision, TaxDecision):
+    if isinstance(decision, actions.TaxDecision):
         tax_ids = _TAX_IDS
         return [tax_ids[cards] for cards in tax_choices(decision.hand, decision.count)]
-    if isinstance(decision, ExchangeDecision):
+    if isinstance(decision, actions.ExchangeDecision):
         ids = [_IDS["exchange", None, None]]
         for other in decision.merchants:
             seat = order.index(other)
             ids.extend(_IDS["exchange", seat, card] for card in decision.cards)
         return ids
-    if isinstance(decision, RevolutionDecision):
+    if isinstance(decision, actions.RevolutionDecision):
         return [_IDS["revolution", False], _IDS["revolution", True]]
-    if isinstance(decision, MisdealDecision):
-        return [_IDS["misdeal", choice] for choice in MisdealChoice]
+    if isinstance(decision, actions.MisdealDecision):
+        return [_IDS["misdeal", choice] for choice in actions.MisdealChoice]
     return [_IDS["place", position] for position in decision.positions]

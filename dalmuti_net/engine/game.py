@@ -14,27 +14,9 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
+from . import actions, encoding, hidden
 from . import cards as c
-from . import encoding, hidden
-from .actions import (
-    Action,
-    DecideMisdeal,
-    Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
-    Pass,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
-    legal_answers,
-)
+from .actions import Action, Decision, legal_answers
 from .cards import JESTER, CardSet, Counts
 from .encoding import PASS_ID
 from .errors import IllegalAction, Refusal
@@ -174,9 +156,9 @@ class Game:
         # table and the same instance is emitted again on every turn (the hot path).
         self._turns: dict[int, Waiting] = {}
         self._passes: dict[int, Passed] = {}
-        self._nothing_beats: PlayDecision | None = None
+        self._nothing_beats: actions.PlayDecision | None = None
         self._tax_decisions: dict[
-            int, tuple[Counts, tuple[int, ...], TaxDecision | ExchangeDecision]
+            int, tuple[Counts, tuple[int, ...], actions.TaxDecision | actions.ExchangeDecision]
         ] = {}
         """Each taxpayer's last decision, with the hand and seating it was made from: the
         fast path asks for it twice a decision (``legal_ids``, ``step``). Read only while
@@ -206,11 +188,11 @@ class Game:
         if self.phase is Phase.REVOLUTION:
             assert self._revolution_holder is not None
             holder = self._revolution_holder
-            return {holder: RevolutionDecision(greater=holder == self.order[-1])}
+            return {holder: actions.RevolutionDecision(greater=holder == self.order[-1])}
         if self.phase is Phase.MISDEAL:
             assert self._exposed_at is not None
             return {
-                self.order[0]: MisdealDecision(
+                self.order[0]: actions.MisdealDecision(
                     card=self._deck[self._exposed_at],
                     intended=self._receiver(self._exposed_at),
                     peon=self.order[-1],
@@ -218,7 +200,7 @@ class Game:
             }
         if self.phase is Phase.PLACEMENT:
             return {
-                self.order[0]: PlacementDecision(
+                self.order[0]: actions.PlacementDecision(
                     newcomer=self.joining[0], positions=self._positions_for_newcomer()
                 )
             }
@@ -231,33 +213,33 @@ class Game:
             return self._tax_decision(player) if player in self._tax_waiting else None
         return self.pending().get(player)
 
-    def _tax_decision(self, player: int) -> TaxDecision | ExchangeDecision:
+    def _tax_decision(self, player: int) -> actions.TaxDecision | actions.ExchangeDecision:
         hand, order = self._hands[player], self.order
         made = self._tax_decisions.get(player)
         if made is not None and made[0] is hand and made[1] is order:
             return made[2]
-        decision: TaxDecision | ExchangeDecision
+        decision: actions.TaxDecision | actions.ExchangeDecision
         if player == order[0]:
-            decision = TaxDecision(GREATER_TAX, c.cards_of(hand), order[-1])
+            decision = actions.TaxDecision(GREATER_TAX, c.cards_of(hand), order[-1])
         elif player == order[1]:
-            decision = TaxDecision(LESSER_TAX, c.cards_of(hand), order[-2])
+            decision = actions.TaxDecision(LESSER_TAX, c.cards_of(hand), order[-2])
         else:
-            decision = ExchangeDecision(
+            decision = actions.ExchangeDecision(
                 merchants=merchants_of(order)[1:],
                 cards=tuple(card for card in c.CARDS if hand[card]),
             )
         self._tax_decisions[player] = (hand, order, decision)
         return decision
 
-    def _play_decision(self, player: int) -> PlayDecision:
+    def _play_decision(self, player: int) -> actions.PlayDecision:
         top = self.top
         sets = _playable(self._hands[player], top, _SETS, [])
         if sets or top is None:
-            return PlayDecision(tuple(sets), top is not None, top)
+            return actions.PlayDecision(tuple(sets), top is not None, top)
         # Most follows have nothing that beats the top: they share one decision per top.
         nothing = self._nothing_beats
         if nothing is None or nothing.to_beat is not top:
-            nothing = self._nothing_beats = PlayDecision((), True, top)
+            nothing = self._nothing_beats = actions.PlayDecision((), True, top)
         return nothing
 
     @property
@@ -593,12 +575,12 @@ class Game:
             and merchants[0] != viewer
             and merchants[0] not in self._tax_waiting
         ):
-            decision = ExchangeDecision(
+            decision = actions.ExchangeDecision(
                 merchants=merchants[1:],
                 cards=tuple(card for card in c.CARDS if self._hands[merchants[0]][card]),
             )
             answer = rng.choice(legal_answers(decision))
-            assert isinstance(answer, MerchantExchange)
+            assert isinstance(answer, actions.MerchantExchange)
             self._exchange = (
                 None if answer.other is None or answer.card is None else (answer.other, answer.card)
             )
@@ -701,10 +683,10 @@ class Game:
         if self.phase is _PLAY and player == self.turn and type(player) is int:
             # The answer's type and shape are checked here; the turn itself (its rules)
             # is the one ``step`` takes too.
-            if isinstance(action, Pass):
+            if isinstance(action, actions.Pass):
                 self._turn(player, None, events)
             else:
-                if not isinstance(action, Play):
+                if not isinstance(action, actions.Play):
                     raise IllegalAction(Refusal.WRONG_DECISION, "play a set or pass")
                 played = action.set
                 if not _is_shared(played) and (  # a set the engine handed out is well formed
@@ -731,11 +713,11 @@ class Game:
         decision = None if self.phase is Phase.PLAY else self.decision_for(player)
         if decision is None:
             raise IllegalAction(Refusal.NO_DECISION_OWED, "you owe no decision right now")
-        if isinstance(decision, TaxDecision | ExchangeDecision):
+        if isinstance(decision, actions.TaxDecision | actions.ExchangeDecision):
             self._apply_tax(player, decision, action, events)
-        elif isinstance(decision, RevolutionDecision):
+        elif isinstance(decision, actions.RevolutionDecision):
             self._apply_revolution(player, action, events)
-        elif isinstance(decision, MisdealDecision):
+        elif isinstance(decision, actions.MisdealDecision):
             self._apply_misdeal(action, events)
         else:
             self._apply_placement(decision, action, events)
@@ -804,8 +786,8 @@ class Game:
     def _apply_placement(
         self, decision: Decision, action: Action, events: list[Event] | None
     ) -> None:
-        assert isinstance(decision, PlacementDecision)
-        if not isinstance(action, PlaceNewcomer):
+        assert isinstance(decision, actions.PlacementDecision)
+        if not isinstance(action, actions.PlaceNewcomer):
             raise IllegalAction(Refusal.WRONG_DECISION, "place the newcomer first")
         if type(action.position) is not int or action.position not in decision.positions:
             raise IllegalAction(
@@ -891,22 +873,26 @@ class Game:
                         events.append(Waiting(self.phase, (order[0],)))
                     return True
                 if events is not None:
-                    events.append(MisdealResolved(MisdealChoice.INTENDED, card, intended, peon))
+                    events.append(
+                        MisdealResolved(actions.MisdealChoice.INTENDED, card, intended, peon)
+                    )
             by_seat[index % seats][deck[index]] += 1
             index += 1
         self._dealt = index
         return False
 
     def _apply_misdeal(self, action: Action, events: list[Event] | None) -> None:
-        if not isinstance(action, DecideMisdeal) or action.choice not in ("intended", "peon"):
+        if not (
+            isinstance(action, actions.DecideMisdeal) and action.choice in ("intended", "peon")
+        ):
             raise IllegalAction(Refusal.WRONG_DECISION, "decide the misdeal: 'intended' or 'peon'")
-        choice = MisdealChoice(action.choice)
+        choice = actions.MisdealChoice(action.choice)
         assert self._exposed_at is not None
         index = self._exposed_at
         card, intended, peon = self._deck[index], self._receiver(index), self.order[-1]
         if events is not None:
             events.append(MisdealResolved(choice, card, intended, peon))
-        if choice is MisdealChoice.PEON:
+        if choice is actions.MisdealChoice.PEON:
             replacement = self._rng.choice(c.cards_of(self._hands[peon]))
             self._hands[peon] = c.remove(self._hands[peon], (replacement,))
             self._give(intended, replacement)
@@ -935,7 +921,7 @@ class Game:
         self._begin_taxes(events)
 
     def _apply_revolution(self, player: int, action: Action, events: list[Event] | None) -> None:
-        if not isinstance(action, DeclareRevolution) or type(action.declare) is not bool:
+        if not isinstance(action, actions.DeclareRevolution) or type(action.declare) is not bool:
             raise IllegalAction(Refusal.WRONG_DECISION, "declare a revolution or not: yes or no")
         self._revolution_holder = None
         if not action.declare:
@@ -973,12 +959,12 @@ class Game:
     def _apply_tax(
         self,
         player: int,
-        decision: TaxDecision | ExchangeDecision,
+        decision: actions.TaxDecision | actions.ExchangeDecision,
         action: Action,
         events: list[Event] | None,
     ) -> None:
-        if isinstance(decision, TaxDecision):
-            if not isinstance(action, GiveTax):
+        if isinstance(decision, actions.TaxDecision):
+            if not isinstance(action, actions.GiveTax):
                 raise IllegalAction(Refusal.WRONG_DECISION, "choose the cards to give your Peon")
             cards = action.cards
             if (
@@ -994,7 +980,7 @@ class Game:
                 raise IllegalAction(Refusal.NOT_HELD, "you do not hold those cards")
             self._tax_given[player] = given
         else:
-            if not isinstance(action, MerchantExchange):
+            if not isinstance(action, actions.MerchantExchange):
                 raise IllegalAction(Refusal.WRONG_DECISION, "decide the merchant exchange")
             if (action.other is None) != (action.card is None):
                 raise IllegalAction(

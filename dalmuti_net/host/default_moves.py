@@ -11,38 +11,25 @@ from __future__ import annotations
 from ..engine import (
     JESTER,
     Action,
-    DecideMisdeal,
     Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
-    Pass,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
+    actions,
 )
 
 
 def default_move(decision: Decision) -> Action:
-    if isinstance(decision, PlayDecision):
+    if isinstance(decision, actions.PlayDecision):
         if decision.may_pass:
-            return Pass()
+            return actions.Pass()
         worst = max(decision.sets, key=lambda s: (s.rank, -s.count, -s.jesters))
-        return Play(worst)
-    if isinstance(decision, TaxDecision):
+        return actions.Play(worst)
+    if isinstance(decision, actions.TaxDecision):
         worst_first = sorted(decision.hand, key=lambda card: (card == JESTER, -card))
-        return GiveTax(tuple(worst_first[: decision.count]))
-    if isinstance(decision, ExchangeDecision):
-        return MerchantExchange(None, None)
-    if isinstance(decision, RevolutionDecision):
-        return DeclareRevolution(False)
-    if isinstance(decision, MisdealDecision):
-        return DecideMisdeal(MisdealChoice.INTENDED)
-    assert isinstance(decision, PlacementDecision)
-    return PlaceNewcomer(decision.positions[0])
+        return actions.GiveTax(tuple(worst_first[: decision.count]))
+    if isinstance(decision, actions.ExchangeDecision):
+        return actions.MerchantExchange(None, None)
+    if isinstance(decision, actions.RevolutionDecision):
+        return actions.DeclareRevolution(False)
+    if isinstance(decision, actions.MisdealDecision):
+        return actions.DecideMisdeal(actions.MisdealChoice.INTENDED)
+    assert isinstance(decision, actions.PlacementDecision)
+    return actions.PlaceNewcomer(decision.positions[0])

@@ -14,23 +14,10 @@ from ..engine import (
     EVENT_TYPES,
     Action,
     CardSet,
-    DecideMisdeal,
     Decision,
-    DeclareRevolution,
     Event,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
     Observation,
-    Pass,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
+    actions,
     event_from_dict,
     event_to_dict,
 )
@@ -130,7 +117,7 @@ class _Kind:
 
 DECISION_WIRE = (
     _Kind(
-        PlayDecision,
+        actions.PlayDecision,
         "play",
         (
             _Field(
@@ -143,30 +130,30 @@ DECISION_WIRE = (
             _Field("to_beat", "", _optional_card_set_dict, _optional_card_set_from),
         ),
     ),
-    _Kind(RevolutionDecision, "revolution", (_Field("greater"),)),
+    _Kind(actions.RevolutionDecision, "revolution", (_Field("greater"),)),
     _Kind(
-        TaxDecision,
+        actions.TaxDecision,
         "tax",
         (_Field("count"), _cards("hand"), _Field("receiver")),
     ),
-    _Kind(ExchangeDecision, "exchange", (_cards("merchants"), _cards("cards"))),
+    _Kind(actions.ExchangeDecision, "exchange", (_cards("merchants"), _cards("cards"))),
     _Kind(
-        MisdealDecision,
+        actions.MisdealDecision,
         "misdeal",
         (_Field("card"), _Field("intended"), _Field("peon")),
     ),
-    _Kind(PlacementDecision, "placement", (_Field("newcomer"), _cards("positions"))),
+    _Kind(actions.PlacementDecision, "placement", (_Field("newcomer"), _cards("positions"))),
 )
 """Host to client: a decision is the ``decision`` message's ``kind`` and fields."""
 
 ACTION_WIRE = (
-    _Kind(Play, "play", (_Field("set", "", card_set_dict, card_set_from),)),
-    _Kind(Pass, "pass"),
-    _Kind(DeclareRevolution, "revolution", (_Field("declare"),)),
-    _Kind(GiveTax, "tax", (_cards("cards"),)),
-    _Kind(MerchantExchange, "exchange", (_Field("other", "merchant"), _Field("card"))),
-    _Kind(DecideMisdeal, "misdeal", (_Field("choice", "", str, MisdealChoice),)),
-    _Kind(PlaceNewcomer, "place", (_Field("position"),)),
+    _Kind(actions.Play, "play", (_Field("set", "", card_set_dict, card_set_from),)),
+    _Kind(actions.Pass, "pass"),
+    _Kind(actions.DeclareRevolution, "revolution", (_Field("declare"),)),
+    _Kind(actions.GiveTax, "tax", (_cards("cards"),)),
+    _Kind(actions.MerchantExchange, "exchange", (_Field("other", "merchant"), _Field("card"))),
+    _Kind(actions.DecideMisdeal, "misdeal", (_Field("choice", "", str, actions.MisdealChoice),)),
+    _Kind(actions.PlaceNewcomer, "place", (_Field("position"),)),
 )
 """Client to host: an action is a request's ``type`` and fields."""
 

@@ -16,19 +16,8 @@ from ...engine import (
     JESTER,
     Action,
     CardSet,
-    DecideMisdeal,
     Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
-    Pass,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    TaxDecision,
+    actions,
 )
 from ...engine.actions import legal_answers
 from ...engine.cards import Counts
@@ -120,7 +109,7 @@ class Question:
         t = self.t
         text = chooser_for(self.decision, self.hand, self.order).prompt(t, self.names)
         decision = self.decision
-        if isinstance(decision, TaxDecision):
+        if isinstance(decision, actions.TaxDecision):
             cards = [card for card in self.picked if isinstance(card, int)]
             chosen = describe_cards(t, cards) if cards else t._("nothing yet")
             text += " " + t._("To give: {cards} ({chosen} of {count})").format(
@@ -130,7 +119,7 @@ class Question:
             text += " " + t._("Choose card {k} of {count}.").format(
                 k=len(cards) + 1, count=decision.count
             )
-        elif isinstance(decision, ExchangeDecision) and self.picked:
+        elif isinstance(decision, actions.ExchangeDecision) and self.picked:
             other = self.picked[0]
             assert isinstance(other, int)
             text = t._("Which card do you give {name}?").format(name=self.names(other))
@@ -138,9 +127,9 @@ class Question:
 
     def options(self) -> list[Option]:
         decision = self.decision
-        if isinstance(decision, TaxDecision):
+        if isinstance(decision, actions.TaxDecision):
             return self._tax_options(decision)
-        if isinstance(decision, ExchangeDecision):
+        if isinstance(decision, actions.ExchangeDecision):
             return self._exchange_options()
         return [self._option(action) for action in self.legal]
 
@@ -204,10 +193,12 @@ class Question:
     def _finished(self) -> Action | None:
         """The tax's answer once every card is picked."""
         decision = self.decision
-        if isinstance(decision, TaxDecision) and len(self.picked) == decision.count:
+        if isinstance(decision, actions.TaxDecision) and len(self.picked) == decision.count:
             wanted = Counter(self.picked)
             return next(
-                a for a in self.legal if isinstance(a, GiveTax) and Counter(a.cards) == wanted
+                a
+                for a in self.legal
+                if isinstance(a, actions.GiveTax) and Counter(a.cards) == wanted
             )
         return None
 
@@ -216,28 +207,28 @@ class Question:
     def _option(self, action: Action) -> Option:
         t = self.t
         name = self.names
-        if isinstance(action, Pass):
+        if isinstance(action, actions.Pass):
             return Option(t._("pass"), action, words=words_for(t, PASS_WORDS))
-        if isinstance(action, Play):
+        if isinstance(action, actions.Play):
             return Option(set_label(t, action.set), action)
-        if isinstance(action, DeclareRevolution):
+        if isinstance(action, actions.DeclareRevolution):
             if action.declare:
                 return Option(t._("declare"), action, words=words_for(t, YES_WORDS))
             return Option(t._("do not declare"), action, words=words_for(t, NO_WORDS))
-        if isinstance(action, DecideMisdeal):
+        if isinstance(action, actions.DecideMisdeal):
             decision = self.decision
-            assert isinstance(decision, MisdealDecision)
-            if action.choice is MisdealChoice.INTENDED:
+            assert isinstance(decision, actions.MisdealDecision)
+            if action.choice is actions.MisdealChoice.INTENDED:
                 label = t._("to the intended player, {name}").format(name=name(decision.intended))
                 return Option(label, action, words=words_for(t, INTENDED_WORDS))
             label = t._("to the Greater Peon, {name}").format(name=name(decision.peon))
             return Option(label, action, words=words_for(t, PEON_WORDS))
-        assert isinstance(action, PlaceNewcomer)
+        assert isinstance(action, actions.PlaceNewcomer)
         return Option(self._seat_label(action.position), action)
 
     def _seat_label(self, position: int) -> str:
         decision = self.decision
-        assert isinstance(decision, PlacementDecision)
+        assert isinstance(decision, actions.PlacementDecision)
         others = [p for p in self.order if p != decision.newcomer]
         before = others[position - 1] if 0 < position <= len(others) else None
         after = others[position] if position < len(others) else None
@@ -250,12 +241,12 @@ class Question:
             return t._("last, after {before}").format(before=name(before))
         return t._("first, before {after}").format(after=name(after) if after is not None else "")
 
-    def _tax_options(self, decision: TaxDecision) -> list[Option]:
+    def _tax_options(self, decision: actions.TaxDecision) -> list[Option]:
         picked = Counter(card for card in self.picked if isinstance(card, int))
         held = Counter(decision.hand)
         cards: set[int] = set()
         for action in self.legal:
-            assert isinstance(action, GiveTax)
+            assert isinstance(action, actions.GiveTax)
             rest = Counter(action.cards) - picked
             if sum(rest.values()) == len(action.cards) - len(self.picked):
                 cards.update(rest)
@@ -272,7 +263,7 @@ class Question:
 
     def _exchange_options(self) -> list[Option]:
         t = self.t
-        exchanges = [a for a in self.legal if isinstance(a, MerchantExchange)]
+        exchanges = [a for a in self.legal if isinstance(a, actions.MerchantExchange)]
         if not self.picked:
             options = [
                 Option(t._("decline"), a, words=words_for(t, DECLINE_WORDS))

@@ -16,21 +16,8 @@ from ...engine import (
     JESTER,
     Action,
     CardSet,
-    DecideMisdeal,
     Decision,
-    DeclareRevolution,
-    ExchangeDecision,
-    GiveTax,
-    MerchantExchange,
-    MisdealChoice,
-    MisdealDecision,
-    Pass,
-    PlacementDecision,
-    PlaceNewcomer,
-    Play,
-    PlayDecision,
-    RevolutionDecision,
-    TaxDecision,
+    actions,
 )
 from ...engine.cards import JESTERS_IN_DECK, Counts, counts_of
 from ...lang.i18n import N_, Nn_, Translator
@@ -134,7 +121,7 @@ class PlayChooser(Chooser):
     the rank alone is short; on a lead it takes every card of the rank.
     """
 
-    def __init__(self, decision: PlayDecision, hand: Counts) -> None:
+    def __init__(self, decision: actions.PlayDecision, hand: Counts) -> None:
         self.decision = decision
         self.hand = hand
         self._groups = _groups_of(hand)
@@ -271,14 +258,14 @@ class PlayChooser(Chooser):
             return Result(
                 problem=Problem(N_("You lead this trick: you must play a set, not pass."))
             )
-        return Result(action=Pass())
+        return Result(action=actions.Pass())
 
     def _play(self) -> Result:
         chosen = self.current()
         if chosen is None:
             return Result(problem=Problem(N_("Choose a set first.")))
         if chosen in self.decision.sets:
-            return Result(action=Play(chosen))
+            return Result(action=actions.Play(chosen))
         return Result(problem=self.explain(chosen))
 
     def explain(self, chosen: CardSet) -> Problem:
@@ -353,7 +340,7 @@ class PlayChooser(Chooser):
 class TaxChooser(Chooser):
     """The Greater or Lesser Dalmuti picks the cards they give their Peon (rule 8)."""
 
-    def __init__(self, decision: TaxDecision) -> None:
+    def __init__(self, decision: actions.TaxDecision) -> None:
         self.decision = decision
         self._groups = _groups_of(counts_of(decision.hand))
         self.index = _likely_gift(self._groups)
@@ -406,7 +393,7 @@ class TaxChooser(Chooser):
                     )
                 )
             cards = tuple(card for card, n in sorted(self.chosen.items()) for _ in range(n))
-            return Result(action=GiveTax(cards))
+            return Result(action=actions.GiveTax(cards))
         else:
             return IGNORED
         return CHANGED
@@ -440,14 +427,14 @@ class TaxChooser(Chooser):
 class RevolutionChooser(Chooser):
     """You hold both Jesters: declare a revolution or not (rule 7)."""
 
-    def __init__(self, decision: RevolutionDecision) -> None:
+    def __init__(self, decision: actions.RevolutionDecision) -> None:
         self.decision = decision
 
     def press(self, key: str) -> Result:
         if key == "y":
-            return Result(action=DeclareRevolution(True))
+            return Result(action=actions.DeclareRevolution(True))
         if key == "n":
-            return Result(action=DeclareRevolution(False))
+            return Result(action=actions.DeclareRevolution(False))
         return IGNORED
 
     def prompt(self, t: Translator, name: Names) -> str:
@@ -468,14 +455,14 @@ class RevolutionChooser(Chooser):
 class MisdealChooser(Chooser):
     """Greater Dalmuti: the exposed card goes to its intended receiver or the GP (rule 18)."""
 
-    def __init__(self, decision: MisdealDecision) -> None:
+    def __init__(self, decision: actions.MisdealDecision) -> None:
         self.decision = decision
 
     def press(self, key: str) -> Result:
         if key == "i":
-            return Result(action=DecideMisdeal(MisdealChoice.INTENDED))
+            return Result(action=actions.DecideMisdeal(actions.MisdealChoice.INTENDED))
         if key == "p":
-            return Result(action=DecideMisdeal(MisdealChoice.PEON))
+            return Result(action=actions.DecideMisdeal(actions.MisdealChoice.PEON))
         return IGNORED
 
     def prompt(self, t: Translator, name: Names) -> str:
@@ -498,7 +485,7 @@ class MisdealChooser(Chooser):
 class ExchangeChooser(Chooser):
     """Top Merchant: decline, or give another Merchant one card for a random one (rule 17)."""
 
-    def __init__(self, decision: ExchangeDecision, hand: Counts | None) -> None:
+    def __init__(self, decision: actions.ExchangeDecision, hand: Counts | None) -> None:
         self.decision = decision
         self.merchant_index = 0
         givable = set(decision.cards)
@@ -535,9 +522,9 @@ class ExchangeChooser(Chooser):
                 return Result(
                     problem=Problem(N_("There is nobody to exchange with: decline with d."))
                 )
-            return Result(action=MerchantExchange(self.merchant, self.cursor_card))
+            return Result(action=actions.MerchantExchange(self.merchant, self.cursor_card))
         elif key == "d":
-            return Result(action=MerchantExchange(None, None))
+            return Result(action=actions.MerchantExchange(None, None))
         else:
             return IGNORED
         return CHANGED
@@ -570,7 +557,7 @@ class ExchangeChooser(Chooser):
 class PlacementChooser(Chooser):
     """Greater Dalmuti: where the newcomer sits among the Merchants (rule 12)."""
 
-    def __init__(self, decision: PlacementDecision, order: tuple[int, ...]) -> None:
+    def __init__(self, decision: actions.PlacementDecision, order: tuple[int, ...]) -> None:
         self.decision = decision
         self.order = order
         self.index = 0
@@ -591,7 +578,7 @@ class PlacementChooser(Chooser):
         elif key in ("right", "down"):
             self.index = (self.index + 1) % len(positions)
         elif key == "enter":
-            return Result(action=PlaceNewcomer(self.position))
+            return Result(action=actions.PlaceNewcomer(self.position))
         else:
             return IGNORED
         return CHANGED
@@ -612,14 +599,14 @@ class PlacementChooser(Chooser):
 
 
 def chooser_for(decision: Decision, hand: Counts | None, order: tuple[int, ...]) -> Chooser:
-    if isinstance(decision, PlayDecision):
+    if isinstance(decision, actions.PlayDecision):
         return PlayChooser(decision, hand if hand is not None else counts_of(()))
-    if isinstance(decision, TaxDecision):
+    if isinstance(decision, actions.TaxDecision):
         return TaxChooser(decision)
-    if isinstance(decision, RevolutionDecision):
+    if isinstance(decision, actions.RevolutionDecision):
         return RevolutionChooser(decision)
-    if isinstance(decision, MisdealDecision):
+    if isinstance(decision, actions.MisdealDecision):
         return MisdealChooser(decision)
-    if isinstance(decision, ExchangeDecision):
+    if isinstance(decision, actions.ExchangeDecision):
         return ExchangeChooser(decision, hand)
     return PlacementChooser(decision, order)
