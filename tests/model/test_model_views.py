@@ -10,12 +10,22 @@ import pytest
 
 from dalmuti_net.client.model.views import (
     ChatLine,
+    ChatSent,
+    ErrorSent,
+    EventSent,
     MovedFor,
+    MovedForSent,
+    NudgedSent,
+    OtherSent,
     RulesView,
+    TimersSent,
+    TimersView,
     TimingView,
+    decode_message,
     decode_snapshot,
     decode_table,
     decode_welcome,
+    says_host_saves,
 )
 from dalmuti_net.engine.events import HandStarted
 
@@ -150,3 +160,27 @@ def test_the_model_and_what_renders_it_import_no_io_library(module: str) -> None
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_each_message_is_decoded_once_into_what_the_model_reads() -> None:
+    assert decode_message({"type": "moved_for", "player": 2, "by": "timer"}) == MovedForSent(
+        2, "timer"
+    )
+    assert decode_message({"type": "nudged", "player": 2, "by": 0}) == NudgedSent(2, 0)
+    error = {"type": "error", "code": "cannot_save", "message": "disk", "fatal": False}
+    assert decode_message(error) == ErrorSent("cannot_save", False)
+    timers = {"type": "timers", "grace": [[1, 5000]], "turn": [], "results": 9000}
+    assert decode_message(timers) == TimersSent(TimersView(((1, 5000),), (), 9000))
+    chat = {"type": "chat", "player": 1, "name": "Ana", "text": "hi"}
+    assert decode_message(chat) == ChatSent(ChatLine(1, "Ana", "hi"))
+    unknown = decode_message({"type": "something_new", "seq": 7})
+    assert unknown == EventSent(7, None)
+    assert decode_message({"type": "heartbeat"}) == OtherSent("heartbeat")
+
+
+def test_only_a_heartbeat_or_cannot_save_leaves_a_save_stall_in_place() -> None:
+    assert not says_host_saves(OtherSent("heartbeat"))
+    assert not says_host_saves(ErrorSent("cannot_save", False))
+    assert says_host_saves(ErrorSent("rate_limited", False))
+    assert says_host_saves(OtherSent("decision"))
+    assert says_host_saves(EventSent(3, None))

@@ -271,3 +271,115 @@ def decode_snapshot(message: Message) -> SnapshotView:
         ),
         chat=tuple(decode_chat(line) for line in message.get("chat", ())),
     )
+
+
+# ---------------------------------------------------------------------- every message
+
+
+@dataclass(frozen=True)
+class Welcomed:
+    welcome: WelcomeView
+
+
+@dataclass(frozen=True)
+class TableSent:
+    table: TableView
+
+
+@dataclass(frozen=True)
+class SnapshotSent:
+    snapshot: SnapshotView
+
+
+@dataclass(frozen=True)
+class ChatSent:
+    line: ChatLine
+
+
+@dataclass(frozen=True)
+class TimersSent:
+    timers: TimersView
+
+
+@dataclass(frozen=True)
+class MovedForSent:
+    """The next move logged was made for ``player``: by the turn timer, a stand-in or the
+    host player's skip."""
+
+    player: int
+    by: str
+
+
+@dataclass(frozen=True)
+class NudgedSent:
+    player: int
+    by: int
+
+
+@dataclass(frozen=True)
+class ErrorSent:
+    code: str
+    fatal: bool
+
+
+@dataclass(frozen=True)
+class EventSent:
+    """A numbered event; ``event`` is None for a type this client does not know."""
+
+    seq: int
+    event: Event | None
+
+
+@dataclass(frozen=True)
+class OtherSent:
+    """A message the table model only counts on the session for (``about``, ``goodbye``,
+    ``decision``, ``heartbeat``...): its type."""
+
+    type: str
+
+
+Incoming = (
+    Welcomed
+    | TableSent
+    | SnapshotSent
+    | ChatSent
+    | TimersSent
+    | MovedForSent
+    | NudgedSent
+    | ErrorSent
+    | EventSent
+    | OtherSent
+)
+
+
+def decode_message(message: Message) -> Incoming:
+    """The host's message, validated already, as what the table model reads of it: the
+    one place its ``type`` is looked at on the model's side."""
+    kind = message["type"]
+    if kind == "welcome":
+        return Welcomed(decode_welcome(message))
+    if kind == "table":
+        return TableSent(decode_table(message["table"]))
+    if kind == "snapshot":
+        return SnapshotSent(decode_snapshot(message))
+    if kind == "chat":
+        return ChatSent(decode_chat(message))
+    if kind == "timers":
+        return TimersSent(decode_timers(message))
+    if kind == "moved_for":
+        return MovedForSent(message["player"], message["by"])
+    if kind == "nudged":
+        return NudgedSent(message["player"], message["by"])
+    if kind == "error":
+        return ErrorSent(message["code"], bool(message["fatal"]))
+    if "seq" in message:
+        return EventSent(message["seq"], event_from_message(message))
+    return OtherSent(kind)
+
+
+def says_host_saves(incoming: Incoming) -> bool:
+    """After ``cannot_save`` the host delivers nothing but heartbeats until it saves again
+    (PROTOCOL.md): any other message says that it does."""
+    if isinstance(incoming, ErrorSent):
+        return incoming.code != "cannot_save"
+    return not (isinstance(incoming, OtherSent) and incoming.type == "heartbeat")

@@ -14,18 +14,18 @@ from collections.abc import Iterable
 
 from ...engine import JESTER
 from ...engine.cards import Counts
-from ...engine.events import CardsDealt, HandEnded, Played, TableEnded
+from ...engine.events import CardsDealt, Event, HandEnded, Played, TableEnded
 from ...engine.rules import MAX_HAND_LIMIT
 from ...lang.i18n import N_, Translator
 from ...lang.text import tidy
 from ...lang.words import card_label, describe_set
 from ...protocol.discovery import TableListing
-from ...protocol.messages import Message, action_message, event_from_message
+from ...protocol.messages import Message
 from ...protocol.text import shown
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
 from ..model.seat_marks import game_flags, lobby_marks, players_heading
 from ..model.story import END_REASONS
-from ..model.views import TableView, decode_timers
+from ..model.views import TableView
 from ..session import ClientSession
 from ..status import Status
 from ..ui.choosers import Result
@@ -126,10 +126,14 @@ class PlainTable:
         self.question_serial = 0
         """Counts the questions asked, so that a timer knows whether its one is still open."""
         self.deadline_ms: int | None = None
-        self._answered = False
+        self._asked: object = None
+        """The decision last asked (the model follows which one is owed)."""
+        self._snapshots_seen = 0
+        self._timers_seen: object = None
+        self._timed_out_seen = 0
+        self._refused_seen = 0
         self._time_up_told = 0
         """The question (its serial) whose turn timer's end has been said."""
-        self._decision_seen: object = None
         self._hand_told: object = None
         self._table_seen: TableView | None = None
         self._listed: dict[str, int] = {}
@@ -317,11 +321,10 @@ class PlainTable:
 
     def _forget_table(self) -> None:
         self._table_seen = None
-        self._decision_seen = None
+        self._asked = None
         self._hand_told = None
         self.question = None
         self.deadline_ms = None
-        self._answered = False
         self.finished = self.quitting = self.farewell_said = False
 
     def _tell_problem(self) -> None:
@@ -352,30 +355,39 @@ class PlainTable:
             return effects
         self.say(*self.fresh)  # the log's lines first: what follows comments on them
         self.fresh.clear()
-        kind = message["type"]
         if ui.screen is Screen.PROBLEM and not was_problem:
             self._tell_problem()
             return effects
-        if kind == "snapshot" and self._table_seen is None:
-            self.say(*self.fresh)
-            self.fresh.clear()
-            self._welcome()
-        elif kind in ("table", "snapshot"):
-            self._table_changes()
-        elif kind == "timers":
-            self._tell_results_wait(decode_timers(message).results)
-        elif kind == "moved_for":
-            self._tell_time_up(message)
-        elif kind == "error" and self._answered and self.question is not None:
-            # Our answer was refused: the decision is still owed; ask it again.
-            self._answered = False
-            self.say(*self.question.lines())
-        elif "seq" in message:
-            self._after_event(message)
-        if kind == "snapshot" or kind == "table":
-            self._table_seen = ui.table
-        self._follow_decision()
+        self._follow_model()
         return effects
+
+    def _follow_model(self) -> None:
+        """What the last message changed in the table model, said where the log does not
+        say it (the model has read the message; this reads the model)."""
+        ui = self.ui
+        arrived = ui.snapshots != self._snapshots_seen
+        self._snapshots_seen = ui.snapshots
+        if ui.table is not self._table_seen:
+            if self._table_seen is None and arrived:
+                self._welcome()
+            else:
+                self._table_changes()
+            self._table_seen = ui.table
+        if ui.timers is not self._timers_seen:
+            self._timers_seen = ui.timers
+            if ui.timers is not None:
+                self._tell_results_wait(ui.timers.results)
+        if ui.timed_out != self._timed_out_seen:
+            self._timed_out_seen = ui.timed_out
+            self._tell_time_up()
+        if ui.refused_answers != self._refused_seen:
+            self._refused_seen = ui.refused_answers
+            if self.question is not None:
+                # Our answer was refused: the decision is still owed; ask it again.
+                self.say(*self.question.lines())
+        for event in ui.new_events:
+            self._after_event(event)
+        self._follow_decision()
 
     def _welcome(self) -> None:
         t, ui = self.t, self.ui
@@ -393,10 +405,9 @@ class PlainTable:
                 self.say(t._("Type ready when you are ready, or help for the commands."))
         self._tell_hand_if_new()
 
-    def _after_event(self, message: Message) -> None:
-        event = event_from_message(message)
+    def _after_event(self, event: Event) -> None:
         session = self.session
-        if session is None or event is None:
+        if session is None:
             return
         me = session.player
         if isinstance(event, Played) and event.player == me:
@@ -482,19 +493,19 @@ class PlainTable:
     # ------------------------------------------------------------------ decisions
 
     def _follow_decision(self) -> None:
+        """The decision the table model follows, asked as a numbered question when it is
+        new (the model says which decision is owed and whether it is answered)."""
         session = self.session
         if session is None:
             return
-        decision = session.decision
-        if decision is self._decision_seen:
+        decision = self.ui.owed
+        if decision is self._asked:
             return
-        self._decision_seen = decision
-        self._answered = False
+        self._asked = decision
         if decision is None or decision is self.ui.auto_passed:
             # (passed by the client itself: its log line said so)
             self.question = None
             self.deadline_ms = None
-            self._answered = decision is not None
             return
         observation = session.observation
         self.question = Question(
@@ -515,21 +526,16 @@ class PlainTable:
                 ).format(n=seconds)
             )
 
-    def _tell_time_up(self, message: Message) -> None:
+    def _tell_time_up(self) -> None:
         """The host's timer answered our open question: say that time is up, unless our
         own countdown (which starts when the decision arrives, so ends a little after the
         host's) already said so."""
-        if (
-            message["by"] == "timer"
-            and message["player"] == self.ui.me
-            and self.question is not None
-            and warns_at(self.deadline_ms or 0, 0)
-        ):
+        if self.question is not None and warns_at(self.deadline_ms or 0, 0):
             self.timer_warning(self.question_serial, 0)
 
     def timer_warning(self, serial: int, seconds_left: int) -> None:
         """The turn timer of question ``serial`` has ``seconds_left``: say so if it is open."""
-        if serial != self.question_serial or self.question is None or self._answered:
+        if serial != self.question_serial or self.question is None or self.ui.answered:
             return
         if seconds_left <= 0:
             if self._time_up_told == serial:
@@ -578,10 +584,10 @@ class PlainTable:
         if ui.screen is not Screen.TABLE:
             self.say(self.t._("Not connected: that was not sent."))
             return []
-        if self.question is not None and not self._answered and found is None:
+        if self.question is not None and not self.ui.answered and found is None:
             return self._answer(text)
         if found is None:
-            if self.question is not None and self._answered:
+            if self.question is not None and self.ui.answered:
                 self.say(self.t._("Your answer is on its way."))
             elif command.isdigit():
                 self.say(self.t._("Nothing to answer right now."))
@@ -683,7 +689,7 @@ class PlainTable:
         if word in words_for(self.t, BACK_WORDS) or self._command(word) == "quit":
             self._pressed("escape")
             self.say(self.t._("You stay at the table."))
-            if self.question is not None and not self._answered:
+            if self.question is not None and not self.ui.answered:
                 self.say(*self.question.lines())
             return []
         self._tell_confirmation()
@@ -703,11 +709,7 @@ class PlainTable:
             self.say(outcome.problem)
             return []
         if outcome.action is not None:
-            self._answered = True
-            message = action_message(outcome.action)
-            if self.session is not None and self.session.decision_id is not None:
-                message["decision_id"] = self.session.decision_id  # a late answer is refused
-            return [Send(message)]
+            return self.ui.answer(outcome.action)
         self.say(*question.lines())
         return []
 
@@ -743,7 +745,7 @@ class PlainTable:
         elif command == "scores":
             self._tell_scores()
         elif command == "again":
-            if self.question is not None and not self._answered:
+            if self.question is not None and not self.ui.answered:
                 self.say(*self.question.lines())
             else:
                 self.say(t._("Nothing to answer right now."))
@@ -992,7 +994,7 @@ class PlainTable:
         if observation.ended is not None:
             self._tell_standings()
         elif observation.waiting:
-            if self.question is not None and not self._answered:
+            if self.question is not None and not self.ui.answered:
                 self.say(t._("Your turn!"))
             else:
                 names = self._join([ui.name_of(p) for p in observation.waiting])
@@ -1089,7 +1091,7 @@ class PlainTable:
                 "once the table ended."
             ).format(state=t._("on") if ui.preferences.auto_pass else t._("off"))
         )
-        if self.question is not None and not self._answered:
+        if self.question is not None and not self.ui.answered:
             self.say(
                 t._(
                     "To answer, type the number of an answer, or its short word "

@@ -214,7 +214,7 @@ class PlainClient:
         async def on_message(message: Message) -> None:
             effects = table.on_message(message)
             self.flush()
-            if message["type"] == "snapshot":
+            if table.ui.snapshots:  # the table is there: what is typed now goes to it
                 seated.set()
             await self._carry_out(effects, runner)
 

@@ -28,7 +28,7 @@ from ...lang.text import tidy
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
-from ...protocol.messages import Message, action_message, event_from_message
+from ...protocol.messages import Message, action_message
 from ..address import BadAddress, parse_address
 from ..claims import MOVED_ON_JOIN, Claim, claims
 from ..model.countdowns import Countdowns, moved_for_note
@@ -42,12 +42,23 @@ from ..model.narration import TableChanges, Told
 from ..model.story import TrickStory, describe_event
 from ..model.views import (
     ChatLine,
+    ChatSent,
+    ErrorSent,
+    EventSent,
+    MovedForSent,
+    NudgedSent,
+    OtherSent,
+    SnapshotSent,
+    SnapshotView,
+    TableSent,
     TableView,
-    decode_chat,
-    decode_snapshot,
+    TimersSent,
+    TimersView,
+    Welcomed,
+    decode_message,
     decode_table,
-    decode_timers,
     decode_welcome,
+    says_host_saves,
 )
 from ..seats import SeatStore
 from ..session import HOST_UNPROVEN, ClientSession, HostError
@@ -238,6 +249,18 @@ class ClientUi:
         """Told each line as the log gains it (the plain table prints them)."""
         self.own_hints: Callable[[], list[Hint]] | None = None
         """A front end's own key line in place of the table's (the replay's keys)."""
+        # What the last messages changed, for front ends that say more than the log
+        # (the plain table reads them instead of looking at the messages again).
+        self.new_events: list[Event] = []
+        """The events the last message brought."""
+        self.timers: TimersView | None = None
+        """The host's last timers."""
+        self.timed_out = 0
+        """How many times the host's turn timer moved for this seat."""
+        self.refused_answers = 0
+        """How many of this seat's answers the host refused (the decision is still owed)."""
+        self.snapshots = 0
+        """Snapshots taken in: after the first, the table is there to be shown."""
         self.draws_table = draws_table
         """This front end draws the table (seats with their ready marks): its log leaves
         out what the drawing shows. The plain table draws nothing and says it all."""
@@ -285,7 +308,7 @@ class ClientUi:
         """Who the host player, leaving, hands the host role to."""
         self.editor: LineEditor | None = None
         self.chooser: Chooser | None = None
-        self._decision_seen: object = None
+        self._decision_seen: Decision | None = None
         self._answered = False
         self._resumed = False
         self._arriving = False
@@ -654,96 +677,137 @@ class ClientUi:
         return []
 
     def on_message(self, message: Message) -> list[Effect]:
-        """A message the session has already taken in; effects to carry out (if any)."""
+        """A message the session has already taken in; effects to carry out (if any).
+        The message is decoded once (``client.model.views.decode_message``) and
+        dispatched here, once; the plain table reads what it changed from the model."""
         session = self.session
         assert session is not None
-        kind = message["type"]
+        incoming = decode_message(message)
         effects: list[Effect] = []
-        self._follow_saving(message)
-        self._follow_rules_sent(message)
-        if kind == "about" and session.moved_from is not None and session.address:
-            # A table id is a claim: where the seat was, and where this host is, said.
-            text = self.t._(MOVED_ON_JOIN).format(old=session.moved_from, new=session.address)
-            self.add_log("info", text)
-        if kind == "welcome":
-            self.screen = Screen.TABLE
-            # The runner says CONNECTED before this message is handled: only the first
-            # welcome of a run is a welcome back.
-            welcomed, self._welcomed = self._welcomed, True
-            self._arriving = True  # the snapshot that follows may be the middle of a hand
-            if session.seat_was_lost:
-                self.add_log(
-                    "info",
-                    self.t._("Your earlier seat at this table is gone: you have a new one."),
-                )
-            elif session.token_from_store and not welcomed:
-                self.add_log("info", self.t._("Welcome back: this is your seat, as you left it."))
-        elif kind == "chat":
-            self._tell_chat(decode_chat(message))
-        elif kind == "timers":
-            timers = decode_timers(message)
-            self.countdowns.update(timers)
-            for player, _ in timers.grace:
-                told = self.changes.grace(self.t, self.countdowns, player, self.me, self.name_of)
-                self._tell(None if told is None else [told])
-        elif kind == "moved_for":
-            self._moved_for = (message["player"], message["by"])
-        elif kind == "nudged":
-            self._nudged(message["player"], message["by"])
-        elif kind == "error":
-            error = session.errors[-1]
-            text = describe_error(self.t, error)
-            if error.fatal:
+        self.new_events = []
+        if says_host_saves(incoming):
+            self._saving_again()
+        refused = False  # an error: the rule changes sent are dropped
+        match incoming:
+            case Welcomed():
+                self._welcomed_now(session)
+            case TableSent():
+                self._follow_table()
+            case SnapshotSent(snapshot=snapshot):
+                self._take_snapshot(session, snapshot)
+                self._follow_table()
+            case ChatSent(line=line):
+                self._tell_chat(line)
+            case TimersSent(timers=timers):
+                self.timers = timers
+                self.countdowns.update(timers)
+                for player, _ in timers.grace:
+                    told = self.changes.grace(
+                        self.t, self.countdowns, player, self.me, self.name_of
+                    )
+                    self._tell(None if told is None else [told])
+            case MovedForSent(player=player, by=by):
+                self._moved_for = (player, by)
+                if by == "timer" and player == self.me:
+                    self.timed_out += 1
+            case NudgedSent(player=player, by=by):
+                self._nudged(player, by)
+            case ErrorSent(code=code):
+                refused = True
+                if code == "cannot_save":
+                    self._save_stalled = True
+                effects += self._host_error(session)
+            case EventSent(event=event):
+                if event is not None:
+                    self.new_events.append(event)
+                self._tell_event(event)
+            case OtherSent(type="about"):
+                if session.moved_from is not None and session.address:
+                    # A table id is a claim: where the seat was, and where this host is, said.
+                    text = self.t._(MOVED_ON_JOIN).format(
+                        old=session.moved_from, new=session.address
+                    )
+                    self.add_log("info", text)
+            case OtherSent(type="goodbye"):
                 self._show_closed(session)
-            else:
-                self.add_log("error", text)
-                self.say(text, "error")
-                if self._answered:
-                    # Our answer was refused: a fresh snapshot brings back the decision owed.
-                    self._answered = False
-                    effects.append(Send({"type": "snapshot_request"}))
-        elif kind == "goodbye":
-            self._show_closed(session)
-        elif kind == "snapshot":
-            snapshot = decode_snapshot(message)
-            marks = snapshot.marks()
-            if self._arriving and not any(line.kind == "chat" for line in self.log):
-                # What was said before this viewer came (back): the table's last lines.
-                for line in snapshot.chat:
-                    self._tell_chat(line)
-            if self._arriving and not any(line.kind == "event" for line in self.log):
-                # In the middle of a hand: its log so far, as a watcher from the start saw it.
-                for at, event in enumerate(snapshot.hand_events):
-                    self._moved_for = marks.get(at, self._moved_for)
-                    self._tell_event(event)
-                self._moved_for = None
-            elif self._arriving:
-                self._tell_moves_made_for_me(snapshot.hand_events, marks)
-            observation = session.observation
-            if observation is not None:
-                self.trick_story.sync(observation)
-            self._arriving = False
-            if self._resumed:
-                self._resumed = False
-                self.add_log("info", self.t._("Up to date with the table."))
-        elif "seq" in message:
-            self._log_event(message)
-        if kind in ("table", "snapshot"):
-            self._follow_host_player()
-        if kind in ("table", "snapshot", "welcome"):
-            self._follow_rematch()
-            self._tell(
-                self.changes.follow(
-                    self.t,
-                    self.table,
-                    self.me,
-                    self.name_of,
-                    self.countdowns,
-                    countdown_follows=self._countdown_follows(),
-                )
-            )
+            case OtherSent():
+                pass
+        self._follow_rules_sent(refused)
         effects += self._follow_decision()
         return effects
+
+    def _welcomed_now(self, session: ClientSession) -> None:
+        self.screen = Screen.TABLE
+        # The runner says CONNECTED before this message is handled: only the first
+        # welcome of a run is a welcome back.
+        welcomed, self._welcomed = self._welcomed, True
+        self._arriving = True  # the snapshot that follows may be the middle of a hand
+        if session.seat_was_lost:
+            self.add_log(
+                "info",
+                self.t._("Your earlier seat at this table is gone: you have a new one."),
+            )
+        elif session.token_from_store and not welcomed:
+            self.add_log("info", self.t._("Welcome back: this is your seat, as you left it."))
+        self._follow_rematch()
+        self._tell_changes()
+
+    def _follow_table(self) -> None:
+        """A new table (``table`` or a snapshot's): who holds the host role, a rematch,
+        and the seats' changes in words."""
+        self._follow_host_player()
+        self._follow_rematch()
+        self._tell_changes()
+
+    def _tell_changes(self) -> None:
+        self._tell(
+            self.changes.follow(
+                self.t,
+                self.table,
+                self.me,
+                self.name_of,
+                self.countdowns,
+                countdown_follows=self._countdown_follows(),
+            )
+        )
+
+    def _host_error(self, session: ClientSession) -> list[Effect]:
+        error = session.errors[-1]
+        text = describe_error(self.t, error)
+        if error.fatal:
+            self._show_closed(session)
+            return []
+        self.add_log("error", text)
+        self.say(text, "error")
+        if not self._answered:
+            return []
+        # Our answer was refused: a fresh snapshot brings back the decision owed.
+        self._answered = False
+        self.refused_answers += 1
+        return [Send({"type": "snapshot_request"})]
+
+    def _take_snapshot(self, session: ClientSession, snapshot: SnapshotView) -> None:
+        self.snapshots += 1
+        marks = snapshot.marks()
+        if self._arriving and not any(line.kind == "chat" for line in self.log):
+            # What was said before this viewer came (back): the table's last lines.
+            for line in snapshot.chat:
+                self._tell_chat(line)
+        if self._arriving and not any(line.kind == "event" for line in self.log):
+            # In the middle of a hand: its log so far, as a watcher from the start saw it.
+            for at, event in enumerate(snapshot.hand_events):
+                self._moved_for = marks.get(at, self._moved_for)
+                self._tell_event(event)
+            self._moved_for = None
+        elif self._arriving:
+            self._tell_moves_made_for_me(snapshot.hand_events, marks)
+        observation = session.observation
+        if observation is not None:
+            self.trick_story.sync(observation)
+        self._arriving = False
+        if self._resumed:
+            self._resumed = False
+            self.add_log("info", self.t._("Up to date with the table."))
 
     def _nudged(self, player: int, by: int) -> None:
         t = self.t
@@ -767,13 +831,10 @@ class ClientUi:
     auto_passed: object = None
     """The decision the client passed on by itself (the plain table asks nothing then)."""
 
-    def _follow_saving(self, message: Message) -> None:
+    def _saving_again(self) -> None:
         """After `cannot_save`, the host delivers nothing but heartbeats until it saves
         again (PROTOCOL.md): whatever else comes next says that it does."""
-        if message["type"] == "error" and message["code"] == "cannot_save":
-            self._save_stalled = True
-            return
-        if not self._save_stalled or message["type"] == "heartbeat":
+        if not self._save_stalled:
             return
         self._save_stalled = False
         if self.notice is not None and self.notice.text == self._stalled_text():
@@ -813,9 +874,6 @@ class ClientUi:
             self.countdowns.clear()
             self.add_log("info", self.t._("The host player offers a rematch with the same seats."))
         self._rematch_told = offered
-
-    def _log_event(self, message: Message) -> None:
-        self._tell_event(event_from_message(message))
 
     def _tell_event(self, event: Event | None) -> None:
         if event is None:
@@ -1178,17 +1236,33 @@ class ClientUi:
         ... 15, not 20, 19, 19 ...)."""
         return {**menu_values(self.table), **self._rules_sent}
 
-    def _follow_rules_sent(self, message: Message) -> None:
+    def _follow_rules_sent(self, refused: bool) -> None:
         """A change sent is settled when the table shows it; a refusal drops them all."""
         if not self._rules_sent:
             return
         table = self.table
-        if message["type"] == "error" or table is None or not table.lobby:
+        if refused or table is None or not table.lobby:
             self._rules_sent = {}
             return
-        if message["type"] in ("table", "snapshot"):
-            rules = menu_values(table)
-            self._rules_sent = {k: v for k, v in self._rules_sent.items() if rules.get(k) != v}
+        rules = menu_values(table)  # (the same table as before: nothing settles)
+        self._rules_sent = {k: v for k, v in self._rules_sent.items() if rules.get(k) != v}
+
+    @property
+    def owed(self) -> Decision | None:
+        """The decision owed as this model follows it (new when a new one arrives)."""
+        return self._decision_seen
+
+    @property
+    def answered(self) -> bool:
+        """The owed decision's answer is on its way (or auto-pass gives it)."""
+        return self._answered
+
+    def answer(self, action: Action) -> list[Effect]:
+        """Answer the owed decision with ``action`` (a front end's own prompt chose it)."""
+        self._answered = True
+        self.chooser = None
+        self.notice = None
+        return [Send(self._answer_message(action))]
 
     def _answer_message(self, action: Action) -> Message:
         """The answer, naming the decision it answers: a late one is refused, not applied
@@ -1206,10 +1280,7 @@ class ClientUi:
             self.say(result.problem.show(self.t), "warning")
             return []
         if result.action is not None:
-            self._answered = True
-            self.chooser = None
-            self.notice = None
-            return [Send(self._answer_message(result.action))]
+            return self.answer(result.action)
         if result.request is not None:
             self.notice = None
             if result.request.get("type") == "set_rules":
