@@ -12,35 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cards as c
+from . import events
 from .cards import CardSet, Counts
-from .events import (
-    CardsDealt,
-    DealFinished,
-    Event,
-    HandEnded,
-    HandStarted,
-    MerchantExchangeCards,
-    MerchantExchanged,
-    MisdealExposed,
-    MisdealReplacement,
-    MisdealResolved,
-    NewcomerPlaced,
-    Passed,
-    Played,
-    PlayerJoining,
-    PlayerLeaving,
-    PlayerRemoved,
-    RevolutionDeclared,
-    RolesMirrored,
-    SeatingSettled,
-    TableEnded,
-    TaxCards,
-    TaxesSkipped,
-    TaxPaid,
-    TrickWon,
-    Waiting,
-    WentOut,
-)
+from .events import Event
 from .roles import Role, roles_of
 
 
@@ -62,9 +36,9 @@ class Observation:
     trick: list[tuple[int, CardSet]] = field(default_factory=list)
     played: Counts = c.EMPTY
     out: list[int] = field(default_factory=list)
-    revolution: RevolutionDeclared | None = None
-    misdeal: MisdealExposed | None = None
-    misdeal_result: MisdealResolved | None = None
+    revolution: events.RevolutionDeclared | None = None
+    misdeal: events.MisdealExposed | None = None
+    misdeal_result: events.MisdealResolved | None = None
     transfers: list[Event] = field(default_factory=list)
     """Every card movement this seat saw the cards of: taxes, exchanges, misdeal draws."""
     exchanges: int = 0
@@ -74,11 +48,11 @@ class Observation:
     """The cards each player has played this hand."""
     joining: list[int] = field(default_factory=list)
     leaving: list[int] = field(default_factory=list)
-    last_hand: HandEnded | None = None
-    results: list[HandEnded] = field(default_factory=list, compare=False)
+    last_hand: events.HandEnded | None = None
+    results: list[events.HandEnded] = field(default_factory=list, compare=False)
     """Every hand's result this observation has seen, across hands, oldest first (left out
     of comparisons: a view rebuilt from the log knows only the last)."""
-    ended: TableEnded | None = None
+    ended: events.TableEnded | None = None
 
     def copy(self) -> Observation:
         """An independent copy (events and card sets are immutable, so they are shared)."""
@@ -118,7 +92,7 @@ class Observation:
             self.hand = c.add(self.hand, cards)
 
 
-def _hand_started(o: Observation, e: HandStarted) -> None:
+def _hand_started(o: Observation, e: events.HandStarted) -> None:
     o.hand_number, o.hand_limit, o.taxes = e.hand, e.hand_limit, e.taxes
     o.order = e.order
     o.scores = dict(zip(e.order, e.scores, strict=True))
@@ -139,22 +113,22 @@ def _hand_started(o: Observation, e: HandStarted) -> None:
     o.joining, o.leaving = [], []
 
 
-def _seating_settled(o: Observation, e: SeatingSettled) -> None:
+def _seating_settled(o: Observation, e: events.SeatingSettled) -> None:
     o.order = e.order
 
 
-def _player_joining(o: Observation, e: PlayerJoining) -> None:
+def _player_joining(o: Observation, e: events.PlayerJoining) -> None:
     o.joining.append(e.player)
 
 
-def _player_leaving(o: Observation, e: PlayerLeaving) -> None:
+def _player_leaving(o: Observation, e: events.PlayerLeaving) -> None:
     if e.player in o.joining:
         o.joining.remove(e.player)
     else:
         o.leaving.append(e.player)
 
 
-def _player_removed(o: Observation, e: PlayerRemoved) -> None:
+def _player_removed(o: Observation, e: events.PlayerRemoved) -> None:
     o.order = tuple(p for p in o.order if p != e.player)
     o.scores.pop(e.player, None)
     o.counts.pop(e.player, None)
@@ -162,53 +136,53 @@ def _player_removed(o: Observation, e: PlayerRemoved) -> None:
         o.leaving.remove(e.player)
 
 
-def _newcomer_placed(o: Observation, e: NewcomerPlaced) -> None:
+def _newcomer_placed(o: Observation, e: events.NewcomerPlaced) -> None:
     o.order = (*o.order[: e.position], e.player, *o.order[e.position :])
     o.scores[e.player] = 0
     if e.player in o.joining:
         o.joining.remove(e.player)
 
 
-def _misdeal_exposed(o: Observation, e: MisdealExposed) -> None:
+def _misdeal_exposed(o: Observation, e: events.MisdealExposed) -> None:
     o.misdeal = e
 
 
-def _misdeal_resolved(o: Observation, e: MisdealResolved) -> None:
+def _misdeal_resolved(o: Observation, e: events.MisdealResolved) -> None:
     o.misdeal_result = e
 
 
-def _misdeal_replacement(o: Observation, e: MisdealReplacement) -> None:
+def _misdeal_replacement(o: Observation, e: events.MisdealReplacement) -> None:
     o.transfers.append(e)
 
 
-def _cards_dealt(o: Observation, e: CardsDealt) -> None:
+def _cards_dealt(o: Observation, e: events.CardsDealt) -> None:
     if e.player == o.viewer:
         o.hand = c.counts_of(e.cards)
 
 
-def _deal_finished(o: Observation, e: DealFinished) -> None:
+def _deal_finished(o: Observation, e: events.DealFinished) -> None:
     o.counts = dict(zip(o.order, e.counts, strict=True))
 
 
-def _revolution_declared(o: Observation, e: RevolutionDeclared) -> None:
+def _revolution_declared(o: Observation, e: events.RevolutionDeclared) -> None:
     o.revolution = e
 
 
-def _roles_mirrored(o: Observation, e: RolesMirrored) -> None:
+def _roles_mirrored(o: Observation, e: events.RolesMirrored) -> None:
     o.order = e.order
 
 
-def _taxes_skipped(o: Observation, e: TaxesSkipped) -> None:
+def _taxes_skipped(o: Observation, e: events.TaxesSkipped) -> None:
     o.taxes = False
 
 
-def _tax_paid(o: Observation, e: TaxPaid) -> None:
+def _tax_paid(o: Observation, e: events.TaxPaid) -> None:
     o.counts[e.giver] -= e.count
     o.counts[e.receiver] += e.count
     o.gifts.append((e.giver, e.receiver, e.count))
 
 
-def _tax_cards(o: Observation, e: TaxCards) -> None:
+def _tax_cards(o: Observation, e: events.TaxCards) -> None:
     o.transfers.append(e)
     if e.giver == o.viewer:
         o._take(e.cards)
@@ -216,13 +190,13 @@ def _tax_cards(o: Observation, e: TaxCards) -> None:
         o._receive(e.cards)
 
 
-def _merchant_exchanged(o: Observation, e: MerchantExchanged) -> None:
+def _merchant_exchanged(o: Observation, e: events.MerchantExchanged) -> None:
     o.exchanges += 1
     o.gifts.append((e.giver, e.other, 1))
     o.gifts.append((e.other, e.giver, 1))
 
 
-def _merchant_exchange_cards(o: Observation, e: MerchantExchangeCards) -> None:
+def _merchant_exchange_cards(o: Observation, e: events.MerchantExchangeCards) -> None:
     o.transfers.append(e)
     if o.viewer == e.giver:
         o._take((e.given,))
@@ -232,11 +206,11 @@ def _merchant_exchange_cards(o: Observation, e: MerchantExchangeCards) -> None:
         o._receive((e.given,))
 
 
-def _waiting(o: Observation, e: Waiting) -> None:
+def _waiting(o: Observation, e: events.Waiting) -> None:
     o.phase, o.waiting = e.phase, e.players
 
 
-def _played(o: Observation, e: Played) -> None:
+def _played(o: Observation, e: events.Played) -> None:
     cards = e.set.cards()
     o.counts[e.player] = e.remaining
     o.played = c.add(o.played, cards)
@@ -248,21 +222,21 @@ def _played(o: Observation, e: Played) -> None:
         o._take(cards)
 
 
-def _passed(o: Observation, e: Passed) -> None:
+def _passed(o: Observation, e: events.Passed) -> None:
     o.passed.add(e.player)
 
 
-def _trick_won(o: Observation, e: TrickWon) -> None:
+def _trick_won(o: Observation, e: events.TrickWon) -> None:
     o.to_beat = o.top_player = None
     o.passed = set()
     o.trick = []
 
 
-def _went_out(o: Observation, e: WentOut) -> None:
+def _went_out(o: Observation, e: events.WentOut) -> None:
     o.out.append(e.player)
 
 
-def _hand_ended(o: Observation, e: HandEnded) -> None:
+def _hand_ended(o: Observation, e: events.HandEnded) -> None:
     o.last_hand = e
     o.results.append(e)
     o.scores = dict(zip(e.finishing, e.scores, strict=True))
@@ -271,36 +245,36 @@ def _hand_ended(o: Observation, e: HandEnded) -> None:
     o.waiting = ()
 
 
-def _table_ended(o: Observation, e: TableEnded) -> None:
+def _table_ended(o: Observation, e: events.TableEnded) -> None:
     o.ended = e
     o.phase = "ended"
     o.waiting = ()
 
 
 _HANDLERS: dict[type[Event], Callable[[Observation, Any], None]] = {
-    HandStarted: _hand_started,
-    SeatingSettled: _seating_settled,
-    PlayerJoining: _player_joining,
-    PlayerLeaving: _player_leaving,
-    PlayerRemoved: _player_removed,
-    NewcomerPlaced: _newcomer_placed,
-    MisdealExposed: _misdeal_exposed,
-    MisdealResolved: _misdeal_resolved,
-    MisdealReplacement: _misdeal_replacement,
-    CardsDealt: _cards_dealt,
-    DealFinished: _deal_finished,
-    RevolutionDeclared: _revolution_declared,
-    RolesMirrored: _roles_mirrored,
-    TaxesSkipped: _taxes_skipped,
-    TaxPaid: _tax_paid,
-    TaxCards: _tax_cards,
-    MerchantExchanged: _merchant_exchanged,
-    MerchantExchangeCards: _merchant_exchange_cards,
-    Waiting: _waiting,
-    Played: _played,
-    Passed: _passed,
-    TrickWon: _trick_won,
-    WentOut: _went_out,
-    HandEnded: _hand_ended,
-    TableEnded: _table_ended,
+    events.HandStarted: _hand_started,
+    events.SeatingSettled: _seating_settled,
+    events.PlayerJoining: _player_joining,
+    events.PlayerLeaving: _player_leaving,
+    events.PlayerRemoved: _player_removed,
+    events.NewcomerPlaced: _newcomer_placed,
+    events.MisdealExposed: _misdeal_exposed,
+    events.MisdealResolved: _misdeal_resolved,
+    events.MisdealReplacement: _misdeal_replacement,
+    events.CardsDealt: _cards_dealt,
+    events.DealFinished: _deal_finished,
+    events.RevolutionDeclared: _revolution_declared,
+    events.RolesMirrored: _roles_mirrored,
+    events.TaxesSkipped: _taxes_skipped,
+    events.TaxPaid: _tax_paid,
+    events.TaxCards: _tax_cards,
+    events.MerchantExchanged: _merchant_exchanged,
+    events.MerchantExchangeCards: _merchant_exchange_cards,
+    events.Waiting: _waiting,
+    events.Played: _played,
+    events.Passed: _passed,
+    events.TrickWon: _trick_won,
+    events.WentOut: _went_out,
+    events.HandEnded: _hand_ended,
+    events.TableEnded: _table_ended,
 }
