@@ -19,9 +19,11 @@ from ..client.ui.choosers import Hint, PlayChooser
 from ..client.ui.confirm import confirmation_lines
 from ..client.ui.help import help_text_lines
 from ..client.ui.screen import (
+    button,
     cards_played,
     final_standings,
     header_line,
+    next_deal,
     render,
     results_rows,
     seat_flags,
@@ -29,7 +31,14 @@ from ..client.ui.screen import (
     turn_line,
     visible_hints,
 )
-from ..client.ui.state import ClientUi, Effect, Overlay, Screen
+from ..client.ui.state import (
+    FINAL_STANDINGS_HINT,
+    READ_RESULTS_HINT,
+    ClientUi,
+    Effect,
+    Overlay,
+    Screen,
+)
 from ..engine import JESTER
 from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_
 from ..lang.text import tidy
@@ -63,8 +72,11 @@ class Button:
 def hint_buttons(hint: Hint, translate: Any) -> list[Button]:
     """The touch buttons for one footer hint. Words apart name keys doing different
     things ("↑↓ x": move, then remove); a slash names keys doing one thing ("b/B",
-    "↑/Space", "o/Esc"): the first is enough; a pair of arrows is a pair of buttons."""
+    "↑/Space", "o/Esc"): the first is enough; a pair of arrows is a pair of buttons.
+    "any key" is Enter's button."""
     label = translate(hint.label)
+    if hint.keys == FINAL_STANDINGS_HINT.keys:
+        return [Button("enter", label)]
     keys: list[str] = []
     for word in hint.keys.split():
         part = word.split("/")[0]
@@ -182,17 +194,18 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
     chooser = ui.choosing
     names = ui.namer()
     memory = cards_played(ui, observation, 48) if ui.in_hand and ui.show_memory else []
+    results = _results(ui, observation)  # in place of the turn line and the standings
     return {
-        "results": _results(ui, observation),
+        "results": results,
         "header": _fragments(header_line(ui, cols)),
         "headings": [t._("Player"), t._("Role"), t._("Cards"), t._("Score") if scoring else ""],
         "seats": seats,
         "trick": [_fragments(line) for line in trick_story(ui, observation, cols)],
-        "turn": _fragments(turn_line(ui, touch=True)),
+        "turn": [] if results else _fragments(turn_line(ui, touch=True)),
         "prompt": "" if chooser is None else chooser.prompt(t, names),
         "selection": "" if chooser is None else chooser.selection(t, names),
         "memory": [_fragments(line) for line in memory],
-        "standings": [_fragments(line) for line in final_standings(ui, cols)],
+        "standings": [] if results else [_fragments(line) for line in final_standings(ui, cols)],
         "log_title": t._("Log and chat"),
         "log": [[line.kind, tidy(line.text)] for line in list(ui.log)[-LOG_SHOWN:]],
     }
@@ -206,9 +219,17 @@ def _results(ui: ClientUi, observation: Any) -> dict[str, Any] | None:
     """The hand just over, between the hands (until the next deal or a tap): the
     terminal's own rows, its sentences for the cards that changed hands with you."""
     result = ui.results
-    if result is None or observation.ended is not None:
+    if result is None:
         return None
     t = ui.t
+    if observation.ended is not None:  # the last hand's points, then the standings
+        tap = t._("That was the last hand: tap {button} for the final standings.")
+        after = tap.format(button=button(t, FINAL_STANDINGS_HINT.label))
+    else:
+        after = next_deal(ui)
+        if ui.reading_results():
+            tap = t._("Tap {button} when you have read them.")
+            after += " " + tap.format(button=button(t, READ_RESULTS_HINT.label))
     headers, rows = results_rows(ui)
     notes = [describe_event(t, transfer, ui.name_of, ui.me) for transfer in observation.transfers]
     return {
@@ -219,7 +240,7 @@ def _results(ui: ClientUi, observation: Any) -> dict[str, Any] | None:
             for player, row in zip(result.finishing, rows, strict=True)
         ],
         "notes": [note for note in notes if note is not None],
-        "next": t._("The next hand is dealt in a moment; any key shows the table."),
+        "next": tidy(after),
     }
 
 

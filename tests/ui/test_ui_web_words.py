@@ -7,12 +7,13 @@ import pytest
 from test_ui_evening import play_until_ended
 from ui_support import LocalTable, draw
 
+from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.state import ClientUi, Send
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
-from dalmuti_net.web.view import MAX_COLS, render_view
+from dalmuti_net.web.view import MAX_COLS, choose, render_view
 
 
 def page(ui: ClientUi) -> tuple[str, list[str]]:
@@ -104,3 +105,47 @@ def test_the_web_lobby_says_which_button_to_tap(language: str) -> None:
             and "pulsa" not in sentence
             and "按 " not in sentence
         )
+
+
+def play_until_results(table: LocalTable) -> None:
+    """Answer at random until a hand's results are on screen."""
+    for _ in range(2000):
+        if table.ui.results is not None:
+            return
+        decision = table.session.decision
+        if decision is None or table.ui.choosing is None:
+            table.pump()
+            continue
+        table.send(table.ui._answer_message(random_answer(decision, table.rng)))
+    raise AssertionError("no hand ended")
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_web_results_name_their_buttons_and_the_last_hands_are_shown(
+    language: str,
+) -> None:
+    t = Translator(language)
+    table = LocalTable(Rules(scoring=True, hand_limit=2), seed=2, language=language, bots=3)
+    table.press("s")
+    play_until_results(table)
+    view = render_view(table.ui, MAX_COLS, 40)
+    results = view["table"]["results"]
+    labels = [button["label"] for button in view["buttons"]]
+    read = t._("Tap {button} when you have read them.")
+    assert read.format(button=tapped(t, "ready for the next hand")) in results["next"]
+    assert t._("ready for the next hand") in labels
+    assert view["table"]["turn"] == []  # the results say what the table waits for
+    # The last hand: its points first (as on the terminal), then the standings by a tap.
+    table.next_hand()
+    play_until_ended(table)
+    view = render_view(table.ui, MAX_COLS, 40)
+    results = view["table"]["results"]
+    assert results is not None and t._("Points") in results["headers"]
+    last = t._("That was the last hand: tap {button} for the final standings.")
+    assert results["next"] == last.format(button=tapped(t, "final standings"))
+    assert {"key": "enter", "label": t._("final standings")} in view["buttons"]
+    assert view["table"]["standings"] == []
+    choose(table.ui, {"key": "enter"})
+    view = render_view(table.ui, MAX_COLS, 40)
+    assert view["table"]["results"] is None and view["table"]["standings"]
+    assert t._("rematch") in [button["label"] for button in view["buttons"]]

@@ -1169,12 +1169,14 @@ seat_flags = _seat_flags
 trick_story = _trick_story
 cards_played = _memory
 final_standings = _standings
+next_deal = _next_deal
 
 __all__ = [
     "Line",
     "cards_played",
     "final_standings",
     "header_line",
+    "next_deal",
     "render",
     "results_rows",
     "seat_flags",

@@ -95,6 +95,9 @@ from .refusals import RefusalScreen
 LOG_LINES = 500
 REMATCH_HINT = Hint("r", N_("rematch"))
 """The host player's key once the table is over (the turn line names it too)."""
+READ_RESULTS_HINT = Hint("Enter", N_("ready for the next hand"))
+FINAL_STANDINGS_HINT = Hint(N_("any key"), N_("final standings"))
+"""The results' keys, between hands and after the last (the web table names them)."""
 AUTO_PASSED = N_("Nothing of yours beats it: passed for you (auto-pass).")
 AUTO_PASSING = N_("Nothing of yours beats it: auto-pass passes for you in a moment.")
 AUTO_PASS_PAUSE_S = 1.2
@@ -1470,15 +1473,15 @@ class ClientUi:
             return [Hint("q", N_("quit"))]
         hints: list[Hint] = []
         if self.results is not None and self.ended:
-            hints.append(Hint(N_("any key"), N_("final standings")))
+            hints.append(FINAL_STANDINGS_HINT)
         elif self.results is not None:
             if self.reading_results():
-                hints.append(Hint("Enter", N_("ready for the next hand")))
+                hints.append(READ_RESULTS_HINT)
             hints.append(Hint("Esc", N_("back to the table")))
         elif self.ended and self.session is not None and self.session.is_host:
             hints.append(REMATCH_HINT)
         elif self.reading_results():
-            hints.append(Hint("Enter", N_("ready for the next hand")))
+            hints.append(READ_RESULTS_HINT)
         elif self.chooser is not None and not self._answered:
             hints += self.chooser.hints()
         elif (
