@@ -39,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     who.add_argument("--spectator", action="store_true", help=N_("as a spectator saw it"))
     parser.add_argument("--table", type=int, metavar="N", help=N_("the file's Nth table"))
     parser.add_argument(
+        "--rematch",
+        type=int,
+        metavar="N",
+        help=N_("the table's Nth rematch, as the list numbers them (default: its first game)"),
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         help=N_("JSON Lines, one message a line (format: protocol/HISTORY.md)"),
@@ -79,7 +85,7 @@ def _run(args: argparse.Namespace) -> int:
         for table in wanted:
             check_fits(table, table.frames(table.choose(None)[0]))
         chose = args.as_name is not None or args.spectator
-        if args.hand is None and not args.json and not chose:
+        if args.hand is None and args.rematch is None and not args.json and not chose:
             _list(t, wanted)
             return 0
         table = wanted[-1]
@@ -109,14 +115,35 @@ def _tell(
     info: ViewerInfo,
     frames: list[Message],
 ) -> int:
-    from ..history.hands import hand_spans
+    from ..history.hands import HandSpan, game_spans, hand_spans
     from ..history.record import HandCounter, header_line, message_line
     from ..rerun.frames import HOST
     from .history_text import history_title, names_in, tell
 
     operator = viewer == HOST
     lines = tell(t, frames, info.player if info.kind == "seat" else None, operator)
-    spans = hand_spans(frames)
+    # A rematch numbers its hands from 1 again: a hand is one of a game's (the first
+    # game's unless --rematch says), and --rematch alone tells that game whole.
+    games = game_spans(frames)
+    rematch = args.rematch
+    if rematch is not None and not 1 <= rematch < len(games):
+        if len(games) == 1:
+            return _fail(t._("this table had no rematch"), 2)
+        return _fail(
+            t.n_(
+                "there is no rematch {rematch} at this table (it had {n} rematch)",
+                "there is no rematch {rematch} at this table (it had {n} rematches)",
+                len(games) - 1,
+            ).format(rematch=rematch, n=len(games) - 1),
+            2,
+        )
+    start, end = 0, len(frames)
+    if rematch is not None or args.hand is not None:
+        start, end = games[rematch or 0].start, games[rematch or 0].end
+    spans = [
+        HandSpan(span.number, span.start + start, span.end + start)
+        for span in hand_spans(frames[start:end])
+    ]
     if args.hand is not None:
         dealt = [span for span in spans if span.number > 0]
         chosen = [span for span in spans if span.number == args.hand]
@@ -145,7 +172,10 @@ def _tell(
         for i in indices:
             out.write(message_line(hands[i], frames[i], lines[i]))
         return 0
-    say(history_title(t, table.name, info, args.hand, names_in(t, frames)))
+    name = table.name
+    if rematch is not None:
+        name = t._("{table}, rematch {rematch}").format(table=name, rematch=rematch)
+    say(history_title(t, name, info, args.hand, names_in(t, frames)))
     for i in indices:
         line = lines[i]
         if line is not None:

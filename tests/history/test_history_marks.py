@@ -182,3 +182,27 @@ def test_an_unfinished_hand_reads_as_one_sentence_with_its_stand_ins(
     write_changes(path, header, table.take_journal())
     hands = [line.strip() for line in listing(capsys, path, "en") if line.startswith("  ")]
     assert hands == ["Hand 1: not finished; a bot stood in for Cy"]
+
+
+def test_a_hand_of_a_rematch_is_told_by_its_number_in_the_rematch(
+    rematch_save: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both games have a hand 1: --hand alone is the first game's, --rematch N the Nth
+    rematch's (as the listing numbers them); --rematch alone tells that game whole."""
+
+    def told(*argv: str) -> tuple[int, str, str]:
+        code = main(["history", str(rematch_save), "--as", "Ana", *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, first, _ = told("--hand", "1")
+    assert code == 0 and first.count("Hand 1 of 2 begins.") == 1
+    code, again, _ = told("--hand", "1", "--rematch", "1")
+    assert code == 0 and again.count("Hand 1 of 2 begins.") == 1
+    assert again.splitlines()[0] == "Again, rematch 1, hand 1, as Ana saw it:"
+    assert again != first  # another deal
+    code, whole, _ = told("--rematch", "1")
+    assert code == 0 and whole.count("begins.") == 2 and again.splitlines()[1] in whole
+    code, out, err = told("--rematch", "2", "--lang", "es")
+    assert code == 2 and out == ""
+    assert err.strip() == "dalmuti history: no hay revancha 2 en esta mesa (tuvo 1 revancha)"
