@@ -9,7 +9,7 @@ as a guest of asyncio (the prompt_toolkit client).
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 
 import trio
@@ -35,6 +35,8 @@ RESOLVE_WORKERS = 4
 MAX_KNOWN_NAMES = 256
 """Names tracked at most: a flood of bogus announcements cannot grow memory without end."""
 DEFAULT_FIND_TIMEOUT = 2.0
+DISCOVERY_PATIENCE = 4.0
+"""Seconds a table list waits for tables before it says what to check."""
 
 
 class TableBrowser:
@@ -196,6 +198,33 @@ async def browse_tables(*, interfaces: Sequence[str] | None = None) -> AsyncIter
     finally:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(zc.close)
+
+
+@asynccontextmanager
+async def showing_tables(
+    show: Callable[[list[TableListing]], None],
+    slow: Callable[[], None],
+    *,
+    interfaces: Sequence[str] | None = None,
+) -> AsyncIterator[None]:
+    """Feed a table list while the block runs (the block waits for the player's pick):
+    ``show`` gets the tables found at once and again after each change, and ``slow`` is
+    called once ``DISCOVERY_PATIENCE`` seconds in (the list says what to check if it is
+    still empty). The terminal table and the plain table share this."""
+    async with browse_tables(interfaces=interfaces) as browser, trio.open_nursery() as nursery:
+
+        async def show_listings() -> None:
+            async for listings in browser:
+                show(listings)
+
+        async def say_when_slow() -> None:
+            await trio.sleep(DISCOVERY_PATIENCE)
+            slow()
+
+        nursery.start_soon(show_listings)
+        nursery.start_soon(say_when_slow)
+        yield
+        nursery.cancel_scope.cancel()
 
 
 async def find_tables(

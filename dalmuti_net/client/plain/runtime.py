@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import trio
 
@@ -26,11 +26,12 @@ from ..ui.runtime import QUIT_PATIENCE
 from ..ui.state import BackToList, Effect, Join, Quit, Rejoin, Send, Wake
 from .narrator import TIMER_WARNINGS, PlainTable, warns_at
 
+if TYPE_CHECKING:
+    from ...protocol.discovery import TableListing
+
 PLAIN_SOFTWARE = f"{TABLE_UI_SOFTWARE} plain"
 """The hello's software, for the host's logs (the host paces its bots for whoever plays a
 seat, whatever program they use)."""
-DISCOVERY_PATIENCE = 4.0
-"""Seconds without any table found before the client says what to check."""
 
 
 class PlainClient:
@@ -162,39 +163,32 @@ class PlainClient:
         return session
 
     async def _find_table(self, interfaces: Sequence[str] | None) -> Join | None:
-        from ..discovery import browse_tables
+        from ..discovery import showing_tables
 
         table = self.table
         table.ui.seats = self.seats  # a listing claiming a seat's table id is said as such
         table.looking()
         self.flush()
-        async with browse_tables(interfaces=interfaces) as browser, trio.open_nursery() as nursery:
 
-            async def show_listings() -> None:
-                async for listings in browser:
-                    table.set_listings(listings)
-                    self.flush()
+        def show(listings: list[TableListing]) -> None:
+            table.set_listings(listings)
+            self.flush()
 
-            async def say_when_slow() -> None:
-                await trio.sleep(DISCOVERY_PATIENCE)
-                table.looking_slow()
-                self.flush()
+        def slow() -> None:
+            table.looking_slow()
+            self.flush()
 
-            nursery.start_soon(show_listings)
-            nursery.start_soon(say_when_slow)
+        async with showing_tables(show, slow, interfaces=interfaces):
             while True:
                 line = await self._next_line()
                 if line is None:
-                    nursery.cancel_scope.cancel()
                     return None
                 effects = table.on_line(line)
                 self.flush()
                 for effect in effects:
                     if isinstance(effect, Quit):
-                        nursery.cancel_scope.cancel()
                         return None
                     if isinstance(effect, Join):
-                        nursery.cancel_scope.cancel()
                         return effect
         return None  # pragma: no cover
 

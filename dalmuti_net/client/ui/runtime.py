@@ -22,9 +22,10 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from ...lang.text import tidy
+from ...protocol.discovery import TableListing
 from ...protocol.messages import Message
 from ...told import told_record
-from ..discovery import browse_tables
+from ..discovery import showing_tables
 from ..runner import CannotConnect, ClientRunner, Connector
 from ..session import ClientSession
 from ..status import Status
@@ -34,8 +35,6 @@ from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send, Wake
 
 NextStep = BackToList | Rejoin
 
-DISCOVERY_PATIENCE = 4.0
-"""Seconds without any table found before the client says what to check."""
 QUIT_PATIENCE = 3.0
 """Seconds quitting may spend telling the others before the program ends anyway."""
 
@@ -184,23 +183,18 @@ class TerminalClient:
     async def find_table(self, interfaces: Sequence[str] | None) -> Join:
         """Show the tables on the LAN until the player picks one (and gives a name)."""
         ui = self.ui
-        async with browse_tables(interfaces=interfaces) as browser, trio.open_nursery() as nursery:
 
-            async def show_listings() -> None:
-                async for listings in browser:
-                    ui.set_listings(listings)
-                    self.refresh()
+        def show(listings: list[TableListing]) -> None:
+            ui.set_listings(listings)
+            self.refresh()
 
-            async def say_when_slow() -> None:
-                await trio.sleep(DISCOVERY_PATIENCE)
-                ui.note_discovery_slow()
-                self.refresh()
+        def slow() -> None:
+            ui.note_discovery_slow()
+            self.refresh()
 
-            nursery.start_soon(show_listings)
-            nursery.start_soon(say_when_slow)
+        async with showing_tables(show, slow, interfaces=interfaces):
             async for effect in self._requests:
                 if isinstance(effect, Join):
-                    nursery.cancel_scope.cancel()
                     return effect
         raise AssertionError("the request channel never closes")  # pragma: no cover
 
