@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..lang.i18n import N_, Translator
@@ -32,6 +32,31 @@ DEFAULT_HANDS = 200
 DEFAULT_DEALS = 50
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class NumberOption:
+    """A rule option that takes a number (the others are on or off)."""
+
+    read: Callable[[str], object]
+    missing: str
+    """What to say when no value was given."""
+    wrong: str
+    """What to say when the value is not a number ({value})."""
+
+
+NUMBER_OPTIONS = {
+    "misdeal_chance": NumberOption(
+        float,
+        N_("misdeal_chance needs a value, e.g. misdeal_chance=0.1"),
+        N_("misdeal_chance must be a number, not {value}"),
+    ),
+    "hand_limit": NumberOption(
+        int,
+        N_("hand_limit needs a value, e.g. hand_limit=20"),
+        N_("hand_limit must be a whole number, not {value}"),
+    ),
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -335,24 +360,14 @@ def parse_rules(text: str) -> Rules:
 def _option_value(name: str, text: str | None) -> object:
     from ..engine import RulesError
 
-    if name == "misdeal_chance":
+    number = NUMBER_OPTIONS.get(name)
+    if number is not None:
         if text is None:
-            raise RulesError(N_("misdeal_chance needs a value, e.g. misdeal_chance=0.1"))
+            raise RulesError(number.missing)
         try:
-            return float(text)
+            return number.read(text)
         except ValueError:
-            raise RulesError(
-                N_("misdeal_chance must be a number, not {value}"), value=repr(text)
-            ) from None
-    if name == "hand_limit":
-        if text is None:
-            raise RulesError(N_("hand_limit needs a value, e.g. hand_limit=20"))
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(
-                N_("hand_limit must be a whole number, not {value}"), value=repr(text)
-            ) from None
+            raise RulesError(number.wrong, value=repr(text)) from None
     if text is None or text.lower() in TRUE_WORDS:
         return True
     if text.lower() in FALSE_WORDS:
