@@ -20,10 +20,10 @@ a plain function, an object with a ``choose(observation, decision)`` method (a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
-from typing import TYPE_CHECKING
+from functools import partial, update_wrapper
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import trio
 
@@ -46,6 +46,8 @@ BotFunction = Callable[[Observation, Decision], Action]
 """A bot as a plain function: the seat's observation and the decision owed, to an answer."""
 Address = str | tuple[str, int]
 DEFAULT_FIND_TIMEOUT = 2.0
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class NoTableFound(Exception):
@@ -241,35 +243,24 @@ async def play_bot(
     return _result(name, session)
 
 
-def run_bot(
-    address: Address | None,
-    bot: Strategy | BotFunction | str,
-    *,
-    name: str = "Bot",
-    code: str | None = None,
-    token: str | None = None,
-    table: str | None = None,
-    seed: int | None = None,
-    find_timeout: float = DEFAULT_FIND_TIMEOUT,
-    interfaces: Sequence[str] | None = None,
-    reconnect: bool = True,
-) -> BotResult:
-    """``play_bot`` for programs that do not run trio themselves: blocks until it is over."""
-    return trio.run(
-        partial(
-            play_bot,
-            address,
-            bot,
-            name=name,
-            code=code,
-            token=token,
-            table=table,
-            seed=seed,
-            find_timeout=find_timeout,
-            interfaces=interfaces,
-            reconnect=reconnect,
-        )
-    )
+def _blocking(play: Callable[P, Awaitable[R]], name: str, doc: str) -> Callable[P, R]:
+    """The trio function ``play`` as a plain one, called ``name``: the same parameters
+    (written once, on ``play``), and a call runs trio until it is over."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        return trio.run(partial(play, *args, **kwargs))
+
+    update_wrapper(run, play)  # play's signature for help() and editors
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = doc
+    return run
+
+
+run_bot = _blocking(
+    play_bot,
+    "run_bot",
+    """``play_bot`` for programs that do not run trio themselves: blocks until it is over.""",
+)
 
 
 def _result(name: str, session: ClientSession) -> BotResult:
