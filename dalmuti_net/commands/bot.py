@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 from ..bots.names import BOT_NAMES
 from ..lang.i18n import N_, Translator
 from ..told import Told
-from .common import CommandError, ExitCode, check_interfaces, leaves, tell
+from .common import (
+    CommandError,
+    ExitCode,
+    add_find_interface_argument,
+    check_interfaces,
+    leaves,
+    tell,
+)
 from .language import messages
 
 if TYPE_CHECKING:
@@ -30,12 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument("--table-name", metavar="NAME", help=N_("join the table of this name"))
-    parser.add_argument(
-        "--interface",
-        metavar="ADDRESS",
-        action="append",
-        help=N_("look for tables on this interface address only (repeatable; default: all)"),
-    )
+    add_find_interface_argument(parser)
     parser.add_argument(
         "--strategy",
         default="heuristic",

@@ -183,6 +183,17 @@ class _ToldFormatter(logging.Formatter):
         return super().formatMessage(record)
 
 
+def add_find_interface_argument(parser: argparse.ArgumentParser) -> None:
+    """``--interface`` for the commands that find a table on the LAN to join (``join``,
+    ``bot``); ``check_interfaces`` checks what it was given."""
+    parser.add_argument(
+        "--interface",
+        metavar="ADDRESS",
+        action="append",
+        help=N_("look for tables on this interface address only (repeatable; default: all)"),
+    )
+
+
 def check_interfaces(addresses: list[str] | None, t: Translator) -> None:
     """Each ``--interface`` one address of this machine, else a ``CommandError`` saying so
     (before discovery, which would fail on it with the system's words). Binding a UDP

@@ -8,7 +8,13 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..lang.i18n import N_
-from .common import CommandError, ExitCode, check_interfaces, has_a_terminal
+from .common import (
+    CommandError,
+    ExitCode,
+    add_find_interface_argument,
+    check_interfaces,
+    has_a_terminal,
+)
 from .language import add_lang_argument, messages
 from .person import login_name, settled_name
 from .screen_options import add_turn_alert_arguments
@@ -40,12 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--spectate", action="store_true", help=N_("watch instead of taking a seat")
     )
     add_lang_argument(parser)
-    parser.add_argument(
-        "--interface",
-        metavar="ADDRESS",
-        action="append",
-        help=N_("look for tables on this interface address only (repeatable; default: all)"),
-    )
+    add_find_interface_argument(parser)
     parser.add_argument(
         "--ascii", action="store_true", help=N_("plain letters instead of the role symbols")
     )
