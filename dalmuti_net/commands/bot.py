@@ -86,14 +86,14 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import UnknownStrategy, make_strategy
     from ..client.address import BadAddress, parse_address
     from ..client.bot import play
-    from ..client.runner import CannotConnect
-    from ..client.stdio import StdioBot, play_stdio
-    from ..client.ui.errors import (
+    from ..client.model.errors import (
         describe_broken,
         describe_error,
         describe_goodbye,
         describe_unreachable,
     )
+    from ..client.runner import CannotConnect
+    from ..client.stdio import StdioBot, play_stdio
     from ..host.default_moves import default_move
 
     try:

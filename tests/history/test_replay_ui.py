@@ -47,7 +47,7 @@ def played_live(language: str, seed: int) -> tuple[LocalTable, list[tuple[str, l
         if len(ui.log) > logged:
             shown.append(latest[0])
         # As the last message left it, before any key the player then pressed.
-        latest[0] = (draw(ui), list(ui.log), ui._answered)
+        latest[0] = (draw(ui), list(ui.log), ui.answered)
         return effects
 
     ui.on_message = taken_in  # type: ignore[method-assign]
@@ -63,7 +63,7 @@ def played_live(language: str, seed: int) -> tuple[LocalTable, list[tuple[str, l
         answer(table)
     # The last hand's points stay until a key; the player then sees the final standings.
     table.press("enter")
-    shown.append((draw(ui), list(ui.log), ui._answered))
+    shown.append((draw(ui), list(ui.log), ui.answered))
     return table, shown[1:]  # the first is before anything was logged
 
 

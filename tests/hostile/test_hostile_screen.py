@@ -15,10 +15,11 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from dalmuti_net.client.model.table_model import LOG_LINES
 from dalmuti_net.client.session import KEPT_CHAT, ClientSession
 from dalmuti_net.client.ui.runtime import TerminalClient, run_with_trio
 from dalmuti_net.client.ui.screen import render
-from dalmuti_net.client.ui.state import LOG_LINES, ClientUi, Screen
+from dalmuti_net.client.ui.state import ClientUi, Screen
 from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol import PROTOCOL_VERSION
 

@@ -142,6 +142,7 @@ def test_a_snapshot_decodes_its_hand_events_once_with_its_marks_and_chat() -> No
         "dalmuti_net.client.model.views",
         "dalmuti_net.client.model.narration",
         "dalmuti_net.client.model.seat_marks",
+        "dalmuti_net.client.model.table_model",
         "dalmuti_net.client.ui.state",
         "dalmuti_net.client.ui.screen",
         "dalmuti_net.client.ui.replay",

@@ -11,16 +11,10 @@ import pytest
 from ui_support import LocalTable, draw
 
 from dalmuti_net.bots.random_bot import random_answer
+from dalmuti_net.client.model.table_model import AUTO_PASSED, only_pass
 from dalmuti_net.client.ui.config import Preferences
 from dalmuti_net.client.ui.lobby import RULE_FIELDS
-from dalmuti_net.client.ui.state import (
-    AUTO_PASS_PAUSE_S,
-    AUTO_PASSED,
-    AUTO_PASSING,
-    Send,
-    Wake,
-    only_pass,
-)
+from dalmuti_net.client.ui.state import AUTO_PASS_PAUSE_S, AUTO_PASSING, Send, Wake
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
 

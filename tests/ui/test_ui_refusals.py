@@ -17,10 +17,10 @@ from ui_support import LocalTable, draw
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
+from dalmuti_net.client.model.errors import CONNECT_FAILURES
 from dalmuti_net.client.runner import NotAHost, Status, connect_failure_kind
 from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.errors import CONNECT_FAILURES
 from dalmuti_net.client.ui.runtime import NextStep, TerminalClient, run_with_trio
 from dalmuti_net.client.ui.state import BackToList, ClientUi, Rejoin, Screen
 from dalmuti_net.engine import Rules

@@ -23,6 +23,7 @@ from ...protocol.discovery import TableListing
 from ...protocol.messages import Message
 from ...protocol.text import shown
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
+from ..model.errors import TROUBLESHOOTING
 from ..model.seat_marks import game_flags, lobby_marks, players_heading
 from ..model.story import END_REASONS
 from ..model.views import TableView
@@ -30,7 +31,6 @@ from ..session import ClientSession
 from ..status import Status
 from ..ui.choosers import Result
 from ..ui.config import Preferences
-from ..ui.errors import TROUBLESHOOTING
 from ..ui.lobby import (
     RULE_FIELDS,
     TIMING_FIELDS,

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from ...lang.i18n import N_, Translator
 from ...lang.text import fit, width, wrap
 from ..model.departures import StandingRow
+from ..model.errors import TROUBLESHOOTING, describe_error, describe_unreachable
 from ..session import HostError
 from .confirm import Choice
-from .errors import TROUBLESHOOTING, describe_error, describe_unreachable
 
 Line = list[tuple[str, str]]
 

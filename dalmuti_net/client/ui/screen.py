@@ -22,13 +22,13 @@ from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
 from ..model.countdowns import offline_sentence, your_time
 from ..model.departures import LEFT_MARK, final_rows, next_seating
+from ..model.errors import TROUBLESHOOTING
 from ..model.seat_marks import Mark, game_flags, lobby_marks, players_heading
 from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
 from ..model.views import RulesView, SeatView
 from ..status import Status
 from .choosers import Hint
 from .confirm import confirmation_lines
-from .errors import TROUBLESHOOTING
 from .help import help_screen
 from .lobby import (
     READY_HINT,

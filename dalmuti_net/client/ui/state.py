@@ -14,14 +14,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from ...engine import Action, Decision, Pass, PlayDecision
+from ...engine import Action, Decision, Pass
 from ...engine.events import (
     Event,
     HandEnded,
-    HandStarted,
-    PlayerRemoved,
-    TableEnded,
-    Waiting,
 )
 from ...lang.i18n import N_, Translator
 from ...lang.text import tidy
@@ -30,44 +26,12 @@ from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message, action_message
 from ..address import BadAddress, parse_address
-from ..claims import MOVED_ON_JOIN, Claim, claims
-from ..model.countdowns import Countdowns, moved_for_note
+from ..claims import Claim, claims
+from ..model.countdowns import Countdowns
 from ..model.departures import (
     final_rows,
-    hand_over_sentence,
-    leaving_players,
-    moved_up_sentence,
 )
-from ..model.narration import TableChanges, Told
-from ..model.story import TrickStory, describe_event
-from ..model.views import (
-    ChatLine,
-    ChatSent,
-    ErrorSent,
-    EventSent,
-    MovedForSent,
-    NudgedSent,
-    OtherSent,
-    SnapshotSent,
-    SnapshotView,
-    TableSent,
-    TableView,
-    TimersSent,
-    TimersView,
-    Welcomed,
-    decode_message,
-    decode_table,
-    decode_welcome,
-    says_host_saves,
-)
-from ..seats import SeatStore
-from ..session import HOST_UNPROVEN, ClientSession, HostError
-from ..status import Status
-from . import refusals
-from .choosers import Chooser, Hint, Names, Result, chooser_for
-from .config import Preferences
-from .confirm import BACK, Choice, Confirmation
-from .errors import (
+from ..model.errors import (
     CONNECT_FAILURES,
     GOODBYE_SENTENCES,
     describe_broken,
@@ -75,6 +39,19 @@ from .errors import (
     describe_goodbye,
     describe_unreachable,
 )
+from ..model.story import TrickStory
+from ..model.table_model import AUTO_PASSED, LogLine, TableModel
+from ..model.views import (
+    TableView,
+    TimersView,
+)
+from ..seats import SeatStore
+from ..session import HOST_UNPROVEN, ClientSession
+from ..status import Status
+from . import refusals
+from .choosers import Chooser, Hint, Names, Result, chooser_for
+from .config import Preferences
+from .confirm import BACK, Choice, Confirmation
 from .help import HINTS as HELP_HINTS
 from .help import body_rows as help_rows
 from .help import max_scroll as help_max_scroll
@@ -92,13 +69,11 @@ from .lobby import (
 )
 from .refusals import RefusalScreen
 
-LOG_LINES = 500
 REMATCH_HINT = Hint("r", N_("rematch"))
 """The host player's key once the table is over (the turn line names it too)."""
 READ_RESULTS_HINT = Hint("Enter", N_("ready for the next hand"))
 FINAL_STANDINGS_HINT = Hint(N_("any key"), N_("final standings"))
 """The results' keys, between hands and after the last (the web table names them)."""
-AUTO_PASSED = N_("Nothing of yours beats it: passed for you (auto-pass).")
 AUTO_PASSING = N_("Nothing of yours beats it: auto-pass passes for you in a moment.")
 AUTO_PASS_PAUSE_S = 1.2
 """How long auto-pass waits before it passes. Passing the moment the decision came, the
@@ -107,14 +82,6 @@ the table's line ("Bo: Cook ×2") takes about a second: a little longer than a p
 move (0.8 s, host/settings.py), so the table keeps the rhythm of people playing; much
 longer, and a trick where every person auto-passes drags, each waiting in turn. Far below
 the shortest turn timer (5 s), which would otherwise answer first."""
-
-
-def only_pass(decision: Decision) -> bool:
-    """Whether passing is the only legal answer (nothing in the hand beats the table)."""
-    return isinstance(decision, PlayDecision) and decision.may_pass and not decision.sets
-
-
-HAND_PHASES = ("dealing", "placement", "misdeal", "revolution", "taxes", "play")
 
 
 class Screen(StrEnum):
@@ -178,13 +145,6 @@ class Wake:
 Effect = Send | Join | Quit | BackToList | Rejoin | Wake
 
 
-@dataclass(frozen=True)
-class LogLine:
-    kind: str
-    """event, chat, error or info: how the line is styled."""
-    text: str
-
-
 class LineEditor:
     """A one-line text field: characters, Backspace, Enter to accept, Esc to cancel."""
 
@@ -243,30 +203,12 @@ class ClientUi:
         live: bool = True,
     ) -> None:
         self.t = t
-        self.live = live
-        """A table being played over a connection (a replay is not: it has no connection
-        to show in the header, and it answers nothing by itself)."""
-        self.logged = 0
-        """Lines added to the log so far (the log itself keeps only the last ones)."""
-        self.on_log: Callable[[LogLine], None] | None = None
-        """Told each line as the log gains it (the plain table prints them)."""
+        self.model = TableModel(t, session, live=live, draws_table=draws_table)
+        """The table as this viewer knows it, and its log: the terminal shows it and adds
+        its keys, panels and notices (``live``: a replay is not; ``draws_table``: the
+        plain table draws no seats, so the log says who is ready)."""
         self.own_hints: Callable[[], list[Hint]] | None = None
         """A front end's own key line in place of the table's (the replay's keys)."""
-        # What the last messages changed, for front ends that say more than the log
-        # (the plain table reads them instead of looking at the messages again).
-        self.new_events: list[Event] = []
-        """The events the last message brought."""
-        self.timers: TimersView | None = None
-        """The host's last timers."""
-        self.timed_out = 0
-        """How many times the host's turn timer moved for this seat."""
-        self.refused_answers = 0
-        """How many of this seat's answers the host refused (the decision is still owed)."""
-        self.snapshots = 0
-        """Snapshots taken in: after the first, the table is there to be shown."""
-        self.draws_table = draws_table
-        """This front end draws the table (seats with their ready marks): its log leaves
-        out what the drawing shows. The plain table draws nothing and says it all."""
         self.preferences = preferences or Preferences(stored=False)
         self.lists_tables = lists_tables and not local_host
         """A refusal screen may offer the list of tables on the network (the host player's
@@ -279,7 +221,6 @@ class ClientUi:
         self.screen = Screen.CONNECTING if session is not None else Screen.DISCOVER
         self.status = Status.CONNECTING
         self.ever_connected = False
-        self.log: deque[LogLine] = deque(maxlen=LOG_LINES)
         self.log_scroll = 0
         self.farewell: str | None = None
         """The line said once the player has left, where leaving ended the table or ends
@@ -287,43 +228,23 @@ class ClientUi:
         self.log_top: int | None = None
         """How far PgUp scrolls the log: to its first page, a full one, as last drawn
         (``screen.render`` says; None before that)."""
-        self.trick_story = TrickStory()
-        """The trick in progress as it happened, and the last one until the next lead."""
-        self.results: HandEnded | None = None
-        """The hand just over, shown as a results screen until the next deal or a key."""
         self.show_memory = False
         """``m``: the cards played so far, where the screen has no room to show them always."""
         self.notice: Notice | None = None
         self.overlay: Overlay | None = None
-        self._welcomed = False
         self.help_scroll = 0
         """The first line of the help's text on screen."""
         self.size = (80, 24)
         """The terminal's columns and rows, as last drawn (paging moves by a screenful)."""
-        self.countdowns = Countdowns()
-        self._moved_for: tuple[int, str] | None = None
-        """The next move logged was made for this player: by the turn timer or a stand-in."""
         self.confirmation: Confirmation | None = None
         """A modal question: while it is open, it takes every key."""
-        self._host_player: int | None = None
-        """The host player as last seen, to say so when the role changes hands."""
         self._heir: int | None = None
         """Who the host player, leaving, hands the host role to."""
         self.editor: LineEditor | None = None
         self.chooser: Chooser | None = None
-        self._decision_seen: Decision | None = None
-        self._answered = False
-        self._resumed = False
-        self._arriving = False
         self.lobby = LobbyKeys()
-        self.changes = TableChanges()
-        """Who sits down, leaves, drops, comes back or watches, in sentences."""
-        self._seating: list[int] = []
-        """The next hand's seating, as the last result left it: who moves up for a leaver."""
-        self._told_made_for: set[tuple[int | None, int]] = set()
         self._rules_sent: dict[str, Any] = {}
         """Rule changes sent that the table does not show yet."""
-        """Moves the stand-in made for this seat already told after a return."""
         self.rules_editor = RulesEditor()
         self.problem: str | None = None
         self.problem_detail: str | None = None
@@ -358,78 +279,123 @@ class ClientUi:
             self.notice = None
         self._screen = screen
 
+    # The table model's, shown here (``client/model/table_model.py``).
+
+    @property
+    def session(self) -> ClientSession | None:
+        return self.model.session
+
+    @session.setter
+    def session(self, session: ClientSession | None) -> None:
+        self.model.session = session
+
     @property
     def me(self) -> int | None:
-        return None if self.session is None else self.session.player
+        return self.model.me
 
     @property
     def table(self) -> TableView | None:
-        """The host's last ``table``, decoded once (``client.model.views``)."""
-        raw = None if self.session is None else self.session.table
-        if raw is None:
-            return None
-        if raw is not self._raw_table:
-            self._raw_table, self._table_view = raw, decode_table(raw)
-        return self._table_view
-
-    _raw_table: object = None
-    _table_view: TableView | None = None
+        return self.model.table
 
     @property
     def in_hand(self) -> bool:
-        session = self.session
-        if session is None or session.observation is None or self.table is None:
-            return False
-        return self.table.playing and session.observation.phase in HAND_PHASES
+        return self.model.in_hand
 
     @property
     def ended(self) -> bool:
-        session = self.session
-        table_over = self.table is not None and self.table.phase == "ended"
-        return table_over or (
-            session is not None
-            and session.observation is not None
-            and session.observation.ended is not None
-        )
+        return self.model.ended
+
+    @property
+    def live(self) -> bool:
+        return self.model.live
+
+    @property
+    def log(self) -> deque[LogLine]:
+        return self.model.log
+
+    @property
+    def logged(self) -> int:
+        return self.model.logged
+
+    @property
+    def on_log(self) -> Callable[[LogLine], None] | None:
+        return self.model.on_log
+
+    @on_log.setter
+    def on_log(self, hear: Callable[[LogLine], None] | None) -> None:
+        self.model.on_log = hear
+
+    @property
+    def trick_story(self) -> TrickStory:
+        return self.model.trick_story
+
+    @property
+    def results(self) -> HandEnded | None:
+        return self.model.results
+
+    @results.setter
+    def results(self, results: HandEnded | None) -> None:
+        self.model.results = results
+
+    @property
+    def countdowns(self) -> Countdowns:
+        return self.model.countdowns
+
+    @property
+    def timers(self) -> TimersView | None:
+        return self.model.timers
+
+    @property
+    def new_events(self) -> list[Event]:
+        return self.model.new_events
+
+    @property
+    def timed_out(self) -> int:
+        return self.model.timed_out
+
+    @property
+    def refused_answers(self) -> int:
+        return self.model.refused_answers
+
+    @property
+    def snapshots(self) -> int:
+        return self.model.snapshots
+
+    @property
+    def owed(self) -> Decision | None:
+        return self.model.owed
+
+    @property
+    def answered(self) -> bool:
+        return self.model.answered
+
+    @property
+    def auto_passed(self) -> Decision | None:
+        return self.model.auto_passed
+
+    def name_of(self, player: int) -> str:
+        return self.model.name_of(player)
+
+    def seat_name(self, player: int) -> str:
+        return self.model.seat_name(player)
+
+    def leaving(self) -> set[int]:
+        return self.model.leaving()
+
+    def add_log(self, kind: str, text: str) -> None:
+        self.model.add_log(kind, text)
 
     @property
     def choosing(self) -> Chooser | None:
         """The decision being chosen on screen (none once our answer is on its way)."""
-        return None if self._answered else self.chooser
-
-    def name_of(self, player: int) -> str:
-        name = self.seat_name(player)
-        return self.t._("{name} (you)").format(name=name) if player == self.me else name
-
-    def seat_name(self, player: int) -> str:
-        """The seat's name as the host gave it (a bot's too: one name on every screen)."""
-        table = self.table
-        seat = None if table is None else table.seat(player)
-        if seat is not None:
-            return seat.name
-        gone = None if table is None else table.departed_seat(player)
-        if gone is not None:  # left earlier: results still name them
-            return gone.name
-        return f"#{player}"
+        return None if self.model.answered else self.chooser
 
     def namer(self) -> Names:
         names = {} if self.session is None else self.session.names
         return Names({p: self.name_of(p) for p in names})
 
-    def leaving(self) -> set[int]:
-        """Players who gave up their seat and are still in the seating until the next hand."""
-        session = self.session
-        return leaving_players(self.table, None if session is None else session.observation)
-
     def say(self, text: str, level: str = "info") -> None:
         self.notice = Notice(text, level)
-
-    def add_log(self, kind: str, text: str) -> None:
-        line = LogLine(kind, text)
-        self.log.append(line)
-        self.logged += 1
-        if self.on_log is not None:
-            self.on_log(line)
 
     # ------------------------------------------------------------------ finding a table
 
@@ -542,7 +508,7 @@ class ClientUi:
         self.address = address
         self.screen = Screen.CONNECTING
         self.status = Status.CONNECTING
-        self._host_player = None
+        self.model.connecting()
 
     def cannot_connect(self, reason: str, kind: str | None = None) -> None:
         """The first connection failed; ``kind`` is ``CannotConnect.kind``."""
@@ -564,17 +530,14 @@ class ClientUi:
         self.notice = None
         self.editor = None
         self.chooser = None
-        self._decision_seen = None
         self.code = None
-        self._welcomed = False
-        self.log.clear()
+        self.model.forget()
 
     def on_status(self, status: Status) -> None:
         previous, self.status = self.status, status
         if status is Status.CONNECTED:
             if previous is Status.RECONNECTING:
-                self._resumed = True
-                self.add_log("info", self.t._("Reconnected."))
+                self.model.reconnected()
                 self.say(self.t._("Reconnected."))
             self.ever_connected = True
             if self.screen is Screen.CONNECTING:
@@ -681,306 +644,45 @@ class ClientUi:
 
     def on_message(self, message: Message) -> list[Effect]:
         """A message the session has already taken in; effects to carry out (if any).
-        The message is decoded once (``client.model.views.decode_message``) and
-        dispatched here, once; the plain table reads what it changed from the model."""
+        The table model takes it in (decoded once, dispatched once); this shows what it
+        says the screen must show, and builds the chooser for a new decision."""
         session = self.session
         assert session is not None
-        incoming = decode_message(message)
+        self.model.auto_pass = self.preferences.auto_pass
+        got = self.model.receive(message)
         effects: list[Effect] = []
-        self.new_events = []
-        if says_host_saves(incoming):
-            self._saving_again()
-        refused = False  # an error: the rule changes sent are dropped
-        match incoming:
-            case Welcomed():
-                self._welcomed_now(session)
-            case TableSent():
-                self._follow_table()
-            case SnapshotSent(snapshot=snapshot):
-                self._take_snapshot(session, snapshot)
-                self._follow_table()
-            case ChatSent(line=line):
-                self._tell_chat(line)
-            case TimersSent(timers=timers):
-                self.timers = timers
-                self.countdowns.update(timers)
-                for player, _ in timers.grace:
-                    told = self.changes.grace(
-                        self.t, self.countdowns, player, self.me, self.name_of
-                    )
-                    self._tell(None if told is None else [told])
-            case MovedForSent(player=player, by=by):
-                self._moved_for = (player, by)
-                if by == "timer" and player == self.me:
-                    self.timed_out += 1
-            case NudgedSent(player=player, by=by):
-                self._nudged(player, by)
-            case ErrorSent(code=code):
-                refused = True
-                if code == "cannot_save":
-                    self._save_stalled = True
-                effects += self._host_error(session)
-            case EventSent(event=event):
-                if event is not None:
-                    self.new_events.append(event)
-                self._tell_event(event)
-            case OtherSent(type="about"):
-                if session.moved_from is not None and session.address:
-                    # A table id is a claim: where the seat was, and where this host is, said.
-                    text = self.t._(MOVED_ON_JOIN).format(
-                        old=session.moved_from, new=session.address
-                    )
-                    self.add_log("info", text)
-            case OtherSent(type="goodbye"):
-                self._show_closed(session)
-            case OtherSent():
-                pass
-        self._follow_rules_sent(refused)
-        effects += self._follow_decision()
-        return effects
-
-    def _welcomed_now(self, session: ClientSession) -> None:
-        self.screen = Screen.TABLE
-        # The runner says CONNECTED before this message is handled: only the first
-        # welcome of a run is a welcome back.
-        welcomed, self._welcomed = self._welcomed, True
-        self._arriving = True  # the snapshot that follows may be the middle of a hand
-        if session.seat_was_lost:
-            self.add_log(
-                "info",
-                self.t._("Your earlier seat at this table is gone: you have a new one."),
-            )
-        elif session.token_from_store and not welcomed:
-            self.add_log("info", self.t._("Welcome back: this is your seat, as you left it."))
-        self._follow_rematch()
-        self._tell_changes()
-
-    def _follow_table(self) -> None:
-        """A new table (``table`` or a snapshot's): who holds the host role, a rematch,
-        and the seats' changes in words."""
-        self._follow_host_player()
-        self._follow_rematch()
-        self._tell_changes()
-
-    def _tell_changes(self) -> None:
-        self._tell(
-            self.changes.follow(
-                self.t,
-                self.table,
-                self.me,
-                self.name_of,
-                self.countdowns,
-                countdown_follows=self._countdown_follows(),
-            )
-        )
-
-    def _host_error(self, session: ClientSession) -> list[Effect]:
-        error = session.errors[-1]
-        text = describe_error(self.t, error)
-        if error.fatal:
-            self._show_closed(session)
-            return []
-        self.add_log("error", text)
-        self.say(text, "error")
-        if not self._answered:
-            return []
-        # Our answer was refused: a fresh snapshot brings back the decision owed.
-        self._answered = False
-        self.refused_answers += 1
-        return [Send({"type": "snapshot_request"})]
-
-    def _take_snapshot(self, session: ClientSession, snapshot: SnapshotView) -> None:
-        self.snapshots += 1
-        marks = snapshot.marks()
-        if self._arriving and not any(line.kind == "chat" for line in self.log):
-            # What was said before this viewer came (back): the table's last lines.
-            for line in snapshot.chat:
-                self._tell_chat(line)
-        if self._arriving and not any(line.kind == "event" for line in self.log):
-            # In the middle of a hand: its log so far, as a watcher from the start saw it.
-            for at, event in enumerate(snapshot.hand_events):
-                self._moved_for = marks.get(at, self._moved_for)
-                self._tell_event(event)
-            self._moved_for = None
-        elif self._arriving:
-            self._tell_moves_made_for_me(snapshot.hand_events, marks)
-        observation = session.observation
-        if observation is not None:
-            self.trick_story.sync(observation)
-        self._arriving = False
-        if self._resumed:
-            self._resumed = False
-            self.add_log("info", self.t._("Up to date with the table."))
-
-    def _nudged(self, player: int, by: int) -> None:
-        t = self.t
-        if player == self.me:
-            text = t._("{host} nudges you: the table is waiting for you.").format(
-                host=self.seat_name(by)
-            )
-            self.add_log("error", text)
-            self.say(text, "warning")
+        stalled = self.notice is not None and self.notice.text == self.model.stalled_text()
+        if got.saving_again and stalled:
+            self.notice = None
+        if got.welcomed:
+            self.screen = Screen.TABLE
+        if got.hand_started:
+            self.notice = None
+        if got.table_ended:
+            self.overlay = None
+        if got.nudge is not None:
+            self.say(got.nudge, "warning")
             self.nudged = True  # the runtime rings the bell once
-        else:
-            self.add_log(
-                "info",
-                t._("{host} nudges {name}: the table is waiting for them.").format(
-                    host=self.name_of(by), name=self.name_of(player)
-                ),
-            )
+        if got.error is not None:
+            self.say(got.error, "error")
+        if got.answer_refused:
+            # Our answer was refused: a fresh snapshot brings back the decision owed.
+            effects.append(Send({"type": "snapshot_request"}))
+        if got.closed is not None or got.goodbye:
+            self._show_closed(session)
+        self._follow_rules_sent(got.rules_refused)
+        if got.decision_changed:
+            effects += self._decision_changed(session)
+        return effects
 
     nudged = False
     """This seat was just nudged: the table screen rings the bell (and clears this)."""
-    auto_passed: object = None
-    """The decision the client passed on by itself (the plain table asks nothing then)."""
 
-    def _saving_again(self) -> None:
-        """After `cannot_save`, the host delivers nothing but heartbeats until it saves
-        again (PROTOCOL.md): whatever else comes next says that it does."""
-        if not self._save_stalled:
-            return
-        self._save_stalled = False
-        if self.notice is not None and self.notice.text == self._stalled_text():
-            self.notice = None
-        self.add_log("info", self.t._("The host saves the table again; play goes on."))
-
-    def _stalled_text(self) -> str:
-        return describe_error(self.t, HostError("cannot_save", "", False))
-
-    _save_stalled = False
-
-    def _follow_host_player(self) -> None:
-        """Say who took over when the host player left (everyone learns it from `table`)."""
-        table = self.table
-        if table is None:
-            return
-        host = table.host_player
-        before, self._host_player = self._host_player, host
-        if before is None or host is None or host == before:
-            return
-        if host == self.me:
-            self.add_log("info", self.t._("You are now the host player."))
-        else:
-            self.add_log(
-                "info", self.t._("{name} is now the host player.").format(name=self.name_of(host))
-            )
-
-    _rematch_told = False
-
-    def _follow_rematch(self) -> None:
-        """A rematch takes the table back to the lobby: the last game's screens go."""
-        table = self.table
-        offered = table is not None and table.lobby and table.rematch
-        if offered and not self._rematch_told:
-            self.results = None
-            self.trick_story = TrickStory()
-            self.countdowns.clear()
-            self.add_log("info", self.t._("The host player offers a rematch with the same seats."))
-        self._rematch_told = offered
-
-    def _tell_event(self, event: Event | None) -> None:
-        if event is None:
-            return
-        if isinstance(event, HandStarted):
-            self.notice = None
-            self.results = None
-        self.trick_story.feed(event)
-        text = describe_event(self.t, event, self.name_of, self.me)
-        if isinstance(event, HandEnded):
-            self.results = event
-            leaving = self.leaving()
-            self._seating = [p for p in event.finishing if p not in leaving]
-            limit = None if self.table is None else self.table.rules.hand_limit
-            text = hand_over_sentence(
-                self.t,
-                event.hand,
-                event.finishing,
-                leaving,
-                self.name_of,
-                last=limit is not None and event.hand >= limit,
-            )
-        elif isinstance(event, PlayerRemoved):
-            text = self._removed_sentence(event.player)
-        mover = getattr(event, "player", getattr(event, "giver", None))
-        if text is not None and self._moved_for is not None and mover == self._moved_for[0]:
-            text += " " + moved_for_note(self.t, self._moved_for[1], mine=mover == self.me)
-            self._moved_for = None
-        if isinstance(event, Waiting):
-            self._moved_for = None
-        if text is not None:
-            self.add_log("event", text)
-        if isinstance(event, TableEnded):
-            self.overlay = None
-            if not self.live:
-                # A replay steps on its own: its last step is the final standings (the
-                # last hand's points are the step before).
-                self.results = None
-
-    def _tell(self, told: list[Told] | None) -> None:
-        """Table changes into the log (what the screen shows already, only where it does
-        not draw the table)."""
-        for line in told or []:
-            if not (line.shown and self.draws_table):
-                self.add_log("info", line.text)
-
-    def _countdown_follows(self) -> bool:
-        """At a table with a grace period the host follows a seat's drop with its countdown
-        (``timers``), whose sentence says the player is offline."""
-        welcome = None if self.session is None else self.session.welcome
-        return welcome is not None and bool(decode_welcome(welcome).grace_period_ms)
-
-    def _tell_chat(self, line: ChatLine) -> None:
-        self.add_log("chat", f"{line.name}: {line.text}")
-
-    def _tell_moves_made_for_me(
-        self, hand_events: tuple[Event | None, ...], marks: dict[int, tuple[int, str]]
-    ) -> None:
-        """Back at the table after a drop: which moves the stand-in made for this seat
-        while it was away (each once, however often the connection comes back)."""
-        made = [
-            (at, event)
-            for at, (player, by) in sorted(marks.items())
-            if player == self.me
-            and by == "stand_in"
-            and at < len(hand_events)
-            and (event := hand_events[at]) is not None
-        ]
-        hand = (
-            None
-            if self.session is None or self.session.observation is None
-            else (self.session.observation.hand_number)
-        )
-        fresh = [(at, event) for at, event in made if (hand, at) not in self._told_made_for]
-        if not fresh:
-            return
-        self.add_log("info", self.t._("While you were away, the bot standing in for you:"))
-        for at, event in fresh:
-            self._told_made_for.add((hand, at))
-            text = describe_event(self.t, event, self.name_of, self.me)
-            if text is not None:
-                self.add_log("event", text + " " + moved_for_note(self.t, "stand_in", mine=True))
-
-    def _removed_sentence(self, player: int) -> str:
-        """A leaver is out of the seating: those after them move up one place."""
-        seating = self._seating
-        # Removed before their place was settled (while newcomers were placed): nobody moves.
-        movers = seating[seating.index(player) + 1 :] if player in seating else []
-        self._seating = [p for p in seating if p != player]
-        leaving = self.leaving()
-        return moved_up_sentence(
-            self.t, self.name_of(player), [self.name_of(p) for p in movers if p not in leaving]
-        )
-
-    def _follow_decision(self) -> list[Effect]:
-        session = self.session
-        assert session is not None
-        decision = session.decision
-        if decision is self._decision_seen:
-            return []
-        self._decision_seen = decision
+    def _decision_changed(self, session: ClientSession) -> list[Effect]:
+        """Another decision is owed (or none): its chooser; auto-pass waits a moment."""
         if self.notice is not None and self.notice.level == "warning":
             self.notice = None  # it explained a key pressed for the decision before
-        self.countdowns.decision_owed(self.me, None if decision is None else session.deadline_ms)
+        decision = self.model.owed
         if decision is None:
             self.chooser = None
             return []
@@ -988,20 +690,15 @@ class ClientUi:
         hand = None if observation is None else observation.hand
         order = () if observation is None else observation.order
         self.chooser = chooser_for(decision, hand, order)
-        self._answered = False
-        if self.live and self.preferences.auto_pass and only_pass(decision):
+        if self.model.auto_passing():
             # The pass goes out after a pause (``wake``): the player sees what beat them.
-            self.auto_passed = decision
-            self._answered = True  # the client answers (the turn line says so): no bell
             return [Wake(AUTO_PASS_PAUSE_S)]
         return []
 
     def wake(self) -> list[Effect]:
         """Auto-pass's pause is over: the pass goes out, if the decision is still owed
         and auto-pass still on (``a`` in the pause gives the decision back)."""
-        session = self.session
-        decision = None if session is None else session.decision
-        if decision is None or decision is not self.auto_passed or self.chooser is None:
+        if not self.model.auto_passing() or self.chooser is None:
             return []
         self.add_log("info", self.t._(AUTO_PASSED))
         self.chooser = None
@@ -1110,7 +807,7 @@ class ClientUi:
             step = 5 if key == "pageup" else -5
             self.log_scroll = min(top, max(0, min(self.log_scroll, top) + step))
             return []
-        if self.chooser is not None and not self._answered:
+        if self.chooser is not None and not self.model.answered:
             result = self.chooser.press(key)
             if result.handled:
                 return self._result(result)
@@ -1164,8 +861,8 @@ class ClientUi:
         owed = None if self.session is None else self.session.decision
         if not on and owed is not None and owed is self.auto_passed and self.chooser is not None:
             # Turned off in the pause: the decision is the player's again.
-            self.auto_passed = None
-            self._answered = False
+            self.model.auto_passed = None
+            self.model.answered = False
         self.say(
             self.t._("Auto-pass is on: when nothing of yours beats the table, you pass.")
             if on
@@ -1250,19 +947,9 @@ class ClientUi:
         rules = menu_values(table)  # (the same table as before: nothing settles)
         self._rules_sent = {k: v for k, v in self._rules_sent.items() if rules.get(k) != v}
 
-    @property
-    def owed(self) -> Decision | None:
-        """The decision owed as this model follows it (new when a new one arrives)."""
-        return self._decision_seen
-
-    @property
-    def answered(self) -> bool:
-        """The owed decision's answer is on its way (or auto-pass gives it)."""
-        return self._answered
-
     def answer(self, action: Action) -> list[Effect]:
         """Answer the owed decision with ``action`` (a front end's own prompt chose it)."""
-        self._answered = True
+        self.model.answered = True
         self.chooser = None
         self.notice = None
         return [Send(self._answer_message(action))]
@@ -1482,7 +1169,7 @@ class ClientUi:
             hints.append(REMATCH_HINT)
         elif self.reading_results():
             hints.append(READ_RESULTS_HINT)
-        elif self.chooser is not None and not self._answered:
+        elif self.chooser is not None and not self.model.answered:
             hints += self.chooser.hints()
         elif (
             self.table is not None

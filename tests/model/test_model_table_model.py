@@ -1,0 +1,109 @@
+"""The table model fed the host's messages, with no front end and no I/O."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dalmuti_net.client.model.table_model import TableModel
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.lang.i18n import Translator
+
+EN = Translator("en")
+
+
+def seat(player: int, name: str, **more: Any) -> dict[str, Any]:
+    return {
+        "player": player,
+        "name": name,
+        "kind": "human",
+        "connected": True,
+        "ready": False,
+        "host": player == 0,
+        "seated": True,
+        "stand_in": False,
+        **more,
+    }
+
+
+def table(*seats: dict[str, Any], phase: str = "lobby") -> dict[str, Any]:
+    return {
+        "type": "table",
+        "table": {
+            "name": "T",
+            "phase": phase,
+            "players": list(seats),
+            "spectators": 0,
+            "rules": {},
+            "code_required": False,
+            "can_start": False,
+        },
+    }
+
+
+def fed(model: TableModel, message: dict[str, Any]) -> Any:
+    assert model.session is not None
+    model.session.receive(message)
+    return model.receive(message)
+
+
+def model_for_ana() -> TableModel:
+    session = ClientSession("Ana")
+    session.player = 0
+    model = TableModel(EN, session)
+    fed(model, table(seat(0, "Ana")))
+    return model
+
+
+def test_the_lobby_is_told_in_the_log_and_the_table_is_typed() -> None:
+    model = model_for_ana()
+    assert list(model.log) == []  # what was there on arrival is not news
+    fed(model, table(seat(0, "Ana"), seat(1, "Bo")))
+    assert [line.text for line in model.log] == ["Bo joins the table."]
+    assert model.table is not None and model.table.lobby
+    assert model.name_of(0) == "Ana (you)" and model.name_of(1) == "Bo"
+    # A ready mark is on a screen that draws seats: its log leaves it out...
+    fed(model, table(seat(0, "Ana"), seat(1, "Bo", ready=True)))
+    assert [line.text for line in model.log] == ["Bo joins the table."]
+
+
+def test_a_model_without_a_drawn_table_says_who_is_ready() -> None:
+    session = ClientSession("Ana")
+    session.player = 0
+    model = TableModel(EN, session, draws_table=False)
+    heard: list[str] = []
+    model.on_log = lambda line: heard.append(line.text)
+    fed(model, table(seat(0, "Ana"), seat(1, "Bo")))
+    fed(model, table(seat(0, "Ana"), seat(1, "Bo", ready=True)))
+    assert heard == ["Bo is ready."] and model.logged == 1
+
+
+def test_a_refusal_is_said_once_and_names_what_the_screen_must_show() -> None:
+    model = model_for_ana()
+    got = fed(model, {"type": "error", "code": "not_now", "message": "no", "fatal": False})
+    assert got.error is not None and got.closed is None and not got.answer_refused
+    assert got.rules_refused
+    assert [line.kind for line in model.log] == ["error"]
+    model.answered = True  # an answer on its way, refused: the decision comes back
+    got = fed(model, {"type": "error", "code": "not_now", "message": "no", "fatal": False})
+    assert got.answer_refused and not model.answered and model.refused_answers == 1
+
+
+def test_a_stalled_save_is_over_with_the_next_message_but_a_heartbeat() -> None:
+    model = model_for_ana()
+    error = {"type": "error", "code": "cannot_save", "message": "disk", "fatal": False}
+    assert not fed(model, error).saving_again
+    assert not fed(model, {"type": "heartbeat"}).saving_again
+    got = fed(model, {"type": "chat", "player": 0, "name": "Ana", "text": "hi"})
+    assert got.saving_again
+    assert [line.text for line in model.log][-2:] == [
+        "The host saves the table again; play goes on.",
+        "Ana: hi",
+    ]
+
+
+def test_a_nudge_to_this_seat_is_for_the_screen_too() -> None:
+    model = model_for_ana()
+    fed(model, table(seat(0, "Ana"), seat(1, "Bo"), phase="playing"))
+    got = fed(model, {"type": "nudged", "player": 0, "by": 1})
+    assert got.nudge == "Bo nudges you: the table is waiting for you."
+    assert fed(model, {"type": "nudged", "player": 1, "by": 0}).nudge is None
