@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..client.model.story import describe_event
-from ..client.ui.choosers import Hint, PlayChooser
+from ..client.ui.choosers import Hint, PlayChooser, button
 from ..client.ui.confirm import confirmation_lines
 from ..client.ui.help import help_text_lines
 from ..client.ui.screen import (
-    button,
     cards_played,
     final_standings,
     header_line,

@@ -5,6 +5,7 @@ is explained before anything is sent (the chooser's own checks)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.choosers import Hint
+from dalmuti_net.client.ui.help import help_text_lines
 from dalmuti_net.client.ui.state import ClientUi, Screen, Send
 from dalmuti_net.engine import (
     CardSet,
@@ -245,3 +247,17 @@ def test_the_help_is_whole_and_speaks_of_no_keyboard() -> None:
     assert [button["key"] for button in view["buttons"]] == ["escape"]
     choose(ui, {"key": "escape"})
     assert render_view(ui, 44, 12)["table"] is not None  # back at the table
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_the_web_help_names_its_buttons_as_they_read_and_no_key(language: str) -> None:
+    t = Translator(language)
+    text = " ".join(
+        "".join(part for _, part in line) for line in help_text_lines(t, 1000, keys=False)
+    )
+    for label in ("cards played", "back to the table", "rules", "nudge", "skip", "rematch"):
+        assert t._("“{label}”").format(label=t._(label)) in text, label
+    keys = {"n", "N", "m", "r", "Enter"}  # ("a" and "o" are words in en and es)
+    assert not set(re.findall(r"[^\W\d_]+", text)) & keys
+    terminal = " ".join("".join(part for _, part in line) for line in help_text_lines(t, 1000))
+    assert keys <= set(re.findall(r"[^\W\d_]+", terminal))  # the terminal's help has them

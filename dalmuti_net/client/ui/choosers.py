@@ -61,6 +61,12 @@ class Hint:
     """Marked with N_: translated when shown."""
 
 
+def button(t: Translator, label: str) -> str:
+    """A web table's button named in a sentence, as its label reads (``label``: marked
+    with N_, the footer hint's own words)."""
+    return t._("“{label}”").format(label=t._(label))
+
+
 @dataclass
 class Names:
     """How the chooser names players: id -> display name, with the viewer as 'you'."""

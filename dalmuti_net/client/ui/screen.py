@@ -27,7 +27,7 @@ from ..model.seat_marks import Mark, game_flags, lobby_marks, players_heading
 from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
 from ..model.views import RulesView, SeatView
 from ..status import Status
-from .choosers import Hint
+from .choosers import Hint, button
 from .confirm import confirmation_lines
 from .help import help_screen
 from .lobby import (
@@ -347,12 +347,6 @@ def _header(ui: ClientUi, cols: int) -> Line:
         right = "● " + said
     room = cols - width(right) - 1
     return [("class:title", fit(left, room)), ("", " "), (style, right)]
-
-
-def button(t: Translator, label: str) -> str:
-    """A web table's button named in a sentence, as its label reads (``label``: marked
-    with N_, the footer hint's own words)."""
-    return t._("“{label}”").format(label=t._(label))
 
 
 def _turn_line(ui: ClientUi, touch: bool = False) -> Line:
