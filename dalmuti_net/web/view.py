@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..client.model.seat_marks import game_flags
 from ..client.model.story import describe_event
 from ..client.ui.choosers import Hint, PlayChooser, button
 from ..client.ui.confirm import confirmation_lines
@@ -25,7 +26,6 @@ from ..client.ui.screen import (
     next_deal,
     render,
     results_rows,
-    seat_flags,
     trick_story,
     turn_line,
     visible_hints,
@@ -175,6 +175,7 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
     t = ui.t
     by_player = table.by_player
     scoring = table.rules.scoring
+    countdowns = ui.countdowns
     seats = []
     for player in observation.order:
         role = observation.roles[player]
@@ -187,7 +188,12 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
                 "role": t.role(role),
                 "cards": observation.counts.get(player, 0),
                 "score": observation.scores.get(player, 0) if scoring else None,
-                "flags": _fragments(seat_flags(ui, observation, player, by_player.get(player))),
+                "flags": [
+                    [mark.tone, mark.text]
+                    for mark in game_flags(
+                        t, observation, player, by_player.get(player), countdowns
+                    )
+                ],
             }
         )
     chooser = ui.choosing
