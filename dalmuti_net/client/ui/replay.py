@@ -9,6 +9,7 @@ here imports prompt_toolkit (``replay_app`` does).
 
 from __future__ import annotations
 
+from ...engine.events import HandStarted
 from ...lang.i18n import N_, Translator
 from ...protocol.messages import Message
 from ..session import ClientSession
@@ -35,13 +36,10 @@ class Replay:
         self.frames = frames
         self.spectator = spectator
         self.ascii_symbols = ascii_symbols
+        self.hand_starts: list[tuple[int, int]] = []
+        """(step, hand) for each step that starts a hand, as the table model saw it."""
         self.steps = self._steps()
         """The messages a step stops at: each one that added a line to the table's log."""
-        self.hand_starts = [
-            (step, frames[index]["hand"])
-            for step, index in enumerate(self.steps)
-            if frames[index]["type"] == "hand_started"
-        ]
         self.editor: LineEditor | None = None
         self.notice: str | None = None
         self.position = 0
@@ -65,13 +63,15 @@ class Replay:
     def _steps(self) -> list[int]:
         ui = self._fresh()
         assert ui.session is not None
-        steps = []
+        steps: list[int] = []
         for index, frame in enumerate(self.frames):
             before = ui.logged
             ui.session.receive(frame)
             ui.on_message(frame)
             if ui.logged > before:
                 steps.append(index)
+                started = [e.hand for e in ui.new_events if isinstance(e, HandStarted)]
+                self.hand_starts += [(len(steps) - 1, hand) for hand in started]
         return steps
 
     def _fresh(self) -> ClientUi:
