@@ -7,6 +7,7 @@ Start serving TCP before announcing: a listing must never point at a closed port
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import math
@@ -216,14 +217,39 @@ def _server_name() -> str:
     return f"{host[:40] or 'dalmuti'}-{secrets.token_hex(3)}.local."
 
 
+GOODBYES = 3
+GOODBYE_EVERY_S = 0.125
+GOODBYE_TIMEOUT_S = 5.0
+
+
 def _say_goodbye_and_close(zc: Zeroconf) -> None:
     try:
-        zc.unregister_all_services()
-    except (ZeroconfError, OSError) as error:
+        assert zc.loop is not None
+        goodbye = asyncio.run_coroutine_threadsafe(_say_goodbye(zc), zc.loop)
+        goodbye.result(GOODBYE_TIMEOUT_S)
+    except (ZeroconfError, OSError) as error:  # (a TimeoutError is an OSError)
         # Never mask the error that ended the block; the listing fades with its TTL.
         log.warning(Told(NO_GOODBYE, reason=_reason(error), seconds=RECORD_TTL))
     finally:
         zc.close()
+
+
+async def _say_goodbye(zc: Zeroconf) -> None:
+    """zeroconf's ``unregister_all_services``, and the answers it had queued dropped.
+
+    An answer to someone's question goes out by multicast up to a second or so later
+    (RFC 6762 section 6 and 14), and zeroconf kept sending those after the goodbye: the
+    listing came back on every browser for two minutes. Run in zeroconf's loop, so that
+    nothing is queued between the two steps."""
+    goodbye = zc.generate_unregister_all_services()  # out of the registry: no new answers
+    for outgoing in (zc.out_queue, zc.out_delay_queue):
+        outgoing.queue.clear()
+    if goodbye is None:
+        return
+    for n in range(GOODBYES):
+        if n:
+            await asyncio.sleep(GOODBYE_EVERY_S)
+        zc.async_send(goodbye)
 
 
 CANNOT_UPDATE = N_(

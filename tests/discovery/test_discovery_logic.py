@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import threading
@@ -103,12 +104,22 @@ def test_a_goodbye_that_cannot_be_sent_is_told_with_how_long_the_listing_lasts(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     class Unreachable:
+        """Its goodbye, in its own loop and thread as zeroconf's, fails."""
+
         closed = False
 
-        def unregister_all_services(self) -> None:
+        def __init__(self) -> None:
+            self.loop = asyncio.new_event_loop()
+            self.thread = threading.Thread(target=self.loop.run_forever)
+            self.thread.start()
+
+        def generate_unregister_all_services(self) -> None:
             raise OSError(errno.ENETUNREACH, "Network is unreachable")
 
         def close(self) -> None:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join()
+            self.loop.close()
             self.closed = True
 
     zc = Unreachable()
