@@ -8,12 +8,14 @@ Start serving TCP before announcing: a listing must never point at a closed port
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import math
 import re
 import secrets
 import socket
+import struct
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import NoReturn
@@ -27,6 +29,7 @@ from zeroconf import (
     Zeroconf,
 )
 from zeroconf import Error as ZeroconfError
+from zeroconf._protocol.incoming import DNSIncoming
 
 from ..lan import open_zeroconf
 from ..nurseries import lone_error_as_itself
@@ -136,7 +139,11 @@ async def announce_table(
     zc = await trio.to_thread.run_sync(open_zeroconf, interfaces)
     try:
         service = _service_info(instance_name_for(info.name), port, addresses, _server_name(), info)
-        await trio.to_thread.run_sync(_register_unique, zc, service)
+        async with trio.open_nursery() as nursery:
+            # While zeroconf probes for a clash, every table's name comes into its cache.
+            nursery.start_soon(_ask_for_tables, zc, addresses)
+            await trio.to_thread.run_sync(_register_unique, zc, service)
+            nursery.cancel_scope.cancel()
         log.info("announced as %r at %s port %d", service.name, ", ".join(addresses), port)
 
         async def publish(new_info: TableInfo) -> None:
@@ -194,9 +201,10 @@ def _service_info(
 
 def _register_unique(zc: Zeroconf, service: ServiceInfo) -> None:
     """Register, renaming ``service`` (``name-2``, ...) if another table has its name."""
-    # zeroconf sees a clash only in its cache. The answer to its probe comes by unicast to
-    # port 5353, which several mDNS sockets on one machine may share, so it can land in
-    # another one; a QM browse meanwhile brings the other tables' records by multicast.
+    # zeroconf sees a clash only in its cache (where _ask_for_tables puts every table's
+    # name). The answer to its probe comes by unicast to port 5353, which several mDNS
+    # sockets on one machine may share, so it can land in another one; a QM browse
+    # meanwhile brings the other tables' records by multicast.
     listening = ServiceBrowser(
         zc, SERVICE_TYPE, handlers=[_ignore_state_change], question_type=DNSQuestionType.QM
     )
@@ -208,6 +216,77 @@ def _register_unique(zc: Zeroconf, service: ServiceInfo) -> None:
 
 def _ignore_state_change(**_: object) -> None:
     pass
+
+
+MDNS_GROUP = "224.0.0.251"
+MDNS_PORT = 5353
+TYPE_PTR = 12
+CLASS_IN = 1
+ASK_EVERY_S = 0.25
+"""Seconds between the questions asked while zeroconf probes (a lost datagram is asked
+again; the probe takes about a second)."""
+
+
+async def _ask_for_tables(zc: Zeroconf, addresses: Sequence[str]) -> NoReturn:
+    """Ask the LAN for every table from a port of our own, and put the answers in
+    ``zc``'s cache, until cancelled.
+
+    A question from a port other than 5353 is a "legacy unicast" query (RFC 6762 section
+    6.7): a responder answers it at once, by unicast to that very port. Its multicast
+    answer to anyone else comes at most once a second, and the unicast answer to a probe
+    may land in another socket on port 5353: under load, either can come after zeroconf's
+    probe has looked, and two tables kept one name."""
+    sockets = []
+    try:
+        for address in addresses:
+            sock = trio.socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            sockets.append(sock)
+            try:
+                await sock.bind((address, 0))
+                multicast_from = socket.inet_aton(address)
+                sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, multicast_from)
+                sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 255)
+            except OSError as error:  # zeroconf's own probe still looks, as it always did
+                log.debug("cannot ask for tables from %s: %s", address, error)
+                sockets.remove(sock)
+                sock.close()
+        async with trio.open_nursery() as nursery:
+            for sock in sockets:
+                nursery.start_soon(_take_answers, zc, sock)
+            while True:
+                for sock in sockets:
+                    question = _ptr_question(SERVICE_TYPE, query_id=secrets.randbits(16))
+                    with contextlib.suppress(OSError):  # (asked again after a while)
+                        await sock.sendto(question, (MDNS_GROUP, MDNS_PORT))
+                await trio.sleep(ASK_EVERY_S)
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def _ptr_question(name: str, query_id: int) -> bytes:
+    """A DNS query (RFC 1035 section 4.1) with one question: the PTR records of ``name``.
+
+    Each gets an id of its own: a responder ignores a datagram that is the same, byte for
+    byte, as one it had in the last 0.8 s (zeroconf does), and a browser's first question
+    for the tables (id 0, no known answers) would be just that."""
+    header = struct.pack(">HHHHHH", query_id, 0, 1, 0, 0, 0)  # a standard query, 1 question
+    labels = b"".join(bytes([len(label)]) + label for label in name.encode().split(b".") if label)
+    return header + labels + b"\0" + struct.pack(">HH", TYPE_PTR, CLASS_IN)
+
+
+async def _take_answers(zc: Zeroconf, sock: trio.socket.SocketType) -> None:
+    while True:
+        try:
+            data, source = await sock.recvfrom(9000)
+        except OSError:
+            return
+        if source[1] != MDNS_PORT:
+            continue  # not a responder (RFC 6762 section 6.7: they answer from 5353)
+        answer = DNSIncoming(data, source)
+        if answer.valid and answer.is_response() and zc.loop is not None:
+            # Into the cache in zeroconf's own loop, as if it had heard the answer itself.
+            zc.loop.call_soon_threadsafe(zc.record_manager.async_updates_from_response, answer)
 
 
 def _server_name() -> str:

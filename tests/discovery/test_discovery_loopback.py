@@ -112,11 +112,10 @@ async def test_same_names_are_made_unique_and_errors_still_say_goodbye(
         browse_tables(interfaces=loopback) as browser,
         announce_table(TableInfo(name), 4001, interfaces=loopback) as first,
     ):
-        # A responder multicasts a record at most once a second (RFC 6762 section 6.2),
-        # and the clash is seen only through a multicast answer (see _register_unique):
-        # a second table of the same name within a second of the first may keep the name.
+        # At once, though a responder multicasts a record at most once a second (RFC
+        # 6762 section 6.2): the second table asks from a port of its own and is
+        # answered by unicast (see _ask_for_tables).
         await wait_for(browser, lambda ts: named(ts, first.instance_name) is not None)
-        await trio.sleep(1.1)
         with pytest.raises(Boom):
             async with announce_table(TableInfo(name), 4002, interfaces=loopback) as second:
                 assert second.instance_name != first.instance_name
