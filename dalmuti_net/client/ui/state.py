@@ -689,7 +689,9 @@ class ClientUi:
         observation = session.observation
         hand = None if observation is None else observation.hand
         order = () if observation is None else observation.order
-        self.chooser = chooser_for(decision, hand, order)
+        # A front end that draws no table asks the decision its own way (the plain
+        # table's numbered question): no chooser is built for it.
+        self.chooser = chooser_for(decision, hand, order) if self.model.draws_table else None
         if self.model.auto_passing():
             # The pass goes out after a pause (``wake``): the player sees what beat them.
             return [Wake(AUTO_PASS_PAUSE_S)]
@@ -698,10 +700,11 @@ class ClientUi:
     def wake(self) -> list[Effect]:
         """Auto-pass's pause is over: the pass goes out, if the decision is still owed
         and auto-pass still on (``a`` in the pause gives the decision back)."""
-        if not self.model.auto_passing() or self.chooser is None:
+        if not self.model.auto_passing():
             return []
         self.add_log("info", self.t._(AUTO_PASSED))
         self.chooser = None
+        self.model.auto_passed = None  # given: a second wake sends nothing
         return [Send(self._answer_message(Pass()))]
 
     # ------------------------------------------------------------------ keys
@@ -858,8 +861,7 @@ class ClientUi:
     def _toggle_auto_pass(self) -> list[Effect]:
         on = not self.preferences.auto_pass
         self.preferences.set_auto_pass(on)
-        owed = None if self.session is None else self.session.decision
-        if not on and owed is not None and owed is self.auto_passed and self.chooser is not None:
+        if not on and self.model.auto_passing():
             # Turned off in the pause: the decision is the player's again.
             self.model.auto_passed = None
             self.model.answered = False
