@@ -394,7 +394,12 @@ def run_with_local_player(
         ui.add_log("info", line)
         client.refresh()
 
+    def show_drawing(lines: list[str]) -> None:
+        ui.add_log("drawing", "\n".join(lines))
+        client.refresh()
+
     host.say = say
+    host.show_drawing = show_drawing
     host.table_on_screen = True
 
     async def main() -> None:

@@ -57,6 +57,9 @@ class PreparedHost:
     web_url: str | None = None
     server: TableServer | None = None
     say: Callable[[str], None] = field(default=lambda line: print(line, flush=True))
+    show_drawing: Callable[[list[str]], None] | None = None
+    """Where a drawing (the web table's QR code) goes whole; by default line by line to
+    ``say``. The host player's table shows it in its log, whole or not at all."""
     t: Translator = field(default_factory=Translator)
     """The host console's language (``--lang``)."""
     table_on_screen: bool = False
@@ -185,8 +188,12 @@ class PreparedHost:
         self.web_url = url
         self.say(self.t._("Phones join at: {url}").format(url=url))
         if not self.options.plain:
-            for line in qr_lines(url):
-                self.say(line)
+            drawing = qr_lines(url)
+            if self.show_drawing is not None:
+                self.show_drawing(drawing)
+            else:
+                for line in drawing:
+                    self.say(line)
 
     async def serve_until_signal(self) -> None:
         """The headless host: serve until Ctrl-C or SIGTERM, then close cleanly."""
@@ -240,6 +247,7 @@ class PreparedHost:
         """The host player has left the table and closed its screen: the console reports
         what happens, one line each, until a signal; then everyone is told goodbye."""
         self.say = say
+        self.show_drawing = None
         self.table_on_screen = False
         self._last_report = self._report_key()
         _ = self.t._

@@ -114,3 +114,27 @@ def test_60x20_lobby_keeps_every_seat_and_what_it_waits_for(language: str, seats
             assert seat.name in "\n".join(screen)
         clocks = "".join(clocks_text(t, ui.table).split())
         assert clocks in "".join(above.split())  # whole, not cut at two lines
+
+
+def test_the_qr_code_in_the_log_is_drawn_whole_or_not_at_all() -> None:
+    """The host player's log had the web table's QR code cut by its edge (at 80x24 the top
+    rows were gone: no phone can scan that). It is one drawing: whole, or left out for the
+    lines around it (the address is told in words too)."""
+    from dalmuti_net.web.qr import qr_lines
+
+    table = LocalTable(bots=3)
+    drawing = qr_lines("http://127.0.0.1:7401/")
+    table.ui.add_log("info", "Phones join at: http://127.0.0.1:7401/")
+    table.ui.add_log("drawing", "\n".join(drawing))
+    for cols, rows in ((60, 20), (80, 24), (120, 40), (100, 60)):
+        screen = draw(table.ui, cols, rows)
+        shown = [line for line in drawing if line.rstrip() in screen]
+        assert len(shown) in (0, len(drawing)), (cols, rows, screen)
+        assert "Phones join at" in screen
+        if (cols, rows) == (100, 60):  # room for it: whole, in order
+            assert "\n".join(line.rstrip() for line in drawing) in screen
+        elif cols >= 110:  # the log's panel beside the chat's: whole, row by row
+            assert len(shown) == len(drawing)
+    table.ui.add_log("info", "Bo joins the table.")
+    screen = draw(table.ui, 80, 24)
+    assert "Bo joins the table." in screen and "Phones join at" in screen

@@ -67,7 +67,8 @@ def only_pass(decision: Decision) -> bool:
 @dataclass(frozen=True)
 class LogLine:
     kind: str
-    """event, chat, error or info: how the line is styled."""
+    """event, chat, error or info: how the line is styled; drawing: lines shown as they
+    are, whole or not at all (the web table's QR code in the host player's log)."""
     text: str
 
 

@@ -943,24 +943,39 @@ def log_top(entries: list[Any], cols: int, rows: int) -> int:
     of its earliest entries as fit whole. Scrolled further, the page would not be full."""
     used = 0
     for index, entry in enumerate(entries):
-        used += len(wrap(entry.text, cols))
+        used += len(_entry_lines(entry, cols, rows))
         if used > rows:
             return len(entries) - max(index, 1)
     return 0
 
 
+LOG_STYLES = {"chat": "class:chat", "error": "class:error", "info": "class:dim", "event": ""}
+
+
+def _entry_lines(entry: Any, cols: int, rows: int) -> list[Line]:
+    """A log entry's lines in ``cols`` cells: a sentence wrapped; a drawing (``drawing``:
+    the web table's QR code, one line a row) as it is, whole or not at all, since a QR
+    code cut by the log's edge, or wrapped, cannot be scanned (its address is told in
+    words too)."""
+    if entry.kind == "drawing":
+        drawn = entry.text.split("\n")
+        if len(drawn) > rows or any(width(line) > cols for line in drawn):
+            return []
+        return [plain(line) for line in drawn]
+    return wrapped(entry.text, cols, LOG_STYLES.get(entry.kind, ""))
+
+
 def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Line]:
-    styles = {"chat": "class:chat", "error": "class:error", "info": "class:dim", "event": ""}
     out: list[Line] = []
     top = log_top(entries, cols, rows)
     if top and scroll >= top:  # the first page: full, its last entry cut if it must be
         for entry in entries:
-            out += wrapped(entry.text, cols, styles.get(entry.kind, ""))
+            out += _entry_lines(entry, cols, rows)
             if len(out) >= rows:
                 return out[:rows]
     end = len(entries) - scroll
     for entry in reversed(entries[:end]):
-        block = wrapped(entry.text, cols, styles.get(entry.kind, ""))
+        block = _entry_lines(entry, cols, rows)
         if len(out) + len(block) > rows:
             if not out:  # one entry longer than the whole log: its end
                 out = block[-rows:]
