@@ -9,8 +9,8 @@ source goes from the .po too) and compiles its .mo. ``--check`` changes nothing:
 strings that are missing, untranslated or whose placeholders differ from the source, and
 a .po or .mo that does not hold what the source and the .po say it should.
 
-Babel is a development tool here (``pip install -e '.[dev]'``), never a dependency of the
-game.
+Babel is a development and test tool here (``pip install -e '.[test]'``), never a
+dependency of the game.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ try:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po, write_po
 except ModuleNotFoundError as missing:  # pragma: no cover - a developer's set-up
-    sys.exit(f"tools.catalogs needs Babel ({missing}): pip install -e '.[dev]'")
+    sys.exit(f"tools.catalogs needs Babel ({missing}): pip install -e '.[test]'")
 
 from dalmuti_net import __version__
 from dalmuti_net.lang.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR
