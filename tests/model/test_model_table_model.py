@@ -107,3 +107,15 @@ def test_a_nudge_to_this_seat_is_for_the_screen_too() -> None:
     got = fed(model, {"type": "nudged", "player": 0, "by": 1})
     assert got.nudge == "Bo nudges you: the table is waiting for you."
     assert fed(model, {"type": "nudged", "player": 1, "by": 0}).nudge is None
+
+
+def test_a_new_connection_starts_the_seats_news_afresh() -> None:
+    """Another table (or the same one joined again) is on screen when it comes: its
+    seats are not news measured against the last table's."""
+    model = model_for_ana()
+    model.connecting()
+    fed(model, table(seat(0, "Ana"), seat(5, "Eve"), seat(6, "Fay")))
+    assert list(model.log) == []
+    model.forget()
+    fed(model, table(seat(0, "Ana")))
+    assert list(model.log) == []

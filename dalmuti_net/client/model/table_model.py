@@ -237,12 +237,16 @@ class TableModel:
         self.add_log("info", self.t._("Reconnected."))
 
     def connecting(self) -> None:
+        """A new connection (not a reconnection): what its table shows on arrival is on
+        screen, not news."""
         self._host_player = None
+        self.changes = TableChanges()
 
     def forget(self) -> None:
         """Back to the list of tables: nothing of the last table is followed."""
         self.owed = None
         self.welcomed = False
+        self.changes = TableChanges()
         self.log.clear()
 
     def receive(self, message: Message) -> Received:
