@@ -12,8 +12,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..history.hands import HandCounter
 from ..history.problems import N_, Problem
-from ..history.record import HandCounter, ViewerInfo, header_line, message_line
+from ..history.record import ViewerInfo, header_line, message_line
 from ..protocol.messages import Message
 from .session import ClientSession
 

@@ -115,8 +115,8 @@ def _tell(
     info: ViewerInfo,
     frames: list[Message],
 ) -> int:
-    from ..history.hands import HandSpan, game_spans, hand_spans
-    from ..history.record import HandCounter, header_line, message_line
+    from ..history.hands import HandCounter, HandSpan, game_spans, hand_spans
+    from ..history.record import header_line, message_line
     from ..rerun.frames import HOST
     from .history_text import history_title, names_in, tell
 
@@ -168,9 +168,9 @@ def _tell(
         source = "save" if table.from_save else "client"
         out.write(header_line(table.name, table.table_id, info, source))
         counter = HandCounter()
-        hands = [counter.of(frame) for frame in frames]
+        places = [counter.of(frame) for frame in frames]
         for i in indices:
-            out.write(message_line(hands[i], frames[i], lines[i]))
+            out.write(message_line(places[i], frames[i], lines[i]))
         return 0
     name = table.name
     if rematch is not None:

@@ -61,17 +61,43 @@ class GameSpan:
     end: int
 
 
+class HandCounter:
+    """Which game and hand each message of a viewer's stream belongs to, as the stream
+    goes (a recorder cannot look ahead). Game 1 is the table's first; a rematch's lobby
+    (the table back in its lobby after ``table_ended``) opens the next, whose hands count
+    from 1 again. Hand 0 is what comes before a game's first hand (lobby, seating draw)."""
+
+    def __init__(self) -> None:
+        self.game = 1
+        self.hand = 0
+        self._ended = False
+
+    def of(self, message: Message) -> tuple[int, int]:
+        """``(game, hand)`` of ``message``, the next message of the stream."""
+        kind = message["type"]
+        if kind == "table_ended":
+            self._ended = True
+        elif self._ended and kind in ("table", "snapshot"):
+            if message["table"]["phase"] == "lobby":
+                self.game, self.hand, self._ended = self.game + 1, 0, False
+        elif kind == "hand_started":
+            self.hand = int(message["hand"])
+        return self.game, self.hand
+
+
 def game_spans(frames: list[Message]) -> list[GameSpan]:
-    """The games in a viewer's frames, in order: each ends with its ``table_ended``, and
-    what follows (the rematch's lobby and seating) belongs to the next. A rematch offered
-    but never dealt is no game."""
-    ends = [index + 1 for index, frame in enumerate(frames) if frame["type"] == "table_ended"]
-    bounds = [0, *ends]
-    if not ends or ends[-1] < len(frames):
-        bounds.append(len(frames))
+    """The games in a viewer's frames, in order, numbered as ``HandCounter`` numbers
+    them. A rematch offered but never dealt is no game: its lobby stays with the game
+    before it."""
+    counter = HandCounter()
+    numbers = [counter.of(frame)[0] for frame in frames]
     games: list[GameSpan] = []
-    for start, end in itertools.pairwise(bounds):
-        dealt = any(frame["type"] == "hand_started" for frame in frames[start:end])
-        if not games or dealt:
+    for _, group in itertools.groupby(range(len(frames)), key=numbers.__getitem__):
+        indices = list(group)
+        start, end = indices[0], indices[-1] + 1
+        dealt = any(frames[i]["type"] == "hand_started" for i in indices)
+        if games and not dealt:
+            games[-1] = GameSpan(games[-1].number, games[-1].start, end)
+        else:
             games.append(GameSpan(len(games) + 1, start, end))
-    return games
+    return games or [GameSpan(1, 0, 0)]

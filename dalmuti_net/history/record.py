@@ -60,23 +60,13 @@ def header_line(table: str, table_id: str | None, viewer: ViewerInfo, source: st
     return json_text(header) + "\n"
 
 
-def message_line(hand: int, message: Message, text: str | None = None) -> str:
-    line: dict[str, Any] = {"hand": hand, "message": message}
+def message_line(place: tuple[int, int], message: Message, text: str | None = None) -> str:
+    """One line of the stream: ``place`` is ``(game, hand)`` as ``HandCounter`` says."""
+    game, hand = place
+    line: dict[str, Any] = {"game": game, "hand": hand, "message": message}
     if text is not None:
         line["text"] = text
     return json_text(line) + "\n"
-
-
-class HandCounter:
-    """Which hand each message of a stream belongs to: 0 before the first hand starts."""
-
-    def __init__(self) -> None:
-        self.hand = 0
-
-    def of(self, message: Message) -> int:
-        if message["type"] == "hand_started":
-            self.hand = int(message["hand"])
-        return self.hand
 
 
 @dataclass(frozen=True)
@@ -150,7 +140,14 @@ def _message_line(raw: bytes, path: Path, number: int) -> tuple[Message, str | N
     line = _json(raw, path, number)
     message = line.get("message")
     text = line.get("text")
-    if not isinstance(message, dict) or not isinstance(line.get("hand"), int):
+    game = line.get("game", 1)  # absent from files written before games were numbered
+    if (
+        not isinstance(message, dict)
+        or not isinstance(line.get("hand"), int)
+        or not isinstance(game, int)
+        or isinstance(game, bool)
+        or game < 1
+    ):
         raise RecordError(N_("{path}, line {line}: not a history line"), path=path, line=number)
     if text is not None and not isinstance(text, str):
         raise RecordError(

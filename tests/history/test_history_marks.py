@@ -206,3 +206,26 @@ def test_a_hand_of_a_rematch_is_told_by_its_number_in_the_rematch(
     code, out, err = told("--rematch", "2", "--lang", "es")
     assert code == 2 and out == ""
     assert err.strip() == "dalmuti history: no hay revancha 2 en esta mesa (tuvo 1 revancha)"
+
+
+def test_json_lines_say_which_game_each_hand_is_of(
+    rematch_save: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rematch counts its hands from 1 again: the lines said "hand": 1 twice, with
+    nothing to tell the two games apart, and the rematch's lobby was the last hand's."""
+    import json
+
+    assert main(["history", str(rematch_save), "--json"]) == 0
+    out, _ = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()[1:]]
+    starts = [(x["game"], x["hand"]) for x in lines if x["message"]["type"] == "hand_started"]
+    assert starts == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    ended = [i for i, x in enumerate(lines) if x["message"]["type"] == "table_ended"]
+    assert [lines[i]["game"] for i in ended] == [1, 2]
+    lobby = lines[ended[0] + 1 :]
+    first_of_rematch = next(x for x in lobby if x["game"] == 2)
+    assert first_of_rematch["hand"] == 0 and first_of_rematch["message"]["type"] in (
+        "table",
+        "snapshot",
+    )
+    assert all(x["game"] == 1 for x in lines[: ended[0] + 1])
