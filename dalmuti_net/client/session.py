@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import __version__
 from ..engine import Decision, Observation, Rules
-from ..engine.events import HandEnded, TableEnded, Waiting
+from ..engine.events import Event, HandEnded, TableEnded, Waiting
 from ..engine.game import final_standings
 from ..protocol import PROTOCOL_VERSION, ProtocolError
 from ..protocol.messages import (
@@ -135,6 +135,9 @@ class ClientSession:
     last_drop_kind: str | None = None
     """``CannotConnect.kind`` of the last failure to connect, when known (for a sentence
     in the player's language)."""
+    decoded: tuple[Message, Event | None] | None = field(default=None, repr=False)
+    """The last event message folded in and its engine event, decoded once: the table
+    model takes the event from here for that very message."""
     broken: str | None = None
     """Why this client stopped talking to the host: its messages could not be read or did
     not fit the table, again after reconnecting (English, for a detail)."""
@@ -413,6 +416,7 @@ class ClientSession:
             return
         self.seq = message["seq"]
         event = event_from_message(message)
+        self.decoded = (message, event)
         if event is None:
             return
         if self.observation is None:

@@ -119,3 +119,13 @@ def test_a_new_connection_starts_the_seats_news_afresh() -> None:
     model.forget()
     fed(model, table(seat(0, "Ana")))
     assert list(model.log) == []
+
+
+def test_an_event_the_session_decoded_is_not_decoded_again() -> None:
+    model = model_for_ana()
+    assert model.session is not None
+    message = {"type": "waiting", "seq": 1, "phase": "play", "players": [0]}
+    got = fed(model, message)
+    assert model.session.decoded is not None and model.session.decoded[0] is message
+    assert got.events == [model.session.decoded[1]]
+    assert got.events[0] is model.session.decoded[1]  # the very object, decoded once

@@ -253,7 +253,9 @@ class TableModel:
         """A message the session has already taken in: decoded once, dispatched once."""
         session = self.session
         assert session is not None
-        incoming = decode_message(message)
+        decoded = session.decoded
+        known = decoded[1] if decoded is not None and decoded[0] is message else None
+        incoming = decode_message(message, known)
         got = self._got = Received()
         self.new_events = got.events
         if says_host_saves(incoming) and self._save_stalled:

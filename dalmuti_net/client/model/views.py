@@ -352,9 +352,10 @@ Incoming = (
 )
 
 
-def decode_message(message: Message) -> Incoming:
+def decode_message(message: Message, event: Event | None = None) -> Incoming:
     """The host's message, validated already, as what the table model reads of it: the
-    one place its ``type`` is looked at on the model's side."""
+    one place its ``type`` is looked at on the model's side. ``event``: this message's
+    event, where the session decoded it already."""
     kind = message["type"]
     if kind == "welcome":
         return Welcomed(decode_welcome(message))
@@ -373,7 +374,9 @@ def decode_message(message: Message) -> Incoming:
     if kind == "error":
         return ErrorSent(message["code"], bool(message["fatal"]))
     if "seq" in message:
-        return EventSent(message["seq"], event_from_message(message))
+        return EventSent(
+            message["seq"], event if event is not None else event_from_message(message)
+        )
     return OtherSent(kind)
 
 
