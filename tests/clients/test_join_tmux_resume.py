@@ -3,6 +3,7 @@ is killed with SIGKILL, is started again, and the same seat, with its points, pl
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -36,7 +37,7 @@ class Terminal(TmuxWindow):
     """One tmux window at 80x24 running ``command`` again each time it ends."""
 
     def __init__(self, command: str, env: dict[str, str]) -> None:
-        super().__init__(f"while true; do {command}; echo EXITED $?; sleep 1; done", env, REPO)
+        super().__init__(f"while true; do {command}; echo EXITED $?; sleep 0.2; done", env, REPO)
 
     def wait_for(self, text: str, timeout: float = 15.0) -> str:
         return super().wait_for(text, timeout)
@@ -73,7 +74,14 @@ def play_a_turn(terminal: Terminal, screen: str) -> None:
         terminal.keys("d")
     else:
         terminal.keys("Tab")
-    time.sleep(0.2)
+    changed(terminal, screen)
+
+
+def changed(terminal: Terminal, before: str, timeout: float = 3.0) -> None:
+    """Until the screen is not ``before`` any more (the key was taken), or ``timeout``."""
+    end = time.monotonic() + timeout
+    while terminal.screen() == before and time.monotonic() < end:
+        time.sleep(0.02)
 
 
 def seat_row(screen: str) -> tuple[int, int]:
@@ -88,6 +96,11 @@ def test_a_killed_client_comes_back_to_its_seat_with_its_points(tmp_path: Path) 
     env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
     env["XDG_STATE_HOME"] = str(tmp_path / "state")
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    # Bea passes by hand: auto-pass's pause (a moment to see what beat her) would add
+    # more than a second to each of her many passes, and is not what this test is about.
+    settings = tmp_path / "config" / "dalmuti-net" / "client.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"auto_pass": False}), encoding="utf-8")
     env.pop("TMUX", None)
     with running_host(rules, seed=3) as host:
         # The tmux server may be older than this test: its environment is not ours.
