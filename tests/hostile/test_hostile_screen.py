@@ -35,13 +35,18 @@ class Run:
         self.port = port
         self.ui = ClientUi(Translator(language), ClientSession("Ana"), address=f"127.0.0.1:{port}")
         self.quit_after: float | None = None
+        self.connects = 0
+        """Connection attempts made so far (counted once each has succeeded or failed)."""
 
     def run(
         self,
         script_seconds: float,
         keys_at_end: str = "",
         at: tuple[float, Callable[[ClientUi], None]] | None = None,
+        until: Callable[[], bool] | None = None,
     ) -> None:
+        """Run for ``script_seconds`` (or, with ``until``, as soon as it holds, within
+        them), calling ``at``'s function on the way; then press ``keys_at_end``."""
         ui = self.ui
         with create_pipe_input() as pipe, open("/dev/null", "w") as null:
             # A real terminal's output (escape sequences and all), to nowhere.
@@ -50,7 +55,10 @@ class Run:
             pressed: list[float] = []
 
             async def connect() -> trio.abc.Stream:
-                return await trio.open_tcp_stream("127.0.0.1", self.port)
+                try:
+                    return await trio.open_tcp_stream("127.0.0.1", self.port)
+                finally:
+                    self.connects += 1
 
             async def main() -> None:
                 assert ui.session is not None
@@ -59,7 +67,14 @@ class Run:
                     if at is not None:
                         await trio.sleep(at[0])
                         at[1](ui)
-                    await trio.sleep(script_seconds - (0 if at is None else at[0]))
+                    left = script_seconds - (0 if at is None else at[0])
+                    if until is None:
+                        await trio.sleep(left)
+                    else:
+                        with trio.fail_after(left):
+                            while not until():
+                                await trio.sleep(0.05)
+                        await trio.sleep(0.1)  # what the client makes of it, said
                     for key in keys_at_end:
                         pressed.append(time.monotonic())
                         pipe.send_text(key)
@@ -150,7 +165,8 @@ def test_reconnecting_says_why_and_not_again_for_the_same_reason() -> None:
         def vanish(ui: ClientUi) -> None:
             process.kill()
 
-        run.run(6.0, "qq", at=(1.0, vanish))
+        # The first connection, then three tries refused (0.5, 1 and 2 s apart).
+        run.run(10.0, "qq", at=(1.0, vanish), until=lambda: run.connects >= 4)
     lines = [line.text for line in run.ui.log if line.text.startswith("Connection lost")]
     assert lines[0] == "Connection lost (the host closed the connection); reconnecting…"
     assert lines[1:] == [  # tried 3 times by then
