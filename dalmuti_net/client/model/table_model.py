@@ -360,10 +360,10 @@ class TableModel:
     def _take_snapshot(self, session: ClientSession, snapshot: SnapshotView) -> None:
         self.snapshots += 1
         marks = snapshot.marks()
-        if self._arriving and not any(line.kind == "chat" for line in self.log):
-            # What was said before this viewer came (back): the table's last lines.
-            for line in snapshot.chat:
-                self._tell_chat(line)
+        # What was said before this viewer came (back), the table's last lines: told after
+        # the hand so far, at the foot of the log where the newest lines are read (the
+        # snapshot does not say when each was said).
+        tell_chat = self._arriving and not any(line.kind == "chat" for line in self.log)
         if self._arriving and not any(line.kind == "event" for line in self.log):
             # In the middle of a hand: its log so far, as a watcher from the start saw it.
             for at, event in enumerate(snapshot.hand_events):
@@ -372,6 +372,9 @@ class TableModel:
             self._moved_for = None
         elif self._arriving:
             self._tell_moves_made_for_me(snapshot.hand_events, marks)
+        if tell_chat:
+            for line in snapshot.chat:
+                self._tell_chat(line)
         observation = session.observation
         if observation is not None:
             self.trick_story.sync(observation)
