@@ -11,23 +11,29 @@ from harness import Harness
 from test_host_secrecy import all_optional, eventful_game
 
 from dalmuti_net.host.savefile import SaveFile, read_save
+from dalmuti_net.host.table import Table
 
 
-def write_save(path: Path, seed: int) -> Harness:
-    """The game ``eventful_game(seed)`` (3 hands, every rule, a newcomer, a leaver...)
-    saved at ``path`` with the header ``dalmuti host --save`` writes."""
-    harness, _ = eventful_game(seed)
-    table = harness.table
+def save_table(path: Path, table: Table, rules: dict[str, Any] | None = None) -> None:
+    """``table``'s journal so far saved at ``path`` under the header ``dalmuti host
+    --save`` writes (``rules``: the header's rules, the table's own by default)."""
     header = {
         "name": table.name,
         "code": None,
         "seed": table.seed,
         "headless": True,
         "table_id": table.table_id,
-        "rules": all_optional(hand_limit=3).to_dict(),
+        "rules": table.rules.to_dict() if rules is None else rules,
         "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
     }
     write_changes(path, header, table.take_journal())
+
+
+def write_save(path: Path, seed: int) -> Harness:
+    """The game ``eventful_game(seed)`` (3 hands, every rule, a newcomer, a leaver...)
+    saved at ``path`` with the header ``dalmuti host --save`` writes."""
+    harness, _ = eventful_game(seed)
+    save_table(path, harness.table, all_optional(hand_limit=3).to_dict())
     return harness
 
 

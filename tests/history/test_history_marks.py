@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from harness import Harness, random_chooser
-from history_support import write_changes
+from history_support import save_table
 
 from dalmuti_net.cli import main
 from dalmuti_net.engine import Rules
@@ -44,17 +44,8 @@ def save(tmp_path_factory: pytest.TempPathFactory) -> Path:
     harness.deliver()
     harness.run()
     assert table.phase == "ended"
-    header = {
-        "name": table.name,
-        "code": None,
-        "seed": table.seed,
-        "headless": True,
-        "table_id": table.table_id,
-        "rules": table.rules.to_dict(),
-        "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
-    }
     path = tmp_path_factory.mktemp("marks") / "table.dat"
-    write_changes(path, header, table.take_journal())
+    save_table(path, table)
     return path
 
 
@@ -114,17 +105,8 @@ def rematch_save(tmp_path_factory: pytest.TempPathFactory) -> Path:
     harness.send(bo, {"type": "ready", "ready": True})  # accepted: the rematch starts
     harness.run()
     assert table.phase == "ended" and table.game_number == 2
-    header = {
-        "name": table.name,
-        "code": None,
-        "seed": table.seed,
-        "headless": True,
-        "table_id": table.table_id,
-        "rules": table.rules.to_dict(),
-        "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
-    }
     path = tmp_path_factory.mktemp("rematch") / "table.dat"
-    write_changes(path, header, table.take_journal())
+    save_table(path, table)
     return path
 
 
@@ -169,17 +151,8 @@ def test_an_unfinished_hand_reads_as_one_sentence_with_its_stand_ins(
     table.request_stand_in(cy_seat)
     harness.deliver()
     harness.run_until(lambda: any(m["type"] == "moved_for" for m in ana.received))
-    header = {
-        "name": table.name,
-        "code": None,
-        "seed": table.seed,
-        "headless": True,
-        "table_id": table.table_id,
-        "rules": table.rules.to_dict(),
-        "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
-    }
     path = tmp_path / "table.dat"
-    write_changes(path, header, table.take_journal())
+    save_table(path, table)
     hands = [line.strip() for line in listing(capsys, path, "en") if line.startswith("  ")]
     assert hands == ["Hand 1: not finished; a bot stood in for Cy"]
 

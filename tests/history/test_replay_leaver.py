@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from harness import Harness, random_chooser
-from history_support import write_changes
+from history_support import save_table
 
 from dalmuti_net.engine import Rules
 from dalmuti_net.host.table import Table
@@ -30,17 +30,8 @@ def test_a_leavers_replay_goes_on_to_the_final_standings(tmp_path: Path) -> None
     harness.deliver()
     harness.run()
     assert table.phase == "ended"
-    header = {
-        "name": table.name,
-        "code": None,
-        "seed": table.seed,
-        "headless": True,
-        "table_id": table.table_id,
-        "rules": table.rules.to_dict(),
-        "table": {"turn_timer": 0, "grace_period": 60, "between_hands": 3},
-    }
     save = tmp_path / "table.dat"
-    write_changes(save, header, table.take_journal())
+    save_table(save, table)
     history = open_history(save)[-1]
     viewer, _ = history.choose("Ana")
     own = history.frames(viewer)
