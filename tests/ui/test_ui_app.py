@@ -25,6 +25,7 @@ from dalmuti_net.client.ui.choosers import (
     RevolutionChooser,
     TaxChooser,
 )
+from dalmuti_net.client.ui.config import Preferences
 from dalmuti_net.client.ui.runtime import TerminalClient, run_with_trio
 from dalmuti_net.client.ui.state import ClientUi, Join, Screen
 from dalmuti_net.engine import Rules
@@ -126,7 +127,10 @@ async def answer_by_keys(pipe: PipeInput, ui: ClientUi) -> None:
 
 def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
     session = ClientSession("Ana")
-    ui = ClientUi(Translator("en"), session, address="memory")
+    # Every pass typed too (p): auto-pass would pause a second and more before each.
+    by_hand = Preferences(stored=False)
+    by_hand.auto_pass = False
+    ui = ClientUi(Translator("en"), session, address="memory", preferences=by_hand)
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
         await wait_for(lambda: ui.screen is Screen.TABLE and session.is_host)
