@@ -64,6 +64,8 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+# Written out, not built from _LAZY: a type checker reads only a literal list for what
+# `from dalmuti_net.client import run_bot` may take (a bot author's mypy --strict).
 __all__ = [
     *actions.__all__,
     "Address",
