@@ -82,8 +82,10 @@ def run(args: argparse.Namespace) -> int:
     if target is None:
         check_interfaces(args.interface, t)
     else:
-        # Named by address there is no list to type a name in first: ask it here, once.
-        settled_name(args.player_name, t, offered=login_name("Player"))
+        # Named by address there is no list to type a name in first: ask it here, once
+        # (a --player-name is remembered by chosen_name, below).
+        if not args.player_name:
+            settled_name(None, t, offered=login_name("Player"))
     recorder = None
     if args.record is not None:
         from pathlib import Path
