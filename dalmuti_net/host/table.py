@@ -1103,7 +1103,10 @@ class Table:
                 ErrorCode.TABLE_FULL, f"all {MAX_PLAYERS} seats are taken", fatal=False
             )
         label = name or f"{(strategy or self.known_strategies[0]).capitalize()} bot"
-        seat = self.reserve_seat(label, kind="bot", strategy=strategy)
+        try:
+            seat = self.reserve_seat(label, kind="bot", strategy=strategy)
+        except ProtocolError as error:  # every number used: the host player stays all the same
+            raise ProtocolError(error.code, error.message, fatal=False) from None
         self.effects.append(StartBot(seat.token, strategy, seat.name))
         return seat
 

@@ -83,9 +83,11 @@ FATAL_CODES = frozenset(
 )
 
 FATAL_WHEN: dict[ErrorCode, str] = {
+    ErrorCode.TABLE_FULL: "when it refuses a `hello`",
     ErrorCode.TABLE_ENDED: "when it refuses a `hello` for a new seat (the table is over)",
 }
-"""Codes whose ``fatal`` depends on the request refused: fatal in this case only."""
+"""Codes whose ``fatal`` depends on the request refused: fatal in this case only (the
+error's own ``fatal`` field says which, and a client goes by it)."""
 
 DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.BAD_FRAME: "The bytes are not a frame holding one msgpack map with string keys.",
@@ -93,7 +95,10 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.UNKNOWN_TYPE: "The message type is not one a client may send.",
     ErrorCode.NOT_HELLO: "The first message of a connection must be `hello`.",
     ErrorCode.VERSION_MISMATCH: "The client's protocol version is not the host's.",
-    ErrorCode.TABLE_FULL: "No free seat (or no spectator place) is left.",
+    ErrorCode.TABLE_FULL: (
+        "No free seat (or no spectator place) is left; refusing the host player's `add_bot`"
+        " it is not fatal."
+    ),
     ErrorCode.BAD_TOKEN: "The seat named by `resume` is not one this table can give back.",
     ErrorCode.BAD_PROOF: (
         "The client's `prove` does not match the challenge (or no challenge was pending)."

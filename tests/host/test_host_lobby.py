@@ -295,6 +295,23 @@ def test_past_the_largest_player_number_a_game_refuses_a_newcomer_not_everyone()
     assert not watcher.errors and harness.run(max_steps=50) == 50, "the game plays on"
 
 
+@pytest.mark.parametrize("seats_full", [True, False], ids=["eight-seats", "no-number-left"])
+def test_add_bot_on_a_full_table_gets_table_full_not_fatal(seats_full: bool) -> None:
+    """``table_full`` answering ``add_bot`` keeps the host player's connection open, whether
+    the eight seats are taken or no player number is left (PROTOCOL.md, Error codes)."""
+    if seats_full:
+        harness = lobby()
+        host = harness.join("Host")
+        for _ in range(7):
+            harness.send(host, {"type": "add_bot", "strategy": "random"})
+    else:
+        harness, host = game(players=4)
+        harness.table._next_player = MAX_PLAYER_ID + 1
+    harness.send(host, {"type": "add_bot", "strategy": "random", "id": 9})
+    assert host.last == {**host.last, "type": "error", "code": "table_full", "re": 9}
+    assert host.last["fatal"] is False and not host.closed
+
+
 def test_the_next_human_becomes_host_player_when_the_host_leaves() -> None:
     harness = lobby()
     host = harness.join("Host")
