@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,11 @@ ACCENT = (0xE0, 0xB0, 0x4A)
 """The page's accent: the controls' top edge on one's turn, the main buttons."""
 
 
-def start_host(tmp: Path) -> tuple[subprocess.Popen[str], int, str]:
+def start_host(
+    tmp: Path, *more: str, web_port: int = 0, name: str = "Phones"
+) -> tuple[subprocess.Popen[str], int, str]:
+    """A headless host with one bot, its web table on ``web_port`` (0: any free port);
+    ``more`` are further options of ``dalmuti host``."""
     rules = tmp / "rules.toml"
     rules.write_text(RULES)
     process = subprocess.Popen(
@@ -75,7 +80,7 @@ def start_host(tmp: Path) -> tuple[subprocess.Popen[str], int, str]:
             "--port",
             "0",
             "--web-port",
-            "0",
+            str(web_port),
             "--no-announce",
             "--bots",
             "1",
@@ -84,12 +89,13 @@ def start_host(tmp: Path) -> tuple[subprocess.Popen[str], int, str]:
             "--rules",
             str(rules),
             "--table-name",
-            "Phones",
+            name,
             "--lang",
             "en",
             "--plain",
             "--seed",
             "7",
+            *more,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -114,12 +120,22 @@ def start_host(tmp: Path) -> tuple[subprocess.Popen[str], int, str]:
 
 @pytest.fixture
 def browser() -> Iterator[object]:
+    with chromium() as driver:
+        yield driver
+
+
+@contextmanager
+def chromium(*, frames_log: bool = False) -> Iterator[Any]:
+    """Headless Chromium at a phone's size, with a profile of its own; with ``frames_log``,
+    what it sends and receives over WebSockets is in its performance log."""
     options = webdriver.ChromeOptions()
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument("--user-data-dir=" + tempfile.mkdtemp(prefix="dalmuti-chromium-"))
     options.add_argument("--lang=en-US")
     options.binary_location = CHROMIUM
+    if frames_log:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(
         options=options, service=webdriver.ChromeService(executable_path=DRIVER)
     )

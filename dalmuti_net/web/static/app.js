@@ -14,6 +14,101 @@ const store = {
 const SEAT_KEY = "dalmuti.seat." + location.host;   // this table's resume token, kept here
 const MAIN_KEYS = new Set(["enter"]);
 
+// ---------------------------------------------------------------- proving a seat
+// The page takes its seat back as any client does (PROTOCOL.md, "Taking a seat back"):
+// the host proves it holds the seat's token, then the page proves it, and the token never
+// crosses the wire again. crypto.subtle exists only in a secure context, which a LAN
+// http:// address is not: SHA-256 (FIPS 180-4) and HMAC (RFC 2104) are written here.
+
+const SHA256_K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+function rotr(x, n) { return (x >>> n) | (x << (32 - n)); }
+
+function sha256(bytes) {   // Uint8Array -> its 32-byte digest
+  const bits = bytes.length * 8;
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 0x80;
+  const data = new DataView(padded.buffer);
+  data.setUint32(padded.length - 8, Math.floor(bits / 0x100000000));
+  data.setUint32(padded.length - 4, bits >>> 0);
+  const h = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ]);
+  const w = new Uint32Array(64);   // a Uint32Array keeps each sum modulo 2^32
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = data.getUint32(block + 4 * i);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    let [a, b, c, d, e, f, g, k] = h;
+    for (let i = 0; i < 64; i++) {
+      const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
+        SHA256_K[i] + w[i]) >>> 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      k = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+  }
+  const digest = new Uint8Array(32);
+  const out = new DataView(digest.buffer);
+  h.forEach((word, i) => out.setUint32(4 * i, word));
+  return digest;
+}
+
+function hmacSha256(key, message) {   // both Uint8Array
+  const block = new Uint8Array(64);
+  block.set(key.length > 64 ? sha256(key) : key);
+  const inner = new Uint8Array(64 + message.length);
+  const outer = new Uint8Array(64 + 32);
+  for (let i = 0; i < 64; i++) { inner[i] = block[i] ^ 0x36; outer[i] = block[i] ^ 0x5c; }
+  inner.set(message, 64);
+  outer.set(sha256(inner), 64);
+  return sha256(outer);
+}
+
+const utf8 = (text) => new TextEncoder().encode(text);
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+function fields(parts) {   // joined by a zero byte, which no string on the wire holds
+  const encoded = parts.map(utf8);
+  const all = new Uint8Array(encoded.reduce((n, part) => n + part.length + 1, -1));
+  let at = 0;
+  encoded.forEach((part, i) => { if (i) all[at++] = 0; all.set(part, at); at += part.length; });
+  return all;
+}
+
+function seatId(token) {
+  return hex(sha256(fields(["dalmuti-net seat id", token]))).slice(0, 32);
+}
+
+function seatProof(who, token, tableId, clientNonce, hostNonce) {   // who: "host" or "client"
+  const label = "dalmuti-net " + who + " proof";
+  return hex(hmacSha256(utf8(token), fields([label, tableId, seatId(token), clientNonce, hostNonce])));
+}
+
+function newNonce() {
+  return hex(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+function sameText(a, b) {   // in time that does not tell how much of a guess was right
+  if (typeof a !== "string" || typeof b !== "string" || a.length !== b.length) return false;
+  let differ = 0;
+  for (let i = 0; i < a.length; i++) differ |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return differ === 0;
+}
+
 let ws = null;
 let joined = null;          // the join message, once the player gave a name
 let left = false;           // the player left: no reconnecting
