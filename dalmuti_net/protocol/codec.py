@@ -14,6 +14,7 @@ import msgpack
 from .catalogue import Direction, message_spec
 from .errors import ErrorCode, ProtocolError
 from .framing import frame
+from .text import first_control
 
 Message = dict[str, Any]
 
@@ -138,7 +139,35 @@ def validate(message: Message, direction: Direction) -> Message:
             ErrorCode.UNKNOWN_TYPE, f"no message type {kind[:40]!r} for {direction}"
         )
     spec.body.check(message, "")
+    _check_text(message, "")
     return message
+
+
+def _check_text(value: Any, path: str) -> None:
+    """No string anywhere in a message may hold a character text may not (a control
+    character, a bidirectional override, a line separator): the catalogue checks the
+    fields it knows, this every other string too, unknown fields and map keys included,
+    so nothing a client sends reaches anyone with them (``bad_message``)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else key
+            if first_control(key) is not None:
+                where = f"{path}.<key>" if path else "<key>"
+                _refuse_text(key, where)
+            _check_text(item, where)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_text(item, f"{path}[{index}]")
+    elif isinstance(value, str) and first_control(value) is not None:
+        _refuse_text(value, path)
+
+
+def _refuse_text(text: str, path: str) -> None:
+    control = first_control(text)
+    assert control is not None
+    raise ProtocolError(
+        ErrorCode.BAD_MESSAGE, f"{path}: control character U+{ord(control):04X} not allowed in text"
+    )
 
 
 def decode(body: bytes, direction: Direction) -> Message:

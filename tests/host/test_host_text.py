@@ -84,6 +84,42 @@ async def test_a_hostile_name_or_chat_is_refused_and_reaches_nobody(
         assert first_control(record.getMessage()) is None, record.getMessage()
 
 
+SMUGGLED = [
+    {"type": "chat", "text": "hi", "colour": "\x1b[31m"},  # an unknown field
+    {"type": "chat", "text": "hi", "\x1b[2J": 1},  # a map key
+    {"type": "chat", "text": "hi", "extra": {"deep": ["ok", "\u202eevE"]}},  # nested
+    {"type": "hello", "version": PROTOCOL_VERSION, "name": "Eve", "role": "player", "x": "\x07"},
+]
+
+
+@pytest.mark.parametrize("message", SMUGGLED, ids=["field", "key", "nested", "hello"])
+async def test_a_control_character_anywhere_in_a_message_is_refused(
+    message: dict[str, Any],
+) -> None:
+    """PROTOCOL.md, Framing: no control character "in any string": unknown fields and map
+    keys too, refused with ``bad_message`` (not fatal), reaching nobody."""
+    table = Table("Text")
+    async with loopback_server(table) as (_server, port, nursery):
+        host = await join_over_tcp(port, RecordingClient("Host"), nursery)
+        raw = RawClient(await trio.open_tcp_stream("127.0.0.1", port))
+        if message["type"] == "chat":
+            await raw.send(hello("Eve"))
+            assert (await raw.next_of("welcome", "error"))["type"] == "welcome"
+        await raw.send({**message, "id": 7})
+        error = await raw.next_of("error", "welcome")
+        assert error["type"] == "error" and error["code"] == "bad_message"
+        assert error["fatal"] is False and error["re"] == 7
+        await raw.send(
+            hello("Eve") if message["type"] == "hello" else {"type": "chat", "text": "plain"}
+        )
+        if message["type"] == "hello":
+            assert (await raw.next_of("welcome", "error"))["type"] == "welcome"
+        else:
+            await host.wait_until(lambda: bool(host.of_type("chat")))
+            assert [m["text"] for m in host.of_type("chat")] == ["plain"]
+        await raw.stream.aclose()
+
+
 def test_the_hosts_own_strings_are_cleaned() -> None:
     table = Table("\x1b[2JFriday\u202e night\n")
     assert table.name == "[2JFriday night"  # the controls only: what is left is text
