@@ -57,7 +57,7 @@ from ..protocol.catalogue import (
     SNAPSHOT_CHAT_CHARS,
 )
 from ..protocol.errors import from_refusal
-from ..protocol.feed import hand_events
+from ..protocol.feed import hand_event_positions
 from ..protocol.messages import (
     ACTION_TYPES,
     Message,
@@ -299,9 +299,11 @@ class Table:
         self._feeds: dict[int | None, ViewerFeed] = {None: ViewerFeed(None)}
         self._owed: dict[int, type] = {}
         self._awaiting_stand_in: set[int] = set()
-        self._made_for: list[tuple[tuple[Event, ...], int, str, bool]] = []
-        """This hand's moves made for a player: (their events, player, by, secret), for
-        snapshots (a secret one, a revolution answer, is told only to that seat)."""
+        self._made_for: list[tuple[int, int, int, str, bool]] = []
+        """This hand's moves made for a player: (where their events start and end in the
+        game's log, player, by, secret), for snapshots (a secret one, a revolution answer,
+        is told only to that seat). Places, not the events: the engine logs one ``passed``
+        object for every pass of a seat."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=MAX_SNAPSHOT_CHAT)
         """The table's last chat lines (``player``, ``name``, ``text``), for snapshots."""
         self.departed: list[Departed] = []
@@ -981,9 +983,11 @@ class Table:
         feed = self._feeds[viewer]
         observation = decision = None
         told: list[Event] = []
+        positions: list[int] = []
         if self.game is not None:
             observation = observe(self.game, viewer)
-            told = hand_events(self.game.log, viewer)
+            positions = hand_event_positions(self.game.log, viewer)
+            told = [self.game.log[at] for at in positions]
             if viewer is not None and self.game.phase is not Phase.ENDED:
                 decision = self.game.decision_for(viewer)
         snapshot = snapshot_message(
@@ -996,7 +1000,7 @@ class Table:
             self.decisions_asked.get(viewer, 0) if viewer is not None else 0,
             told,
         )
-        marks = self._moved_for_marks(told, viewer)
+        marks = self._moved_for_marks(positions, viewer)
         if marks:
             snapshot["moved_for"] = marks
         chat = self.chat_for_snapshot()
@@ -1004,14 +1008,15 @@ class Table:
             snapshot["chat"] = chat
         connection.outbox.append(snapshot)
 
-    def _moved_for_marks(self, told: list[Event], viewer: int | None) -> list[dict[str, Any]]:
-        """Where in ``told`` (a snapshot's hand events) each move made for a player starts."""
-        at = {id(event): index for index, event in enumerate(told)}
+    def _moved_for_marks(self, positions: list[int], viewer: int | None) -> list[dict[str, Any]]:
+        """Where in a snapshot's hand events (``positions``: their places in the game's log)
+        each move made for a player starts: at its first event this viewer was told."""
+        at = {place: index for index, place in enumerate(positions)}
         marks = []
-        for made, player, by, secret in self._made_for:
+        for start, end, player, by, secret in self._made_for:
             if secret and viewer != player:
                 continue
-            first = next((at[id(event)] for event in made if id(event) in at), None)
+            first = next((at[place] for place in range(start, end) if place in at), None)
             if first is not None:
                 marks.append({"at": first, "player": player, "by": by})
         return marks
@@ -1285,11 +1290,12 @@ class Table:
         secret = self._owed.get(player) is RevolutionDecision
         told = {c.id for c in self._connections_of(player)} if secret else None
         marks = {c.id: len(c.outbox) for c in self.connections.values()}
-        logged = len(self.game.log)
+        log = self.game.log
+        logged = len(log)
         self._distribute(self.game.apply(player, action))
-        made = tuple(self.game.log[logged:]) if len(self.game.log) > logged else ()
-        if made:
-            self._made_for.append((made, player, by, secret))
+        # A move that starts a hand (the log begins again) has nothing in this hand's log.
+        if self.game.log is log and len(log) > logged:
+            self._made_for.append((logged, len(log), player, by, secret))
         note: Message = {"type": "moved_for", "player": player, "by": by}
         for connection in self.connections.values():
             if told is not None and connection.id not in told:

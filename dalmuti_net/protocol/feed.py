@@ -69,8 +69,17 @@ def hand_events(log: Sequence[Event], viewer: Viewer) -> list[Event]:
     """The hand so far as ``viewer`` was told it, for a snapshot: the events of ``log`` (the
     game's, from the last hand's result on) that ``viewer`` may see, from ``hand_started``
     on, without ``waiting`` (the snapshot's decision and game say who owes what now)."""
+    return [log[at] for at in hand_event_positions(log, viewer)]
+
+
+def hand_event_positions(log: Sequence[Event], viewer: Viewer) -> list[int]:
+    """Where in ``log`` each of ``hand_events(log, viewer)`` is: an event is known by its
+    place, never by its identity (the engine builds a seat's ``passed`` and ``waiting``
+    once and logs the same object at every pass)."""
     start = next((i for i, event in enumerate(log) if isinstance(event, HandStarted)), 0)
     told = [
-        event for event in log[start:] if not isinstance(event, Waiting) and can_see(event, viewer)
+        at
+        for at in range(start, len(log))
+        if not isinstance(log[at], Waiting) and can_see(log[at], viewer)
     ]
     return told[-MAX_HAND_EVENTS:]

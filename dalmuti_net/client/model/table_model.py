@@ -367,7 +367,8 @@ class TableModel:
         if self._arriving and not any(line.kind == "event" for line in self.log):
             # In the middle of a hand: its log so far, as a watcher from the start saw it.
             for at, event in enumerate(snapshot.hand_events):
-                self._moved_for = marks.get(at, self._moved_for)
+                # A mark is for the move at its place, and for no later one.
+                self._moved_for = marks.get(at)
                 self._tell_event(event)
             self._moved_for = None
         elif self._arriving:
@@ -484,13 +485,14 @@ class TableModel:
     def _tell_moves_made_for_me(
         self, hand_events: tuple[Event | None, ...], marks: dict[int, tuple[int, str]]
     ) -> None:
-        """Back at the table after a drop: which moves the stand-in made for this seat
-        while it was away (each once, however often the connection comes back)."""
+        """Back at the table after a drop: which moves the stand-in or the turn timer made
+        for this seat while it was away (each once, however often the connection comes
+        back)."""
         made = [
-            (at, event)
+            (at, event, by)
             for at, (player, by) in sorted(marks.items())
             if player == self.me
-            and by == "stand_in"
+            and by in ("stand_in", "timer")
             and at < len(hand_events)
             and (event := hand_events[at]) is not None
         ]
@@ -499,15 +501,15 @@ class TableModel:
             if self.session is None or self.session.observation is None
             else (self.session.observation.hand_number)
         )
-        fresh = [(at, event) for at, event in made if (hand, at) not in self._told_made_for]
+        fresh = [made_for for made_for in made if (hand, made_for[0]) not in self._told_made_for]
         if not fresh:
             return
-        self.add_log("info", self.t._("While you were away, the bot standing in for you:"))
-        for at, event in fresh:
+        self.add_log("info", self.t._("While you were away, these moves were made for you:"))
+        for at, event, by in fresh:
             self._told_made_for.add((hand, at))
             text = describe_event(self.t, event, self.name_of, self.me)
             if text is not None:
-                self.add_log("event", text + " " + moved_for_note(self.t, "stand_in", mine=True))
+                self.add_log("event", text + " " + moved_for_note(self.t, by, mine=True))
 
     def _removed_sentence(self, player: int) -> str:
         """A leaver is out of the seating: those after them move up one place."""

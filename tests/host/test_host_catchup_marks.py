@@ -1,0 +1,137 @@
+"""Every catch-up log marks exactly the moves made for a seat (issue 40, finding 2).
+
+Bo drops; the turn timer passes for him, then a bot standing in passes twice; he comes
+back and passes himself. The engine logs one ``passed`` object for every pass of a seat,
+and the snapshot's marks were found by the event's identity: they all landed on Bo's
+own last pass. A late arrival, a spectator and Bo back (in a fresh program, and in the
+same one after a lost connection) must each see the three moves made for him marked,
+and his own pass unmarked."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from harness import Client, Harness, random_chooser
+
+from dalmuti_net.client.model.table_model import TableModel
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.engine import PlayDecision, Rules
+from dalmuti_net.host.table import Table
+from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.protocol import Direction, decode, encode
+
+TIMER = "(the turn timer ran out: the default move)"
+STAND_IN = "(played by the bot standing in)"
+MINE_TIMER = "(not you: the turn timer ran out and made the default move)"
+MINE_STAND_IN = "(not you: the bot standing in for you)"
+
+
+class Watched(Harness):
+    """A harness whose clients each feed a table model, as a front end does."""
+
+    def __init__(self, table: Table, rng: random.Random) -> None:
+        super().__init__(table, rng)
+        self.models: dict[int, TableModel] = {}
+
+    def watch(self, name: str, **options: Any) -> tuple[Client, TableModel]:
+        session = ClientSession(name, spectator=options.pop("spectator", False))
+        session.token = options.pop("token", None)
+        session.table_id = self.table.table_id
+        client = Client(self.table, session)
+        self.clients.append(client)
+        model = self.models[client.connection] = TableModel(Translator("en"), session)
+        model.connecting()
+        chooser = options.pop("chooser", None)
+        if chooser is not None:
+            self.choosers[client.connection] = chooser
+        self.send(client, session.hello())
+        return client, model
+
+    def _flush(self, client: Client) -> None:
+        model = self.models.get(client.connection)
+        for message in self.table.take_outbox(client.connection):
+            decoded = decode(encode(message)[4:], Direction.TO_CLIENT)
+            (client.challenges if decoded["type"] == "challenge" else client.received).append(
+                decoded
+            )
+            client.session.receive(decoded)
+            if model is not None:
+                model.receive(decoded)
+        proof, client.session.proof_to_send = client.session.proof_to_send, None
+        if proof is not None:
+            self.send(client, proof)
+
+
+def marks_of(model: TableModel, name: str) -> list[str]:
+    """The mark after each of ``name``'s plays and passes in the log ("" for none)."""
+    starts = (f"{name} plays ", f"{name} passes.", "You play ", "You pass.")
+    return [
+        line.text.partition(". ")[2]
+        for line in model.log
+        if line.kind == "event" and line.text.startswith(starts)
+    ]
+
+
+def test_each_catch_up_marks_exactly_the_moves_made_for_a_seat() -> None:
+    rng = random.Random(2)
+    table = Table("Marks", Rules(), seed=3, headless=True)
+    harness = Watched(table, random.Random(1))
+    ana, _ = harness.watch("Ana", chooser=random_chooser(rng))
+    bo, bo_model = harness.watch("Bo")
+    harness.watch("Cy", chooser=random_chooser(rng))
+    harness.watch("Eli", chooser=random_chooser(rng))
+    harness.start_with_bots(ana, 1)
+    game = table.game
+    assert game is not None
+    player = bo.session.player
+    assert player is not None
+
+    def bo_owes_a_play() -> bool:
+        return isinstance(game.decision_for(player), PlayDecision) and bool(
+            game.decision_for(player).may_pass  # type: ignore[union-attr]
+        )
+
+    # Bo plays (passes) himself once, then drops.
+    harness.run_until(lambda: isinstance(bo.session.decision, PlayDecision) and bo_owes_a_play())
+    harness.send(bo, {"type": "pass", "decision_id": bo.session.decision_id})
+    harness.run_until(bo_owes_a_play)
+    bo.closed = True
+    table.disconnected(bo.connection)
+    harness.deliver()
+    table.play_default(player)  # the turn timer passes for him
+    harness.deliver()
+    table.request_stand_in(player)  # his grace period is over
+    harness.deliver()
+    made = lambda: [by for *_, whose, by, _ in table._made_for if whose == player]  # noqa: E731
+    harness.run_until(lambda: made() == ["timer", "stand_in", "stand_in"] and bo_owes_a_play())
+
+    # Bo back in a fresh program; then in the first one, its log kept, after it
+    # reconnects; then a late arrival and a watcher.
+    back, back_model = harness.watch("Bo", token=bo.session.token)
+    made_for_me = [MINE_TIMER, MINE_STAND_IN, MINE_STAND_IN]
+    assert marks_of(back_model, "Bo")[-3:] == made_for_me
+    assert set(marks_of(back_model, "Bo")[:-3]) == {""}
+    back.closed = True
+    table.disconnected(back.connection)
+    same = ClientSession("Bo", token=bo.session.token)
+    same.table_id = table.table_id
+    again = Client(table, same)
+    harness.clients.append(again)
+    harness.models[again.connection] = bo_model
+    bo_model.session = same
+    bo_model.reconnected()
+    harness.send(again, same.hello())
+    assert any(m["type"] == "snapshot" for m in again.received)
+    harness.send(again, {"type": "pass", "decision_id": same.decision_id})
+    _, fay = harness.watch("Fay")
+    _, gus = harness.watch("Gus", spectator=True)
+
+    for watcher in (fay, gus):
+        marks = marks_of(watcher, "Bo")
+        assert marks[-4:] == [TIMER, STAND_IN, STAND_IN, ""]
+        assert set(marks[:-4]) == {""}
+    told = [line.text for line in bo_model.log]
+    away = told.index("While you were away, these moves were made for you:")
+    assert [text.partition(". ")[2] for text in told[away + 1 : away + 4]] == made_for_me
+    assert marks_of(bo_model, "Bo")[-1] == ""
