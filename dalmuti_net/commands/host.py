@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from .host_runtime import PreparedHost
 
 
+MAKE_CODE = "\0make"
+"""``--code`` given alone: the host makes the code (no argument can hold a NUL)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--table-name",
@@ -85,7 +89,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=N_("strategy of the bots added with --bots (default heuristic)"),
     )
     parser.add_argument("--bot-strategy", dest="strategy", help=argparse.SUPPRESS)  # old
-    parser.add_argument("--code", help=N_("a join code players must give"))
+    parser.add_argument(
+        "--code",
+        nargs="?",
+        const=MAKE_CODE,
+        metavar="CODE",
+        help=N_(
+            "a join code players must give; --code alone makes a 12-digit one that cannot "
+            "be guessed in an evening"
+        ),
+    )
     parser.add_argument(
         "--headless",
         action="store_true",
@@ -146,6 +159,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def options_from(args: argparse.Namespace) -> HostOptions:
     from ..client.ui.config import load_name
+    from ..host.admission import new_join_code
     from .person import login_name
 
     user = login_name("Host")
@@ -159,7 +173,7 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         rules=args.rules,
         bots=args.bots,
         bot_strategy=args.strategy,
-        code=args.code,
+        code=new_join_code() if args.code == MAKE_CODE else args.code,
         headless=args.headless,
         player_name=player,
         save=args.save,

@@ -69,7 +69,7 @@ from ..protocol.codec import FrameCache
 from ..protocol.messages import ACTION_TYPES, Message
 from ..told import N_, Told
 from .savefile import SaveFile, SaveWriteError
-from .table import Batch, Close, StartBot, Table
+from .table import Batch, Close, StartBot, Table, Tell
 
 log = logging.getLogger(__name__)
 BOT_FAILED = N_(
@@ -258,15 +258,6 @@ class TableServer:
         self, stream: trio.abc.Stream, internal: bool = False, address: str | None = None
     ) -> None:
         connection = self.table.connect(internal=internal, address=address, now=trio.current_time())
-        if connection is None:
-            refusal = ProtocolError(
-                ErrorCode.TOO_MANY_CONNECTIONS,
-                "too many connections at once that have not said hello",
-            )
-            with trio.move_on_after(1):
-                await stream.send_all(encode(refusal.message_to_send()))
-            await trio.aclose_forcefully(stream)
-            return
         self.changed()  # room made for it closes an idle connection
         link = Link(connection, stream, self._socket_descriptor(stream), address=address)
         self.links[connection] = link
@@ -628,6 +619,8 @@ class TableServer:
                 link = self.links.get(effect.connection)
                 if link is not None:
                     self._close(link)
+            elif isinstance(effect, Tell):
+                log.warning(effect.told)
 
     def _cannot_save(self, reason: str) -> None:
         """Say once per failure, to the operator and to everyone, that the table waits."""

@@ -15,6 +15,7 @@ time in seconds.
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections import deque
 from collections.abc import Callable
@@ -69,7 +70,15 @@ from ..protocol.names import free_name, look_alike, normal_name
 from ..protocol.resume import client_proof, host_proof, new_nonce, proof_matches, seat_ids_match
 from ..protocol.text import clean_text
 from ..told import N_, Told
-from .admission import Admission, MakeRoom, Refuse
+from .admission import (
+    Admission,
+    ChatBudget,
+    CodeGuesses,
+    MakeRoom,
+    address_key,
+    is_loopback,
+    same_code,
+)
 from .countdowns import Countdowns
 from .default_moves import default_move
 
@@ -122,6 +131,13 @@ class Limits:
     oldest (so idle connections can never keep a newcomer out)."""
     max_unwelcomed_per_address: int = 8
     """The same, from one address."""
+    max_seats_per_address: int = 6
+    """Seats taken from one address (an IPv6 /64), loopback excepted (``admission``)."""
+    max_spectators_per_address: int = 16
+    """Spectator places taken from one address, loopback excepted."""
+    loopback_exempt: bool = True
+    """The host's own machine (127.0.0.0/8, ::1) is not held to the per-address caps on
+    seats, spectators and chat: its terminals and bots are the host player's."""
 
     def message(self, max_frame_bytes: int) -> dict[str, Any]:
         return {
@@ -149,6 +165,9 @@ class Seat:
     """The connection of a bot playing this seat while its player is away."""
     gone: bool = False
     """Left or kicked: the token no longer resumes it; removed before the next hand."""
+    address_key: str | None = None
+    """Where its player last connected from (``admission.address_key``; None: the host's
+    own machine or a client inside it), for the per-address cap on seats. Not saved."""
 
 
 @dataclass(frozen=True)
@@ -221,7 +240,17 @@ class Close:
     connection: int
 
 
-Effect = StartBot | Close
+@dataclass(frozen=True)
+class Tell:
+    """Something the host player should know (in their log, in their language)."""
+
+    told: Told
+
+
+Effect = StartBot | Close | Tell
+
+WRONG_CODES = N_("Someone at {address} has tried {count} wrong join codes.")
+"""Told to the host player once per step (admission.TELL_AT), never once per try."""
 
 
 @dataclass
@@ -315,6 +344,10 @@ class Table:
         self.decisions_asked: dict[int, int] = {}
         """How many decisions each player has been asked for: a turn timer restarts on a new one."""
         self._replaying = False
+        self.guesses = CodeGuesses()
+        """Wrong join codes per address: each address waits longer after each."""
+        self._chat_budget = ChatBudget()
+        """Chat lines per address."""
         self._arriving: Connection | None = None
         """The connection a seat being reserved is for: attached before the table is shared,
         so nobody is shown a newcomer who is "offline" for a moment and then "back"."""
@@ -605,8 +638,19 @@ class Table:
         """The admission limits, from the limits in force."""
         limits = self.limits
         return Admission(
-            limits.max_connections, limits.max_unwelcomed, limits.max_unwelcomed_per_address
+            limits.max_connections,
+            limits.max_unwelcomed,
+            limits.max_unwelcomed_per_address,
+            limits.max_seats_per_address,
+            limits.max_spectators_per_address,
         )
+
+    def _held_to_address_caps(self, connection: Connection) -> bool:
+        """Whether the per-address caps on seats, spectators and chat apply (not to a
+        connection whose address is unknown: nothing to count it by)."""
+        if connection.internal or connection.address is None:
+            return False
+        return not (self.limits.loopback_exempt and is_loopback(connection.address))
 
     def connect(
         self,
@@ -615,18 +659,19 @@ class Table:
         address: str | None = None,
         now: float = 0.0,
         unseen: bool = False,
-    ) -> int | None:
-        """A new connection's id, or ``None`` when it is refused at once; room may be made
-        for it by closing the oldest idle connection that has not said hello
-        (``admission``). ``now``: the server's clock, in seconds. The limit on connections
-        that said hello applies at ``hello``."""
+    ) -> int:
+        """A new connection's id; room may be made for it by closing the oldest idle
+        connection that has not said hello (``admission``): a newcomer is never refused
+        here, so that nothing locks out a resume. ``now``: the server's clock, in seconds.
+        The limit on connections that said hello applies at ``hello``."""
         if not internal:
+            # One that awaits its prove named a real seat: not waiting, never closed here.
             waiting = [
-                c for c in self.connections.values() if not (c.internal or c.greeted or c.closing)
+                c
+                for c in self.connections.values()
+                if not (c.internal or c.greeted or c.closing or c.challenge is not None)
             ]
             verdict = self.admission.arrive(waiting, address, now)
-            if isinstance(verdict, Refuse):
-                return None
             if isinstance(verdict, MakeRoom):
                 self.refuse(verdict.oldest.id, verdict.error)
         connection = Connection(self._next_connection, internal, address=address)
@@ -778,7 +823,7 @@ class Table:
                 self._prove(connection, message["proof"])
             elif kind == "hello":
                 connection.challenge = None
-                self._hello(connection, message)
+                self._hello(connection, message, now)
             else:
                 raise ProtocolError(ErrorCode.NOT_HELLO, "send hello first")
             return
@@ -795,6 +840,12 @@ class Table:
             self._send_snapshot(connection)
             return
         if kind == "chat":
+            if self._held_to_address_caps(connection) and not self._chat_budget.allow(
+                connection.address, now
+            ):
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED, "too many chat lines from your address; slow down"
+                )
             self._chat(connection, message["text"])
             return
         seat = None if connection.player is None else self.seats.get(connection.player)
@@ -853,16 +904,16 @@ class Table:
                 ErrorCode.STALE_DECISION, f"decision {decision_id} is no longer owed; {now}"
             )
 
-    def _hello(self, connection: Connection, message: Message) -> None:
+    def _hello(self, connection: Connection, message: Message, now: float = 0.0) -> None:
         if message["version"] != PROTOCOL_VERSION:
             raise ProtocolError(
                 ErrorCode.VERSION_MISMATCH,
                 f"this host speaks protocol version {PROTOCOL_VERSION}, "
                 f"the client version {message['version']}",
             )
-        if self.code is not None and message.get("code") != self.code:
-            raise ProtocolError(ErrorCode.BAD_CODE, "this table needs the right join code")
         resume = message.get("resume")
+        if self.code is not None:
+            self._check_code(connection, message.get("code"), resumes=resume is not None, now=now)
         if resume is None and not connection.internal:
             outside = sum(
                 1
@@ -877,7 +928,10 @@ class Table:
             proof = host_proof(seat.token, self.table_id, resume["nonce"], host_nonce)
             connection.outbox.append({"type": "challenge", "nonce": host_nonce, "proof": proof})
             return
-        if message["role"] == "spectator":
+        spectator = message["role"] == "spectator"
+        if self._held_to_address_caps(connection):
+            self.admission.check_place(spectator, self._taken_from(connection, spectator))
+        if spectator:
             spectators = sum(1 for c in self.connections.values() if c.spectator)
             if spectators >= self.limits.max_spectators:
                 raise ProtocolError(ErrorCode.TABLE_FULL, "no spectator place is left")
@@ -896,6 +950,46 @@ class Table:
             )
             self.reserve_seat(message["name"], host=becomes_host, connection=connection)
         self._welcome(connection, resumed=False)
+
+    def _check_code(
+        self, connection: Connection, given: object, *, resumes: bool, now: float
+    ) -> None:
+        """The join code, slowed per address (``admission.CodeGuesses``). While an address
+        waits its codes are not looked at; a resume then goes on without one, as its
+        proof of the seat's token (``_prove``) says more than the code could, so that a
+        neighbour guessing codes behind the same address never locks a seat out."""
+        assert self.code is not None
+        address = None if connection.internal else connection.address
+        wait = self.guesses.wait_left(address, now)
+        if wait > 0:
+            if resumes:
+                return
+            raise ProtocolError(
+                ErrorCode.BAD_CODE,
+                f"too many wrong join codes from your address: try again in {math.ceil(wait)} s",
+            )
+        if same_code(given, self.code):
+            return
+        told = self.guesses.wrong(address, now)
+        if told is not None:
+            self.effects.append(Tell(Told(WRONG_CODES, address=told.address, count=told.count)))
+        raise ProtocolError(ErrorCode.BAD_CODE, "this table needs the right join code")
+
+    def _taken_from(self, connection: Connection, spectator: bool) -> int:
+        """Seats (or spectator places) taken by connections from ``connection``'s address:
+        a seat counts while it is held (connected, or kept for its player's return)."""
+        key = address_key(connection.address)
+        if spectator:
+            return sum(
+                1
+                for c in self.connections.values()
+                if c.spectator and not c.internal and address_key(c.address) == key
+            )
+        return sum(
+            1
+            for seat in self.seats.values()
+            if not seat.gone and seat.kind == "human" and seat.address_key == key
+        )
 
     def _resumable(self, connection: Connection, seat_id: str) -> Seat:
         """The seat a ``resume`` names, if this connection may take it back."""
@@ -974,6 +1068,7 @@ class Table:
         self._attach(connection, seat)
 
     def _attach(self, connection: Connection, seat: Seat) -> None:
+        seat.address_key = None if connection.internal else address_key(connection.address)
         seat.connection = connection.id
         connection.player = seat.player
         connection.name = seat.name

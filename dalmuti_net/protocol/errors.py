@@ -96,14 +96,17 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.NOT_HELLO: "The first message of a connection must be `hello`.",
     ErrorCode.VERSION_MISMATCH: "The client's protocol version is not the host's.",
     ErrorCode.TABLE_FULL: (
-        "No free seat (or no spectator place) is left; refusing the host player's `add_bot`"
-        " it is not fatal."
+        "No free seat (or no spectator place) is left (in all, or for the client's "
+        "address); refusing the host player's `add_bot` it is not fatal."
     ),
     ErrorCode.BAD_TOKEN: "The seat named by `resume` is not one this table can give back.",
     ErrorCode.BAD_PROOF: (
         "The client's `prove` does not match the challenge (or no challenge was pending)."
     ),
-    ErrorCode.BAD_CODE: "The table needs a join code and it was missing or wrong.",
+    ErrorCode.BAD_CODE: (
+        "The table needs a join code and it was missing or wrong, or the client's address "
+        "gave wrong codes and must wait before its next one is looked at."
+    ),
     ErrorCode.TOO_MANY_CONNECTIONS: (
         "The host has reached its connection limit (a new seat or spectator), or closed this "
         "connection, which had not said hello yet, to make room for a newer one."
