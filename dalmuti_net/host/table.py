@@ -1176,21 +1176,28 @@ class Table:
     def start(self) -> None:
         if self.game is not None or self.ended:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "the table has already started")
-        if self.rematch:
-            # Whoever is still away when the rematch starts is not dealt in (a seat kept
-            # for a player who dropped in its lobby; as at the offer, ``offer_rematch``).
-            for seat in list(self.seats.values()):
-                away = seat.kind == "human" and seat.connection is None and not seat.gone
-                if away and not seat.host:
-                    self._leave(seat)
-        players = self.seated_players
+        # Whoever is still away when a rematch starts is not dealt in (a seat kept for a
+        # player who dropped in its lobby; as at the offer, ``offer_rematch``), but only
+        # once the start is accepted: a refused request changes nothing.
+        away = [
+            seat
+            for seat in self.seats.values()
+            if self.rematch
+            and seat.kind == "human"
+            and seat.connection is None
+            and not seat.gone
+            and not seat.host
+        ]
+        players = [p for p in self.seated_players if p not in {seat.player for seat in away}]
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise ProtocolError(
                 ErrorCode.NOT_ENOUGH_PLAYERS,
                 f"a table starts with {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                 f"and {len(players)} are seated",
             )
-        self._commit({"op": "start", "seed": self.seed, "players": players})
+        for seat in away:
+            self._leave(seat)
+        self._commit({"op": "start", "seed": self.seed, "players": self.seated_players})
 
     def add_bot(self, strategy: str | None = None, name: str | None = None) -> Seat:
         if strategy is not None and strategy not in self.known_strategies:

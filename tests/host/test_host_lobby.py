@@ -564,3 +564,28 @@ def test_a_stand_in_that_arrives_after_its_player_came_back_is_sent_away() -> No
     hand = harness.table.game.hand_number  # type: ignore[union-attr]
     harness.run_until(lambda: harness.table.game.hand_number > hand)  # type: ignore[union-attr]
     assert not back.closed and not back.errors
+
+
+def test_a_refused_start_in_a_rematch_lobby_lets_nobody_go() -> None:
+    """PROTOCOL.md, Requests: "a refused request changes nothing": a rematch's ``start``
+    refused with ``not_enough_players`` keeps the seat of a player who dropped in its
+    lobby, whose token still takes it back."""
+    harness = lobby()
+    host = harness.join("Host")
+    people = [harness.join(name) for name in ("Bo", "Cy", "Di")]
+    harness.send(host, {"type": "start"})
+    harness.send(host, {"type": "end_table"})
+    harness.send(host, {"type": "rematch"})
+    assert harness.table.rematch and harness.table.phase == "lobby"
+    di = people[-1]
+    token = di.session.token
+    harness.drop(di)
+    seats_before = dict(harness.table.seats)
+    harness.send(host, {"type": "start", "id": 5})
+    assert host.last["code"] == "not_enough_players" and host.last["re"] == 5
+    assert harness.table.seats == seats_before, "the refused start let nobody go"
+    back = harness.join("Di", token=token)
+    assert not back.errors and back.received[0]["type"] == "welcome"
+    assert back.session.player == di.session.player
+    harness.send(host, {"type": "start", "id": 6})
+    assert harness.table.phase == "playing" and len(harness.table.game.order) == 4
