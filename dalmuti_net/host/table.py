@@ -1239,9 +1239,7 @@ class Table:
     def set_rules(self, changes: dict[str, Any]) -> None:
         if self.game is not None or self.ended:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "rules change only in the lobby")
-        merged = {**self.rules.to_dict(), **changes}
-        if changes.get("scoring") is False and "hand_limit" not in changes:
-            merged["hand_limit"] = None
+        merged = {**self.rules.to_dict(), **changes}  # only the options given change
         try:
             rules = Rules.from_dict(merged)
         except RulesError as error:

@@ -148,7 +148,12 @@ def test_set_rules_changes_only_the_options_given_and_everyone_sees_them() -> No
     assert rules.scoring and rules.merchant_exchange and rules.hand_limit == 20
     assert bo.of_type("table")[-1]["table"]["rules"] == rules.to_dict()
     harness.send(host, {"type": "set_rules", "rules": {"scoring": False}})
-    assert harness.table.rules.hand_limit is None, "scoring off drops the hand limit with it"
+    assert harness.table.rules == Rules(merchant_exchange=True, hand_limit=20), (
+        "scoring off keeps the hand limit: only the options given change"
+    )
+    harness.send(host, {"type": "set_rules", "rules": {"hand_limit": None}})
+    harness.send(host, {"type": "set_rules", "rules": {"scoring": True}})
+    assert harness.table.rules.hand_limit == 20, "scoring on with no limit: rule 15's 20"
 
 
 @pytest.mark.parametrize(
