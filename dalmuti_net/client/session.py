@@ -112,9 +112,10 @@ class ClientSession:
     token_from_store: bool = False
     seat_lost: bool = False
     seat_was_lost: bool = False
-    """The host did not know the seat asked back (``bad_token``): the next connection takes
-    a new seat. The remembered seat is kept: a host that proved nothing cannot make this
-    client forget a seat (the one that issued it may know it still)."""
+    """The host did not know the seat asked back (``bad_token``) and this connection took a
+    new seat (not another remembered seat of this table, proven). The refused seat is
+    kept: a host that proved nothing cannot make this client forget a seat (the one that
+    issued it may know it still)."""
     address: str | None = None
     """Where this connection goes (``HOST:PORT`` as dialled), remembered with a seat."""
     moved_from: str | None = None
@@ -331,8 +332,11 @@ class ClientSession:
         self.player = message["player"]
         self.is_host = message["host"]
         self.table_id = message["table_id"]
-        self.seat_was_lost, self.seat_lost = self.seat_lost, False
         resumed, self._resume_nonce = self._resume_nonce is not None, None
+        # A seat taken back with a proof is the player's own, whatever seat was refused
+        # before it: only a new seat says the earlier one is gone.
+        self.seat_was_lost = self.seat_lost and not (resumed and self.proven)
+        self.seat_lost = False
         if resumed and self.token is not None:
             if self.seats is not None:
                 # The host proved it holds this seat: it is this table's, here.
