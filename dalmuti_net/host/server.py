@@ -47,6 +47,7 @@ import logging
 import math
 import os
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -54,6 +55,7 @@ from typing import Any
 import trio
 import trio.testing
 
+from ..faults import CONNECTION_FAILED, LOCAL, log_fault
 from ..protocol import (
     PROTOCOL_VERSION,
     Direction,
@@ -257,25 +259,57 @@ class TableServer:
     async def handle_stream(
         self, stream: trio.abc.Stream, internal: bool = False, address: str | None = None
     ) -> None:
+        """Serve one connection until it ends. An error nothing foresaw while serving it
+        ends this connection only (the client is told ``internal_error`` when it can be),
+        with one line in the log: it never reaches the server's nursery."""
+        try:
+            await self._serve_stream(stream, internal, address)
+        except* Exception as group:
+            where = Told(LOCAL) if address is None else address
+            log_fault(log, CONNECTION_FAILED, group, address=where)
+            with trio.CancelScope(shield=True):
+                await trio.aclose_forcefully(stream)
+
+    async def _serve_stream(
+        self, stream: trio.abc.Stream, internal: bool, address: str | None
+    ) -> None:
         connection = self.table.connect(internal=internal, address=address, now=trio.current_time())
         self.changed()  # room made for it closes an idle connection
         link = Link(connection, stream, self._socket_descriptor(stream), address=address)
         self.links[connection] = link
         try:
-            with link.scope:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._write, link, nursery.cancel_scope)
-                    nursery.start_soon(self._keep, link)
-                    await self._read(self._receiver(stream), link, internal)
-                    self._close(link)
-                    # Let the writer send what is queued, but never wait on a stuck peer.
-                    nursery.cancel_scope.deadline = trio.current_time() + WRITER_GRACE
+            try:
+                with link.scope:
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(self._write, link, nursery.cancel_scope)
+                        nursery.start_soon(self._keep, link)
+                        await self._read(self._receiver(stream), link, internal)
+                        self._close(link)
+                        # Let the writer send what is queued, but never wait on a stuck peer.
+                        nursery.cancel_scope.deadline = trio.current_time() + WRITER_GRACE
+            except* Exception:
+                await self._last_words(link)
+                raise
         finally:
             del self.links[connection]
             self.table.disconnected(connection)
             self.changed()
             with trio.CancelScope(shield=True):
                 await trio.aclose_forcefully(stream)
+
+    async def _last_words(self, link: Link) -> None:
+        """After an error nothing foresaw: what was queued, then ``internal_error``, sent
+        as the writer would have (its task is gone), if the client takes them at once."""
+        refusal = ProtocolError(
+            ErrorCode.INTERNAL_ERROR,
+            "the host failed while serving this connection and closed it; the table goes on",
+        )
+        data = b"".join([*link.queued, encode(refusal.message_to_send())])
+        link.queued.clear()
+        link.closed = True
+        with trio.move_on_after(1, shield=True):
+            with suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await link.stream.send_all(data)
 
     async def _read(self, receive: Receive, link: Link, internal: bool) -> None:
         """Frames in until the connection ends. A client silent past its deadline is told

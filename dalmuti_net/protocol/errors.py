@@ -32,6 +32,7 @@ class ErrorCode(StrEnum):
     KICKED = "kicked"
     REPLACED = "replaced"
     SHUTTING_DOWN = "shutting_down"
+    INTERNAL_ERROR = "internal_error"
     # Requests refused: the connection stays open and nothing changed.
     BAD_MESSAGE = "bad_message"
     RATE_LIMITED = "rate_limited"
@@ -79,6 +80,7 @@ FATAL_CODES = frozenset(
         ErrorCode.KICKED,
         ErrorCode.REPLACED,
         ErrorCode.SHUTTING_DOWN,
+        ErrorCode.INTERNAL_ERROR,
     }
 )
 
@@ -127,6 +129,10 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.KICKED: "The host player removed this client from the table.",
     ErrorCode.REPLACED: "Another connection took this seat back (it proved it holds the token).",
     ErrorCode.SHUTTING_DOWN: "The host is closing the table.",
+    ErrorCode.INTERNAL_ERROR: (
+        "The host failed while serving this connection (a bug in the host, which its log "
+        "tells): it closes this connection only, and the table goes on."
+    ),
     ErrorCode.BAD_MESSAGE: "A field is missing, of the wrong type or out of range.",
     ErrorCode.RATE_LIMITED: "Too many messages too fast; this one was dropped.",
     ErrorCode.ALREADY_HELLO: "`hello` was already accepted on this connection.",

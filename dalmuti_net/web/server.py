@@ -20,6 +20,7 @@ import logging
 import math
 import socket
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from importlib import resources
 from urllib.parse import parse_qs
@@ -28,12 +29,16 @@ import h11
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_server_stream
 
+from ..faults import CONNECTION_FAILED, log_fault
 from ..lang.i18n import DEFAULT_LANGUAGE, normalize_language
 from ..protocol import FrameReader, ProtocolError
 from ..protocol.framing import frame
 from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, WebSeat
 
 log = logging.getLogger(__name__)
+
+GONE = (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionClosed)
+"""What a connection that went away raises: its end, not an error."""
 
 MAX_HEAD_BYTES = 8 * 1024
 """A request's line and headers; a longer head is refused (431)."""
@@ -158,8 +163,12 @@ class WebServer:
         try:
             async with self._slots:
                 await self._handle(stream, address)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionClosed):
+        except* GONE:
             pass
+        except* Exception as group:
+            # Nothing foreseen: this connection ends, with one line in the log; the
+            # server's nursery (the host's) never sees it.
+            log_fault(log, CONNECTION_FAILED, group, address=address)
         finally:
             self._open[address] -= 1
             if not self._open[address]:
@@ -233,10 +242,18 @@ class WebServer:
                 await request.reject(403, body=b"this page's WebSocket is for its own page\n")
             else:
                 ws = await request.accept()
-                if path == "/table":
-                    await self._table(ws, address, language)
-                else:
-                    await self._protocol(ws, address)
+                try:
+                    if path == "/table":
+                        await self._table(ws, address, language)
+                    else:
+                        await self._protocol(ws, address)
+                except* GONE:
+                    pass
+                except* Exception as group:
+                    log_fault(log, CONNECTION_FAILED, group, address=address)
+                    with trio.move_on_after(1):  # RFC 6455: 1011, the server failed
+                        with suppress(*GONE):
+                            await ws.aclose(1011, "the host failed while serving this page")
             nursery.cancel_scope.cancel()
 
     async def _table(self, ws: WebSocketConnection, address: str, language: str) -> None:
@@ -299,8 +316,8 @@ class WebServer:
                 nursery.start_soon(to_browser, nursery.cancel_scope)
         finally:
             await trio.aclose_forcefully(stream)
-            with trio.move_on_after(1):
-                await ws.aclose()
+        with trio.move_on_after(1):  # after an error, the caller closes it (1011)
+            await ws.aclose()
 
 
 def _same_origin(headers: dict[bytes, bytes]) -> bool:

@@ -26,6 +26,10 @@ ERROR_SENTENCES: dict[str, str] = {
     "kicked": N_("The host player removed you from the table."),
     "replaced": N_("Your seat was taken over by another connection with your token."),
     "shutting_down": N_("The host is closing the table."),
+    "internal_error": N_(
+        "The host failed while serving this connection and closed it; the table goes on. "
+        "The host's log says why."
+    ),
     "bad_message": N_("The host refused a malformed request."),
     "rate_limited": N_("Too many requests too fast: slow down."),
     "already_hello": N_("This connection has already greeted the host."),

@@ -4,6 +4,7 @@ palette, and NO_COLOR (honoured by prompt_toolkit) still leaves every mark visib
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 
 from prompt_toolkit.application import Application
@@ -16,8 +17,11 @@ from prompt_toolkit.layout import Layout, UIContent, UIControl, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
+from ...faults import KEY_FAILED, log_fault
 from .screen import Line, render
 from .state import ClientUi, Effect
+
+log = logging.getLogger(__name__)
 
 STYLE = Style.from_dict(
     {
@@ -107,6 +111,24 @@ def key_bindings(
     return bindings
 
 
+def guarded_press(
+    ui: ClientUi, on_effects: Callable[[list[Effect]], None]
+) -> Callable[[str], None]:
+    """A key to ``ui.press``, its effects to ``on_effects``. A key whose handling fails
+    in a way nothing foresaw is one line in the table's log (and the host's, when this
+    terminal runs it), never a traceback over the screen: the table goes on."""
+
+    def press(key: str) -> None:
+        try:
+            effects = ui.press(key)
+        except Exception as error:
+            log_fault(log, KEY_FAILED, error)
+            return
+        on_effects(effects)
+
+    return press
+
+
 def _as_typed(char: str) -> str:
     return char
 
@@ -125,7 +147,7 @@ def build_application(
 
     application: Application[None] = Application(
         layout=Layout(Window(ScreenControl(draw), always_hide_cursor=True)),
-        key_bindings=key_bindings(NAMED_KEYS, lambda key: on_effects(ui.press(key)), _as_typed),
+        key_bindings=key_bindings(NAMED_KEYS, guarded_press(ui, on_effects), _as_typed),
         style=STYLE,
         full_screen=True,
         mouse_support=False,

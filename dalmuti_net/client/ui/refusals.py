@@ -49,7 +49,15 @@ class RefusalScreen:
 
 
 SAID_IN_FULL = frozenset(
-    {"kicked", "replaced", "timeout", "slow_consumer", "shutting_down", "host_unproven"}
+    {
+        "kicked",
+        "replaced",
+        "timeout",
+        "slow_consumer",
+        "shutting_down",
+        "host_unproven",
+        "internal_error",
+    }
 )
 """Fatal refusals whose sentence needs nothing from the host's own words."""
 
