@@ -104,6 +104,30 @@ async def test_a_lone_surrogate_token_with_the_tables_real_id_ends_only_that_pag
         await serves_a_terminal(doors)
 
 
+async def test_a_headless_tables_first_page_typing_a_superscript_two_into_a_rule() -> None:
+    """``²``: ``isdigit()`` is true, ``int()`` refuses it. The page of the first player to
+    join a headless table (its host player) types it into the hands-to-play field."""
+    async with both_doors() as doors, websocket(doors.web, "/table") as ws:
+        await ws.get_message()
+        await ws.send_message(json.dumps({"join": {"name": "Ana"}}))
+        with trio.fail_after(5):
+            while not any(s.host for s in doors.table.seats.values()):
+                await trio.sleep(0.01)
+        for key in ["o", "down", "down", "down", "enter"]:  # the rules; Hands to play
+            await ws.send_message(json.dumps({"key": key}))
+        await ws.send_message(json.dumps({"text": "²"}))
+        await ws.send_message(json.dumps({"key": "²"}))
+        await ws.send_message(json.dumps({"key": "escape"}))
+        await trio.sleep(0.3)
+        await serves_a_terminal(doors)
+        # The page is still at the table: the field refused the number in one sentence.
+        seen = []
+        with trio.move_on_after(0.5):
+            while True:
+                seen.append(await ws.get_message())
+        assert any("Type a whole number" in text for text in seen), seen[-3:]
+
+
 async def test_a_raw_protocol_client_over_websocket_with_a_lone_surrogate() -> None:
     """msgpack strings are checked by the codec: the raw channel was already safe."""
     async with both_doors() as doors, websocket(doors.web, "/protocol") as ws:

@@ -22,6 +22,7 @@ from ...engine import (
 from ...engine.actions import legal_answers
 from ...engine.cards import Counts
 from ...lang.i18n import N_, Translator
+from ...lang.numbers import decimal
 from ...lang.words import card_label, describe_cards, describe_set
 from ..ui.choosers import Names, chooser_for
 
@@ -153,7 +154,7 @@ class Question:
         tokens = text.split()
         if not tokens:
             return Outcome(problem=self._how())
-        if len(tokens) > 1 and all(token.isdigit() for token in tokens):
+        if len(tokens) > 1 and all(decimal(token) is not None for token in tokens):
             picked_before = list(self.picked)
             for index, token in enumerate(tokens):
                 outcome = self.answer(token)
@@ -171,8 +172,8 @@ class Question:
             return Outcome(stepped=True)
         options = self.options()
         chosen: Option | None = None
-        if word.isdigit():
-            number = int(word)
+        number = decimal(word)
+        if number is not None:
             if 1 <= number <= len(options):
                 chosen = options[number - 1]
         else:

@@ -10,13 +10,16 @@ here does I/O: callers feed it and take ``lines()`` and the effects it returns.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 
 from ...engine import JESTER
 from ...engine.cards import Counts
 from ...engine.events import CardsDealt, Event, HandEnded, Played, TableEnded
 from ...engine.rules import MAX_HAND_LIMIT
+from ...faults import LINE_FAILED, log_fault
 from ...lang.i18n import N_, Translator
+from ...lang.numbers import NumberRefused, decimal, whole_number
 from ...lang.text import tidy
 from ...lang.words import card_label, describe_set
 from ...protocol.discovery import TableListing
@@ -52,6 +55,8 @@ from .answers import (
     how_to_answer,
     words_for,
 )
+
+log = logging.getLogger(__name__)
 
 COMMANDS: dict[str, str] = {
     "hand": N_("hand|cards"),
@@ -225,12 +230,13 @@ class PlainTable:
 
     def _discover_line(self, text: str) -> list[Effect]:
         ui = self.ui
-        if text.isdigit():
+        listed = decimal(text)
+        if listed is not None:
             wanted = next(
                 (
                     index
                     for index, listing in enumerate(ui.listings)
-                    if self._listed.get(listing.instance_name) == int(text)
+                    if self._listed.get(listing.instance_name) == listed
                 ),
                 None,
             )
@@ -559,7 +565,15 @@ class PlainTable:
     # ------------------------------------------------------------------ typed lines
 
     def on_line(self, text: str) -> list[Effect]:
-        """One line the player typed; effects to carry out."""
+        """One line the player typed; effects to carry out. A line whose handling fails in
+        a way nothing foresaw is one line in the log, never a traceback: the table goes on."""
+        try:
+            return self._on_line(text)
+        except Exception as error:
+            log_fault(log, LINE_FAILED, error)
+            return []
+
+    def _on_line(self, text: str) -> list[Effect]:
         text = clean(text).strip()
         ui = self.ui
         if ui.confirmation is not None:
@@ -589,7 +603,7 @@ class PlainTable:
         if found is None:
             if self.question is not None and self.ui.answered:
                 self.say(self.t._("Your answer is on its way."))
-            elif command.isdigit():
+            elif decimal(command) is not None:
                 self.say(self.t._("Nothing to answer right now."))
             else:
                 self.say(self.t._("Unknown command {command}: type help.").format(command=command))
@@ -790,14 +804,18 @@ class PlainTable:
             return self._pressed("B" if rest.casefold() == "random" else "b")
         if command in ("remove", "kick"):
             players = table.players
-            if not rest.isdigit() or not 1 <= int(rest) <= len(players):
-                self.say(
-                    t._("Give the seat's number from the table list (1 to {n}).").format(
-                        n=len(players)
-                    )
+            try:
+                number = whole_number(
+                    rest,
+                    1,
+                    len(players),
+                    N_("Give the seat's number from the table list (1 to {n})."),
+                    n=len(players),
                 )
+            except NumberRefused as refused:
+                self.say(refused.told(t._))
                 return []
-            seat = players[int(rest) - 1]
+            seat = players[number - 1]
             if command == "remove" and not seat.is_bot:
                 bots = [str(n) for n, p in enumerate(players, 1) if p.is_bot]
                 if bots:
@@ -809,7 +827,7 @@ class PlainTable:
                 else:
                     self.say(t._("There is no bot at the table."))
                 return []
-            ui.lobby.index = int(rest) - 1
+            ui.lobby.index = number - 1
             return self._pressed("x" if command == "remove" else "k")
         if command == "rules":
             self._tell_rules()
@@ -846,15 +864,19 @@ class PlainTable:
             self.say(t._("Only the host player may change the rules."))
             return []
         parts = rest.split()
-        if not parts or not parts[0].isdigit() or not 1 <= int(parts[0]) <= len(RULE_FIELDS):
-            self.say(
-                t._("Give the option's number from the rules list (1 to {n}).").format(
-                    n=len(RULE_FIELDS)
-                )
+        try:
+            option = whole_number(
+                parts[0] if parts else "",
+                1,
+                len(RULE_FIELDS),
+                N_("Give the option's number from the rules list (1 to {n})."),
+                n=len(RULE_FIELDS),
             )
+        except NumberRefused as refused:
+            self.say(refused.told(t._))
             return []
         editor = RulesEditor()
-        editor.index = int(parts[0]) - 1
+        editor.index = option - 1
         rules = menu_values(self.ui.table)
         key = editor.field.key
         if len(parts) == 1:
@@ -864,11 +886,10 @@ class PlainTable:
                 )
                 return []
             return self._rule_result(editor.press("space", rules))
-        value = parts[1]
-        if not value.isdigit():
+        number = decimal(parts[1])
+        if number is None:
             self.say(t._("The value must be a whole number."))
             return []
-        number = int(value)
         if key in TIMING_FIELDS:
             low, high = TYPED_RANGES[key]
             if not (low <= number <= high or (key == "turn_timer" and number == 0)):

@@ -7,6 +7,7 @@ from typing import Any
 
 from ...engine.rules import DEFAULT_HAND_LIMIT, MAX_HAND_LIMIT, MAX_PLAYERS, MIN_PLAYERS
 from ...lang.i18n import N_, Nn_, Translator
+from ...lang.numbers import NumberRefused, decimal, whole_number
 from ...protocol.catalogue import MAX_RESULTS_MS, MAX_TURN_TIMER_MS, MIN_TURN_TIMER_MS
 from ..model.views import TableView
 from .choosers import CHANGED, IGNORED, Hint, Problem, Result
@@ -142,24 +143,19 @@ def typed_rule(key: str, text: str, rules: dict[str, Any]) -> Result:
     """The request for a typed value of ``key``, or why it cannot be."""
     low, high = TYPED_RANGES[key]
     text = text.strip().rstrip("%").removesuffix("s").strip()
-    if key == "turn_timer" and text == "0":
+    if key == "turn_timer" and decimal(text) == 0:
         return CHANGED if rules.get(key) is None else Result(request=timing_request(key, None))
     if key == "hand_limit" and not text:
         if rules.get("scoring"):
             return Result(problem=Problem(N_("With scoring on, the table plays at least 1 hand.")))
         return Result(request={"type": "set_rules", "rules": {"hand_limit": None}})
-    if not text.isdigit() or not low <= int(text) <= high:
-        return Result(
-            problem=Problem(
-                N_("Type a whole number from {low} to {high}."), {"low": low, "high": high}
-            )
-        )
+    try:
+        number = whole_number(text, low, high)
+    except NumberRefused as refused:
+        return Result(problem=Problem(refused.template, refused.values))
     if key in TIMING_FIELDS:
-        seconds = int(text)
-        return (
-            CHANGED if rules.get(key) == seconds else Result(request=timing_request(key, seconds))
-        )
-    value: Any = int(text) if key == "hand_limit" else round(int(text) / 100, 2)
+        return CHANGED if rules.get(key) == number else Result(request=timing_request(key, number))
+    value: Any = number if key == "hand_limit" else round(number / 100, 2)
     if rules.get(key) == value:
         return CHANGED
     return Result(request={"type": "set_rules", "rules": {key: value}})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ...engine.events import HandStarted
 from ...lang.i18n import N_, Translator
+from ...lang.numbers import decimal
 from ...protocol.messages import Message
 from ..session import ClientSession
 from ..status import Status
@@ -158,7 +159,8 @@ class Replay:
         return False
 
     def _jump(self, text: str) -> None:
-        if text.isdigit() and self.go_to_hand(int(text)):
+        hand = decimal(text)
+        if hand is not None and self.go_to_hand(hand):
             return
         hands = self.hands
         if hands:

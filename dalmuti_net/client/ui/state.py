@@ -20,6 +20,7 @@ from ...engine.events import (
     HandEnded,
 )
 from ...lang.i18n import N_, Translator
+from ...lang.numbers import decimal
 from ...lang.text import tidy
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.catalogue import MAX_CHAT_CHARS, MAX_CODE_CHARS, MAX_NAME_CHARS
@@ -768,13 +769,14 @@ class ClientUi:
                 self.notice = None  # it was about the rule options, now out of sight
                 return []
             field = self.rules_editor.field.key
-            if field in TYPED_FIELDS and (key == "enter" or key.isdigit()):
+            typed = decimal(key) is not None
+            if field in TYPED_FIELDS and (key == "enter" or typed):
                 low, high = TYPED_RANGES[field]
                 self.notice = None
                 self.editor = LineEditor(
                     f"rule:{field}",
                     TYPED_FIELDS[field],
-                    key if key.isdigit() else "",
+                    key if typed else "",
                     len(str(high)),
                     {"low": low, "high": high},
                 )
