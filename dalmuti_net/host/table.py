@@ -1651,19 +1651,22 @@ class Table:
             # Each hand's results are read anew (before the `table` these events bring).
             for seat in self.seats.values():
                 seat.ready = seat.kind == "bot"
-        changing = (*_TABLE_CHANGING, HandStarted) if table_changed else _TABLE_CHANGING
-        split = max(
-            (i + 1 for i, e in enumerate(events) if isinstance(e, changing)),
-            default=None,
+        # A new hand's ``table`` (leavers removed, newcomers seated, ``ready`` cleared)
+        # comes right before its ``hand_started``, whatever dealt it; any other right after
+        # the last event that changes it.
+        started = next((i for i, e in enumerate(events) if isinstance(e, HandStarted)), None)
+        changed = max(
+            (i + 1 for i, e in enumerate(events) if isinstance(e, _TABLE_CHANGING)), default=None
         )
-        if split is None:
-            self._deliver(events)
-            if table_changed:
-                self._broadcast_table()
-        else:
-            self._deliver(events[:split])
+        cuts = {cut for cut in (started, changed) if cut is not None}
+        if table_changed and started is None:
+            cuts.add(len(events))
+        start = 0
+        for cut in sorted(cuts):
+            self._deliver(events[start:cut])
             self._broadcast_table()
-            self._deliver(events[split:])
+            start = cut
+        self._deliver(events[start:])
         pending = self.game.pending()
         # A new turn, a new misdeal or a new placement asks again even if the same player
         # owed the last decision; during taxes the same decisions simply stay owed.

@@ -394,3 +394,36 @@ def test_waiting_lists_are_in_seat_order() -> None:
                 assert places == sorted(places), (message, order)
                 seen += 1
     assert seen >= 10
+
+
+@pytest.mark.parametrize("how", ["everyone ready", "results pause over, a leaver"])
+def test_a_new_hands_table_comes_right_before_its_hand_started(how: str) -> None:
+    """The shape of a hand, step 1: between hands, the `table` that the new hand changes
+    (a leaver removed, `ready` cleared) comes before `hand_started`, never after it, whether
+    everyone said `ready` or the results pause ran out."""
+    rng = random.Random(5)
+    harness = Harness(Table("Statements", Rules(), seed=5), rng)
+    host = harness.join("Host", chooser=random_chooser(rng))
+    bo = harness.join("Bo", chooser=random_chooser(rng))
+    harness.start_with_bots(host, 3)
+    if how != "everyone ready":
+        harness.send(bo, {"type": "leave"})
+        harness.table.tick(0.0)  # the leaver's stand-in
+        harness.deliver()
+    harness.run_until(harness.table.hand_over)
+    if how == "everyone ready":
+        for person in (host, bo):
+            harness.send(person, {"type": "ready", "ready": True})
+    else:
+        harness.table.begin_next_hand()
+        harness.deliver()
+    kinds = [message["type"] for message in host.received]
+    second = [i for i, kind in enumerate(kinds) if kind == "hand_started"][1]
+    assert kinds[second - 1] == "table", kinds[second - 6 : second + 2]
+    table = host.received[second - 1]["table"]
+    assert not any(seat["ready"] for seat in table["players"] if seat["kind"] == "human")
+    if how != "everyone ready":
+        assert kinds[second - 2] == "player_removed"
+        assert "Bo" not in [seat["name"] for seat in table["players"]]
+    dealt = kinds.index("waiting", second)
+    assert "table" not in kinds[second:dealt], "no second table for the same hand's start"
