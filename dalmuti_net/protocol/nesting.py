@@ -41,3 +41,29 @@ def within_depth(value: Any, max_depth: int) -> bool:
             inner.extend(item.values() if isinstance(item, dict) else item)
         level = [item for item in inner if isinstance(item, (dict, list))]
     return True
+
+
+def text_nests_deeper(text: str, max_depth: int) -> bool:
+    """Whether the JSON ``text`` opens more than ``max_depth`` maps and lists inside one
+    another, read from the text itself before any parser sees it (a parser overflows its
+    stack long before it could say so). Brackets inside strings do not count; text that is
+    not JSON gets an answer too, and the parser refuses it afterwards."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > max_depth:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False

@@ -27,6 +27,7 @@ from ..client.ui.state import BackToList, ClientUi, Effect, Quit, Rejoin, Send, 
 from ..host.server import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS, MAX_TOKEN_CHARS
+from .inbound import NotAPageMessage, page_message
 from .view import BadChoice, choose, page_strings, render_view
 
 log = logging.getLogger(__name__)
@@ -104,12 +105,9 @@ class WebSeat:
         if not isinstance(raw, str):
             raise PageError("this channel takes JSON text messages")
         try:
-            message = json.loads(raw)
-        except ValueError:
-            raise PageError("a message is not JSON") from None
-        if not isinstance(message, dict):
-            raise PageError("a message is a JSON object")
-        return message
+            return page_message(raw)  # checked as the codec checks a frame
+        except NotAPageMessage as refused:
+            raise PageError(str(refused)) from None
 
     async def run(self, language: str) -> None:
         """Until the page goes away or breaks the rules of its channel."""

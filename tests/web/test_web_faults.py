@@ -80,28 +80,46 @@ async def page_then(doors_web: int, *messages: str) -> tuple[int, list[Any]]:
 
 
 KILLERS = {
-    "a thousand [": "[" * 1000,
-    "a thousand [ in a join": '{"join": ' + "[" * 1000 + "]" * 1000 + "}",
-    "a lone surrogate in a name": json.dumps({"join": {"name": "\ud800"}}),
-    "a lone surrogate in a code": json.dumps({"join": {"name": "Ana", "code": "\ud800"}}),
+    "a thousand [": ("[" * 1000, "a message nests deeper than 8 levels"),
+    "a thousand [ in a join": (
+        '{"join": ' + "[" * 1000 + "]" * 1000 + "}",
+        "a message nests deeper than 8 levels",
+    ),
+    "a lone surrogate in a name": (json.dumps({"join": {"name": "\ud800"}}), "not text"),
+    "a lone surrogate in a code": (
+        json.dumps({"join": {"name": "Ana", "code": "\ud800"}}),
+        "not text",
+    ),
+    "a lone surrogate in a key": (json.dumps({"\udfff": 1}), "not text"),
+    "an escape sequence in a chat": (json.dumps({"text": "\u001b[2J"}), "not text"),
+    "NaN": ('{"size": [NaN, 1]}', "not JSON"),
 }
 
 
-@pytest.mark.parametrize("message", KILLERS.values(), ids=KILLERS.keys())
-async def test_what_killed_the_host_from_a_page_now_ends_only_that_page(message: str) -> None:
+@pytest.mark.parametrize(("message", "told"), KILLERS.values(), ids=KILLERS.keys())
+async def test_what_killed_the_host_from_a_page_is_refused_in_a_sentence(
+    message: str, told: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Checked as the codec checks a frame, before it is parsed or used: the page is
+    told why and closed (1008, policy), nothing unforeseen happened (no fault line)."""
     async with both_doors(Table("Web", code="tulip")) as doors:
-        code, _ = await page_then(doors.web, message)
-        assert code in (1008, 1011)
+        code, received = await page_then(doors.web, message)
+        assert code == 1008
+        assert told in json.loads(received[-1])["error"]
         await serves_a_terminal(doors)
+    assert fault_lines(caplog) == []
 
 
-async def test_a_lone_surrogate_token_with_the_tables_real_id_ends_only_that_page() -> None:
+async def test_a_lone_surrogate_token_with_the_tables_real_id_is_refused(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     async with both_doors() as doors:
         table_id = doors.table.table_id
         join = {"join": {"name": "Ana", "token": "\ud800", "table_id": table_id}}
         code, _ = await page_then(doors.web, json.dumps(join))
-        assert code in (1008, 1011)
+        assert code == 1008
         await serves_a_terminal(doors)
+    assert fault_lines(caplog) == []
 
 
 async def test_a_headless_tables_first_page_typing_a_superscript_two_into_a_rule() -> None:
