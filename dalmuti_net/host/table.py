@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import math
 import secrets
+from bisect import bisect_left
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -273,6 +274,12 @@ class Batch:
         return Batch(self.journal + later.journal, outboxes, self.effects + later.effects)
 
 
+def _made_by(event: Event) -> int | None:
+    """The player who made the move an event tells (``player``, or ``giver`` of a tax)."""
+    player = getattr(event, "player", None)
+    return player if player is not None else getattr(event, "giver", None)
+
+
 class Table:
     def __init__(
         self,
@@ -335,6 +342,13 @@ class Table:
         object for every pass of a seat."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=MAX_SNAPSHOT_CHAT)
         """The table's last chat lines (``player``, ``name``, ``text``), for snapshots."""
+        self._chat_said: deque[tuple[int, int] | None] = deque(maxlen=MAX_SNAPSHOT_CHAT)
+        """Where in the game each of ``chat`` was said: (the game's log, as numbered by
+        ``_logs``, and how long it was then), ``None`` outside a game; a snapshot tells
+        each line among the hand's events where it was said."""
+        self._logs = 0
+        """The game's logs so far: one more at each new game and each new hand (whose log
+        starts again)."""
         self.departed: list[Departed] = []
         """Players removed from the seating after leaving, oldest first."""
         self._scores: dict[int, int] = {}
@@ -1098,22 +1112,26 @@ class Table:
         marks = self._moved_for_marks(positions, viewer)
         if marks:
             snapshot["moved_for"] = marks
-        chat = self.chat_for_snapshot()
+        chat = self.chat_for_snapshot(positions)
         if chat:
             snapshot["chat"] = chat
         connection.outbox.append(snapshot)
 
     def _moved_for_marks(self, positions: list[int], viewer: int | None) -> list[dict[str, Any]]:
         """Where in a snapshot's hand events (``positions``: their places in the game's log)
-        each move made for a player starts: at its first event this viewer was told."""
+        each move made for a player is: at its first event this viewer was told that the
+        player made (a play, a pass, a tax: the last tax given completes everyone's, whose
+        events come first), else at its first event this viewer was told."""
         at = {place: index for index, place in enumerate(positions)}
+        log = [] if self.game is None else self.game.log
         marks = []
         for start, end, player, by, secret in self._made_for:
             if secret and viewer != player:
                 continue
-            first = next((at[place] for place in range(start, end) if place in at), None)
-            if first is not None:
-                marks.append({"at": first, "player": player, "by": by})
+            told = [place for place in range(start, end) if place in at]
+            own = [place for place in told if _made_by(log[place]) == player]
+            if own or told:
+                marks.append({"at": at[(own or told)[0]], "player": player, "by": by})
         return marks
 
     def _chat(self, connection: Connection, text: str) -> None:
@@ -1139,17 +1157,23 @@ class Table:
             "text": text[:MAX_CHAT_CHARS],
         }
         self.chat.append(line)
+        self._chat_said.append(None if self.game is None else (self._logs, len(self.game.log)))
         self._broadcast({"type": "chat", **line})
 
-    def chat_for_snapshot(self) -> list[dict[str, Any]]:
-        """The last chat lines, oldest first, as many as fit ``SNAPSHOT_CHAT_CHARS``."""
+    def chat_for_snapshot(self, positions: Sequence[int] = ()) -> list[dict[str, Any]]:
+        """The last chat lines, oldest first, as many as fit ``SNAPSHOT_CHAT_CHARS``; with
+        the places in the game's log of a snapshot's hand events (``positions``), each line
+        said after some of them says after how many (``after``)."""
         kept: list[dict[str, Any]] = []
         room = SNAPSHOT_CHAT_CHARS
-        for line in reversed(self.chat):
+        for line, said in zip(reversed(self.chat), reversed(self._chat_said), strict=True):
             room -= len(line["text"]) + len(line["name"])
             if room < 0:
                 break
-            kept.append(line)
+            after = 0
+            if said is not None and said[0] == self._logs:
+                after = bisect_left(positions, said[1])
+            kept.append({**line, "after": after} if after else line)
         return kept[::-1]
 
     def _ready(self, seat: Seat, ready: bool) -> None:
@@ -1524,6 +1548,7 @@ class Table:
             self.game_number += 1
             self.seed = entry["seed"]
             self.game = Game(entry["players"], self.rules, self.seed)
+            self._logs += 1
             self._broadcast_table()
             self._distribute(self.game.start())
         elif op == "rules":
@@ -1643,6 +1668,7 @@ class Table:
         for event in events:
             if isinstance(event, HandStarted):
                 self._made_for = []
+                self._logs += 1
             if isinstance(event, HandEnded):
                 for player, score in zip(event.finishing, event.scores, strict=True):
                     self._scores[player] = score

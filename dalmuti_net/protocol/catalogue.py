@@ -761,7 +761,8 @@ _MESSAGES = [
                         fields={
                             "at": Field(
                                 Int(0, MAX_HAND_EVENTS - 1),
-                                "Index in `hand_events` of the move's first event.",
+                                "Index in `hand_events` of the move's first event made"
+                                " by `player` (else of its first event).",
                             ),
                             "player": Field(PLAYER, "Whose seat moved."),
                             "by": Field(Enum(("timer", "stand_in", "host")), "Who made the move."),
@@ -782,6 +783,14 @@ _MESSAGES = [
                             "player": Field(Nullable(PLAYER), "Who, nil for a spectator."),
                             "name": Field(Str(MAX_NAME_CHARS + 16), "Their name."),
                             "text": Field(Str(MAX_CHAT_CHARS, 1), "The text."),
+                            "after": Field(
+                                Int(0, MAX_HAND_EVENTS),
+                                "How many of `hand_events` were told before the line was"
+                                " said: a catch-up tells it among them, where it was said."
+                                " Absent (0): before all of them (before this hand, or"
+                                " outside a game).",
+                                False,
+                            ),
                         },
                     ),
                     MAX_SNAPSHOT_CHAT,

@@ -5,7 +5,8 @@ back and passes himself. The engine logs one ``passed`` object for every pass of
 and the snapshot's marks were found by the event's identity: they all landed on Bo's
 own last pass. A late arrival, a spectator and Bo back (in a fresh program, and in the
 same one after a lost connection) must each see the three moves made for him marked,
-and his own pass unmarked."""
+and his own pass unmarked; back with his log kept, he reads what was said while he was
+away, once."""
 
 from __future__ import annotations
 
@@ -96,6 +97,7 @@ def test_each_catch_up_marks_exactly_the_moves_made_for_a_seat() -> None:
     harness.run_until(lambda: isinstance(bo.session.decision, PlayDecision) and bo_owes_a_play())
     harness.send(bo, {"type": "pass", "decision_id": bo.session.decision_id})
     harness.run_until(bo_owes_a_play)
+    harness.send(ana, {"type": "chat", "text": "before the drop"})
     bo.closed = True
     table.disconnected(bo.connection)
     harness.deliver()
@@ -105,6 +107,7 @@ def test_each_catch_up_marks_exactly_the_moves_made_for_a_seat() -> None:
     harness.deliver()
     made = lambda: [by for *_, whose, by, _ in table._made_for if whose == player]  # noqa: E731
     harness.run_until(lambda: made() == ["timer", "stand_in", "stand_in"] and bo_owes_a_play())
+    harness.send(ana, {"type": "chat", "text": "while Bo is away"})
 
     # Bo back in a fresh program; then in the first one, its log kept, after it
     # reconnects; then a late arrival and a watcher.
@@ -135,3 +138,6 @@ def test_each_catch_up_marks_exactly_the_moves_made_for_a_seat() -> None:
     away = told.index("While you were away, these moves were made for you:")
     assert [text.partition(". ")[2] for text in told[away + 1 : away + 4]] == made_for_me
     assert marks_of(bo_model, "Bo")[-1] == ""
+    # What was said while he was away, once; what he read before, not again.
+    assert told.count("Ana: while Bo is away") == 1 and told.count("Ana: before the drop") == 1
+    assert told.index("Ana: while Bo is away") > away

@@ -1,5 +1,7 @@
-"""Chat said before a drop is read again on coming back, at the foot of the log where the
-newest lines are: it was told above the hand so far, out of sight on a full screen."""
+"""Chat said before a drop is read again on coming back, where it was said among the
+hand's events (issue 40, finding 2): it was told above the hand so far (out of sight on a
+full screen), then below it, out of order. The snapshot now says after how many of its
+hand events each line was said."""
 
 from __future__ import annotations
 
@@ -11,14 +13,24 @@ from dalmuti_net.client.ui.state import ClientUi
 from dalmuti_net.lang.i18n import Translator
 
 
-def test_chat_comes_after_the_hand_so_far_on_a_rejoin() -> None:
+def hand_so_far(ui: ClientUi) -> list[str]:
+    """The log's events and chat from the hand's first line on."""
+    lines = [line.text for line in ui.log if line.kind in ("event", "chat")]
+    return lines[lines.index("Hand 1 begins.") :]
+
+
+def test_chat_comes_back_where_it_was_said_on_a_rejoin() -> None:
     local = LocalTable(seed=2)
     local.start()
     local.send({"type": "chat", "text": "good luck"})
-    for _ in range(6):  # the hand goes on: the turn timer answers for Ana
+    for turn in range(6):  # the hand goes on: the turn timer answers for Ana
         assert local.session.player is not None
         local.table.play_default(local.session.player)
         local.pump()
+        if turn == 2:
+            local.send({"type": "chat", "text": "my turn already?"})
+    local.send({"type": "chat", "text": "brb"})
+    seen = hand_so_far(local.ui)
     local.table.disconnected(local.ui_connection)
     local.pump()
 
@@ -36,7 +48,6 @@ def test_chat_comes_after_the_hand_so_far_on_a_rejoin() -> None:
         if back.proof_to_send is not None:
             local._send(connection, back.proof_to_send)
             back.proof_to_send = None
-    told = [line.text for line in ui.log]
-    assert "Ana: good luck" in told
-    events = [i for i, line in enumerate(ui.log) if line.kind == "event"]
-    assert events and told.index("Ana: good luck") > events[-1], told
+    told = hand_so_far(ui)
+    assert told.index("Ana: good luck") < told.index("Ana: my turn already?")
+    assert told == seen

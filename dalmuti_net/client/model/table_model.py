@@ -59,6 +59,11 @@ HAND_PHASES = ("dealing", "placement", "misdeal", "revolution", "taxes", "play")
 AUTO_PASSED = N_("Nothing of yours beats it: passed for you (auto-pass).")
 
 
+def _mover(event: Event | None) -> int | None:
+    """Who made the move an event tells (its ``player``, a tax's ``giver``)."""
+    return getattr(event, "player", getattr(event, "giver", None))
+
+
 def only_pass(decision: Decision) -> bool:
     """Whether passing is the only legal answer (nothing in the hand beats the table)."""
     return isinstance(decision, PlayDecision) and decision.may_pass and not decision.sets
@@ -360,22 +365,32 @@ class TableModel:
     def _take_snapshot(self, session: ClientSession, snapshot: SnapshotView) -> None:
         self.snapshots += 1
         marks = snapshot.marks()
-        # What was said before this viewer came (back), the table's last lines: told after
-        # the hand so far, at the foot of the log where the newest lines are read (the
-        # snapshot does not say when each was said).
-        tell_chat = self._arriving and not any(line.kind == "chat" for line in self.log)
+        chat = list(snapshot.chat)
         if self._arriving and not any(line.kind == "event" for line in self.log):
-            # In the middle of a hand: its log so far, as a watcher from the start saw it.
+            # In the middle of a hand: its log so far, as a watcher from the start saw it,
+            # with what was said where it was said (the table's last lines).
+            if any(line.kind == "chat" for line in self.log):
+                chat = self._chat_not_told(chat)
             for at, event in enumerate(snapshot.hand_events):
-                # A mark is for the move at its place, and for no later one.
-                self._moved_for = marks.get(at)
+                while chat and chat[0].after <= at:
+                    self._tell_chat(chat.pop(0))
+                # A mark is for the move at its place (the line of its player's event from
+                # there), and for no later one.
+                if at in marks:
+                    self._moved_for = marks[at]
+                elif self._moved_for is not None and _mover(event) != self._moved_for[0]:
+                    self._moved_for = None
                 self._tell_event(event)
             self._moved_for = None
         elif self._arriving:
+            # Back with the log kept: the moves made for this seat, then what was said
+            # while it was away.
             self._tell_moves_made_for_me(snapshot.hand_events, marks)
-        if tell_chat:
-            for line in snapshot.chat:
-                self._tell_chat(line)
+            chat = self._chat_not_told(chat)
+        else:
+            chat = []  # a snapshot asked for after a gap: the chat came as it was said
+        for line in chat:
+            self._tell_chat(line)
         observation = session.observation
         if observation is not None:
             self.trick_story.sync(observation)
@@ -451,7 +466,7 @@ class TableModel:
             )
         elif isinstance(event, PlayerRemoved):
             text = self._removed_sentence(event.player)
-        mover = getattr(event, "player", getattr(event, "giver", None))
+        mover = _mover(event)
         if text is not None and self._moved_for is not None and mover == self._moved_for[0]:
             text += " " + moved_for_note(self.t, self._moved_for[1], mine=mover == self.me)
             self._moved_for = None
@@ -480,7 +495,22 @@ class TableModel:
         return welcome is not None and bool(decode_welcome(welcome).grace_period_ms)
 
     def _tell_chat(self, line: ChatLine) -> None:
-        self.add_log("chat", f"{line.name}: {line.text}")
+        self.add_log("chat", self._chat_text(line))
+
+    @staticmethod
+    def _chat_text(line: ChatLine) -> str:
+        return f"{line.name}: {line.text}"
+
+    def _chat_not_told(self, chat: list[ChatLine]) -> list[ChatLine]:
+        """The snapshot's chat lines (the table's last ones) after those the log already
+        ends its chat with: what was said while this client was away."""
+        told = [line.text for line in self.log if line.kind == "chat"]
+        said = [self._chat_text(line) for line in chat]
+        for seen in range(len(said), 0, -1):
+            overlap = min(seen, len(told))
+            if said[seen - overlap : seen] == told[len(told) - overlap :]:
+                return chat[seen:]
+        return chat
 
     def _tell_moves_made_for_me(
         self, hand_events: tuple[Event | None, ...], marks: dict[int, tuple[int, str]]

@@ -152,6 +152,8 @@ class ChatLine:
     player: int | None
     name: str
     text: str
+    after: int = 0
+    """In a snapshot: how many of its hand events were told before the line was said."""
 
 
 @dataclass(frozen=True)
@@ -257,7 +259,13 @@ def decode_timers(message: Message) -> TimersView:
 
 
 def decode_chat(line: Mapping[str, Any]) -> ChatLine:
-    return ChatLine(line.get("player"), str(line["name"]), str(line["text"]))
+    after = line.get("after")
+    return ChatLine(
+        line.get("player"),
+        str(line["name"]),
+        str(line["text"]),
+        after if type(after) is int and after >= 0 else 0,
+    )
 
 
 def decode_snapshot(message: Message) -> SnapshotView:
