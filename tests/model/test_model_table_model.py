@@ -109,6 +109,22 @@ def test_a_nudge_to_this_seat_is_for_the_screen_too() -> None:
     assert fed(model, {"type": "nudged", "player": 1, "by": 0}).nudge is None
 
 
+def test_the_host_player_reads_their_own_nudge_in_the_second_person() -> None:
+    """Issue 40, finding 8: "Ana (you) nudges Eli" in Ana's own log."""
+    for language, words in {
+        "en": "You nudge Bo: the table is waiting for them.",
+        "es": "Avisas a Bo: la mesa le está esperando.",
+        "zh_Hant": "你催促 Bo：牌桌正在等他。",
+    }.items():
+        model = model_for_ana()
+        model.t = Translator(language)
+        fed(model, table(seat(0, "Ana"), seat(1, "Bo"), seat(2, "Cy"), phase="playing"))
+        fed(model, {"type": "nudged", "player": 1, "by": 0})
+        assert model.log[-1].text == words
+    fed(model, {"type": "nudged", "player": 2, "by": 1})
+    assert "(you)" not in model.log[-1].text
+
+
 def test_a_new_connection_starts_the_seats_news_afresh() -> None:
     """Another table (or the same one joined again) is on screen when it comes: its
     seats are not news measured against the last table's."""

@@ -408,12 +408,11 @@ class TableModel:
             )
             self.add_log("error", text)
             return text
-        self.add_log(
-            "info",
-            t._("{host} nudges {name}: the table is waiting for them.").format(
-                host=self.name_of(by), name=self.name_of(player)
-            ),
-        )
+        if by == self.me:
+            text = t._("You nudge {name}: the table is waiting for them.")
+        else:
+            text = t._("{host} nudges {name}: the table is waiting for them.")
+        self.add_log("info", text.format(host=self.seat_name(by), name=self.seat_name(player)))
         return None
 
     def _follow_host_player(self) -> None:
