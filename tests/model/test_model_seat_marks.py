@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dalmuti_net.client.model.countdowns import Countdowns
+from dalmuti_net.client.model.countdowns import Countdowns, moved_for_note
 from dalmuti_net.client.model.seat_marks import Mark, game_flags, lobby_marks, players_heading
 from dalmuti_net.client.model.views import SeatView, TableView, TimersView
 from dalmuti_net.engine import Observation
@@ -65,3 +65,13 @@ def test_the_players_heading_counts_the_seats() -> None:
     table = TableView("T", "lobby", (ANA, replace(ANA, player=2)))
     assert players_heading(EN, table) == "Players (2 of 4 to 8)"
     assert players_heading(EN, None) == "Players (0 of 4 to 8)"
+
+
+def test_the_spanish_stand_in_marks_say_what_the_bot_does() -> None:
+    """Issue 40, finding 8: "el bot suplente por ti" had no verb (nor "bot suplente")."""
+    es = Translator("es")
+    stood_in = replace(ANA, connected=False, stand_in=True)
+    observation = Observation(2, order=(1, 2, 3, 4))
+    assert texts(game_flags(es, observation, 1, stood_in, Countdowns())) == ["juega un bot"]
+    assert moved_for_note(es, "stand_in", mine=True) == "(no fuiste tú: jugó por ti el bot)"
+    assert moved_for_note(es, "stand_in") == "(lo jugó el bot suplente)"
