@@ -38,6 +38,10 @@ from .lang.i18n import N_, Translator
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("dalmuti_net.commands.bot", N_("seat bots at a table, to play or to test your own")),
+    "conformance": (
+        "dalmuti_net.commands.conformance",
+        N_("check that a host speaks the protocol as PROTOCOL.md says"),
+    ),
     "host": ("dalmuti_net.commands.host", N_("host a table on this machine and announce it")),
     "history": (
         "dalmuti_net.commands.history",

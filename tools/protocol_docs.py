@@ -375,6 +375,23 @@ def render_example_bot() -> str:
     return f"```python\n{source}\n```"
 
 
+def render_conformance_cases() -> str:
+    """Each section of this document and the conformance cases that hold it."""
+    from dalmuti_net.conformance.registry import SECTIONS, all_cases
+
+    cases = all_cases()
+    lines = ["| Section | Conformance cases |", "| --- | --- |"]
+    for section in SECTIONS:
+        ids = sorted(c.id for c in cases if c.section == section)
+        if ids:
+            lines.append(
+                f"| [{section}](#{anchor(section)}) | {', '.join(f'`{i}`' for i in ids)} |"
+            )
+    lines.append("")
+    lines.append(f"{len(cases)} cases in all.")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------- a hand, from a transcript
 
 PLAY_SHOWN = 14
@@ -601,6 +618,7 @@ RENDERERS: dict[str, Callable[[], str]] = {
     "limits": render_limits,
     "error-codes": render_error_codes,
     "example-bot": render_example_bot,
+    "conformance-cases": render_conformance_cases,
     "hand-sequence": render_hand_sequence,
     "misdeal-sequence": render_misdeal_sequence,
     "newcomer-sequence": render_newcomer_sequence,
@@ -610,7 +628,7 @@ RENDERERS: dict[str, Callable[[], str]] = {
 }
 
 PAGES: dict[Path, tuple[str, ...]] = {
-    PROTOCOL_PATH: ("limits", "error-codes", "example-bot"),
+    PROTOCOL_PATH: ("limits", "error-codes", "example-bot", "conformance-cases"),
     WALKTHROUGH_PATH: (
         "hand-sequence",
         "misdeal-sequence",

@@ -1,0 +1,180 @@
+"""`dalmuti conformance HOST[:PORT]`: hold a host to PROTOCOL.md, case by case.
+
+The suite (``dalmuti_net.conformance``) is a client written from the document alone: raw
+frames over TCP and the WebSocket channel, none of the project's protocol code. Its report
+is in English, as the document it quotes is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..lang.i18n import N_
+from .common import CommandError, ExitCode
+from .language import messages
+
+if TYPE_CHECKING:
+    from ..lang.i18n import Translator
+
+DEFAULT_PORT = 7341
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "address",
+        metavar="HOST[:PORT]",
+        nargs="?",
+        help=N_("the host to check (port 7341 by default)"),
+    )
+    parser.add_argument(
+        "--code", metavar="CODE", help=N_("the host's join code, if it was started with one")
+    )
+    parser.add_argument(
+        "--web-port",
+        metavar="PORT",
+        help=N_("the port of its WebSocket channel (default: the port + 1; none: skip it)"),
+    )
+    parser.add_argument(
+        "-k",
+        dest="patterns",
+        metavar="PATTERN",
+        action="append",
+        default=[],
+        help=N_("run only the cases whose id or section holds PATTERN (repeatable; * ? allowed)"),
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", help=N_("also write the report as JSON to FILE (- for stdout)")
+    )
+    parser.add_argument(
+        "--max-wait",
+        type=float,
+        default=12.0,
+        metavar="SECONDS",
+        help=N_("the longest host time-out a case waits out; longer ones are skipped (default 12)"),
+    )
+    parser.add_argument(
+        "--expect-fail",
+        metavar="FILE",
+        help=N_(
+            "a file of cases known to fail, one `ID  reason` a line: reported as such, and a"
+            " failure only if they pass"
+        ),
+    )
+    parser.add_argument("--list", action="store_true", help=N_("list the cases and exit"))
+
+
+def _address(text: str, t: Translator) -> tuple[str, int]:
+    host, _, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
+    if not host:
+        host, port = text, ""
+    try:
+        number = int(port) if port else DEFAULT_PORT
+    except ValueError:
+        raise CommandError(t._("{address} is not HOST[:PORT]").format(address=repr(text))) from None
+    if not 0 < number < 65536:
+        raise CommandError(t._("{address}: the port must be 1 to 65535").format(address=repr(text)))
+    return host, number
+
+
+def read_expected(path: str, t: Translator) -> dict[str, str]:
+    expected: dict[str, str] = {}
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise CommandError(
+            t._("cannot read {path}: {reason}").format(path=path, reason=error.strerror)
+        ) from None
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        case_id, _, reason = line.partition(" ")
+        expected[case_id] = reason.strip() or "listed as known to fail"
+    return expected
+
+
+def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from ..conformance.context import Options
+    from ..conformance.registry import all_cases
+    from ..conformance.runner import (
+        Unreachable,
+        failed,
+        reachable,
+        render_json,
+        render_text,
+        run_all,
+        select,
+    )
+
+    t = messages(args.lang)
+    cases = select(all_cases(), args.patterns)
+    if args.list:
+        for case in cases:
+            print(f"{case.id:<44} {case.section}")
+        return ExitCode.OK
+    if args.address is None:
+        raise CommandError(t._("say which host to check: dalmuti conformance HOST[:PORT]"))
+    if not cases:
+        raise CommandError(
+            t._("no case matches {patterns} (--list shows them)").format(
+                patterns=" ".join(args.patterns)
+            )
+        )
+    host, port = _address(args.address, t)
+    if args.web_port in (None, ""):
+        web_port: int | None = port + 1
+    elif args.web_port == "none":
+        web_port = None
+    else:
+        try:
+            web_port = int(args.web_port)
+        except ValueError:
+            raise CommandError(
+                t._("--web-port {value} is neither a port nor none").format(
+                    value=repr(args.web_port)
+                )
+            ) from None
+    expected = read_expected(args.expect_fail, t) if args.expect_fail else {}
+    unknown = sorted(set(expected) - {c.id for c in all_cases()})
+    if unknown:
+        raise CommandError(
+            t._("{path} names cases the suite does not have: {cases}").format(
+                path=args.expect_fail, cases=", ".join(unknown)
+            )
+        )
+    options = Options(host, port, web_port, args.code, args.max_wait)
+
+    def progress(result: object) -> None:
+        if sys.stderr.isatty():
+            print(".", end="", file=sys.stderr, flush=True)
+
+    try:
+        trio.run(reachable, options)
+    except Unreachable as error:
+        raise CommandError(
+            t._("cannot connect to {address}: {reason}").format(
+                address=f"{host}:{port}", reason=error.reason
+            ),
+            ExitCode.NOT_FOUND,
+        ) from None
+    started = time.monotonic()
+    results = trio.run(run_all, cases, options, expected, progress)
+    seconds = time.monotonic() - started
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    title = f"PROTOCOL.md conformance of {host}:{port} (protocol version 2)"
+    text = render_text(results, title, seconds)
+    print(text)
+    if args.json:
+        document = render_json(results, f"{host}:{port}", seconds)
+        if args.json == "-":
+            print(document)
+        else:
+            Path(args.json).write_text(document + "\n", encoding="utf-8")
+    return ExitCode.FAILED if failed(results) else ExitCode.OK

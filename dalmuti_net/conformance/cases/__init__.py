@@ -1,0 +1,1 @@
+from . import connection, flood, framing, game_cases, lobby, recorded, websocket  # noqa: F401

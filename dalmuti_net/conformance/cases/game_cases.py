@@ -1,0 +1,466 @@
+"""Statements about a game in progress, each on a game of its own."""
+
+from __future__ import annotations
+
+import secrets
+
+from ..context import Context, seat_id
+from ..game import first_answer, must, new_game, of_type, owed, play_until, request
+from ..registry import Stage, case
+from ..wire import CaseFailed, Message
+
+GAME = Stage.GAME
+D = "Decisions and their ids"
+NR = "Numbering and resumes"
+SEC = "Taking a seat back"
+L = "The lobby and the table"
+LL = "Liveness and limits"
+S = "The connection's states"
+E = "Error codes"
+
+
+def is_decision(message: Message) -> bool:
+    return owed(message) is not None
+
+
+def _as_messages(*messages: Message) -> tuple[Message, ...]:
+    return messages
+
+
+@case(
+    "decisions.stale-answer",
+    D,
+    "An answer naming a decision no longer owed is refused with"
+    " stale_decision (not fatal) and changes nothing.",
+    stage=GAME,
+)
+async def stale(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    got = await play_until(peer, is_decision, answer=False, what="a decision")
+    decision = owed(got[-1])
+    assert decision is not None
+    answer = first_answer(decision)
+    await peer.send(answer)
+    await peer.send({**answer, "id": 71})
+    reply = await peer.expect(lambda m: m.get("re") == 71, what="the reply to the second answer")
+    if reply.get("code") != "stale_decision" or reply.get("fatal") is not False:
+        raise CaseFailed(
+            f"a second answer to decision {decision['decision_id']} got"
+            f" {reply.get('type')} {reply.get('code', '')}"
+        )
+
+
+@case(
+    "decisions.refused-answer-still-owed",
+    D,
+    "A refused answer (pass on a lead: must_lead)"
+    " changes nothing; the decision stays owed and is answered again.",
+    stage=GAME,
+)
+async def must_lead(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    got = await play_until(
+        peer,
+        lambda m: (
+            m.get("type") == "decision" and m.get("kind") == "play" and m.get("to_beat") is None
+        ),
+        what="a lead",
+        ready=True,
+    )
+    decision = got[-1]
+    await peer.send({"type": "pass", "decision_id": decision["decision_id"], "id": 72})
+    reply = await peer.expect(lambda m: m.get("re") == 72)
+    if reply.get("code") != "must_lead" or reply.get("fatal") is not False:
+        raise CaseFailed(f"pass on a lead got {reply.get('type')} {reply.get('code', '')}")
+    await peer.send({**first_answer(decision), "id": 73})
+    reply = await peer.expect(lambda m: m.get("re") == 73)
+    if reply.get("type") != "ack":
+        raise CaseFailed(f"the answer after must_lead got {reply.get('code')}")
+
+
+@case(
+    "decisions.wrong-answer-type",
+    D,
+    "An answer of another kind than the decision owed is refused with wrong_decision.",
+    stage=GAME,
+)
+async def wrong_kind(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    got = await play_until(
+        peer,
+        lambda m: m.get("type") == "decision" and m.get("kind") == "play",
+        what="a play decision",
+    )
+    await peer.send(
+        {"type": "misdeal", "choice": "intended", "id": 74, "decision_id": got[-1]["decision_id"]}
+    )
+    reply = await peer.expect(lambda m: m.get("re") == 74)
+    if reply.get("code") != "wrong_decision":
+        raise CaseFailed(f"a misdeal answer to a play decision got {reply.get('code')!r}")
+
+
+@case(
+    "decisions.illegal-sets",
+    D,
+    "A play that is not a set, of cards not held, is refused"
+    " (not_a_set, not_held) and the decision stays owed.",
+    stage=GAME,
+)
+async def illegal(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    got = await play_until(
+        peer,
+        lambda m: (
+            m.get("type") == "decision" and m.get("kind") == "play" and m.get("to_beat") is None
+        ),
+        what="a lead",
+    )
+    decision = got[-1]
+    await peer.send({"type": "play", "set": {"rank": 5, "count": 3, "jesters": 3}, "id": 75})
+    first = await peer.expect(lambda m: m.get("re") == 75)
+    await peer.send({"type": "play", "set": {"rank": 1, "count": 2, "jesters": 0}, "id": 76})
+    second = await peer.expect(lambda m: m.get("re") == 76)
+    codes = (first.get("code"), second.get("code"))
+    held = await request(peer, {"type": "snapshot_request"}, 77)
+    snapshot = await peer.expect("snapshot")
+    if codes[0] not in ("not_a_set", "bad_message") or codes[1] not in ("not_held", "not_better"):
+        raise CaseFailed(f"the illegal plays got {codes}")
+    if (
+        held.get("type") != "ack"
+        or (snapshot.get("decision") or {}).get("decision_id") != decision["decision_id"]
+    ):
+        raise CaseFailed("the decision is no longer owed after refused answers")
+
+
+@case(
+    "decisions.snapshot-keeps-id",
+    D,
+    "A decision keeps its id as long as it is owed: a snapshot holds the same decision_id.",
+    stage=GAME,
+)
+async def keeps_id(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    got = await play_until(peer, of_type("decision"), answer=False, what="a decision")
+    await peer.send({"type": "snapshot_request"})
+    snapshot = await peer.expect("snapshot")
+    if (snapshot.get("decision") or {}).get("decision_id") != got[-1]["decision_id"]:
+        raise CaseFailed(f"the snapshot's decision is {snapshot.get('decision')}")
+
+
+@case(
+    "liveness.snapshot-deadline-is-time-left",
+    "Liveness and limits",
+    "A snapshot's"
+    " decision carries deadline_ms, the time left on the turn timer, not the whole timer;"
+    " a decision message the whole timer (issue 41, wrong statement 5).",
+    stage=GAME,
+)
+async def deadline(ctx: Context) -> None:
+    game = await new_game(ctx, timing={"turn_timer_ms": 60000})
+    peer = game.host.peer
+    got = await play_until(peer, of_type("decision"), answer=False, what="a decision")
+    if got[-1].get("deadline_ms") != 60000:
+        raise CaseFailed(f"the decision says deadline_ms {got[-1].get('deadline_ms')}")
+    import trio
+
+    await trio.sleep(1.5)
+    await peer.send({"type": "snapshot_request"})
+    snapshot = await peer.expect("snapshot")
+    left = (snapshot.get("decision") or {}).get("deadline_ms")
+    if not isinstance(left, int) or left > 60000 - 1000:
+        raise CaseFailed(f"1.5 s into the turn the snapshot's deadline_ms is {left}")
+
+
+@case(
+    "liveness.timers-after-every-snapshot",
+    S,
+    "A timers message follows every snapshot"
+    " (empty when nothing counts down): after a resume with no turn timer too (issue 41,"
+    " wrong statement 11).",
+    stage=GAME,
+)
+async def timers_after(ctx: Context) -> None:
+    game = await new_game(ctx, timing={"turn_timer_ms": None})
+    peer = game.host.peer
+    await play_until(peer, of_type("decision"), answer=False, what="a decision")
+    await peer.send({"type": "snapshot_request"})
+    await peer.expect("snapshot")
+    after = await peer.quiet(0.5)
+    if not any(m.get("type") == "timers" for m in after):
+        raise CaseFailed("no timers followed a snapshot_request's snapshot")
+    timers = next(m for m in after if m.get("type") == "timers")
+    if timers.get("turn"):
+        raise CaseFailed(f"with no turn timer, timers.turn is {timers.get('turn')}")
+
+
+@case(
+    "seat-back.resume-mid-game",
+    NR,
+    "A seat outlives its connection: proving the token"
+    " takes it back; welcome.token is nil; the snapshot holds the decision owed, same id.",
+    stage=GAME,
+)
+async def resume(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    got = await play_until(peer, of_type("decision"), answer=False, what="a decision")
+    decision = got[-1]
+    await peer.aclose()
+    back = await ctx.resume(
+        game.host.token if game.host.welcome.get("token") else ctx.shared.host_token or ""
+    )
+    if back.welcome.get("token") is not None:
+        raise CaseFailed("the welcome after a resume carries a token")
+    if (back.snapshot.get("decision") or {}).get("decision_id") != decision["decision_id"]:
+        raise CaseFailed(f"the snapshot's decision is {back.snapshot.get('decision')}")
+
+
+@case(
+    "seat-back.replaced",
+    SEC,
+    "Only a right proof takes the seat, closing the connection that held it with replaced (fatal).",
+    stage=GAME,
+)
+async def replaced(ctx: Context) -> None:
+    game = await new_game(ctx)
+    token = ctx.shared.host_token or ""
+    await ctx.resume(token, "second")
+    await game.host.peer.expect_error("replaced", fatal=True)
+    await game.host.peer.expect_closed()
+
+
+@case(
+    "seat-back.wrong-proof",
+    SEC,
+    "A wrong prove gets bad_proof (fatal); nothing changes and the seat's holder keeps it.",
+    stage=GAME,
+)
+async def wrong_proof(ctx: Context) -> None:
+    game = await new_game(ctx)
+    token = ctx.shared.host_token or ""
+    peer = await ctx.connect("thief")
+    await peer.send(
+        ctx.hello(ctx.name(), resume={"seat": seat_id(token), "nonce": secrets.token_hex(16)})
+    )
+    await peer.expect("challenge")
+    await peer.send({"type": "prove", "proof": "ab" * 32})
+    await peer.expect_error("bad_proof", fatal=True)
+    await game.host.peer.send({"type": "heartbeat", "id": 5})
+    await game.host.peer.expect(lambda m: m.get("re") == 5, what="the holder's ack")
+
+
+@case(
+    "seat-back.nonce-fresh",
+    SEC,
+    "The host's nonce is 32 hex digits, new for every attempt, and never the client's.",
+    stage=GAME,
+)
+async def nonces(ctx: Context) -> None:
+    await new_game(ctx, start=False)
+    token = ctx.shared.host_token or ""
+    seen = set()
+    for attempt in range(2):
+        peer = await ctx.connect(f"attempt {attempt}")
+        nonce = secrets.token_hex(16)
+        await peer.send(ctx.hello(ctx.name(), resume={"seat": seat_id(token), "nonce": nonce}))
+        challenge = await peer.expect("challenge")
+        host_nonce = challenge.get("nonce", "")
+        if host_nonce == nonce or len(host_nonce) != 32 or host_nonce in seen:
+            raise CaseFailed(f"the host's nonce {host_nonce!r}")
+        seen.add(host_nonce)
+        await peer.aclose()
+
+
+@case(
+    "lobby.wrong-phase",
+    L,
+    "set_rules and set_timing are lobby only: wrong_phase later.",
+    stage=GAME,
+)
+async def wrong_phase(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    await peer.expect("hand_started")
+    for number, message in enumerate(
+        _as_messages(
+            {"type": "set_rules", "rules": {"scoring": True}},
+            {"type": "set_timing", "results_ms": 0},
+        ),
+        start=1,
+    ):
+        reply = await request(peer, message, number)
+        if reply.get("code") != "wrong_phase":
+            raise CaseFailed(f"{message['type']} mid-game got {reply.get('code')!r}")
+
+
+@case(
+    "lobby.rematch-too-soon",
+    E,
+    "rematch before the table ended is refused with too_soon.",
+    stage=GAME,
+)
+async def rematch_soon(ctx: Context) -> None:
+    game = await new_game(ctx)
+    await game.host.peer.expect("hand_started")
+    reply = await request(game.host.peer, {"type": "rematch"}, 1)
+    if reply.get("code") != "too_soon":
+        raise CaseFailed(f"rematch mid-game got {reply.get('code')!r}")
+
+
+@case(
+    "lobby.end-table",
+    L,
+    "end_table ends the table now (table_ended, reason host_ended); a"
+    " second one gets table_ended, not fatal.",
+    stage=GAME,
+)
+async def end_table(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    await peer.expect("hand_started")
+    await must(peer, {"type": "end_table"}, 1)
+    ended = await play_until(peer, of_type("table_ended"), what="table_ended")
+    if ended[-1].get("reason") != "host_ended":
+        raise CaseFailed(f"the table ended with reason {ended[-1].get('reason')!r}")
+    reply = await request(peer, {"type": "end_table"}, 2)
+    if reply.get("code") != "table_ended" or reply.get("fatal") is not False:
+        raise CaseFailed(f"a second end_table got {reply.get('code')!r} {reply.get('fatal')}")
+
+
+@case(
+    "states.new-seat-at-ended-table",
+    E,
+    "A hello for a new seat at a table that has ended"
+    " gets table_ended, fatal, with the final standings.",
+    stage=GAME,
+)
+async def ended_hello(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    await peer.expect("hand_started")
+    await must(peer, {"type": "end_table"}, 1)
+    await peer.expect("table_ended")
+    late = await ctx.connect("latecomer")
+    await late.send(ctx.hello(ctx.name()))
+    error = await late.expect_error("table_ended", fatal=True)
+    if not isinstance(error.get("standings"), list):
+        raise CaseFailed("the refusal carries no standings")
+
+
+@case(
+    "lobby.newcomer",
+    L,
+    "A new seat while a game is on is a newcomer: everyone is sent a"
+    " table listing it seated false, then a player_joining event.",
+    stage=GAME,
+)
+async def newcomer(ctx: Context) -> None:
+    game = await new_game(ctx)
+    peer = game.host.peer
+    await peer.expect("hand_started")
+    guest = await ctx.join(name=ctx.name("Late"))
+    mine = next(
+        (p for p in guest.snapshot["table"]["players"] if p["player"] == guest.player), None
+    )
+    if mine is None or mine.get("seated") is not False:
+        raise CaseFailed(f"the newcomer's seat is {mine}")
+    got = await play_until(
+        peer,
+        lambda m: m.get("type") == "player_joining" and m.get("player") == guest.player,
+        what="player_joining",
+    )
+    tables = [
+        m
+        for m in got
+        if m.get("type") == "table"
+        and any(p["player"] == guest.player for p in m["table"]["players"])
+    ]
+    if not tables:
+        raise CaseFailed("player_joining came before any table listing the newcomer")
+
+
+@case(
+    "seat-back.refused-start-keeps-seats",
+    NR,
+    "A refused start changes nothing: in a"
+    " rematch's lobby, a dropped seat is still taken back with its token after a start"
+    " refused with not_enough_players (issue 41, wrong statement 10).",
+    stage=GAME,
+)
+async def refused_start(ctx: Context) -> None:
+    game = await new_game(ctx, bots=2, humans=1)
+    peer = game.host.peer
+    await peer.expect("hand_started")
+    guest = game.others[0]
+    await must(peer, {"type": "end_table"}, 1)
+    await peer.expect("table_ended")
+    await must(peer, {"type": "rematch"}, 2)
+    await peer.expect(lambda m: m.get("type") == "table" and m["table"]["phase"] == "lobby")
+    await guest.peer.aclose()
+    await peer.expect(
+        lambda m: (
+            m.get("type") == "table"
+            and any(
+                p["player"] == guest.player and not p["connected"] for p in m["table"]["players"]
+            )
+        ),
+        what="a table showing the guest away",
+    )
+    for number, bot in enumerate(game.bots):
+        await must(peer, {"type": "remove_bot", "player": bot}, 10 + number)
+    reply = await request(peer, {"type": "start"}, 3)
+    if reply.get("code") != "not_enough_players":
+        raise CaseFailed(f"start with two seats got {reply.get('type')} {reply.get('code', '')}")
+    back = await ctx.resume(guest.token, "guest again")
+    if back.welcome.get("player") != guest.player:
+        raise CaseFailed("the guest's seat came back as another")
+
+
+@case(
+    "liveness.rate-limit",
+    LL,
+    "Over max_messages_per_second (bursts of twice that), a"
+    " message is dropped and refused with rate_limited (not fatal).",
+    stage=Stage.CONNECTION,
+)
+async def rate(ctx: Context) -> None:
+    seat = await ctx.join(role="spectator")
+    rate_ = seat.welcome["limits"]["max_messages_per_second"]
+    for number in range(rate_ * 2 + 10):
+        await seat.peer.send({"type": "heartbeat", "id": number})
+    got = await seat.peer.quiet(0.5)
+    codes = [m.get("code") for m in got if m.get("type") == "error"]
+    if "rate_limited" not in codes:
+        raise CaseFailed(f"{rate_ * 2 + 10} messages at once were all taken")
+    if any(m.get("type") == "error" and m.get("fatal") for m in got):
+        raise CaseFailed("rate_limited was fatal")
+    acks = sum(1 for m in got if m.get("type") == "ack")
+    if acks < rate_ * 2 - 1:
+        raise CaseFailed(f"only {acks} of a burst of {rate_ * 2} were taken")
+
+
+@case(
+    "seat-back.rematch-lobby-keeps-dropped-seat",
+    NR,
+    "A rematch's lobby keeps the seats of"
+    " the game that ended through a drop, to be taken back with their tokens (the host"
+    " player's too).",
+    stage=GAME,
+)
+async def rematch_keeps(ctx: Context) -> None:
+    game = await new_game(ctx, start=False)
+    if not (game.host.snapshot["table"].get("rematch") or ctx.shared.host_token):
+        raise CaseFailed("the suite is not in a rematch's lobby")
+    token = ctx.shared.host_token or ""
+    await game.host.peer.aclose()
+    import trio
+
+    await trio.sleep(0.3)
+    found = await ctx.try_resume(token, "host player again")
+    if isinstance(found, str):
+        raise CaseFailed(f"after a drop in the rematch's lobby, {found}")

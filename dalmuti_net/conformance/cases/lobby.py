@@ -1,0 +1,523 @@
+"""The lobby: the host player, rules, timing, seats, names, chat (the table's first lobby)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ..context import Context, Seat
+from ..game import must, request
+from ..registry import Stage, case
+from ..wire import CaseFailed, Message, Peer
+
+L = "The lobby and the table"
+W = "Words used here"
+N = "Names"
+NR = "Numbering and resumes"
+E = "Error codes"
+LOBBY = Stage.LOBBY
+
+
+async def latest_table(peer: Peer, test: Any = None, what: str = "the table") -> Message:
+    found = await peer.expect(
+        lambda m: m.get("type") == "table" and (test is None or test(m["table"])), what=what
+    )
+    table: Message = found["table"]
+    return table
+
+
+def seat_of(table: Message, player: int) -> Message | None:
+    return next((p for p in table["players"] if p["player"] == player), None)
+
+
+def _as_messages(*messages: Message) -> tuple[Message, ...]:
+    return messages
+
+
+@case(
+    "words.first-seat-is-host-player",
+    W,
+    "At a host without a player of its own, the first"
+    " player to take a seat is the host player (`host` in welcome and in its seat); ids"
+    " start from 1.",
+    stage=LOBBY,
+)
+async def first_host(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    mine = seat_of(seat.snapshot["table"], seat.player)
+    if mine is None or mine.get("host") is not True:
+        raise CaseFailed("the snapshot's table does not mark the seat as the host player's")
+    if not 1 <= seat.player <= 9999:
+        raise CaseFailed(f"player id {seat.player}")
+
+
+@case(
+    "lobby.only-host-player",
+    L,
+    "start, set_rules, add_bot... from anyone but the host"
+    " player are refused with not_host (not fatal).",
+    stage=LOBBY,
+)
+async def only_host(ctx: Context) -> None:
+    await ctx.lobby_host()
+    guest = await ctx.join(name=ctx.name("Guest"))
+    for message in (
+        {"type": "start"},
+        {"type": "add_bot"},
+        {"type": "set_rules", "rules": {"scoring": True}},
+        {"type": "set_timing", "results_ms": 0},
+        {"type": "end_table"},
+    ):
+        await guest.peer.send(message)
+        error = await guest.peer.expect("error")
+        if error.get("code") != "not_host" or error.get("fatal") is not False:
+            raise CaseFailed(f"{message['type']} from a guest got {error.get('code')!r}")
+
+
+@case(
+    "lobby.not-enough-players",
+    L,
+    "start with fewer than 4 seated players is refused with"
+    " not_enough_players and changes nothing.",
+    stage=LOBBY,
+)
+async def not_enough(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    await must(seat.peer, {"type": "add_bot"}, 1)
+    reply = await request(seat.peer, {"type": "start"}, 2)
+    if reply.get("code") != "not_enough_players":
+        raise CaseFailed(f"start with 2 seats got {reply.get('type')} {reply.get('code', '')}")
+    if (await ctx.about())["phase"] != "lobby":
+        raise CaseFailed("the table left its lobby")
+
+
+@case("lobby.set-rules-keeps-others", L, "set_rules: only the options given change.", stage=LOBBY)
+async def rules_others(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    await must(seat.peer, {"type": "set_rules", "rules": {"merchant_exchange": True}}, 1)
+    await must(seat.peer, {"type": "set_rules", "rules": {"stripped_decks": True}}, 2)
+    table = await latest_table(seat.peer, lambda t: t["rules"].get("stripped_decks"))
+    if table["rules"].get("merchant_exchange") is not True:
+        raise CaseFailed(f"merchant_exchange was dropped: {table['rules']}")
+
+
+@case(
+    "lobby.set-rules-scoring-keeps-hand-limit",
+    L,
+    "set_rules changes only the options given:"
+    " {scoring: false} keeps hand_limit (issue 41, wrong statement 8).",
+    stage=LOBBY,
+)
+async def rules_hand_limit(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    await must(seat.peer, {"type": "set_rules", "rules": {"scoring": True, "hand_limit": 5}}, 1)
+    await must(seat.peer, {"type": "set_rules", "rules": {"scoring": False}}, 2)
+    table = await latest_table(seat.peer, lambda t: t["rules"].get("scoring") is False)
+    if table["rules"].get("hand_limit") != 5:
+        raise CaseFailed(f"{{scoring: false}} made hand_limit {table['rules'].get('hand_limit')!r}")
+
+
+@case(
+    "lobby.bad-rules-change-nothing",
+    L,
+    "An impossible combination of rules is refused with bad_rules and nothing changes.",
+    stage=LOBBY,
+)
+async def bad_rules(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    await must(
+        seat.peer, {"type": "set_rules", "rules": {"scoring": False, "merchant_exchange": False}}, 1
+    )
+    reply = await request(
+        seat.peer,
+        {"type": "set_rules", "rules": {"philanthropic_scoring": True, "merchant_exchange": True}},
+        2,
+    )
+    if reply.get("code") != "bad_rules":
+        raise CaseFailed(
+            f"philanthropic scoring without scoring got {reply.get('type')} {reply.get('code', '')}"
+        )
+    await seat.peer.send({"type": "snapshot_request"})
+    rules = (await seat.peer.expect("snapshot"))["table"]["rules"]
+    if rules.get("merchant_exchange") or rules.get("philanthropic_scoring"):
+        raise CaseFailed(f"a refused set_rules changed the rules: {rules}")
+
+
+@case(
+    "lobby.set-rules-unknown-option",
+    L,
+    "rules' keys are option names: an unknown one is refused with bad_rules and nothing changes.",
+    stage=LOBBY,
+)
+async def unknown_option(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    reply = await request(
+        seat.peer, {"type": "set_rules", "rules": {"x_bonus": True, "stripped_decks": True}}, 1
+    )
+    if reply.get("code") != "bad_rules":
+        raise CaseFailed(f"an unknown option got {reply.get('type')} {reply.get('code', '')}")
+
+
+@case(
+    "lobby.set-timing-ranges",
+    L,
+    "set_timing: turn_timer_ms 5 s to 1 h or nil, results_ms"
+    " 0 to 10 min, bot_pace_ms 0 to 60 s; out of range is bad_message.",
+    stage=LOBBY,
+)
+async def timing_ranges(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    for number, fields in enumerate(
+        _as_messages(
+            {"turn_timer_ms": 4999},
+            {"turn_timer_ms": 3_600_001},
+            {"results_ms": 600_001},
+            {"bot_pace_ms": 60_001},
+            {"results_ms": -1},
+        ),
+        start=1,
+    ):
+        reply = await request(seat.peer, {"type": "set_timing", **fields}, number)
+        if reply.get("code") != "bad_message":
+            raise CaseFailed(f"set_timing {fields} got {reply.get('type')} {reply.get('code', '')}")
+    for number, fields in enumerate(
+        _as_messages(
+            {"turn_timer_ms": 5000},
+            {"turn_timer_ms": None},
+            {"results_ms": 600_000},
+            {"bot_pace_ms": 60_000},
+        ),
+        start=10,
+    ):
+        await must(seat.peer, {"type": "set_timing", **fields}, number)
+
+
+@case(
+    "lobby.set-timing-fields-stay",
+    L,
+    "set_timing: fields left out stay; table.timing holds the values in force.",
+    stage=LOBBY,
+)
+async def timing_stay(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    await must(seat.peer, {"type": "set_timing", "results_ms": 1234, "turn_timer_ms": 6000}, 1)
+    await must(seat.peer, {"type": "set_timing", "bot_pace_ms": 7}, 2)
+    table = await latest_table(seat.peer, lambda t: (t.get("timing") or {}).get("bot_pace_ms") == 7)
+    timing = table["timing"]
+    if timing.get("results_ms") != 1234 or timing.get("turn_timer_ms") != 6000:
+        raise CaseFailed(f"table.timing is {timing}")
+
+
+@case(
+    "lobby.remove-unknown-bot", L, "remove_bot naming no such bot gets unknown_player.", stage=LOBBY
+)
+async def remove_unknown(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    reply = await request(seat.peer, {"type": "remove_bot", "player": seat.player}, 1)
+    if reply.get("code") != "unknown_player":
+        raise CaseFailed(f"remove_bot of a human got {reply.get('type')} {reply.get('code', '')}")
+    reply = await request(seat.peer, {"type": "remove_bot", "player": 9999}, 2)
+    if reply.get("code") != "unknown_player":
+        raise CaseFailed(f"remove_bot 9999 got {reply.get('type')} {reply.get('code', '')}")
+
+
+@case(
+    "lobby.players-in-order-taken",
+    L,
+    "table.players lists the seats in the order they were taken.",
+    stage=LOBBY,
+)
+async def order_taken(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    await must(seat.peer, {"type": "add_bot"}, 1)
+    guest = await ctx.join(name=ctx.name("Guest"))
+    await must(seat.peer, {"type": "add_bot"}, 2)
+    table = await latest_table(seat.peer, lambda t: len(t["players"]) == 4)
+    ids = [p["player"] for p in table["players"]]
+    kinds = [p["kind"] for p in table["players"]]
+    if ids[0] != seat.player or ids[2] != guest.player or kinds != ["human", "bot", "human", "bot"]:
+        raise CaseFailed(f"table.players is {list(zip(ids, kinds, strict=True))}")
+
+
+@case(
+    "lobby.tables-differ",
+    L,
+    "Two table messages in a row to one connection always differ.",
+    stage=LOBBY,
+)
+async def tables_differ(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    watcher = await ctx.join(role="spectator")
+    for number, message in enumerate(
+        _as_messages(
+            {"type": "add_bot"},
+            {"type": "set_rules", "rules": {"scoring": True}},
+            {"type": "set_rules", "rules": {"scoring": True}},
+            {"type": "ready", "ready": True},
+            {"type": "ready", "ready": True},
+            {"type": "set_timing", "results_ms": 5000},
+            {"type": "set_timing", "results_ms": 5000},
+        ),
+        start=1,
+    ):
+        await request(seat.peer, message, number)
+    await ctx.join(name=ctx.name("Guest"))
+    for peer in (seat.peer, watcher.peer):
+        await peer.quiet(0.3)
+        tables = [m["table"] for m in peer.received if m.get("type") == "table"]
+        if not tables:
+            raise CaseFailed(f"{peer.label} got no table")
+        for before, after in itertools.pairwise(tables):
+            if before == after:
+                raise CaseFailed(f"{peer.label} got the same table twice in a row")
+
+
+@case(
+    "lobby.ready-shown",
+    L,
+    "ready in the lobby is a courtesy shown to others (the seat's ready in table).",
+    stage=LOBBY,
+)
+async def ready_shown(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    guest = await ctx.join(name=ctx.name("Guest"))
+    await guest.peer.send({"type": "ready", "ready": True})
+    table = await latest_table(
+        seat.peer,
+        lambda t: (seat_of(t, guest.player) or {}).get("ready") is True,
+        what="a table showing the guest ready",
+    )
+    if table["phase"] != "lobby":
+        raise CaseFailed("ready started the table")
+
+
+@case(
+    "lobby.kick",
+    L,
+    "kick removes a player: their connection is closed with kicked (fatal);"
+    " the host player cannot be kicked.",
+    stage=LOBBY,
+)
+async def kick(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    guest = await ctx.join(name=ctx.name("Guest"))
+    await must(seat.peer, {"type": "kick", "player": guest.player}, 1)
+    await guest.peer.expect_error("kicked", fatal=True)
+    await guest.peer.expect_closed()
+    await latest_table(
+        seat.peer,
+        lambda t: seat_of(t, guest.player) is None,
+        what="a table without the kicked guest",
+    )
+    reply = await request(seat.peer, {"type": "kick", "player": seat.player}, 2)
+    if reply["type"] != "error" or reply.get("fatal") is not False:
+        raise CaseFailed(f"kicking the host player got {reply.get('type')}")
+
+
+@case(
+    "lobby.leave",
+    L,
+    "leave gives up the seat: in the lobby at once; the host closes the connection.",
+    stage=LOBBY,
+)
+async def leave(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    guest = await ctx.join(name=ctx.name("Guest"))
+    await guest.peer.send({"type": "leave"})
+    await guest.peer.expect_closed()
+    await latest_table(
+        seat.peer,
+        lambda t: seat_of(t, guest.player) is None,
+        what="a table without the guest who left",
+    )
+
+
+@case(
+    "lobby.chat-to-everyone",
+    L,
+    "chat goes to everyone at the table, spectators too, with"
+    " the speaker's player id and name; a spectator's with player nil and its name and"
+    " ' (watching)'.",
+    stage=LOBBY,
+)
+async def chat(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    watcher = await ctx.join(role="spectator", name="Cyd")
+    await seat.peer.send({"type": "chat", "text": "hello all"})
+    for peer in (seat.peer, watcher.peer):
+        line = await peer.expect("chat")
+        if line.get("player") != seat.player or line.get("text") != "hello all":
+            raise CaseFailed(f"{peer.label} got {line}")
+    await watcher.peer.send({"type": "chat", "text": "just looking"})
+    line = await seat.peer.expect("chat")
+    if line.get("player") is not None or line.get("name") != "Cyd (watching)":
+        raise CaseFailed(f"a spectator's chat came as {line}")
+
+
+@case(
+    "lobby.chat-length",
+    L,
+    "chat text is 1 to limits.max_chat_chars (500) characters; outside that, bad_message.",
+    stage=LOBBY,
+)
+async def chat_length(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    top = seat.welcome["limits"]["max_chat_chars"]
+    await must(seat.peer, {"type": "chat", "text": "\u00e9" * top}, 1)
+    for number, text in ((2, ""), (3, "x" * (top + 1))):
+        reply = await request(seat.peer, {"type": "chat", "text": text}, number)
+        if reply.get("code") != "bad_message":
+            raise CaseFailed(f"a chat of {len(text)} characters got {reply.get('type')}")
+
+
+@case(
+    "lobby.snapshot-chat",
+    L,
+    "every snapshot carries the last chat lines (at most 20).",
+    stage=LOBBY,
+)
+async def snapshot_chat(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    for number in range(22):
+        await seat.peer.send({"type": "chat", "text": f"line {number}"})
+        await seat.peer.expect("chat")
+    watcher = await ctx.join(role="spectator")
+    lines = watcher.snapshot.get("chat") or []
+    if not 1 <= len(lines) <= 20 or lines[-1].get("text") != "line 21":
+        raise CaseFailed(f"the snapshot's chat has {len(lines)} lines, last {lines[-1:]}")
+
+
+@case(
+    "lobby.seat-lasts-with-connection",
+    NR,
+    "In the lobby a seat (not the host player's)"
+    " lasts only while its connection does: its token then names nothing (bad_token).",
+    stage=LOBBY,
+)
+async def lobby_token(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    guest = await ctx.join(name=ctx.name("Guest"))
+    await guest.peer.aclose()
+    await latest_table(
+        seat.peer,
+        lambda t: seat_of(t, guest.player) is None,
+        what="a table without the dropped guest",
+    )
+    import secrets
+
+    from ..context import seat_id
+
+    peer = await ctx.connect("guest again")
+    resume = {"seat": seat_id(guest.token), "nonce": secrets.token_hex(16)}
+    await peer.send(ctx.hello(ctx.name(), resume=resume))
+    await peer.expect_error("bad_token", fatal=True)
+
+
+@case(
+    "lobby.table-full-hello",
+    E,
+    "A table has at most 8 seats: a hello for a ninth gets table_full, fatal.",
+    stage=LOBBY,
+)
+async def full_hello(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    for number in range(7):
+        await must(seat.peer, {"type": "add_bot"}, number + 1)
+    peer = await ctx.connect("ninth")
+    await peer.send(ctx.hello(ctx.name()))
+    await peer.expect_error("table_full", fatal=True)
+    await peer.expect_closed()
+
+
+@case(
+    "lobby.table-full-add-bot",
+    E,
+    "add_bot at a full table gets table_full with fatal false:"
+    " the host player's connection stays (issue 41, wrong statement 1).",
+    stage=LOBBY,
+)
+async def full_add_bot(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    for number in range(7):
+        await must(seat.peer, {"type": "add_bot"}, number + 1)
+    reply = await request(seat.peer, {"type": "add_bot"}, 8)
+    if reply.get("code") != "table_full" or reply.get("fatal") is not False:
+        raise CaseFailed(
+            f"add_bot at a full table got {reply.get('code')!r} fatal {reply.get('fatal')!r}"
+        )
+    await seat.peer.stays_open(0.3)
+
+
+async def _names(ctx: Context, first: str, second: str) -> tuple[Seat, Message]:
+    seat = await ctx.lobby_host()
+    await ctx.join(name=first)
+    peer = await ctx.connect("second")
+    await peer.send(ctx.hello(second))
+    reply = await peer.expect(lambda m: m.get("type") in ("welcome", "error"))
+    return seat, reply
+
+
+@case(
+    "names.same-name-numbered",
+    N,
+    "A name that is exactly one at the table gets the first free ' (2)'.",
+    stage=LOBBY,
+)
+async def numbered(ctx: Context) -> None:
+    seat, reply = await _names(ctx, "Tomas", "Tomas")
+    if reply["type"] != "welcome":
+        raise CaseFailed(f"the second Tomas got {reply.get('code')}")
+    table = await latest_table(seat.peer, lambda t: len(t["players"]) == 3)
+    names = [p["name"] for p in table["players"]]
+    if "Tomas (2)" not in names:
+        raise CaseFailed(f"the names are {names}")
+
+
+@case(
+    "names.look-alike-refused",
+    N,
+    "A name that only looks like one at the table (case,"
+    " Cyrillic letters) is refused with name_taken, fatal.",
+    stage=LOBBY,
+)
+async def lookalike(ctx: Context) -> None:
+    _, reply = await _names(ctx, "Marta", "M\u0430rta")
+    if reply.get("code") != "name_taken" or reply.get("fatal") is not True:
+        raise CaseFailed(f"a Cyrillic look-alike got {reply.get('type')} {reply.get('code', '')}")
+
+
+@case(
+    "names.normalised",
+    N,
+    "Names are normalised: runs of whitespace become one space, none"
+    " at either end; NFKC makes full-width letters plain.",
+    stage=LOBBY,
+)
+async def normalised(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    await ctx.join(name="  Rosa   Lee ")
+    await ctx.join(name="\uff2b\uff49\uff4d")
+    table = await latest_table(seat.peer, lambda t: len(t["players"]) == 3)
+    names = [p["name"] for p in table["players"]]
+    if "Rosa Lee" not in names or "Kim" not in names:
+        raise CaseFailed(f"the names are {names}")
+
+
+@case(
+    "lobby.host-player-seat-kept",
+    NR,
+    "At a host without a player of its own, the host"
+    " player's lobby seat is kept through a drop for the grace period and taken back with"
+    " its token, host role included (issue 41, wrong statement 7).",
+    stage=LOBBY,
+)
+async def host_kept(ctx: Context) -> None:
+    seat = await ctx.lobby_host()
+    seat.peer.leave_on_close = False
+    await seat.peer.aclose()
+    back = await ctx.resume(seat.token, "host player again")
+    back.peer.leave_on_close = True
+    if back.welcome.get("host") is not True or back.welcome.get("player") != seat.player:
+        raise CaseFailed(
+            f"the seat came back as {back.welcome.get('player')}, host {back.welcome.get('host')}"
+        )

@@ -1,0 +1,202 @@
+"""Tables the suite starts through the protocol: the host player's seat, bots, a game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from .context import Context, Seat
+from .wire import CaseFailed, CaseSkipped, Message, Peer
+
+RULES_OFF: dict[str, Any] = {
+    "first_deal_revolution": False,
+    "stripped_decks": False,
+    "scoring": True,
+    "hand_limit": 3,
+    "philanthropic_scoring": False,
+    "merchant_exchange": False,
+    "misdeal_chance": 0.0,
+}
+"""Every rule option, given whole so that no earlier case's choice stays."""
+
+
+def owed(message: Message) -> Message | None:
+    """The decision a message says is owed (a `decision`, or a snapshot's), if any."""
+    if message.get("type") == "decision":
+        return message
+    if message.get("type") == "snapshot":
+        decision = message.get("decision")
+        return decision if isinstance(decision, dict) else None
+    return None
+
+
+def first_answer(decision: Message) -> Message:
+    """A legal answer picked from the options the decision lists."""
+    kind = decision.get("kind")
+    answer: Message
+    if kind == "play":
+        sets = decision.get("sets") or []
+        answer = {"type": "play", "set": sets[0]} if sets else {"type": "pass"}
+    elif kind == "revolution":
+        answer = {"type": "revolution", "declare": False}
+    elif kind == "tax":
+        answer = {"type": "tax", "cards": decision["hand"][-decision["count"] :]}
+    elif kind == "exchange":
+        answer = {"type": "exchange", "merchant": None, "card": None}
+    elif kind == "misdeal":
+        answer = {"type": "misdeal", "choice": "intended"}
+    elif kind == "placement":
+        answer = {"type": "place", "position": decision["positions"][0]}
+    else:
+        raise CaseFailed(f"a decision of unknown kind {kind!r}")
+    answer["decision_id"] = decision["decision_id"]
+    return answer
+
+
+async def play_until(
+    peer: Peer,
+    stop: Callable[[Message], bool],
+    timeout: float = 20.0,
+    ready: bool = True,
+    answer: bool = True,
+    what: str = "the awaited message",
+) -> list[Message]:
+    """Answer every decision owed (and say `ready` after each `hand_ended` if ``ready``)
+    until ``stop`` is true of a message; every message read, that one last."""
+    got: list[Message] = []
+    answered: set[int] = set()
+    deadline = trio.current_time() + timeout
+    while True:
+        left = deadline - trio.current_time()
+        if left <= 0:
+            raise CaseFailed(f"{peer.label}: {what} did not come within {timeout:g} s")
+        message = await peer.maybe_next(left)
+        if message is None:
+            raise CaseFailed(f"{peer.label}: the host closed the connection before {what}")
+        if message is False:
+            continue
+        assert isinstance(message, dict)
+        got.append(message)
+        if stop(message):
+            return got
+        decision = owed(message)
+        if answer and decision is not None and decision.get("decision_id") not in answered:
+            answered.add(decision["decision_id"])
+            await peer.send(first_answer(decision))
+        if ready and message.get("type") == "hand_ended":
+            await peer.send({"type": "ready", "ready": True})
+
+
+def of_type(*types: str) -> Callable[[Message], bool]:
+    return lambda m: m.get("type") in types
+
+
+@dataclass
+class Game:
+    host: Seat
+    bots: list[int]
+    others: list[Seat] = field(default_factory=list)
+    started: list[Message] = field(default_factory=list)
+    """What the host player's connection read from `start` to its ack's effects."""
+
+
+async def request(peer: Peer, message: Message, rid: int) -> Message:
+    """Send ``message`` with id ``rid`` and return its reply (ack or error)."""
+    await peer.send({**message, "id": rid})
+    return await peer.expect(
+        lambda m: m.get("type") in ("ack", "error") and m.get("re") == rid,
+        what=f"the reply to {message['type']}",
+    )
+
+
+async def must(peer: Peer, message: Message, rid: int) -> None:
+    reply = await request(peer, message, rid)
+    if reply["type"] != "ack":
+        raise CaseFailed(
+            f"{message['type']} was refused: {reply.get('code')} ({reply.get('message')})"
+        )
+
+
+async def host_seat(ctx: Context) -> Seat:
+    """The host player's seat in a lobby, for a new game: the first lobby's first seat, or
+    the seat the suite took there, taken back, its table ended and a rematch offered."""
+    about = await ctx.about()
+    shared = ctx.shared
+    if shared.host_token is None:
+        if about.get("phase") != "lobby":
+            raise CaseSkipped(
+                "the table is already "
+                f"{about.get('phase')!r} and the suite holds no seat there: start a fresh"
+                " headless host"
+            )
+        seat = await ctx.lobby_host(first=not shared.lost)
+        seat.peer.leave_on_close = False  # once the game begins, the seat outlives it
+        shared.host_token, shared.host_player = seat.token, seat.player
+        return seat
+    found = await ctx.try_resume(shared.host_token, "host player")
+    if isinstance(found, str):
+        if about.get("phase") != "lobby":
+            raise CaseSkipped(f"the suite's host player seat is lost: {found}")
+        # Lost in a lobby (an earlier case's drop): the next to sit is the host player.
+        shared.host_token = None
+        shared.lost = True
+        return await host_seat(ctx)
+    seat = found
+    phase = seat.snapshot["table"]["phase"]
+    if phase == "playing":
+        await must(seat.peer, {"type": "end_table"}, 9001)
+        await seat.peer.expect("table_ended")
+        phase = "ended"
+    if phase == "ended":
+        await must(seat.peer, {"type": "rematch"}, 9002)
+        table = await seat.peer.expect(
+            lambda m: m.get("type") == "table" and m["table"]["phase"] == "lobby",
+            what="the rematch's lobby",
+        )
+    else:
+        table = seat.snapshot
+    for player in table["table"]["players"]:
+        if player["kind"] == "bot":
+            await must(seat.peer, {"type": "remove_bot", "player": player["player"]}, 9003)
+    return seat
+
+
+async def new_game(
+    ctx: Context,
+    bots: int = 3,
+    rules: dict[str, Any] | None = None,
+    timing: dict[str, Any] | None = None,
+    humans: int = 0,
+    start: bool = True,
+) -> Game:
+    """A game started by the suite's host player with ``bots`` of the host's bots and
+    ``humans`` more raw seats of the suite's; the host's bots play flat out."""
+    seat = await host_seat(ctx)
+    peer = seat.peer
+    await must(peer, {"type": "set_rules", "rules": {**RULES_OFF, **(rules or {})}}, 9010)
+    settings = {"bot_pace_ms": 0, "results_ms": 30000, "turn_timer_ms": 60000}
+    await must(peer, {"type": "set_timing", **settings, **(timing or {})}, 9011)
+    game = Game(seat, [])
+    for number in range(bots):
+        await must(peer, {"type": "add_bot"}, 9020 + number)
+    for _ in range(humans):
+        game.others.append(await ctx.join(name=ctx.name("Guest")))
+    mine = {seat.player} | {other.player for other in game.others}
+
+    def complete(m: Message) -> bool:
+        if m.get("type") != "table":
+            return False
+        players = m["table"]["players"]
+        return sum(p["kind"] == "bot" for p in players) == bots and mine <= {
+            p["player"] for p in players
+        }
+
+    table = await peer.expect(complete, what="the table with every seat")
+    game.bots = [p["player"] for p in table["table"]["players"] if p["kind"] == "bot"]
+    if start:
+        await peer.send({"type": "start", "id": 9030})
+        game.started = await peer.quiet(0)  # nothing read yet: the caller reads on
+    return game

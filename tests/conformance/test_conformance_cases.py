@@ -1,0 +1,60 @@
+"""The conformance suite and PROTOCOL.md name each other, and the suite speaks the wire
+from the document alone (none of the project's protocol or client code)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from dalmuti_net.commands.conformance import read_expected
+from dalmuti_net.conformance.registry import SECTIONS, all_cases
+from dalmuti_net.conformance.runner import select
+from dalmuti_net.lang.i18n import translator_for
+
+REPO = Path(__file__).resolve().parents[2]
+SUITE = REPO / "dalmuti_net" / "conformance"
+HEADING = re.compile(r"^#{2,3} (.+)$", re.MULTILINE)
+
+
+def test_every_section_a_case_names_is_a_heading_of_protocol_md() -> None:
+    headings = set(HEADING.findall((REPO / "PROTOCOL.md").read_text(encoding="utf-8")))
+    assert set(SECTIONS) <= headings, set(SECTIONS) - headings
+    assert {case.section for case in all_cases()} <= set(SECTIONS)
+
+
+def test_case_ids_are_unique_and_say_what_they_check() -> None:
+    cases = all_cases()
+    assert len({case.id for case in cases}) == len(cases)
+    for case in cases:
+        assert re.fullmatch(r"[a-z]+(-[a-z]+)*\.[a-z0-9]+(-[a-z0-9]+)*", case.id), case.id
+        assert case.statement.endswith((".", ")")), case.id
+
+
+@pytest.mark.parametrize("path", sorted(SUITE.rglob("*.py")), ids=lambda p: p.name)
+def test_the_suite_imports_nothing_of_the_project_outside_itself(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            depth = len(path.relative_to(SUITE).parts) - 1
+            assert node.level == 0 or node.level <= depth + 1, (path.name, node.module)
+            assert node.level or not (node.module or "").startswith("dalmuti_net"), node.module
+        elif isinstance(node, ast.Import):
+            assert not any(a.name.startswith("dalmuti_net") for a in node.names), path.name
+
+
+def test_filter_by_id_section_or_glob() -> None:
+    cases = all_cases()
+    assert {c.id for c in select(cases, ["framing.no-bin"])} == {"framing.no-bin"}
+    assert {c.section for c in select(cases, ["websocket"])} == {"WebSocket"}
+    assert select(cases, ["ws.*"]) == [c for c in cases if c.id.startswith("ws.")]
+    assert select(cases, []) == cases
+
+
+def test_the_known_failures_are_cases_with_a_reason() -> None:
+    known = read_expected(str(Path(__file__).with_name("known_failures.txt")), translator_for("en"))
+    ids = {case.id for case in all_cases()}
+    assert set(known) <= ids
+    assert all(len(reason) > 20 for reason in known.values())
