@@ -150,9 +150,8 @@ def _check_text(value: Any, path: str) -> None:
     so nothing a client sends reaches anyone with them (``bad_message``)."""
     if isinstance(value, dict):
         for key, item in value.items():
-            where = f"{path}.{key}" if path else key
+            where = f"{path}.{key}" if path else key  # the error's message is escaped
             if first_control(key) is not None:
-                where = f"{path}.<key>" if path else "<key>"
                 _refuse_text(key, where)
             _check_text(item, where)
     elif isinstance(value, list):
