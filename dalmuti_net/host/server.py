@@ -70,6 +70,7 @@ from ..protocol.catalogue import REQUEST_ID
 from ..protocol.codec import FrameCache
 from ..protocol.messages import ACTION_TYPES, Message
 from ..told import N_, Told
+from .listen import serve_listeners
 from .savefile import SaveFile, SaveWriteError
 from .table import Batch, Close, StartBot, Table, Tell
 
@@ -217,7 +218,7 @@ class TableServer:
             await trio.sleep_forever()
 
     async def serve_tcp(self, listeners: list[trio.SocketListener]) -> None:
-        await trio.serve_listeners(self.handle_tcp, listeners)
+        await serve_listeners(self.handle_tcp, listeners)  # quiet when descriptors run out
 
     async def handle_tcp(self, stream: trio.SocketStream) -> None:
         try:
@@ -232,10 +233,16 @@ class TableServer:
         browser this connection speaks for (the web table): it counts against the same
         limits as a TCP client from that address (rate, hello, connections)."""
         assert self._nursery is not None, "run() first"
-        client_end, server_end = trio.testing.memory_stream_pair()
+        client_end: trio.abc.Stream
+        server_end: trio.abc.Stream
         if outside is None:
+            client_end, server_end = trio.testing.memory_stream_pair()
             self._nursery.start_soon(self.handle_stream, server_end, True)
         else:
+            # Bounded as a socket is: nothing is buffered between the two ends (a send
+            # waits until the other end took it), so what a browser does not read stays
+            # in its link's queue, and OUTBOX_LIMIT drops it as it drops a TCP client.
+            client_end, server_end = trio.testing.lockstep_stream_pair()
             self._nursery.start_soon(self.handle_stream, server_end, False, outside)
         return client_end
 

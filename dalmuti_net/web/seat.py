@@ -52,6 +52,22 @@ period and a stand-in as any dropped player's has; as the protocol's liveness, 5
 Connector = Callable[[], Awaitable[trio.abc.Stream]]
 
 
+async def keep_alive(
+    ws: WebSocketConnection, done: trio.CancelScope, interval: float, silence: float
+) -> None:
+    """Ping ``ws`` every ``interval``; cancel ``done`` when a ping is not answered (or
+    cannot even be sent: a peer that reads nothing fills its socket) within ``silence``.
+    For both WebSocket channels, ``/table`` and ``/protocol``."""
+    while True:
+        await trio.sleep(interval)
+        with trio.move_on_after(silence) as waited:
+            await ws.ping()
+        if waited.cancelled_caught:
+            log.info("a WebSocket answered no ping for %g s: it is closed", silence)
+            done.cancel()
+            return
+
+
 class PageError(Exception):
     """The page broke the rules of its channel: told in one sentence, then closed."""
 
@@ -135,14 +151,7 @@ class WebSeat:
                     pass
 
     async def _keep_alive(self, done: trio.CancelScope) -> None:
-        while True:
-            await trio.sleep(self._ping_interval)
-            with trio.move_on_after(self._silence) as waited:
-                await self.ws.ping()
-            if waited.cancelled_caught:
-                log.info("a web page answered no ping for %g s: its seat is let go", self._silence)
-                done.cancel()
-                return
+        await keep_alive(self.ws, done, self._ping_interval, self._silence)
 
     async def _run(self, language: str) -> None:
         self._language = language

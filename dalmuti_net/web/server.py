@@ -30,10 +30,12 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_server_stream
 
 from ..faults import CONNECTION_FAILED, log_fault
+from ..host.admission import address_key
+from ..host.listen import serve_listeners
 from ..lang.i18n import DEFAULT_LANGUAGE, normalize_language
 from ..protocol import FrameReader, ProtocolError
 from ..protocol.framing import frame
-from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, WebSeat
+from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, WebSeat, keep_alive
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +43,30 @@ GONE = (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionClosed)
 """What a connection that went away raises: its end, not an error."""
 
 MAX_HEAD_BYTES = 8 * 1024
-"""A request's line and headers; a longer head is refused (431)."""
+"""A request's line and headers, the blank line that ends them included; a longer head
+is refused (431), however it arrives."""
 HEAD_TIMEOUT = 10.0
 """Seconds a connection has to send its whole request head."""
 MAX_WEB_CONNECTIONS = 64
-"""Open connections to the web port at once; more wait for one to close."""
-MAX_PER_ADDRESS = 16
-"""Open connections from one address: a page holds one (its WebSocket) and fetches its
-four files one by one; more from one address are refused (503), so that one machine on
-the LAN cannot take every slot with pages that never join."""
+"""Connections served at once until they are WebSockets: a request head being read, a
+file being sent. A WebSocket gives its slot back (it counts against ``MAX_WEBSOCKETS``),
+so pages left open all evening never keep a phone's ``GET /`` waiting."""
+MAX_QUEUED = 32
+"""Connections waiting for one of those slots; one more is answered 503 at once."""
+QUEUE_TIMEOUT = 5.0
+"""Seconds a connection waits for a slot before it is answered 503."""
+MAX_WEBSOCKETS = 96
+"""Open WebSockets, both channels: the table's 8 seats and 64 spectator places, and room
+for pages at their join form and reconnecting (a page whose seat was taken back is still
+open for a moment). One more is refused (503) before the handshake."""
+MAX_PER_ADDRESS = 32
+"""Open connections from one address (an IPv6 /64: usually a whole home), waiting ones
+included: a page holds one (its WebSocket) and fetches its four files one by one. A
+household's six seats and sixteen watchers (the table's caps per address) fit; more from
+one address are refused (503), so that one machine on the LAN cannot take every slot.
+
+Descriptors: at most 64 + 32 + 96 = 192 for the web port, beside the TCP port's 256
+waiting and 128 greeted (``admission``): under the usual limit of 1,024."""
 
 FILES: dict[str, tuple[str, str]] = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -134,35 +151,43 @@ class WebServer:
         self._ping_interval = ping_interval
         self._silence = silence
         self._slots = trio.Semaphore(MAX_WEB_CONNECTIONS)
+        self._queued = 0
+        """Connections waiting for a slot."""
+        self._websockets = 0
         self._open: dict[str, int] = {}
-        """Open connections by the address they come from."""
+        """Open connections by the address they come from (``address_key``)."""
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
-        await trio.serve_listeners(self.handle, listeners)
+        await serve_listeners(self.handle, listeners)  # quiet when descriptors run out
 
     async def handle(self, stream: trio.SocketStream) -> None:
         try:
             address = str(stream.socket.getpeername()[0])
         except OSError:
             address = "?"
-        if self._open.get(address, 0) >= MAX_PER_ADDRESS:
-            with trio.move_on_after(1):
-                try:
-                    # Its request read first: a socket closed with unread data is reset,
-                    # and the answer would be lost with it.
-                    await stream.receive_some(MAX_HEAD_BYTES)
-                    await _respond(stream, 503, b"too many connections from your address\n")
-                    await stream.send_eof()
-                    while await stream.receive_some(MAX_HEAD_BYTES):
-                        pass
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass
-            await trio.aclose_forcefully(stream)
+        key = address_key(address) or address
+        if self._open.get(key, 0) >= MAX_PER_ADDRESS:
+            await _turn_away(stream, b"too many connections from your address\n")
             return
-        self._open[address] = self._open.get(address, 0) + 1
+        if self._slots.value == 0 and self._queued >= MAX_QUEUED:
+            await _turn_away(stream, b"the host is busy; try again in a moment\n")
+            return
+        self._open[key] = self._open.get(key, 0) + 1
+        slot = _Slot(self._slots)
         try:
-            async with self._slots:
-                await self._handle(stream, address)
+            self._queued += 1
+            try:
+                with trio.move_on_after(QUEUE_TIMEOUT):
+                    await slot.take()
+            finally:
+                self._queued -= 1
+            if not slot.held:
+                await _turn_away(stream, b"the host is busy; try again in a moment\n")
+                return
+            try:
+                await self._handle(stream, address, slot)
+            finally:
+                slot.give_back()
         except* GONE:
             pass
         except* Exception as group:
@@ -170,24 +195,27 @@ class WebServer:
             # server's nursery (the host's) never sees it.
             log_fault(log, CONNECTION_FAILED, group, address=address)
         finally:
-            self._open[address] -= 1
-            if not self._open[address]:
-                del self._open[address]
+            self._open[key] -= 1
+            if not self._open[key]:
+                del self._open[key]
             await trio.aclose_forcefully(stream)
 
-    async def _handle(self, stream: trio.abc.Stream, address: str) -> None:
+    async def _handle(self, stream: trio.abc.Stream, address: str, slot: _Slot) -> None:
         head = b""
+        end = -1
         with trio.move_on_after(HEAD_TIMEOUT):
-            while b"\r\n\r\n" not in head:
+            while end == -1 and len(head) <= MAX_HEAD_BYTES:
                 data = await stream.receive_some(MAX_HEAD_BYTES)
                 if not data:
                     return
                 head += data
-                if len(head) > MAX_HEAD_BYTES and b"\r\n\r\n" not in head:
-                    await _respond(stream, 431, b"request head too large\n")
-                    return
-        if b"\r\n\r\n" not in head:
+                end = head.find(b"\r\n\r\n")
+        if end == -1 and len(head) <= MAX_HEAD_BYTES:
             return  # silent too long
+        if end == -1 or end + 4 > MAX_HEAD_BYTES:
+            # However it came (in one piece or several), a head over the limit.
+            await _respond(stream, 431, b"request head too large\n")
+            return
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
         connection.receive_data(head)
         try:
@@ -206,7 +234,9 @@ class WebServer:
             language = normalize_language(wanted) or _browser_language(
                 headers.get(b"accept-language", b"")
             )
-            await self._websocket(ReplayStream(head, stream), path, headers, address, language)
+            await self._websocket(
+                ReplayStream(head, stream), path, headers, address, language, slot
+            )
             return
         if request.method not in (b"GET", b"HEAD"):
             await _respond(stream, 405, b"only GET\n", [(b"allow", b"GET, HEAD")])
@@ -232,6 +262,7 @@ class WebServer:
         headers: dict[bytes, bytes],
         address: str,
         language: str,
+        slot: _Slot,
     ) -> None:
         async with trio.open_nursery() as nursery:
             limit = MAX_PAGE_MESSAGE if path == "/table" else 2 * self.door.max_frame_bytes
@@ -240,8 +271,12 @@ class WebServer:
                 await request.reject(404, body=b"not found\n")
             elif not _same_origin(headers):
                 await request.reject(403, body=b"this page's WebSocket is for its own page\n")
+            elif self._websockets >= MAX_WEBSOCKETS:
+                await request.reject(503, body=b"the host has too many pages open\n")
             else:
                 ws = await request.accept()
+                slot.give_back()  # a WebSocket counts against MAX_WEBSOCKETS instead
+                self._websockets += 1
                 try:
                     if path == "/table":
                         await self._table(ws, address, language)
@@ -254,6 +289,8 @@ class WebServer:
                     with trio.move_on_after(1):  # RFC 6455: 1011, the server failed
                         with suppress(*GONE):
                             await ws.aclose(1011, "the host failed while serving this page")
+                finally:
+                    self._websockets -= 1
             nursery.cancel_scope.cancel()
 
     async def _table(self, ws: WebSocketConnection, address: str, language: str) -> None:
@@ -314,10 +351,50 @@ class WebServer:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(to_host, nursery.cancel_scope)
                 nursery.start_soon(to_browser, nursery.cancel_scope)
+                # A browser that stops reading is found by its pings, as the page's are;
+                # meanwhile the host's queue for it fills (its stream is bounded) and it
+                # is dropped as a TCP client that does not read.
+                nursery.start_soon(
+                    keep_alive, ws, nursery.cancel_scope, self._ping_interval, self._silence
+                )
         finally:
             await trio.aclose_forcefully(stream)
         with trio.move_on_after(1):  # after an error, the caller closes it (1011)
             await ws.aclose()
+
+
+class _Slot:
+    """One connection's hold on one of the server's slots (``MAX_WEB_CONNECTIONS``)."""
+
+    def __init__(self, slots: trio.Semaphore) -> None:
+        self._slots = slots
+        self.held = False
+
+    async def take(self) -> None:
+        await self._slots.acquire()
+        self.held = True
+
+    def give_back(self) -> None:
+        if self.held:
+            self.held = False
+            self._slots.release()
+
+
+async def _turn_away(stream: trio.SocketStream, why: bytes) -> None:
+    """Answer 503 at once and close (within a second, whatever the peer does)."""
+    with trio.move_on_after(1):
+        try:
+            # Its request read first: a socket closed with unread data is reset, and the
+            # answer would be lost with it.
+            await stream.receive_some(MAX_HEAD_BYTES)
+            headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"5")]
+            await _respond(stream, 503, why, headers)
+            await stream.send_eof()
+            while await stream.receive_some(MAX_HEAD_BYTES):
+                pass
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+    await trio.aclose_forcefully(stream)
 
 
 def _same_origin(headers: dict[bytes, bytes]) -> bool:

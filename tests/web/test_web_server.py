@@ -18,7 +18,7 @@ from wsproto.events import AcceptConnection, Request, TextMessage
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION
-from dalmuti_net.web.server import FILES, TableDoor, WebServer
+from dalmuti_net.web.server import FILES, MAX_PER_ADDRESS, TableDoor, WebServer
 
 
 async def no_bots(stream: trio.abc.Stream, bot: StartBot) -> None:
@@ -250,7 +250,7 @@ async def test_a_page_gone_silent_lets_its_seat_go() -> None:
 
 async def test_one_address_cannot_take_every_connection() -> None:
     async with web_table() as port:
-        idle = [await trio.open_tcp_stream("127.0.0.1", port) for _ in range(16)]
+        idle = [await trio.open_tcp_stream("127.0.0.1", port) for _ in range(MAX_PER_ADDRESS)]
         try:
             answer = await http(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             assert answer.startswith(b"HTTP/1.1 503 ")
