@@ -103,11 +103,12 @@ def shown_names(t: Translator, session: ClientSession) -> dict[int, str]:
 def hand_summary(
     t: Translator, frames: list[Message], span: HandSpan, names: dict[int, str]
 ) -> str:
-    """``Hand 3: Ana, Bo (left), Cy, Di (a revolution); a bot stood in for Cy``: the
-    finishing order, or that it was not finished, with who left the table during it; who
-    lost the crown, if the Greater Dalmuti the hand was dealt to did not finish first (the
-    morning-after question: "the hand where I lost the crown"); and whose moves a stand-in
-    bot made, as the told hand marks each of them."""
+    """``Hand 3: Ana, Bo (left), Cy, Di (a revolution: no taxes); Di loses the crown; a bot
+    stood in for Cy``: the finishing order, or that it was not finished, with who left the
+    table during it; a revolution, and whose crown a Greater Revolution took; who lost the
+    crown, if the Greater Dalmuti when play began did not finish first (the morning-after
+    question: "the hand where I lost the crown"); and whose moves a stand-in bot made, as
+    the told hand marks each of them."""
     result = hand_result(frames, span)
     hand = frames[span.start : span.end]
     left = {f["player"] for f in hand if f["type"] == "player_leaving"}
@@ -118,19 +119,30 @@ def hand_summary(
             return t._("{name} ({note})").format(name=name, note=t._(LEFT_MARK))
         return name
 
+    # Rule 7: only a Greater Revolution takes the crown (its declarer is the Greater
+    # Dalmuti when play begins); an ordinary one only cancels the taxes.
+    dealt_to = next((f["order"][0] for f in hand if f["type"] == "hand_started"), None)
+    revolution = next((f for f in hand if f["type"] == "revolution_declared"), None)
+    crowned = dealt_to
+    if revolution is not None and revolution["greater"]:
+        crowned = revolution["player"]
     if result is None:
         text = t._("Hand {hand}: not finished").format(hand=span.number)
     else:
         order = t.list_separator.join(named(p) for p in result["finishing"])
-        crowned = next((f["order"][0] for f in hand if f["type"] == "hand_started"), None)
-        if crowned is None or not result["finishing"] or result["finishing"][0] == crowned:
-            text = t._("Hand {hand}: {order}").format(hand=span.number, order=order)
-        else:
-            text = t._("Hand {hand}: {order}; {name} loses the crown").format(
-                hand=span.number, order=order, name=names.get(crowned, f"#{crowned}")
-            )
-    if any(f["type"] == "revolution_declared" for f in hand):
-        text += " " + t._("(a revolution)")
+        text = t._("Hand {hand}: {order}").format(hand=span.number, order=order)
+    if revolution is not None and crowned != dealt_to and dealt_to is not None:
+        text += " " + t._("({name}'s Greater Revolution takes {old}'s crown)").format(
+            name=names.get(revolution["player"], f"#{revolution['player']}"),
+            old=names.get(dealt_to, f"#{dealt_to}"),
+        )
+    elif revolution is not None:
+        text += " " + t._("(a revolution: no taxes)")
+    finishing = [] if result is None else result["finishing"]
+    if finishing and crowned is not None and finishing[0] != crowned:
+        text += t._("; ") + t._("{name} loses the crown").format(
+            name=names.get(crowned, f"#{crowned}")
+        )
     # A leaver's seat is played out by a bot too: "left" says that already.
     stood_in = [
         player
