@@ -164,6 +164,14 @@ class Countdowns:
             ends.append(self._results[1])
         return min(ends, default=None)
 
+    def turn_left(self, player: int, number: int, now: float) -> float | None:
+        """Seconds left on the turn timer of ``player``'s decision ``number``, or None when
+        none runs for it yet (a decision not yet followed has its whole timer)."""
+        asked, end = self._asked.get(player), self._turn.get(player)
+        if asked is None or asked[0] != number or end is None:
+            return None
+        return max(0.0, end - now)
+
     def waited(self, player: int, now: float) -> float:
         """How long the decision ``player`` owes has been waited for (0 when none is)."""
         asked = self._asked.get(player)

@@ -80,7 +80,7 @@ from .admission import (
     is_loopback,
     same_code,
 )
-from .countdowns import Countdowns
+from .countdowns import Countdowns, timers_message
 from .default_moves import default_move
 
 SOFTWARE = f"dalmuti-net/{__version__}"
@@ -211,7 +211,7 @@ class Connection:
     challenge: Challenge | None = None
     """A ``hello`` with ``resume`` answered with a ``challenge``: the ``prove`` awaited."""
     timers_told: bool = False
-    """Sent the running countdowns (a ``timers``) at least once."""
+    """Sent a ``timers`` since its last snapshot (one follows every snapshot)."""
 
 
 @dataclass(frozen=True)
@@ -366,6 +366,8 @@ class Table:
         """The connection a seat being reserved is for: attached before the table is shared,
         so nobody is shown a newcomer who is "offline" for a moment and then "back"."""
         self._table_sent: dict[str, Any] | None = None
+        self._now = 0.0
+        """The server's clock at the last input or tick (a snapshot's time left)."""
         self.on_events: Callable[[list[Event]], None] | None = None
         """Told every batch of engine events before it is shared out: the operator's view
         (everything) of a hand history."""
@@ -814,6 +816,7 @@ class Table:
         connection = self.connections.get(connection_id)
         if connection is None or connection.closing:
             return
+        self._now = max(self._now, now)
         request_id = message.get("id")
         first_reply = len(connection.outbox)
         try:
@@ -1099,14 +1102,15 @@ class Table:
             told = [self.game.log[at] for at in positions]
             if viewer is not None and self.game.phase is not Phase.ENDED:
                 decision = self.game.decision_for(viewer)
+        asked = self.decisions_asked.get(viewer, 0) if viewer is not None else 0
         snapshot = snapshot_message(
             feed.seq,
             viewer,
             self.table_message(),
             observation,
             decision,
-            self.limits.turn_timer_ms if decision is not None else None,
-            self.decisions_asked.get(viewer, 0) if viewer is not None else 0,
+            self._time_left(viewer, asked) if decision is not None else None,
+            asked,
             told,
         )
         marks = self._moved_for_marks(positions, viewer)
@@ -1116,6 +1120,16 @@ class Table:
         if chat:
             snapshot["chat"] = chat
         connection.outbox.append(snapshot)
+        connection.timers_told = False  # a `timers` follows every snapshot (``tick``)
+
+    def _time_left(self, player: int | None, decision_id: int) -> int | None:
+        """A snapshot's ``deadline_ms``: the time left on the seat's turn timer now, the
+        whole timer if it has not started yet; None without a turn timer."""
+        allowed = self.limits.turn_timer_ms
+        if allowed is None or player is None:
+            return allowed
+        left = self.countdowns.turn_left(player, decision_id, self._now)
+        return allowed if left is None else min(allowed, round(left * 1000))
 
     def _moved_for_marks(self, positions: list[int], viewer: int | None) -> list[dict[str, Any]]:
         """Where in a snapshot's hand events (``positions``: their places in the game's log)
@@ -1457,6 +1471,7 @@ class Table:
         The countdowns are announced only while the table's state has nothing newer than
         the last batch taken (no journal entry waits): the server calls ``tick`` right
         after delivering a batch, so they are told together with the state they are of."""
+        self._now = max(self._now, now)
         self._follow_clocks(now)
         due = self.countdowns.due(now)
         for player in due.turn:
@@ -1491,19 +1506,22 @@ class Table:
         )
 
     def _announce_timers(self, now: float) -> None:
-        """Everyone sees every running countdown: to all when they change, and to each
-        new viewer once (after its snapshot)."""
+        """Everyone sees every running countdown: to all when they change, and after
+        every snapshot (empty when nothing counts down), so a viewer that arrives or asks
+        for a snapshot again has them too."""
         announcement = self.countdowns.announcement(
             now, humans=self.human_players(), secret=self.secretly_pending()
         )
-        if announcement is None:
-            return
+        changed = announcement is not None and announcement.changed
+        message = announcement.message if announcement is not None else None
         for connection in self.connections.values():
             if not connection.greeted or connection.closing:
                 continue
-            if announcement.changed or not connection.timers_told:
+            if changed or not connection.timers_told:
                 connection.timers_told = True
-                connection.outbox.append(announcement.message)
+                if message is None:  # nothing runs: the same empty message for all
+                    message = timers_message({}, {}, now=now)
+                connection.outbox.append(message)
 
     # ------------------------------------------------------------------ committing changes
 

@@ -140,6 +140,9 @@ def what_survives(snapshot: dict[str, Any]) -> dict[str, Any]:
     ]
     table.pop("heirs", None)  # who would take over: a connected human, so not saved either
     kept = {k: v for k, v in snapshot.items() if k not in ("re", "table")}
+    if kept.get("decision") is not None:
+        # The time left on the turn timer: a restarted host counts the wait anew.
+        kept["decision"] = {k: v for k, v in kept["decision"].items() if k != "deadline_ms"}
     return {**kept, "table": table}
 
 

@@ -155,15 +155,19 @@ async def test_liveness_heartbeats_and_abouts_count_against_the_rate() -> None:
         assert not greeted.closed.is_set()
 
 
-async def test_states_no_timers_after_a_snapshot_while_no_countdown_runs() -> None:
-    """The connection's states: `timers` follows a snapshot only while a countdown runs;
-    in a lobby none does."""
+async def test_states_an_empty_timers_follows_a_snapshot_while_no_countdown_runs() -> None:
+    """The connection's states: a `timers` follows every snapshot, after `hello` and after
+    `snapshot_request`; in a lobby nothing counts down, so it is empty."""
     async with loopback_server(Table("Statements")) as (_server, port, nursery):
         ana = await raw(port, nursery)
         await ana.send(hello("Ana"))
-        await ana.until(2)
-        await trio.sleep(0.5)
-        assert [m["type"] for m in ana.received] == ["welcome", "snapshot"]
+        await ana.until(3)
+        await ana.send({"type": "snapshot_request"})
+        await ana.until(5)
+        kinds = [m["type"] for m in ana.received]
+        assert kinds == ["welcome", "snapshot", "timers", "snapshot", "timers"]
+        empty = {"type": "timers", "grace": [], "turn": [], "results": None}
+        assert ana.received[2] == ana.received[4] == empty
 
 
 async def test_states_timers_follow_the_snapshot_of_a_viewer_arriving_mid_countdown() -> None:
@@ -427,3 +431,49 @@ def test_a_new_hands_table_comes_right_before_its_hand_started(how: str) -> None
         assert "Bo" not in [seat["name"] for seat in table["players"]]
     dealt = kinds.index("waiting", second)
     assert "table" not in kinds[second:dealt], "no second table for the same hand's start"
+
+
+def turn_timer_table() -> tuple[Harness, list[Any]]:
+    """Four people at a table with a 60 s turn timer, its first countdowns started at 0."""
+    rng = random.Random(4)
+    harness = Harness(Table("Statements", limits=Limits(turn_timer_ms=60_000), seed=4), rng)
+    seats = [harness.join(f"P{n}", chooser=random_chooser(rng)) for n in range(4)]
+    harness.send(seats[0], {"type": "start"})
+    tick(harness, 0.0)
+    return harness, seats
+
+
+def tick(harness: Harness, now: float) -> None:
+    """The server's part: the batch saved (its journal taken), then the clock's tick."""
+    harness.table.take_journal()
+    harness.table.tick(now)
+    harness.deliver()
+
+
+def test_a_snapshots_decision_carries_the_time_left_and_timers_follow_it() -> None:
+    """Liveness, turn timer: a decision's `deadline_ms` is the time left when it was sent:
+    in a snapshot 2.6 s into the turn, 57400; and a `timers` saying the same follows that
+    snapshot (The connection's states)."""
+    harness, seats = turn_timer_table()
+    owing = next(seat for seat in seats if seat.session.decision is not None)
+    assert owing.of_type("decision")[-1]["deadline_ms"] == 60_000, "sent as it became owed"
+    harness.table.receive(owing.connection, {"type": "snapshot_request"}, 2.6)
+    tick(harness, 2.6)
+    snapshot, timers = owing.received[-2:]
+    assert snapshot["type"] == "snapshot" and timers["type"] == "timers"
+    assert snapshot["decision"]["deadline_ms"] == 57_400
+    assert [owing.session.player, 57_400] in timers["turn"]
+
+
+def test_a_resumed_seat_is_told_the_time_left_on_its_decision() -> None:
+    """Numbering and resumes, Liveness: a seat taken back mid-turn gets, in its snapshot's
+    decision, the time its turn timer still has, not the whole timer."""
+    harness, seats = turn_timer_table()
+    owing = next(seat for seat in seats if seat.session.decision is not None)
+    token = owing.session.token
+    harness.drop(owing)
+    tick(harness, 5.0)
+    back = harness.join("P", token=token)
+    snapshot = back.of_type("snapshot")[0]
+    assert snapshot["decision"] is not None
+    assert snapshot["decision"]["deadline_ms"] == 55_000
