@@ -77,6 +77,15 @@ def loopback_multicast_works() -> bool:
             return False
 
 
+@pytest.fixture(autouse=True)
+def private_state_folder(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test its own state folder (seats, and the tables every host saves there): a
+    host one test kills would otherwise be offered again to the next test's host."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
 @pytest.fixture
 def loopback(request: pytest.FixtureRequest) -> list[str]:
     """The interfaces a discovery test binds zeroconf to: always 127.0.0.1.

@@ -23,9 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",
         metavar="FILE",
+        nargs="?",
         help=N_(
-            "a host's save (dalmuti host --save) or a history file (dalmuti join --record, "
-            "dalmuti history --json)"
+            "a host's save (dalmuti host saves each table in the saves folder, or in --save "
+            "FILE) or a history file (dalmuti join --record, dalmuti history --json); with "
+            "no FILE, the saved tables are listed"
         ),
     )
     parser.add_argument("--hand", type=int, metavar="N", help=N_("tell hand N (default: list)"))
@@ -75,6 +77,8 @@ def _run(args: argparse.Namespace) -> int:
         t = translator_for(args.lang)
     except ValueError as error:
         return _fail(str(error), 2)
+    if args.file is None:
+        return _saved_tables(t, args)
     try:
         tables = open_history(Path(args.file))
         if args.table is not None and not 1 <= args.table <= len(tables):
@@ -94,6 +98,34 @@ def _run(args: argparse.Namespace) -> int:
     except HistoryError as error:
         return _fail(error.told(t._), 2)
     return _tell(t, args, table, viewer, info, frames)
+
+
+def _saved_tables(t: Translator, args: argparse.Namespace) -> int:
+    """``dalmuti history`` with no file: the saves folder's tables, newest first."""
+    from ..host.saved_tables import tables_folder
+    from .history_text import saved_tables_listing
+
+    chose = [
+        option
+        for option, given in (
+            ("--hand", args.hand is not None),
+            ("--as", args.as_name is not None),
+            ("--spectator", args.spectator),
+            ("--table", args.table is not None),
+            ("--rematch", args.rematch is not None),
+            ("--json", args.json),
+        )
+        if given
+    ]
+    if chose:
+        return _fail(
+            t._(
+                "{option} needs a FILE (with no FILE, dalmuti history lists the saved tables)"
+            ).format(option=chose[0]),
+            2,
+        )
+    say("\n".join(saved_tables_listing(t, tables_folder())))
+    return 0
 
 
 def _list(t: Translator, tables: list[TableHistory]) -> None:

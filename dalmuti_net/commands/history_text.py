@@ -7,6 +7,9 @@ table core (``dalmuti_net.rerun.frames``).
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
+
 from ..client.model.countdowns import moved_for_note
 from ..client.model.departures import LEFT_MARK, left_note
 from ..client.model.story import Namer, describe_event
@@ -241,3 +244,55 @@ def history_title(
     return tidy(
         t._("{table}, hand {hand}, as {who} saw it:").format(table=table_name, hand=hand, who=who)
     )
+
+
+def saved_tables_listing(t: Translator, folder: Path) -> list[str]:
+    """``dalmuti history`` with no file: each table saved in ``folder``, newest first,
+    with when it opened, its name, its state, its hands and players, and its file."""
+    from ..host.saved_tables import saved_tables
+
+    tables = saved_tables(folder)
+    if not tables:
+        return [
+            t._(
+                "No table is saved in {folder} yet: dalmuti host saves each table there "
+                "(unless --no-save)."
+            ).format(folder=folder)
+        ]
+    lines = [t._("Tables saved in {folder}, newest first:").format(folder=folder)]
+    for saved in tables:
+        when = f"{saved.when:%Y-%m-%d %H:%M}"
+        summary = saved.summary
+        lines.append("")
+        if summary is None:
+            problem = saved.problem.told(t._) if saved.problem is not None else ""
+            lines.append(
+                tidy(t._("{when}  cannot be read: {reason}").format(when=when, reason=problem))
+            )
+        else:
+            if summary.in_use:
+                state = t._("being played now")
+            elif summary.finished:
+                state = t._("finished")
+            elif saved.interrupted:
+                state = t._("its host did not end cleanly")
+            else:
+                state = t._("stopped before its end")
+            hands = t.n_("{n} hand dealt", "{n} hands dealt", summary.hands).format(n=summary.hands)
+            players = t.list_separator.join(summary.players) or t._("nobody seated")
+            lines.append(
+                tidy(
+                    t._("{when}  “{name}”: {state}; {hands}; {players}").format(
+                        when=when, name=summary.name, state=state, hands=hands, players=players
+                    )
+                )
+            )
+        lines.append(f"    {shlex.quote(str(saved.path))}")
+    lines.append("")
+    lines.append(
+        t._(
+            "dalmuti history FILE lists a table's hands; dalmuti host --resume FILE goes on "
+            "with a table that has not finished."
+        )
+    )
+    return lines

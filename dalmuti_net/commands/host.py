@@ -112,17 +112,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "the remembered name; else asked once, your login name offered)"
         ),
     )
+    from ..host.saved_tables import KEEP_FINISHED, tables_folder
+    from .host_saves import LATEST
+
     parser.add_argument(
         "--save",
         metavar="FILE",
         type=Path,
-        help=N_("write every accepted move to FILE, to --resume after a crash"),
+        help=N_(
+            "save the table in FILE rather than in the saves folder (every accepted move, "
+            "to --resume FILE after a crash)"
+        ),
+    )
+    parser.add_argument(
+        "--no-save",
+        action="store_true",
+        help=Told(
+            N_(
+                "do not save the table. By default every table is saved, one file each, in "
+                "{folder} (dalmuti history lists them); the saves of the {keep} newest "
+                "finished tables are kept, older finished ones deleted; an unfinished table's "
+                "save is never deleted, but for a table stopped before any hand was dealt"
+            ),
+            folder=tables_folder(),
+            keep=KEEP_FINISHED,
+        ),
     )
     parser.add_argument(
         "--resume",
         metavar="FILE",
         type=Path,
-        help=N_("continue the table saved in FILE (and keep saving to it)"),
+        nargs="?",
+        const=LATEST,
+        help=N_(
+            "continue the table saved in FILE (and keep saving to it); with no FILE, the "
+            "latest unfinished table of the saves folder"
+        ),
     )
     parser.add_argument(
         "--autostart", type=int, metavar="N", help=N_("start as soon as N seats (4 to 8) are taken")
@@ -160,6 +185,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def options_from(args: argparse.Namespace) -> HostOptions:
     from ..client.ui.config import load_name
     from ..host.admission import new_join_code
+    from ..host.saved_tables import tables_folder
+    from .host_saves import LATEST
     from .person import login_name
 
     user = login_name("Host")
@@ -177,7 +204,7 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         headless=args.headless,
         player_name=player,
         save=args.save,
-        resume=args.resume,
+        resume=None if args.resume == LATEST else args.resume,
         autostart=args.autostart,
         seed=args.seed,
         lang=args.lang,
@@ -187,6 +214,7 @@ def options_from(args: argparse.Namespace) -> HostOptions:
         web=not args.no_web,
         web_port=args.web_port,
         plain=args.plain,
+        saves_folder=None if args.no_save or args.save is not None else tables_folder(),
     )
 
 
@@ -286,10 +314,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"dalmuti host: {error}", file=sys.stderr)
         return 2
-    problem = check_options(options, t)
+    problem = _save_conflict(args, t) or check_options(options, t)
     if problem is not None:
         print(f"dalmuti host: {problem}", file=sys.stderr)
         return 2
+    options = _which_table(args, options, t)
     if not options.headless and options.resume is None:
         options = settle_player_name(args, options, t)
     import trio
@@ -313,9 +342,12 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise CommandError(
             t._("cannot write {file}: {reason}").format(
-                file=options.save or options.resume, reason=error.strerror or error
+                file=options.save or options.resume or options.saves_folder,
+                reason=error.strerror or error,
             )
         ) from error
+    if options.saves_folder is not None:
+        _prune(options.saves_folder)
     if host.host_token is not None and not args.plain and not has_a_terminal():
         raise CommandError(
             t._(
@@ -343,11 +375,47 @@ def run(args: argparse.Namespace) -> int:
     else:
         trio.run(host.serve_until_signal)  # a HostStartError is shown by cli.main
         status = 0
+    host.close_save()  # closed already, but for a table that could not open
     league = None if args.league is None else Path(args.league)
-    save = None if host.save is None else host.save.path
+    save = host.kept_save
     for line in where_the_table_is_kept(t, save, league, ended=host.table.phase == "ended"):
         print(line, flush=True)
     return status
+
+
+def _save_conflict(args: argparse.Namespace, t: Translator) -> str | None:
+    if args.no_save and args.save is not None:
+        return t._("give --save or --no-save, not both")
+    if args.no_save and args.resume is not None:
+        return t._("give --resume or --no-save, not both (--resume keeps saving to its file)")
+    return None
+
+
+def _which_table(args: argparse.Namespace, options: HostOptions, t: Translator) -> HostOptions:
+    """``--resume`` with no file takes the latest unfinished table; a new table in the
+    saves folder is first offered the one whose host did not end cleanly."""
+    from .host_saves import LATEST, latest_unfinished, offer_interrupted
+
+    if options.saves_folder is None:
+        return options
+    if args.resume == LATEST:
+        return latest_unfinished(options, t)
+    if options.resume is None:
+        return offer_interrupted(options, t)
+    return options
+
+
+def _prune(folder: Path) -> None:
+    """The saves folder's pruning (``host.saved_tables``), best effort."""
+    import logging
+
+    from ..host.saved_tables import prune
+
+    try:
+        for path in prune(folder):
+            logging.getLogger(__name__).info("deleted an old finished table's save: %s", path)
+    except OSError as error:
+        logging.getLogger(__name__).warning("could not prune %s: %s", folder, error)
 
 
 def where_the_table_is_kept(
@@ -449,8 +517,7 @@ def run_with_local_player(
     except* HostStartError as group:
         failures.extend(group.exceptions)
     finally:
-        if host.save is not None:
-            host.save.close()
+        host.close_save()
     if failures:
         raise failures[0]
     return 0

@@ -35,3 +35,7 @@ class HostOptions:
     """The web table's port; None: the table's port + 1, or a free one if that is busy."""
     plain: bool = False
     """Lines of text only (``--plain``): the web table's address without its QR code."""
+    saves_folder: Path | None = None
+    """Where a table is saved when ``save`` and ``resume`` name no file: a new file for
+    each table (``host.saved_tables``); None: not saved (``--no-save``, or a caller that
+    wants no file)."""

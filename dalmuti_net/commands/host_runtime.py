@@ -14,6 +14,7 @@ import signal
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ import trio
 from ..bots import make_strategy
 from ..client.bot import play, stream_connector
 from ..client.ui.state import Quit
-from ..host.savefile import SaveError, SaveFile
+from ..host.saved_tables import new_save_path
+from ..host.savefile import SaveError, SaveFile, summarize
 from ..host.server import TableServer
 from ..host.settings import SettingsError, TableSettings, load_settings, settings_from_dict
 from ..host.table import Limits, StartBot, Table, UnplayableChange
@@ -65,10 +67,20 @@ class PreparedHost:
     table_on_screen: bool = False
     """The host player's table runs in this process and tells the seats, the hands and the
     end itself: the console's reports of them would say everything twice."""
+    ports: tuple[int | None, int | None] = (None, None)
+    """The ports a resumed table was served on (TCP, web), served on again if free: the
+    players' clients and pages come back there by themselves."""
+    save_kept: bool = True
+    """False once a save of the folder was let go at the clean stop (no hand was dealt)."""
+    _save_closed: bool = field(default=False, init=False, repr=False)
 
     @classmethod
     def create(cls, options: HostOptions) -> PreparedHost:
         if options.resume is not None:
+            try:
+                ports = summarize(options.resume).ports or {}
+            except SaveError:
+                ports = {}  # and opening it says what is wrong, in full
             resumed, saved = SaveFile.resume(options.resume)
             try:
                 settings, table = _rebuild(options.resume, saved.header, saved.entries)
@@ -82,12 +94,15 @@ class PreparedHost:
             prepared.host_token = (
                 None if saved.header.get("headless") or host_seat is None else host_seat.token
             )
+            prepared.ports = (_port(ports.get("port")), _port(ports.get("web_port")))
             return prepared
         settings = load_settings(options.rules)
         if options.bot_pace is not None:
             settings = replace(settings, bot_pace=options.bot_pace)
+        opened = datetime.now().astimezone()
         header = {
             "table_id": secrets.token_hex(8),
+            "opened": opened.isoformat(timespec="seconds"),
             "name": options.name,
             "code": options.code,
             "seed": options.seed,
@@ -105,13 +120,40 @@ class PreparedHost:
             # --strategy was checked when the command started (any registered name or a
             # module:attr): the table seats it as it seats its own.
             table.known_strategies = (*table.known_strategies, options.bot_strategy)
-        save = SaveFile.create(options.save, header) if options.save is not None else None
+        save = _new_save(options, header, opened)
         prepared = cls(options, settings, table, save, t=messages(options.lang))
         if not options.headless:
             prepared.host_token = table.reserve_seat(options.player_name, host=True).token
         for _ in range(options.bots):
             table.add_bot(options.bot_strategy, _bot_label(options.bot_strategy))
         return prepared
+
+    @property
+    def in_saves_folder(self) -> bool:
+        """The save is one of the folder's (``--save FILE`` elsewhere is the user's own)."""
+        folder = self.options.saves_folder
+        return self.save is not None and folder is not None and self.save.path.parent == folder
+
+    @property
+    def kept_save(self) -> Path | None:
+        """The file the table is kept in, once the host stopped (None: none)."""
+        return self.save.path if self.save is not None and self.save_kept else None
+
+    def close_save(self) -> None:
+        """The clean stop: the save is marked so (whether the table had ended) and folded
+        into one file. A save of the folder whose table never dealt a hand is let go:
+        there is nothing in it to look back on, or worth taking up again. Once only."""
+        if self.save is None or self._save_closed:
+            return
+        self._save_closed = True
+        self.save.close(finished=self.table.phase == "ended")
+        if self.in_saves_folder and self.save.hands == 0:
+            try:
+                self.save.path.unlink()
+            except OSError as error:
+                log.warning("could not delete %s: %s", self.save.path, error)
+            else:
+                self.save_kept = False
 
     # ------------------------------------------------------------------ running
 
@@ -131,7 +173,8 @@ class PreparedHost:
         async with AsyncExitStack() as stack:
             nursery = await stack.enter_async_context(trio.open_nursery())
             await nursery.start(server.run)
-            listeners = await self._listen(self.options.port, DEFAULT_PORT, "--port")
+            wanted = self.ports[0] or DEFAULT_PORT
+            listeners = await self._listen(self.options.port, wanted, "--port")
             self.port = listeners[0].socket.getsockname()[1]
             log.info(
                 "table %r listening on %s port %d",
@@ -151,6 +194,8 @@ class PreparedHost:
             self.say(_("Players join with: {command}").format(command=self._join_command()))
             if self.options.web:
                 await self._serve_web(nursery)
+            if self.save is not None:
+                await trio.to_thread.run_sync(self.save.note_ports, self.port, self.web_port)
             if self.options.announce:
                 from ..host.announce import announce_table
 
@@ -179,7 +224,8 @@ class PreparedHost:
             max_frame_bytes=table.max_frame_bytes,
             rate=table.limits.max_messages_per_second,
         )
-        listeners = await self._listen(self.options.web_port, self.port + 1, "--web-port")
+        wanted = self.ports[1] or self.port + 1
+        listeners = await self._listen(self.options.web_port, wanted, "--web-port")
         self.web_port = listeners[0].socket.getsockname()[1]
         nursery.start_soon(WebServer(door).serve, listeners)
         address = self.options.interface or _lan_address()
@@ -199,20 +245,21 @@ class PreparedHost:
         """The headless host: serve until Ctrl-C or SIGTERM, then close cleanly."""
         # Signals are caught from before the table opens: a SIGTERM right after the first
         # line still closes the table cleanly.
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with trio.open_nursery() as nursery:
-                server = await nursery.start(self.serve)
-                async for signum in signals:
-                    self.say(
-                        self.t._("Closing the table ({signal}).").format(
-                            signal=signal.Signals(signum).name
+        try:
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async with trio.open_nursery() as nursery:
+                    server = await nursery.start(self.serve)
+                    async for signum in signals:
+                        self.say(
+                            self.t._("Closing the table ({signal}).").format(
+                                signal=signal.Signals(signum).name
+                            )
                         )
-                    )
-                    break
-                await server.shutdown()
-                nursery.cancel_scope.cancel()
-        if self.save is not None:
-            self.save.close()
+                        break
+                    await server.shutdown()
+                    nursery.cancel_scope.cancel()
+        finally:
+            self.close_save()
 
     async def host_player_quits(self, quit: Quit, server: TableServer) -> bool:
         """What the host player's quit does to the table, from the screen or from lines:
@@ -430,6 +477,26 @@ def _rebuild(
     except UnplayableChange as error:
         raise SaveError(N_("{path} is damaged: {reason}"), path=path, reason=error) from None
     return settings, table
+
+
+def _new_save(options: HostOptions, header: dict[str, Any], opened: datetime) -> SaveFile | None:
+    """The new table's save: ``--save FILE``, else a new file of the saves folder (named
+    by when the table opened and its name), else none (``--no-save``)."""
+    if options.save is not None:
+        return SaveFile.create(options.save, header)
+    if options.saves_folder is None:
+        return None
+    path = new_save_path(options.saves_folder, options.name, opened)
+    try:
+        return SaveFile.create(path, header)
+    except BaseException:
+        path.unlink(missing_ok=True)  # the empty file that kept the name
+        raise
+
+
+def _port(value: object) -> int | None:
+    """A port a save noted, if it is one (a file is hostile)."""
+    return value if type(value) is int and 0 < value <= 65535 else None
 
 
 def _bot_label(strategy: str) -> str | None:

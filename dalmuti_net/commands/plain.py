@@ -126,8 +126,7 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
     except* HostStartError as group:
         failures.extend(group.exceptions)
     finally:
-        if host.save is not None:
-            host.save.close()
+        host.close_save()
     if failures:  # told by cli.main, however deeply trio nested it: one line, exit 3
         raise failures[0]
     return status

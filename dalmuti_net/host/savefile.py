@@ -22,6 +22,14 @@ that a crash left behind reads as a crash at that point; the file itself has no 
 blind spot.) While a host writes the file it holds an exclusive ``flock`` on it: a
 second host is refused (after half a second, in case the lock was a reader's brief
 shared one), while readers (``dalmuti history``) can still read it.
+
+Whether a host stopped cleanly is read from the file itself: a clean stop writes its mark
+(``notes``' ``stopped``: whether the table had ended, and how many changes it held) in
+the file's last transaction; a host that resumes the file takes the mark away in its
+first. A file without a mark for its last change is one whose host did not end cleanly
+(killed, crashed, power gone): ``dalmuti host`` offers it again (``host.saved_tables``).
+The ports the host served on are noted too, so that a resumed table comes back where its
+players' clients and pages look for it.
 """
 
 from __future__ import annotations
@@ -31,8 +39,11 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,12 +80,21 @@ CREATE TABLE changes (
     crc INTEGER NOT NULL
 );
 CREATE INDEX changes_by_hand ON changes (hand, seq);
+CREATE TABLE IF NOT EXISTS notes (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 """``saved_table`` is the one table the file holds: ``header`` (JSON) says how to build
 it, ``changes`` how many changes it accepted. ``changes`` are those changes (``entry``,
 JSON, as ``Table.apply_saved`` takes them) numbered 1, 2... with no gap; ``hand`` is 0 in
 the lobby, then the hand being played when the change was accepted; ``crc`` is the CRC-32
-of ``entry``'s UTF-8 bytes."""
+of ``entry``'s UTF-8 bytes. ``notes`` holds what the host says about its own run, never
+a change of the table (readers of format 1 that predate it ignore it): ``stopped`` (JSON:
+``finished``, ``changes``, ``at``), written by a clean stop; ``ports`` (JSON: ``port``,
+``web_port``), the ports it served on."""
+
+NOTES = "CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 
 
 class SaveError(Told):
@@ -114,6 +134,14 @@ class SaveFile:
         self._db = db
         self._count = len(saved.entries)
         self._hand = saved.hands[-1] if saved.hands else 0
+        self._using = threading.Lock()
+        """One use of the connection at a time: the delivery task appends from trio's
+        worker threads, the host notes its ports and closes from its own."""
+
+    @property
+    def hands(self) -> int:
+        """How many hands the table has dealt (0: it is still in its first lobby)."""
+        return self._hand
 
     @classmethod
     def create(cls, path: Path, header: dict[str, Any]) -> SaveFile:
@@ -165,6 +193,17 @@ class SaveFile:
                 raise _damaged(path, error) from None
             try:
                 saved = _read(db, path)
+                # Written again from now on: until its next clean stop, the file says that
+                # its host did not end cleanly.
+                with db:
+                    db.execute("BEGIN IMMEDIATE")
+                    db.execute(NOTES)
+                    db.execute("DELETE FROM notes WHERE key = 'stopped'")
+            except sqlite3.Error as error:
+                db.close()
+                raise SaveError(
+                    N_("cannot write {path}: {reason}"), path=path, reason=error
+                ) from None
             except BaseException:
                 db.close()
                 raise
@@ -184,39 +223,74 @@ class SaveFile:
             hand = _hand_after(hand, entry)
             text = _dump(entry)
             rows.append((seq, hand, str(entry.get("op")), text, zlib.crc32(text.encode())))
-        try:
-            if self._db.in_transaction:  # a failed attempt that could not roll back
-                self._db.execute("ROLLBACK")
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.executemany(
-                    "INSERT INTO changes (seq, hand, op, entry, crc) VALUES (?, ?, ?, ?, ?)", rows
-                )
-                self._db.execute("UPDATE saved_table SET changes = ? WHERE id = 1", (seq,))
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as error:
-            raise SaveWriteError(str(error)) from None
-        self._count, self._hand = seq, hand
 
-    def close(self) -> None:
-        """Stop writing: the log is folded into the file, which is left as one file (no
+        def insert(db: sqlite3.Connection) -> None:
+            db.executemany(
+                "INSERT INTO changes (seq, hand, op, entry, crc) VALUES (?, ?, ?, ?, ?)", rows
+            )
+            db.execute("UPDATE saved_table SET changes = ? WHERE id = 1", (seq,))
+
+        with self._using:
+            try:
+                self._write(insert)
+            except sqlite3.Error as error:
+                raise SaveWriteError(str(error)) from None
+            self._count, self._hand = seq, hand
+
+    def _write(self, statements: Callable[[sqlite3.Connection], None]) -> None:
+        """``statements(db)`` as one transaction (``self._using`` held)."""
+        if self._db.in_transaction:  # a failed attempt that could not roll back
+            self._db.execute("ROLLBACK")
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            statements(self._db)
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+
+    def _note(self, key: str, value: dict[str, Any]) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            db.execute(NOTES)
+            db.execute(
+                "INSERT OR REPLACE INTO notes (key, value) VALUES (?, ?)", (key, _dump(value))
+            )
+
+        self._write(write)
+
+    def note_ports(self, port: int, web_port: int | None) -> None:
+        """Where the host serves the table, for a host that resumes it to serve it there
+        again. Best effort: a file that cannot take it only loses that wish."""
+        with self._using:
+            try:
+                self._note("ports", {"port": port, "web_port": web_port})
+            except sqlite3.Error as error:
+                log.warning("could not note the ports in %s: %s", self.path, error)
+
+    def close(self, *, finished: bool = False) -> None:
+        """Stop writing, cleanly: the clean stop's mark is written (``finished``: the table
+        had ended), and the log is folded into the file, which is left as one file (no
         ``-wal``, no ``-shm``) that a user can copy or mail. Rollback-journal mode at rest
         also lets readers open it without creating anything beside it; resuming turns
         write-ahead logging on again."""
-        try:
+        with self._using:
             try:
-                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                self._db.execute("PRAGMA journal_mode = DELETE")
-            except sqlite3.Error as error:
-                # Everything committed is safe in the log, which the next open replays.
-                log.warning("could not fold the log into %s: %s", self.path, error)
-            self._db.close()
-        finally:
-            os.close(self._lock)
+                try:
+                    stopped = {"finished": finished, "changes": self._count, "at": time.time()}
+                    self._note("stopped", stopped)
+                except sqlite3.Error as error:
+                    # Then the file reads as a host that did not end cleanly: offered again.
+                    log.warning("could not mark %s as stopped cleanly: %s", self.path, error)
+                try:
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    self._db.execute("PRAGMA journal_mode = DELETE")
+                except sqlite3.Error as error:
+                    # Everything committed is safe in the log, which the next open replays.
+                    log.warning("could not fold the log into %s: %s", self.path, error)
+                self._db.close()
+            finally:
+                os.close(self._lock)
 
 
 def read_save(path: Path) -> Saved:
@@ -225,6 +299,103 @@ def read_save(path: Path) -> Saved:
     an immutable file, under a shared lock so that no host starts writing it meanwhile,
     which needs no ``-shm`` and works in a read-only folder; a save a host is writing is
     read through the host's own log and index."""
+    with _reading(path) as (db, _busy):
+        return _read(db, path)
+
+
+@dataclass(frozen=True)
+class SaveSummary:
+    """What a list of saves shows of one, read without replaying it."""
+
+    path: Path
+    name: str
+    header: dict[str, Any]
+    players: list[str]
+    """Everyone ever seated, in the order they sat down."""
+    hands: int
+    """Hands dealt (over every game, rematches included)."""
+    changes: int
+    stopped: dict[str, Any] | None
+    """The clean stop's mark (``finished``...), or None: its host did not end cleanly,
+    or is running now (``in_use``)."""
+    ports: dict[str, Any] | None
+    """Where its host last served it (``port``, ``web_port``), if it said."""
+    in_use: bool
+    """A running host holds it."""
+
+    @property
+    def finished(self) -> bool:
+        """The table had ended when its host stopped cleanly."""
+        return self.stopped is not None and self.stopped.get("finished") is True
+
+
+def summarize(path: Path) -> SaveSummary:
+    """The save at ``path`` in brief (``SaveError`` if it cannot be read as one). Quick: the
+    changes are counted, not checked one by one as ``read_save`` checks them."""
+    with _reading(path) as (db, busy):
+        try:
+            db.execute("BEGIN")
+            try:
+                if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                    raise SaveError(
+                        N_("{path} is an SQLite database but not a dalmuti-net save"), path=path
+                    )
+                row = db.execute(
+                    "SELECT name, header, changes FROM saved_table WHERE id = 1"
+                ).fetchone()
+                if row is None:
+                    raise SaveError(
+                        N_("{path} is damaged: the table's settings are missing"), path=path
+                    )
+                header = _load(row[1], path, SETTINGS_UNREADABLE)
+                if not isinstance(header, dict):
+                    raise SaveError(
+                        N_("{path} is damaged: the table's settings are not a map"), path=path
+                    )
+                players: list[str] = []
+                for (text,) in db.execute(
+                    "SELECT entry FROM changes WHERE op = 'seat' ORDER BY seq"
+                ):
+                    entry = _load(text, path, CHANGE_UNREADABLE, change="?")
+                    name = entry.get("name") if isinstance(entry, dict) else None
+                    if isinstance(name, str) and name not in players:
+                        players.append(name)
+                hands = db.execute("SELECT coalesce(max(hand), 0) FROM changes").fetchone()[0]
+                notes: dict[str, Any] = {}
+                has_notes = db.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notes'"
+                ).fetchone()
+                if has_notes:
+                    for key, value in db.execute("SELECT key, value FROM notes"):
+                        loaded = _load(value, path, SETTINGS_UNREADABLE)
+                        if isinstance(loaded, dict):
+                            notes[key] = loaded
+            finally:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+        except (sqlite3.Error, UnicodeDecodeError) as error:
+            raise _damaged(path, error) from None
+    changes = row[2] if isinstance(row[2], int) else -1
+    stopped = notes.get("stopped")
+    if busy or stopped is None or stopped.get("changes") != changes:
+        stopped = None  # not a mark for this file's last change: not a clean stop
+    return SaveSummary(
+        path=path,
+        name=str(row[0]),
+        header=header,
+        players=players,
+        hands=hands if isinstance(hands, int) else 0,
+        changes=changes,
+        stopped=stopped,
+        ports=notes.get("ports"),
+        in_use=busy,
+    )
+
+
+@contextmanager
+def _reading(path: Path) -> Iterator[tuple[sqlite3.Connection, bool]]:
+    """A read-only connection to the save at ``path`` (see ``read_save``), and whether a
+    running host holds the file."""
     if not path.exists():
         raise SaveError(N_("there is no file {path}"), path=path)
     _check_kind(path)
@@ -237,9 +408,10 @@ def read_save(path: Path) -> Saved:
     try:
         try:
             fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            at_rest = not Path(f"{path}-wal").exists()
+            busy = False
         except OSError:
-            at_rest = False  # a host holds it
+            busy = True  # a host holds it
+        at_rest = not busy and not Path(f"{path}-wal").exists()
         mode = "ro&immutable=1" if at_rest else "ro"
         try:
             db = sqlite3.connect(
@@ -248,7 +420,7 @@ def read_save(path: Path) -> Saved:
         except sqlite3.Error as error:
             raise _damaged(path, error) from None
         try:
-            return _read(db, path)
+            yield db, busy
         finally:
             db.close()
     finally:

@@ -34,8 +34,10 @@ class PtyHost:
         }
         env.pop("LANGUAGE", None)
         if command is None:
+            # --no-save: a host this test kills is not offered again (that offer is
+            # test_host_saves_folder's); what is asked here is the name.
             command = ["host", "--plain", "--no-announce", "--interface", "127.0.0.1"]
-            command += ["--port", "0"]
+            command += ["--port", "0", "--no-save"]
         self.process = subprocess.Popen(
             [sys.executable, "-m", "dalmuti_net.cli", *command, "--lang", "en"],
             cwd=REPO,
