@@ -548,7 +548,15 @@ class Table:
 
     def unplayed_seats(self) -> list[tuple[int, bool]]:
         """Seats in the game that nobody plays now, each with whether a stand-in is due at
-        once (the player left or was kicked) rather than after the grace period."""
+        once (the player left or was kicked) rather than after the grace period; in the
+        lobby of a table without a host terminal, the host player's seat while they are
+        away (let go after the grace period)."""
+        if self.phase == "lobby" and self.headless:
+            return [
+                (player, False)
+                for player, seat in self.seats.items()
+                if seat.host and seat.kind == "human" and seat.connection is None
+            ]
         if self.phase != "playing":
             return []
         return [
@@ -628,6 +636,13 @@ class Table:
                 "Greek, 0 for O, 1 or I for l) are refused; choose another name",
             )
         return free_name(base, taken, MAX_NAME_CHARS, shown_as)
+
+    def _host_seat_expired(self, player: int) -> None:
+        """The host player of a lobby without a host terminal stayed away for the grace
+        period: their seat is let go as by ``leave`` (the host role to an heir)."""
+        seat = self.seats.get(player)
+        if seat is not None and seat.host and seat.connection is None and self.game is None:
+            self._leave(seat)
 
     def request_stand_in(self, player: int) -> None:
         """Start a bot that plays ``player``'s seat until they come back."""
@@ -772,12 +787,13 @@ class Table:
             if self.rematch and seat.kind == "bot" and not seat.gone:
                 # The host's bots stop when a table ends: the rematch seats them again.
                 self.effects.append(StartBot(seat.token, seat.strategy, seat.name))
-            # In the lobby a seat is only a place in the queue: free it. At a table without
-            # a host terminal the host role passes on with it (``_leave``): a host player
-            # who went away must not keep everyone waiting for a start only they may give.
-            # A rematch's lobby keeps the other seats of the game that ended, for their
-            # players to come back to (``start`` frees those still away).
-            freed = self.headless if seat.host else not self.rematch
+            # In the lobby a seat is only a place in the queue: free it. The host player's
+            # is kept: at a table without a host terminal for a grace period (``tick``
+            # frees it then, and the host role passes on: a host player who went away must
+            # not keep everyone waiting for a start only they may give, nor lose the table
+            # to a dropped link). A rematch's lobby keeps the other seats of the game that
+            # ended, for their players to come back to (``start`` frees those still away).
+            freed = not seat.host and not self.rematch
             if self.game is None and seat.kind == "human" and freed:
                 self._leave(seat)
         if connection.greeted:
@@ -1477,7 +1493,10 @@ class Table:
         for player in due.turn:
             self.play_default(player)
         for player in due.grace:
-            self.request_stand_in(player)
+            if self.game is None:
+                self._host_seat_expired(player)
+            else:
+                self.request_stand_in(player)
         for connection_id in due.hello:
             self.hello_overdue(connection_id)
         game = self.game

@@ -254,28 +254,64 @@ def test_a_player_dropping_in_the_lobby_frees_the_seat_but_the_host_terminal_kee
     assert back.received[0]["player"] == seat.player and back.received[0]["host"]
 
 
-def test_without_a_host_terminal_the_host_role_passes_on_when_its_player_goes() -> None:
+def wait_out_grace(harness: Harness, since: float) -> float:
+    """The server's part: the batch saved, the grace countdown started at ``since``, then
+    the clock past the grace period; the time it ends at."""
+    harness.table.take_journal()
+    harness.table.tick(since)
+    after = since + harness.table.limits.grace_period_ms / 1000 + 1
+    harness.table.tick(after)
+    harness.deliver()
+    return after
+
+
+def test_without_a_host_terminal_the_host_role_passes_on_when_its_player_stays_away() -> None:
     """The first player of a headless table (its host player) closed their terminal in
-    the lobby and kept the role while offline: nobody else could start the table. The
-    role passes to the next connected player, or to whoever joins next."""
+    the lobby: the seat and the role wait for them for the grace period (PROTOCOL.md,
+    Numbering and resumes: "the host player's excepted"), then the role passes to the
+    next connected player, or to whoever joins next, so nobody waits for ever."""
     harness = lobby()
     nina = harness.join("Nina")
     bo = harness.join("Bo")
     cy = harness.join("Cy")
     harness.drop(nina)
+    assert table_names(harness) == ["Nina", "Bo", "Cy"] and not bo.session.is_host
+    now = wait_out_grace(harness, 0.0)
     assert table_names(harness) == ["Bo", "Cy"]
     assert bo.session.is_host and not cy.session.is_host
     harness.drop(bo)
     harness.drop(cy)
+    assert table_names(harness) == ["Bo"], "only the host player's seat waits"
+    wait_out_grace(harness, now)
     assert not harness.table.seats and harness.table.phase == "lobby", "not ended"
     dee = harness.join("Dee")
     assert dee.received[0]["host"] is True
-    harness.send(dee, {"type": "leave"})  # said, not dropped: the same, the table waits
+    harness.send(dee, {"type": "leave"})  # said, not dropped: at once, the table waits
     assert not harness.table.seats and harness.table.phase == "lobby", "not ended"
     eve = harness.join("Eve")
     assert eve.received[0]["host"] is True
     harness.start_with_bots(eve, 3)
     assert harness.table.phase == "playing" and not eve.errors
+
+
+def test_without_a_host_terminal_the_host_player_takes_the_lobby_seat_back() -> None:
+    """A dropped link does not cost the host player their seat or the role: their token
+    takes it back in the lobby (it used to get ``bad_token``), and everyone saw the
+    grace period counted down."""
+    harness = lobby()
+    nina = harness.join("Nina")
+    bo = harness.join("Bo")
+    token = nina.session.token
+    harness.drop(nina)
+    harness.table.take_journal()
+    harness.table.tick(0.0)
+    harness.deliver()
+    grace = bo.of_type("timers")[-1]["grace"]
+    assert [player for player, _ in grace] == [nina.session.player]
+    back = harness.join("Nina", token=token)
+    assert not back.errors
+    assert back.received[0]["player"] == nina.session.player and back.received[0]["host"]
+    assert table_names(harness) == ["Nina", "Bo"] and not bo.session.is_host
 
 
 def test_coming_and_going_in_the_lobby_never_uses_up_the_player_numbers() -> None:
