@@ -417,10 +417,9 @@ def test_an_evening_in_lines_clocks_results_read_last_points_and_a_rematch(
         "Type ready when you have read the results: the next hand is dealt once everyone is "
         "ready, or in 120 seconds.",
     )
-    asked = time.monotonic()
     client.send("ready")
+    # Dealt on ready, not after the 120 s pause: read_until gives up after DEADLINE_S (60).
     read_until(client, "Hand 2 of 2 begins.")
-    assert time.monotonic() - asked < 30  # dealt on ready, not after the pause
     last = read_until(client, "Final standings")
     ended = next(i for i, line in enumerate(last) if line.startswith("Hand 2 is over"))
     assert last[ended + 1].startswith("Points this hand: "), last[ended:]  # its points first
