@@ -220,3 +220,24 @@ def test_the_connection_limit_applies_at_hello_and_never_to_a_resume() -> None:
         host_ui, {"type": "hello", "version": PROTOCOL_VERSION, "role": "spectator", "name": "Op"}
     )
     assert table.connections[host_ui].outbox[0]["type"] == "welcome"
+
+
+async def test_a_resume_right_after_a_flood_from_its_address_takes_its_seat_back() -> None:
+    """Issue 41 item 6: a flood of young idle connections from the resuming client's own
+    address (a neighbour behind the same NAT) once got the resume refused at connect."""
+    table = Table("Flooded", limits=LIMITS, seed=3)
+    async with loopback_server(table) as (_server, port, nursery):
+        ana = await join_over_tcp(port, RecordingClient("Ana", heartbeat_s=0.5), nursery)
+        token, player = ana.session.token, ana.session.player
+        flood = [await idle(port, nursery) for _ in range(8 * BURST_FACTOR * 3)]
+        back = await join_over_tcp(
+            port, RecordingClient("Ana", token=token, heartbeat_s=0.5), nursery
+        )
+        assert back.errors == [] and back.session.player == player
+        assert back.of_type("welcome") and back.of_type("snapshot")
+        with trio.fail_after(10):
+            await ana.closed.wait()
+        assert [e["code"] for e in ana.errors] == ["replaced"]
+        # The flood holds no more than four times the limit from one address.
+        await trio.sleep(0.5)
+        assert sum(w.closed_at is None for w in flood) <= 8 * BURST_FACTOR
