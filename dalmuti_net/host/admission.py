@@ -125,20 +125,27 @@ class Admission:
         mine = [c for c in waiting if address_key(c.address) == key]
         if self._full(mine, self.max_unwelcomed_per_address, now):
             return MakeRoom(mine[0], _made_room("from your address "))
-        if self._full(list(waiting), self.max_unwelcomed, now):
+        if len(waiting) >= self.max_unwelcomed:
             # The biggest crowd pays: a lone client elsewhere is never closed for a flood.
             crowds: dict[str | None, list[W]] = {}
             for c in waiting:
                 crowds.setdefault(address_key(c.address), []).append(c)
             biggest = max(crowds.values(), key=len)  # the first of the largest: oldest-led
-            return MakeRoom(biggest[0], _made_room(""))
+            if self._full(waiting, self.max_unwelcomed, now, biggest[0]):
+                return MakeRoom(biggest[0], _made_room(""))
         return None
 
     @staticmethod
-    def _full(crowd: Sequence[Waiting], cap: int, now: float) -> bool:
+    def _full(
+        crowd: Sequence[Waiting], cap: int, now: float, victim: Waiting | None = None
+    ) -> bool:
+        """Whether ``crowd`` is over ``cap`` so that ``victim`` (its oldest unless said)
+        is closed: once it has waited ``YOUNG_S``, or however young at ``BURST_FACTOR``
+        times the cap."""
         if len(crowd) < cap:
             return False
-        return now - crowd[0].connected_at >= YOUNG_S or len(crowd) >= cap * BURST_FACTOR
+        oldest = crowd[0] if victim is None else victim
+        return now - oldest.connected_at >= YOUNG_S or len(crowd) >= cap * BURST_FACTOR
 
     def check_hello(self, greeted_from_outside: int) -> None:
         """Raise ``too_many_connections`` when a new (not resuming) ``hello`` finds

@@ -174,3 +174,15 @@ def test_chat_lines_per_address_come_in_bursts_then_slowly() -> None:
     assert not chat.allow("10.0.0.1", 0.0)
     assert chat.allow("10.0.0.2", 0.0)  # another address
     assert chat.allow("10.0.0.1", 2.0) and not chat.allow("10.0.0.1", 2.0)
+
+
+def test_over_the_limit_in_all_a_young_biggest_crowd_is_kept_up_to_the_factor() -> None:
+    idle_elsewhere = [Knock(f"10.0.1.{i}", 0.0) for i in range(2)]
+    young_crowd = [Knock("10.0.0.9", 5.0) for _ in range(3)]
+    waiting = [*idle_elsewhere, *young_crowd]
+    assert LIMITS.arrive(waiting, "10.0.0.7", 5.5) is None  # all together starting
+    verdict = LIMITS.arrive(waiting, "10.0.0.7", 6.0)
+    assert isinstance(verdict, MakeRoom) and verdict.oldest is young_crowd[0]
+    crowd = [Knock("10.0.0.9", 5.0) for _ in range(4 * BURST_FACTOR)]
+    verdict = LIMITS.arrive([*idle_elsewhere, *crowd], "10.0.0.7", 5.0)
+    assert isinstance(verdict, MakeRoom) and verdict.oldest is crowd[0]
