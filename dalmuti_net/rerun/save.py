@@ -80,6 +80,10 @@ def open_save(path: Path) -> list[SavedTable]:
                 grace_period_ms=int(settings.grace_period * 1000),
                 turn_timer_ms=None if not turn_timer else int(turn_timer * 1000),
             ),
+            # The clocks as `dalmuti host` set them from the same settings (a replay's
+            # rules summary shows them).
+            "results_ms": int(settings.between_hands * 1000),
+            "bot_pace_ms": round(settings.bot_pace * 1000),
         }
     except (KeyError, TypeError, SettingsError) as error:
         raise SaveError(
