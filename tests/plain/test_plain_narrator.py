@@ -441,3 +441,25 @@ def test_a_kicked_player_is_told_once_in_the_second_person() -> None:
         "The host player removed you from the table.",
         "1. back to the list of tables",
     ]
+
+
+def test_the_points_say_the_bonus_they_include_as_the_table_screen_does() -> None:
+    """Issue 40, finding 8: `--plain` printed "+3" where the screen said "+3 (bonus +1
+    included)"."""
+    table = PlainLocal()
+    table.local.start()
+    table.take()
+    players = [seat["player"] for seat in table.local.session.table["players"]]  # type: ignore[index]
+    ended = {
+        "type": "hand_ended",
+        "hand": 1,
+        "finishing": players,
+        "points": [3, 2, 1, 0],
+        "bonus": [1, 0, 0, 0],
+        "scores": [4, 2, 1, 0],
+        "seq": table.local.session.seq + 1,
+    }
+    table.plain.on_message(ended)
+    (points,) = [line for line in table.take() if line.startswith("Points this hand: ")]
+    assert points.startswith("Points this hand: Ana (you) +4 (4 in all, bonus +1 included), ")
+    assert points.endswith(" +0 (0 in all).")

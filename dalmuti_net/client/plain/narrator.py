@@ -436,14 +436,23 @@ class PlainTable:
         t, ui = self.t, self.ui
         if ui.table is None or not ui.table.rules.scoring:
             return
-        items = [
-            t._("{name} +{points} ({total} in all)").format(
-                name=ui.name_of(player),
-                points=result.points[index] + result.bonus[index],
-                total=result.scores[index],
+        items = []
+        for index, player in enumerate(result.finishing):
+            bonus = result.bonus[index]
+            # The bonus is part of the points, as the table screen's results say.
+            text = (
+                t._("{name} +{points} ({total} in all, bonus {bonus} included)")
+                if bonus
+                else t._("{name} +{points} ({total} in all)")
             )
-            for index, player in enumerate(result.finishing)
-        ]
+            items.append(
+                text.format(
+                    name=ui.name_of(player),
+                    points=result.points[index] + bonus,
+                    total=result.scores[index],
+                    bonus=f"+{bonus}",
+                )
+            )
         self.say(t._("Points this hand: {list}.").format(list=self._join(items)))
 
     def _hand(self) -> Counts | None:
