@@ -346,7 +346,15 @@ def run(args: argparse.Namespace) -> int:
                 reason=error.strerror or error,
             )
         ) from error
-    if options.saves_folder is not None:
+    if host.unsaved_because is not None:
+        tell(
+            "dalmuti host: "
+            + t._(
+                "cannot save the table in {folder} ({reason}); it is played without a save "
+                "(--save FILE saves it elsewhere)"
+            ).format(folder=options.saves_folder, reason=host.unsaved_because)
+        )
+    elif options.saves_folder is not None:
         _prune(options.saves_folder)
     if host.host_token is not None and not args.plain and not has_a_terminal():
         raise CommandError(

@@ -72,6 +72,8 @@ class PreparedHost:
     players' clients and pages come back there by themselves."""
     save_kept: bool = True
     """False once a save of the folder was let go at the clean stop (no hand was dealt)."""
+    unsaved_because: str | None = None
+    """Why the saves folder could not take the table, which is then played unsaved."""
     _save_closed: bool = field(default=False, init=False, repr=False)
 
     @classmethod
@@ -120,8 +122,9 @@ class PreparedHost:
             # --strategy was checked when the command started (any registered name or a
             # module:attr): the table seats it as it seats its own.
             table.known_strategies = (*table.known_strategies, options.bot_strategy)
-        save = _new_save(options, header, opened)
+        save, prepared_problem = _new_save(options, header, opened)
         prepared = cls(options, settings, table, save, t=messages(options.lang))
+        prepared.unsaved_because = prepared_problem
         if not options.headless:
             prepared.host_token = table.reserve_seat(options.player_name, host=True).token
         for _ in range(options.bots):
@@ -479,18 +482,28 @@ def _rebuild(
     return settings, table
 
 
-def _new_save(options: HostOptions, header: dict[str, Any], opened: datetime) -> SaveFile | None:
+def _new_save(
+    options: HostOptions, header: dict[str, Any], opened: datetime
+) -> tuple[SaveFile | None, str | None]:
     """The new table's save: ``--save FILE``, else a new file of the saves folder (named
-    by when the table opened and its name), else none (``--no-save``)."""
+    by when the table opened and its name), else none (``--no-save``). A folder that
+    cannot be written does not stop the evening, as a read-only home stops no game: the
+    table is played unsaved, and the second value says why."""
     if options.save is not None:
-        return SaveFile.create(options.save, header)
+        return SaveFile.create(options.save, header), None
     if options.saves_folder is None:
-        return None
-    path = new_save_path(options.saves_folder, options.name, opened)
+        return None, None
     try:
-        return SaveFile.create(path, header)
-    except BaseException:
+        path = new_save_path(options.saves_folder, options.name, opened)
+    except OSError as error:
+        return None, str(error.strerror or error)
+    try:
+        return SaveFile.create(path, header), None
+    except SaveError as error:
         path.unlink(missing_ok=True)  # the empty file that kept the name
+        return None, error.told(messages(options.lang)._)
+    except BaseException:
+        path.unlink(missing_ok=True)
         raise
 
 

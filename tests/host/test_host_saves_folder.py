@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import stat
 import sys
 from datetime import datetime
@@ -114,6 +115,26 @@ def test_no_save_writes_nothing_and_refuses_a_file_beside_it(
     assert "give --resume or --no-save, not both" in capsys.readouterr().err
     # --save FILE keeps working, and puts nothing in the folder.
     assert host_options("--save", str(state.parent / "mine.save")).saves_folder is None
+
+
+def test_a_folder_that_cannot_be_written_stops_no_evening(
+    state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state.parent.mkdir(parents=True)
+    state.write_text("a file where the folder should be")
+    host = PreparedHost.create(host_options("--headless", "--table-name", "Unsaved"))
+    assert host.save is None and host.unsaved_because is not None
+    # The command says so in one line, and the table opens (here: its port is refused).
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        argv = ["host", "--headless", "--no-announce", "--interface", "127.0.0.1"]
+        assert main([*argv, "--port", str(port), "--lang", "en"]) == 3
+    err = capsys.readouterr().err
+    assert f"cannot save the table in {state} (File exists); it is played without a save" in err
+    assert f"port {port} is already in use" in err
+    assert state.read_text() == "a file where the folder should be"
 
 
 def test_a_folder_table_that_never_dealt_a_hand_is_not_kept(state: Path) -> None:
