@@ -90,6 +90,9 @@ class ClientSession:
     token: str | None = None
     code: str | None = None
     software: str = SOFTWARE
+    person: bool = False
+    """A person plays or watches through this session (a table on a screen, not a bot):
+    said in ``hello`` so that the host paces its bots for them."""
     welcome: dict[str, Any] | None = None
     player: int | None = None
     is_host: bool = False
@@ -226,6 +229,8 @@ class ClientSession:
             message["resume"] = {"seat": seat_id(self.token), "nonce": self._resume_nonce}
         if self.code is not None:
             message["code"] = self.code
+        if self.person:
+            message["person"] = True
         return message
 
     @property

@@ -78,6 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=None, help=N_("seed the strategies' randomness")
     )
+    parser.description = N_(
+        "Seat bots at a table, to play or to test your own. They tell the host that no "
+        "person plays their seats (as --exec programs and the SDK do), so a table of "
+        "programs plays flat out: a host paces its own bots (0.8 s a move by default, "
+        "dalmuti host --bot-pace) only while a person plays or watches."
+    )
 
 
 def run(args: argparse.Namespace) -> int:

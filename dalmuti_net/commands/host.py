@@ -474,6 +474,7 @@ def run_with_local_player(
         token=host.host_token,
         code=options.code,
         software=TABLE_UI_SOFTWARE,
+        person=True,
     )
     ui = ClientUi(t, session, address="localhost", local_host=True, preferences=Preferences())
     ui.ascii_symbols = not terminal_is_utf8()

@@ -159,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
                 code=ui.code,
                 seats=SeatStore(),
                 software=TABLE_UI_SOFTWARE,
+                person=True,
             )
             session.recorder = recorder
             sessions.append(session)

@@ -77,7 +77,11 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
     prepare_stdout()
     options = host.options
     session = ClientSession(
-        options.player_name, token=host.host_token, code=options.code, software=PLAIN_SOFTWARE
+        options.player_name,
+        token=host.host_token,
+        code=options.code,
+        software=PLAIN_SOFTWARE,
+        person=True,
     )
     table = PlainTable(t, session, address="localhost", local_host=True, preferences=Preferences())
     client = PlainClient(table)

@@ -210,6 +210,8 @@ class Connection:
     connected_at: float = 0.0
     challenge: Challenge | None = None
     """A ``hello`` with ``resume`` answered with a ``challenge``: the ``prove`` awaited."""
+    person: bool = False
+    """Its ``hello`` said a person plays or watches here (``bot_pace``)."""
     timers_told: bool = False
     """Sent a ``timers`` since its last snapshot (one follows every snapshot)."""
 
@@ -534,15 +536,19 @@ class Table:
 
     def bot_pace(self) -> float:
         """Seconds each answer of the host's own bots should take now, counted from its
-        decision's arrival: the table's ``bot_pace_ms`` while some seat that is not one of
-        the host's bots is played by its own player (connected; a stand-in does not
-        count), else 0. Three bot moves within 63 ms leave a person nothing to follow;
-        a table of the host's bots alone (spectators watching included) goes flat out.
-        Who is at a seat is all it looks at: never what a client says it is."""
+        decision's arrival: the table's ``bot_pace_ms`` while a person plays a seat (its
+        connection's ``hello`` said ``person``; a stand-in does not count) or watches,
+        else 0. Three bot moves within 63 ms leave a person nothing to follow; programs
+        (a stranger's bot, ``--exec``, the SDK) play flat out, so a table of them needs
+        no option to be fast."""
         if not self.bot_pace_ms:
             return 0.0
-        for seat in self.seats.values():
-            if seat.kind != "bot" and not seat.gone and seat.connection is not None:
+        for connection in self.connections.values():
+            if not connection.person or not connection.greeted or connection.closing:
+                continue
+            seat = self.seats.get(connection.player) if connection.player is not None else None
+            playing = seat is not None and not seat.gone and seat.connection == connection.id
+            if playing or connection.spectator:
                 return self.bot_pace_ms / 1000
         return 0.0
 
@@ -944,6 +950,7 @@ class Table:
                 f"this host speaks protocol version {PROTOCOL_VERSION}, "
                 f"the client version {message['version']}",
             )
+        connection.person = message.get("person") is True
         resume = message.get("resume")
         if self.code is not None:
             self._check_code(connection, message.get("code"), resumes=resume is not None, now=now)

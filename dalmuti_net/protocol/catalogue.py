@@ -602,6 +602,12 @@ _MESSAGES = [
             ),
             "code": Field(Str(MAX_CODE_CHARS), "Join code, if the table has one.", False),
             "software": Field(Str(64), "Client software and version, for logs.", False),
+            "person": Field(
+                Bool(),
+                "True when a person plays or watches here (a table on a screen); absent or "
+                "false for a program. The host paces its own bots only for people.",
+                False,
+            ),
         },
     ),
     _message(

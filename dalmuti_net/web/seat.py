@@ -197,6 +197,7 @@ class WebSeat:
             spectator=join.get("spectator") is True,
             code=_text(join.get("code"), MAX_CODE_CHARS),
             software=WEB_SOFTWARE,
+            person=True,
         )
         token = _text(join.get("token"), MAX_TOKEN_CHARS)
         table_id = _text(join.get("table_id"), 64)

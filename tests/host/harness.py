@@ -61,8 +61,9 @@ class Harness:
         internal: bool = False,
         code: str | None = None,
         chooser: Chooser | None = None,
+        person: bool = False,
     ) -> Client:
-        session = ClientSession(name, spectator=spectator, token=token, code=code)
+        session = ClientSession(name, spectator=spectator, token=token, code=code, person=person)
         session.table_id = self.table.table_id  # as its `about` would say
         client = Client(self.table, session, internal=internal)
         self.clients.append(client)

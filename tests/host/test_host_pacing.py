@@ -1,7 +1,7 @@
-"""Bot pacing (``Table.bot_pace``): the host's bots move at the table's pace while some
-seat that is not one of them is played by its own player, whatever program that player
-says it is in its hello; never at a table of the host's bots alone; and a person's own
-turn is never delayed."""
+"""Bot pacing (``Table.bot_pace``): the host's bots move at the table's pace while a person
+plays a seat or watches (their client's hello says ``person``); never for programs alone
+(a stranger's bot, ``--exec``, the SDK: whatever ``software`` they name), nor at a table of
+the host's bots alone; and a person's own turn is never delayed."""
 
 from __future__ import annotations
 
@@ -42,8 +42,10 @@ async def watched_hand(
     spectator: bool = False,
     limits: Limits | None = None,
     pace_ms: int = round(PACE * 1000),
+    person: bool = True,
 ) -> list[tuple[float, str, int]]:
-    """One hand: a person (answering at once) with ``software`` and three bots, at a
+    """One hand: a client (answering at once, a person or a program as ``person`` says)
+    with ``software`` and three bots, at a
     table whose ``bot_pace_ms`` is ``pace_ms``. Returns (time, "played"/"passed"/"asked",
     player) as the person saw them, and (time, "timer", milliseconds left on the person's
     turn timer) as the host told it."""
@@ -65,7 +67,7 @@ async def watched_hand(
 
     server.run_bot = run_bot
     seen: list[tuple[float, str, int]] = []
-    person = ClientSession("Ana", software=software, spectator=spectator)
+    person_ = ClientSession("Ana", software=software, spectator=spectator, person=person)
     strategy = make_strategy("random", 2)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
@@ -83,22 +85,34 @@ async def watched_hand(
                 nursery.cancel_scope.cancel()
             if kind == "timers":
                 for player, left in message["turn"]:
-                    if player == person.player:
+                    if player == person_.player:
                         seen.append((trio.current_time(), "timer", left))
-            decision = person.decision
-            if decision is not None and person.observation is not None:
-                seen.append((trio.current_time(), "asked", person.player or 0))
-                person.decision = None
-                await runner.send(action_message(strategy.choose(person.observation, decision)))
+            decision = person_.decision
+            if decision is not None and person_.observation is not None:
+                seen.append((trio.current_time(), "asked", person_.player or 0))
+                person_.decision = None
+                await runner.send(action_message(strategy.choose(person_.observation, decision)))
 
         runner = ClientRunner(
-            person, stream_connector(stream), on_message=on_message, reconnect=False
+            person_, stream_connector(stream), on_message=on_message, reconnect=False
         )
         nursery.start_soon(runner.run)
         await trio.sleep(0.01)
         table.start()
         await server.flush()
     return seen
+
+
+@pytest.mark.parametrize("software", [TABLE_UI_SOFTWARE, SOFTWARE, "minibot 1.0"])
+async def test_a_program_plays_the_hosts_bots_flat_out(
+    autojump_clock: trio.testing.MockClock, software: str
+) -> None:
+    """PROTOCOL.md, Bot pace: a client whose hello does not say ``person`` (a bot, the
+    SDK, ``--exec``), whatever it calls itself, does not slow the host's bots down."""
+    seen = await watched_hand(software, person=False)
+    moves = [entry for entry in seen if entry[1] in ("played", "passed")]
+    assert len(moves) > 8
+    assert seen[-1][0] - seen[0][0] < PACE  # the whole hand went by as fast as they think
 
 
 @pytest.mark.parametrize("software", [TABLE_UI_SOFTWARE, SOFTWARE, "minibot 1.0"])
@@ -118,14 +132,26 @@ async def test_bots_move_at_the_tables_pace_while_a_person_plays(
 
 
 @pytest.mark.parametrize(
-    ("spectator", "pace_ms"), [(True, 800), (False, 0)], ids=["only-watched", "pace-off"]
+    ("spectator", "pace_ms", "person"),
+    [(True, 800, False), (False, 0, True)],
+    ids=["watched-by-a-program", "pace-off"],
 )
-async def test_no_pace_with_nobody_seated_or_the_pace_off(
-    autojump_clock: trio.testing.MockClock, spectator: bool, pace_ms: int
+async def test_no_pace_with_no_person_at_the_table_or_the_pace_off(
+    autojump_clock: trio.testing.MockClock, spectator: bool, pace_ms: int, person: bool
 ) -> None:
-    seen = await watched_hand(TABLE_UI_SOFTWARE, spectator, pace_ms=pace_ms)
+    seen = await watched_hand(TABLE_UI_SOFTWARE, spectator, pace_ms=pace_ms, person=person)
     assert len([entry for entry in seen if entry[1] != "asked"]) > 8
     assert seen[-1][0] - seen[0][0] < PACE  # the whole hand went by as fast as they think
+
+
+async def test_a_person_watching_the_hosts_bots_sees_them_paced(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    seen = await watched_hand(TABLE_UI_SOFTWARE, spectator=True)
+    moves = [entry for entry in seen if entry[1] in ("played", "passed")]
+    assert len(moves) > 8
+    for (before, _, _), (after, _, _) in itertools.pairwise(moves):
+        assert after - before >= PACE - 1e-9
 
 
 def test_the_pace_settings() -> None:
@@ -148,20 +174,25 @@ async def test_the_turn_timer_starts_when_the_decision_is_sent(
         assert told == [8_000], (at, timers)
 
 
-def test_the_pace_applies_while_a_seat_not_the_hosts_bot_is_played() -> None:
-    """The rule on its own: who sits where, never what a client calls itself."""
-    table = Table("Rule", bot_pace_ms=800)
+def test_the_pace_applies_while_a_person_plays_or_watches() -> None:
+    """The rule on its own: a person at a seat of their own or watching, as their hello
+    said; never a program, a stand-in or the host's own bots."""
+    harness = Harness(Table("Rule", bot_pace_ms=800))
+    table = harness.table
     assert table.table_message()["timing"]["bot_pace_ms"] == 800
-    bot = table.add_bot("random")
-    bot.connection = 7  # its client said hello
-    assert table.bot_pace() == 0.0, "the host's bots alone go flat out"
-    person = table.reserve_seat("Ana")
-    assert table.bot_pace() == 0.0, "a seat nobody plays yet"
-    person.connection = 8
-    assert table.bot_pace() == 0.8
-    person.stand_in, person.connection = 9, None
+    program = harness.join("Minibot")
+    harness.send(program, {"type": "add_bot", "strategy": "random"})
+    assert table.bot_pace() == 0.0, "programs and the host's bots go flat out"
+    watcher = harness.join("Wes", spectator=True, person=True)
+    assert table.bot_pace() == 0.8, "a person watching"
+    harness.drop(watcher)
+    assert table.bot_pace() == 0.0
+    ana = harness.join("Ana", person=True)
+    assert table.bot_pace() == 0.8, "a person playing"
+    seat = table.seats[ana.session.player or 0]
+    seat.stand_in, seat.connection = 9, None
     assert table.bot_pace() == 0.0, "a stand-in plays it: nobody to follow the bots"
-    person.connection = 8
+    seat.stand_in, seat.connection = None, ana.connection
     table.bot_pace_ms = 0
     assert table.bot_pace() == 0.0
 

@@ -158,6 +158,7 @@ class PlainClient:
             code=code,
             seats=self.seats,
             software=PLAIN_SOFTWARE,
+            person=True,
         )
         session.recorder = self.recorder
         return session
