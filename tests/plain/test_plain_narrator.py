@@ -20,8 +20,16 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 class PlainLocal:
     """A LocalTable whose client is the plain table; every line printed is kept."""
 
-    def __init__(self, language: str = "en", *, host: bool = False, **options: object) -> None:
-        self.local = LocalTable(Rules(scoring=True, hand_limit=1), language=language, **options)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        language: str = "en",
+        *,
+        host: bool = False,
+        rules: Rules | None = None,
+        **options: object,
+    ) -> None:
+        rules = rules or Rules(scoring=True, hand_limit=1)
+        self.local = LocalTable(rules, language=language, **options)  # type: ignore[arg-type]
         self.plain = PlainTable(Translator(language), self.local.session)
         self.plain.on_status(Status.CONNECTED)
         self.local.ui = self.plain  # type: ignore[assignment]
@@ -463,3 +471,15 @@ def test_the_points_say_the_bonus_they_include_as_the_table_screen_does() -> Non
     (points,) = [line for line in table.take() if line.startswith("Points this hand: ")]
     assert points.startswith("Points this hand: Ana (you) +4 (4 in all, bonus +1 included), ")
     assert points.endswith(" +0 (0 in all).")
+
+
+def test_a_table_without_scoring_ends_with_its_order_and_roles_not_points() -> None:
+    """Issue 40, finding 4: everyone was "1st, 0 points"."""
+    table = PlainLocal("es", rules=Rules(hand_limit=1))
+    table.type("start")
+    table.play_out()
+    text = "\n".join(table.take() or table.printed)
+    standings = text[text.rindex("Clasificación final") :]
+    assert "1.º" in standings and "4.º" in standings, standings
+    assert "Gran Dalmuti" in standings and "Gran Peón" in standings, standings
+    assert "punto" not in standings, standings

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ...engine import Observation
 from ...engine.events import TableEnded
+from ...engine.roles import roles_of
 from ...lang.i18n import N_, Translator
 from .views import DepartedView, TableView
 
@@ -94,6 +95,14 @@ class StandingRow:
     score: int
     note: str | None
     """Why the row is marked (the player left), else ``None``."""
+    role: str | None = None
+    """At a table that keeps no score: the role the last seating gave the player, in words,
+    shown where the points would be (there are none: everyone would be "1st, 0 points")."""
+
+    @property
+    def figure(self) -> str:
+        """What the row shows after the name: the points, or the role without scoring."""
+        return str(self.score) if self.role is None else self.role
 
 
 def final_rows(
@@ -104,24 +113,34 @@ def final_rows(
     name: Namer,
 ) -> list[StandingRow]:
     """The final standings, then everyone who left before the end with their points: no
-    one who played a hand is left out."""
+    one who played a hand is left out. Without scoring, the finishing order instead: the
+    last seating, each with the role it gave (the host ranks the tied scores in it)."""
     leaving = leaving_players(table, observation)
+    scoring = table is None or table.rules.scoring
+    order = tuple(player for player, _, _ in ended.standings)
+    roles = roles_of(order)
     rows = [
         StandingRow(
-            t.ordinal(place),
+            t.ordinal(place if scoring else index + 1),
             player,
             name(player),
             score,
             t._(LEFT_MARK) if player in leaving else None,
+            None if scoring else t.role(roles[player]),
         )
-        for player, score, place in ended.standings
+        for index, (player, score, place) in enumerate(ended.standings)
     ]
     ranked = {player for player, _, _ in ended.standings}
     gone = [g for g in departed(table) if g.player not in ranked]
     for entry in sorted(gone, key=lambda g: -g.score):
         rows.append(
             StandingRow(
-                "-", entry.player, name(entry.player), entry.score, left_note(t, entry.hands)
+                "-",
+                entry.player,
+                name(entry.player),
+                entry.score,
+                left_note(t, entry.hands),
+                None if scoring else "",  # the note says they left
             )
         )
     return rows

@@ -1074,11 +1074,16 @@ class PlainTable:
             self.say(hand_over_sentence(t, last.hand, last.finishing, ui.leaving(), ui.name_of))
 
     def _tell_rows(self, rows: Iterable[StandingRow]) -> None:
-        """Final standings, a line each: place, name, points, and who left."""
+        """Final standings, a line each: place, name, points (without scoring, the role),
+        and who left."""
         t = self.t
         for row in rows:
-            points = t.n_("{n} point", "{n} points", row.score).format(n=row.score)
-            parts = [row.name, points] if row.note is None else [row.name, points, row.note]
+            points = (
+                t.n_("{n} point", "{n} points", row.score).format(n=row.score)
+                if row.role is None
+                else row.role
+            )
+            parts = [row.name, *filter(None, [points, row.note])]
             self.say(self._pair(row.place, self._join(parts)))
 
     def _tell_standings(self, just_ended: bool = False) -> None:

@@ -178,15 +178,16 @@ def refusal_lines(t: Translator, screen: RefusalScreen, cols: int) -> list[Line]
 
 
 def standings_lines(rows: tuple[StandingRow, ...] | list[StandingRow], cols: int) -> list[Line]:
-    """Final standings in columns: place, name, points right-aligned, and why a row is
-    marked (who left); a name is cut only where the screen has no room for it."""
+    """Final standings in columns: place, name, points right-aligned (without scoring, the
+    role), and why a row is marked (who left); a name is cut only where the screen has no
+    room for it."""
     place_cols = max(width(row.place) for row in rows)
     name_cols = min(max(width(row.name) for row in rows), cols // 2)
-    score_cols = max(len(str(row.score)) for row in rows)
+    score_cols = max(width(row.figure) for row in rows)
     lines: list[Line] = []
     for row in rows:
         text = f"{fit(row.place, place_cols)}  {fit(row.name, name_cols)}  "
-        text += str(row.score).rjust(score_cols)
+        text += fit(row.figure, score_cols, "right" if row.role is None else "left")
         if row.note:
             text += f"  {row.note}"
         lines.append([("class:dim" if row.note else "", text)])

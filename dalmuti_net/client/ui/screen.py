@@ -893,13 +893,15 @@ def _standings(ui: ClientUi, cols: int) -> list[Line]:
         return []
     lines = [rule(t._("Final standings"), cols)]
     standings = final_rows(t, session.observation.ended, ui.table, session.observation, ui.name_of)
-    # Place, player, points, without headings (the seats above head the points: Score),
-    # so that eight players' standings fit 80x24 under their seats; who left says so.
-    rows = [[row.place, row.name, str(row.score), row.note or ""] for row in standings]
+    # Place, player, points (without scoring, the role), without headings (the seats above
+    # head the points: Score), so that eight players' standings fit 80x24 under their
+    # seats; who left says so.
+    rows = [[row.place, row.name, row.figure, row.note or ""] for row in standings]
     widths = column_widths(rows, cols)
+    figures = {2} if all(row.role is None for row in standings) else set()
     for standing, row in zip(standings, rows, strict=True):
         style = "class:me" if standing.player == ui.me else ("class:dim" if standing.note else "")
-        lines.append(columns(row, widths, {2}, style))
+        lines.append(columns(row, widths, figures, style))
     return lines
 
 

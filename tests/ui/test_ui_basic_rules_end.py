@@ -1,0 +1,41 @@
+"""A table without scoring ends with its finishing order and roles, not everyone "1st,
+0 points" (issue 40, finding 4): in the model's rows every front end draws, and on the
+terminal's screen (the plain table's: tests/plain/test_plain_narrator.py)."""
+
+from __future__ import annotations
+
+import re
+
+from test_ui_evening import play_until_ended
+from ui_support import LocalTable, draw
+
+from dalmuti_net.client.model.departures import final_rows
+from dalmuti_net.engine import Rules
+
+
+def ended_table() -> LocalTable:
+    table = LocalTable(Rules(hand_limit=1), seed=4)
+    table.press("s")
+    play_until_ended(table)
+    table.press("enter")  # past the last hand's results
+    return table
+
+
+def test_the_final_standings_without_scoring_are_the_finishing_order_with_roles() -> None:
+    table = ended_table()
+    session = table.session
+    assert session.observation is not None and session.observation.ended is not None
+    ended = session.observation.ended
+    rows = final_rows(table.ui.t, ended, table.ui.table, session.observation, table.ui.name_of)
+    assert [row.place for row in rows] == ["1st", "2nd", "3rd", "4th"]
+    assert [row.figure for row in rows] == [
+        "Greater Dalmuti",
+        "Lesser Dalmuti",
+        "Lesser Peon",
+        "Greater Peon",
+    ]
+    assert [row.player for row in rows] == [player for player, _, _ in ended.standings]
+    screen = draw(table.ui, 80, 30)
+    standings = screen[screen.index("Final standings") :]
+    assert "1st" in standings and "4th" in standings and "Greater Peon" in standings
+    assert not re.search(r"\b0\s*$", standings, re.M), standings
