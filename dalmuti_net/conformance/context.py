@@ -78,6 +78,8 @@ class Shared:
     table_id: str | None = None
     about: Message | None = None
     recording: Any = None
+    errors: list[tuple[Message, bool]] = field(default_factory=list)
+    """Every error the host sent in the run, and whether the host then closed at once."""
     lost: bool = False
     """The suite lost its host player's seat in a lobby and sat down again."""
     recording_failed: str | None = None
@@ -138,6 +140,14 @@ class Context:
                     with contextlib.suppress(CaseFailed):
                         await peer.expect_closed(1)
         for peer in self.peers:
+            final = peer.received[-1] if peer.received else {}
+            if final.get("type") == "error" and final.get("fatal") and not peer.closed:
+                with trio.move_on_after(1), contextlib.suppress(CaseFailed):
+                    await peer.expect_closed(1)  # whether anything follows a fatal error
+            for index, message in enumerate(peer.received):
+                if message.get("type") == "error":
+                    at_end = index == len(peer.received) - 1
+                    self.shared.errors.append((message, at_end and peer.host_closed))
             if not peer.closed:
                 await peer.aclose()
         self.peers.clear()

@@ -48,7 +48,9 @@ class Stage(IntEnum):
     GAME = 2
     """Starts games (from the lobby, or a rematch of the table the last case ended)."""
     FLOOD = 3
-    """Opens many connections at once: last, so no other case meets the limits."""
+    """Opens many connections at once: after the others, so no other case meets them."""
+    LAST = 4
+    """Looks back at everything the run received (the error codes' fatal flags)."""
 
 
 Run = Callable[["Context"], Awaitable[None]]
@@ -63,13 +65,21 @@ class Case:
     run: Run
     stage: Stage
     transport: str = "tcp"
+    background: bool = False
+    """Mostly waits out a host time-out on a connection of its own: it runs beside the
+    stages before FLOOD rather than holding them up."""
 
 
 CASES: list[Case] = []
 
 
 def case(
-    id: str, section: str, statement: str, stage: Stage = Stage.CONNECTION, transport: str = "tcp"
+    id: str,
+    section: str,
+    statement: str,
+    stage: Stage = Stage.CONNECTION,
+    transport: str = "tcp",
+    background: bool = False,
 ) -> Callable[[Run], Run]:
     """Register the decorated coroutine as the case ``id`` of ``section``."""
     if section not in SECTIONS:
@@ -78,7 +88,9 @@ def case(
         raise ValueError(f"case {id} is registered twice")
 
     def register(run: Run) -> Run:
-        CASES.append(Case(id, section, " ".join(statement.split()), run, stage, transport))
+        CASES.append(
+            Case(id, section, " ".join(statement.split()), run, stage, transport, background)
+        )
         return run
 
     return register

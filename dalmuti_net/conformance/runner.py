@@ -12,7 +12,7 @@ from typing import Any
 import trio
 
 from .context import Context, Options, Shared
-from .registry import SECTIONS, Case
+from .registry import SECTIONS, Case, Stage
 from .wire import CaseFailed, CaseSkipped
 
 CASE_LIMIT = 40.0
@@ -105,24 +105,41 @@ async def run_all(
     expected: dict[str, str],
     progress: Any = None,
 ) -> list[Result]:
+    """Run ``cases`` in order, those marked background beside the stages before FLOOD."""
     shared = Shared()
-    results: list[Result] = []
-    for case in cases:
-        result = await run_case(case, options, shared)
-        reason = expected.get(case.id)
-        if reason is not None:
-            if result.outcome == FAILED:
-                result.outcome = XFAILED
-                result.detail = f"expected to fail: {reason} [{result.detail}]"
-            elif result.outcome == PASSED:
-                result.outcome = XPASSED
-                result.detail = (
-                    f"listed as expected to fail ({reason}) but passed: take it off the list"
-                )
-        results.append(result)
+    results: dict[str, Result] = {}
+
+    async def one(case: Case) -> None:
+        result = _judged(await run_case(case, options, shared), expected.get(case.id))
+        results[case.id] = result
         if progress is not None:
             progress(result)
-    return results
+
+    waiting = [c for c in cases if c.background and c.stage < Stage.FLOOD]
+    async with trio.open_nursery() as nursery:
+        for case in waiting:
+            nursery.start_soon(one, case)
+        for case in cases:
+            if case.stage < Stage.FLOOD and case not in waiting:
+                await one(case)
+    for case in cases:
+        if case.stage >= Stage.FLOOD:
+            await one(case)
+    return [results[c.id] for c in cases]
+
+
+def _judged(result: Result, reason: str | None) -> Result:
+    """A result against the list of cases known to fail."""
+    if reason is not None:
+        if result.outcome == FAILED:
+            result.outcome = XFAILED
+            result.detail = f"expected to fail: {reason} [{result.detail}]"
+        elif result.outcome == PASSED:
+            result.outcome = XPASSED
+            result.detail = (
+                f"listed as expected to fail ({reason}) but passed: take it off the list"
+            )
+    return result
 
 
 class Unreachable(Exception):

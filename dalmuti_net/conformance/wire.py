@@ -66,6 +66,8 @@ class Peer:
         """Every message received, in order (also those a wait skipped)."""
         self.unread: list[Message] = []
         self.closed = False
+        self.host_closed = False
+        """The host closed the connection (not the suite)."""
         self.last_sent = trio.current_time()
         self.leave_on_close = False
         """Send `leave` before closing (a lobby seat given up, not dropped)."""
@@ -107,7 +109,7 @@ class Peer:
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     message = None
                 if message is None:
-                    self.closed = True
+                    self.closed = self.host_closed = True
                     return None
                 self.received.append(message)
                 return message

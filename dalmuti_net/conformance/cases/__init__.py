@@ -1,1 +1,13 @@
-from . import connection, flood, framing, game_cases, lobby, recorded, websocket  # noqa: F401
+from . import (  # noqa: F401
+    connection,
+    final,
+    flood,
+    framing,
+    game_cases,
+    game_more,
+    lobby,
+    more_connection,
+    recorded,
+    timing,
+    websocket,
+)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import secrets
 
-import trio
-
 from ..context import VERSION, Context, seat_id
-from ..registry import Stage, case
+from ..registry import case
 from ..wire import CaseFailed, reply_to
 
 V = "Versions and compatibility"
@@ -260,48 +258,6 @@ async def goodbye(ctx: Context) -> None:
     got = await seat.peer.expect_closed()
     if any(m.get("re") == 77 for m in got):
         raise CaseFailed("goodbye got a reply")
-
-
-@case(
-    "states.no-timers-in-lobby",
-    S,
-    "After a snapshot with no countdown running, no timers follows (a lobby).",
-)
-async def no_timers_lobby(ctx: Context) -> None:
-    about = await ctx.about()
-    if about["phase"] != "lobby":
-        from ..wire import CaseSkipped
-
-        raise CaseSkipped("the table is not in its lobby")
-    seat = await ctx.join(role="spectator")
-    got = await seat.peer.quiet(0.5)
-    if any(m.get("type") == "timers" for m in got):
-        raise CaseFailed("a timers message followed a lobby snapshot")
-
-
-@case(
-    "states.hello-deadline",
-    S,
-    "A connection MUST send a valid hello within 10 s; whatever"
-    " it sends meanwhile (about), the host then closes it with timeout.",
-    stage=Stage.CONNECTION,
-)
-async def hello_deadline(ctx: Context) -> None:
-    ctx.wait_allowed("the hello deadline", 10_000)
-    peer = await ctx.connect()
-    started = trio.current_time()
-    peer.heartbeats = False
-    while trio.current_time() - started < 8:
-        await peer.send({"type": "about"})
-        await peer.expect("about")
-        await trio.sleep(2)
-    error = await peer.expect("error", timeout=5)
-    took = trio.current_time() - started
-    if error.get("code") != "timeout" or error.get("fatal") is not True:
-        raise CaseFailed(f"got {error.get('code')!r}")
-    if not 9.0 <= took <= 12.0:
-        raise CaseFailed(f"the timeout came after {took:.1f} s, not 10 s")
-    await peer.expect_closed()
 
 
 @case(

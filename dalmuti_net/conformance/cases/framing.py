@@ -58,19 +58,6 @@ async def int_key(ctx: Context) -> None:
 
 
 @case(
-    "framing.no-type",
-    F,
-    "A body whose map has no str `type` is refused (the catalogue's shape; see the notes).",
-)
-async def no_type(ctx: Context) -> None:
-    peer = await ctx.connect()
-    await peer.send({"name": "nobody"})
-    error = await peer.expect("error")
-    if error.get("code") not in ("bad_frame", "bad_message"):
-        raise CaseFailed(f"a map without type got {error.get('code')!r}")
-
-
-@case(
     "framing.too-large-refused-from-header",
     F,
     "A header declaring more than 65536 bytes gets too_large and the close, before any body"

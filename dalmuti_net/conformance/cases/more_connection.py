@@ -1,0 +1,157 @@
+"""More of the connection's life: refusals before hello, join codes, replies, HTTP paths."""
+
+from __future__ import annotations
+
+import trio
+
+from ..context import Context
+from ..registry import case
+from ..wire import CaseFailed, CaseSkipped
+
+S = "The connection's states"
+F = "Framing"
+R = "Requests, replies and errors"
+SEC = "Security"
+WS = "WebSocket"
+
+
+@case(
+    "states.unknown-type-before-hello",
+    S,
+    "Before welcome, a type no client may send is refused with unknown_type (fatal), as after it.",
+)
+async def unknown_first(ctx: Context) -> None:
+    peer = await ctx.connect()
+    await peer.send({"type": "x_teleport"})
+    await peer.expect_error("unknown_type", fatal=True)
+    await peer.expect_closed()
+
+
+@case(
+    "states.timers-after-welcome",
+    S,
+    "A timers message follows every snapshot, the one after welcome in the lobby too (empty"
+    " when nothing counts down) (issue 41, wrong statement 11).",
+)
+async def timers_welcome(ctx: Context) -> None:
+    seat = await ctx.join(role="spectator")
+    got = await seat.peer.quiet(0.5)
+    timers = [m for m in got if m.get("type") == "timers"]
+    if not timers:
+        raise CaseFailed("no timers followed the snapshot after welcome")
+
+
+@case(
+    "framing.map-without-type",
+    F,
+    "A map without a str type is a message problem:"
+    " bad_message, not fatal (the map itself is a frame).",
+)
+async def without_type(ctx: Context) -> None:
+    seat = await ctx.join(role="spectator")
+    for body in ({"name": "nobody"}, {"type": 7}):
+        await seat.peer.send(body)
+        await seat.peer.expect_error("bad_message", fatal=False)
+    await seat.peer.send({"type": "about"})
+    await seat.peer.expect("about")
+
+
+@case(
+    "security.join-code-missing",
+    SEC,
+    "A table MAY require a join code: a hello without the code gets bad_code and is closed.",
+)
+async def code_missing(ctx: Context) -> None:
+    if ctx.options.code is None:
+        raise CaseSkipped("the host was not started with a join code (give its --code)")
+    peer = await ctx.connect()
+    hello = ctx.hello(ctx.name(), "spectator")
+    del hello["code"]
+    await peer.send(hello)
+    await peer.expect_error("bad_code", fatal=True)
+    await peer.expect_closed()
+
+
+@case(
+    "security.join-code-wrong",
+    SEC,
+    "A hello with a wrong join code gets bad_code (fatal); about says code_required.",
+)
+async def code_wrong(ctx: Context) -> None:
+    if ctx.options.code is None:
+        raise CaseSkipped("the host was not started with a join code (give its --code)")
+    about = await ctx.about()
+    if about.get("code_required") is not True:
+        raise CaseFailed("about.code_required is not true at a host with a join code")
+    peer = await ctx.connect()
+    await peer.send({**ctx.hello(ctx.name(), "spectator"), "code": "x" + ctx.options.code})
+    await peer.expect_error("bad_code", fatal=True)
+    await peer.expect_closed()
+
+
+@case(
+    "requests.ack-before-chat",
+    R,
+    "A chat with an id: the ack comes before the chat it caused, which carries no re.",
+)
+async def ack_chat(ctx: Context) -> None:
+    seat = await ctx.join(role="spectator")
+    await seat.peer.send({"type": "chat", "text": "in order", "id": 41})
+    reply = await seat.peer.expect(lambda m: m.get("type") in ("ack", "chat"))
+    if reply.get("type") != "ack" or reply.get("re") != 41:
+        raise CaseFailed(f"the chat came before its ack: {reply}")
+    line = await seat.peer.expect("chat")
+    if "re" in line:
+        raise CaseFailed("the chat carries re")
+
+
+@case(
+    "requests.snapshot-request",
+    R,
+    "snapshot_request: a fresh snapshot, after the ack when it has an id.",
+)
+async def snapshot_request(ctx: Context) -> None:
+    seat = await ctx.join(role="spectator")
+    await seat.peer.send({"type": "snapshot_request", "id": 9})
+    got = await seat.peer.quiet(0.5)
+    kinds = [m.get("type") for m in got if m.get("type") in ("ack", "snapshot")]
+    if kinds != ["ack", "snapshot"]:
+        raise CaseFailed(f"snapshot_request with an id got {kinds}")
+    snapshot = next(m for m in got if m.get("type") == "snapshot")
+    if snapshot.get("seq", -1) < seat.snapshot["seq"]:
+        raise CaseFailed("the fresh snapshot's seq went back")
+
+
+async def _http(ctx: Context, path: str) -> int:
+    try:
+        stream = await trio.open_tcp_stream(ctx.options.host, ctx.web_port())
+    except OSError as error:
+        raise CaseSkipped(f"no web port at {ctx.web_port()} ({error})") from None
+    async with stream:
+        host = f"{ctx.options.host}:{ctx.web_port()}"
+        await stream.send_all(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        data = b""
+        with trio.move_on_after(5):
+            while b"\r\n" not in data:
+                chunk = await stream.receive_some(4096)
+                if not chunk:
+                    break
+                data += chunk
+    parts = data.split(b" ", 2)
+    if len(parts) < 2 or not parts[1].isdigit():
+        raise CaseFailed(f"GET {path} got {data[:60]!r}")
+    return int(parts[1])
+
+
+@case(
+    "ws.other-paths-404",
+    WS,
+    "The web port serves the page at / and the WebSockets; any other path is 404.",
+    transport="ws",
+)
+async def paths(ctx: Context) -> None:
+    if (status := await _http(ctx, "/")) != 200:
+        raise CaseFailed(f"GET / got {status}")
+    for path in ("/no-such-page", "/protocol/x", "/../etc/passwd"):
+        if (status := await _http(ctx, path)) != 404:
+            raise CaseFailed(f"GET {path} got {status}")
