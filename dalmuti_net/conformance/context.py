@@ -132,13 +132,9 @@ class Context:
         return peer
 
     async def close_all(self) -> None:
-        for peer in self.peers:
-            if peer.leave_on_close and not peer.closed:
-                # A lobby seat given up at once (a dropped host player's is kept a while).
-                with trio.move_on_after(1):
-                    await peer.send({"type": "leave"})
-                    with contextlib.suppress(CaseFailed):
-                        await peer.expect_closed(1)
+        """Close every connection of the case, last opened first: guests go before the host
+        player, whose role would otherwise pass to a guest about to drop (and a dropped
+        host player's lobby seat is kept a while)."""
         for peer in self.peers:
             final = peer.received[-1] if peer.received else {}
             if final.get("type") == "error" and final.get("fatal") and not peer.closed:
@@ -148,8 +144,14 @@ class Context:
                 if message.get("type") == "error":
                     at_end = index == len(peer.received) - 1
                     self.shared.errors.append((message, at_end and peer.host_closed))
-            if not peer.closed:
-                await peer.aclose()
+        for peer in reversed(self.peers):
+            if peer.closed:
+                continue
+            if peer.leave_on_close:  # a lobby seat, given up at once
+                with trio.move_on_after(1), contextlib.suppress(CaseFailed):
+                    await peer.send({"type": "leave"})
+                    await peer.expect_closed(1)
+            await peer.aclose()
         self.peers.clear()
 
     # The handshake.
@@ -183,6 +185,8 @@ class Context:
                 )
             )
         snapshot = await peer.expect("snapshot", what="the snapshot after welcome")
+        if role == "player" and snapshot["table"]["phase"] == "lobby":
+            peer.leave_on_close = True  # a lobby seat is given up at the case's end
         return Seat(peer, welcome, snapshot)
 
     async def about(self) -> Message:

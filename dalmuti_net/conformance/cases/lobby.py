@@ -454,6 +454,7 @@ async def _names(ctx: Context, first: str, second: str) -> tuple[Seat, Message]:
     peer = await ctx.connect("second")
     await peer.send(ctx.hello(second))
     reply = await peer.expect(lambda m: m.get("type") in ("welcome", "error"))
+    peer.leave_on_close = reply["type"] == "welcome"
     return seat, reply
 
 
