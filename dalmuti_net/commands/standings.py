@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..history.league import LeagueError, is_league, read_league
-    from ..history.standings import TableResults, Tally, combine
+    from ..history.standings import TableResults, Tally, combine, keeps_score
     from ..lang.i18n import translator_for
     from ..rerun.sources import HistoryError, open_history
     from .record_check import check_fits
@@ -51,12 +51,14 @@ def run(args: argparse.Namespace) -> int:
                 tally = Tally()
                 viewer, _ = history.choose(None)
                 check_fits(history, history.frames(viewer))
-                tally.feed_messages(history.frames(viewer))
+                frames = history.frames(viewer)
+                tally.feed_messages(frames)
                 names = {seat.player: seat.name for seat in history.seats.values()}
                 bots = frozenset(s.player for s in history.seats.values() if s.kind == "bot")
-                results = tally.results(names, bots)
+                scored = keeps_score(frames)
+                results = tally.results(names, bots, scored=scored)
                 if results:
-                    tables.append(TableResults(history.table_id, history.name, results))
+                    tables.append(TableResults(history.table_id, history.name, results, scored))
     except (LeagueError, HistoryError) as error:
         tell(f"dalmuti standings: {error.told(t._)}")
         return 2

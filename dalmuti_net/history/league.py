@@ -31,11 +31,15 @@ CREATE TABLE IF NOT EXISTS results (
     place_sum INTEGER NOT NULL,
     crowns INTEGER NOT NULL,
     bot INTEGER NOT NULL DEFAULT 0,
+    scored INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (table_id, player)
 )
 """
 BOT_COLUMN = "ALTER TABLE results ADD COLUMN bot INTEGER NOT NULL DEFAULT 0"
 """Leagues written before the column was added: readers that do not know it ignore it."""
+SCORED_COLUMN = "ALTER TABLE results ADD COLUMN scored INTEGER NOT NULL DEFAULT 1"
+"""Whether the row's table kept score (0: its points count in no total); added as ``bot``
+was, and read as 1 from leagues written before."""
 
 
 class LeagueError(Problem):
@@ -69,10 +73,16 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
                 connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.execute(f"PRAGMA user_version = {FORMAT}")
                 connection.execute(SCHEMA)
-        elif version == FORMAT and create and not _has_bot_column(connection):
+        elif version == FORMAT and create:
+            added = [
+                column
+                for name, column in (("bot", BOT_COLUMN), ("scored", SCORED_COLUMN))
+                if not _has_column(connection, name)
+            ]
             with connection:
-                connection.execute(BOT_COLUMN)
-        elif version != FORMAT:
+                for column in added:
+                    connection.execute(column)
+        if version != FORMAT and not (create and version == 0):
             connection.close()
             raise LeagueError(
                 N_("{path} has league format {version}, not {supported}"),
@@ -87,8 +97,8 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
     return connection
 
 
-def _has_bot_column(connection: sqlite3.Connection) -> bool:
-    return any(row[1] == "bot" for row in connection.execute("PRAGMA table_info(results)"))
+def _has_column(connection: sqlite3.Connection, name: str) -> bool:
+    return any(row[1] == name for row in connection.execute("PRAGMA table_info(results)"))
 
 
 def open_league(path: Path) -> None:
@@ -102,7 +112,7 @@ def save_results(path: Path, table: TableResults) -> None:
             connection.execute("DELETE FROM results WHERE table_id = ?", (table.table_id,))
             connection.executemany(
                 "INSERT INTO results (table_id, table_name, player, score, place, hands,"
-                " place_sum, crowns, bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " place_sum, crowns, bot, scored) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [_row(table, result) for result in table.results],
             )
     except sqlite3.Error as error:
@@ -120,16 +130,18 @@ def _row(table: TableResults, r: PlayerResult) -> tuple[object, ...]:
         r.place_sum,
         r.crowns,
         int(r.bot),
+        int(table.scored),
     )
 
 
 def read_league(path: Path) -> list[TableResults]:
     try:
         with closing(_open(path, create=False)) as connection:
-            bot = "bot" if _has_bot_column(connection) else "0"
+            bot = "bot" if _has_column(connection, "bot") else "0"
+            scored = "scored" if _has_column(connection, "scored") else "1"
             rows = connection.execute(
                 "SELECT table_id, table_name, player, score, place, hands, place_sum, crowns,"
-                f" {bot} FROM results ORDER BY ended_at, table_id, player"
+                f" {bot}, {scored} FROM results ORDER BY ended_at, table_id, player"
             ).fetchall()
     except sqlite3.Error as error:
         raise LeagueError(N_("cannot read {path}: {reason}"), path=path, reason=error) from None
@@ -141,13 +153,13 @@ def read_league(path: Path) -> list[TableResults]:
                 path=path,
                 number=number,
             )
-        table_id, name, player, score, place, hands, place_sum, crowns, played_by_bot = row
+        table_id, name, player, score, place, hands, place_sum, crowns, played_by_bot, kept = row
         name = _shown(name, MAX_TABLE_NAME_CHARS)
         player = _shown(player, MAX_NAME_CHARS)
         result = PlayerResult(player, score, place, hands, place_sum, crowns, bool(played_by_bot))
         known = tables.get(table_id)
         results = (*known.results, result) if known else (result,)
-        tables[table_id] = TableResults(table_id, name, results)
+        tables[table_id] = TableResults(table_id, name, results, bool(kept))
     return list(tables.values())
 
 
@@ -161,6 +173,7 @@ ROW_TYPES: tuple[tuple[type, ...], ...] = (
     (int,),  # place_sum
     (int,),  # crowns
     (int,),  # bot
+    (int,),  # scored
 )
 """What each column read must be: SQLite keeps any type in any column, and a league is a
 file passed between friends."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..engine import Event
+from ..engine import Event, Rules
 from ..engine.events import HandEnded, TableEnded
 from ..protocol.messages import Message, event_from_message
 
@@ -36,6 +36,9 @@ class TableResults:
     table_id: str | None
     table: str
     results: tuple[PlayerResult, ...]
+    scored: bool = True
+    """The table kept score: without, nobody has points (its hands, places and crowns
+    still count; its points count in no total)."""
 
 
 @dataclass
@@ -66,8 +69,10 @@ class Tally:
         )
 
     def results(
-        self, names: dict[int, str], bots: frozenset[int] = frozenset()
+        self, names: dict[int, str], bots: frozenset[int] = frozenset(), *, scored: bool = True
     ) -> tuple[PlayerResult, ...]:
+        """Each player's results; ``scored``: the table kept score (without, the final
+        places are the last seating's order, where the host ranks the tied scores)."""
         scores: dict[int, int] = {}
         hands: dict[int, int] = {}
         place_sum: dict[int, int] = {}
@@ -81,9 +86,9 @@ class Tally:
                 crowns[hand.finishing[0]] = crowns.get(hand.finishing[0], 0) + 1
         places: dict[int, int] = {}
         if self.ended is not None:
-            for player, score, place in self.ended.standings:
+            for index, (player, score, place) in enumerate(self.ended.standings):
                 scores[player] = score
-                places[player] = place
+                places[player] = place if scored else index + 1
         return tuple(
             PlayerResult(
                 names.get(player, f"#{player}"),
@@ -98,6 +103,15 @@ class Tally:
         )
 
 
+def keeps_score(frames: Iterable[Message]) -> bool:
+    """Whether the table of a viewer's frames kept score, as its last ``table`` said (a
+    rule the host leaves out is its default: no scoring)."""
+    tables = [f["table"] for f in frames if f["type"] in ("table", "snapshot")]
+    table = tables[-1] if tables else None
+    rules = {} if table is None else table.get("rules") or {}
+    return rules.get("scoring", Rules().scoring) is True
+
+
 @dataclass
 class Standing:
     """A player's totals over every table counted."""
@@ -110,6 +124,8 @@ class Standing:
     crowns: int = 0
     bot: bool = True
     """Every table counted under this name had it as one of the host's bots."""
+    scored_tables: int = 0
+    """Tables that kept score: only their points are in ``points``."""
 
     @property
     def average_place(self) -> float | None:
@@ -119,7 +135,12 @@ class Standing:
 
 def combine(tables: Iterable[TableResults]) -> list[Standing]:
     """Totals by person, most points first (then the better average place), counting a
-    table seen in several files once.
+    table seen in several files once; the host's bots after every person, ranked among
+    themselves (a bot is no person of the league).
+
+    A table without scoring counts in tables, hands, the average place (each hand's
+    finishing place) and Greater Dalmuti crowns, not in points (it has none: its players'
+    points would be zeros pulling them down).
 
     A person is their name (README.md, "One person, one name"): ``dalmuti join`` and
     ``dalmuti host`` remember it, and names that differ only in case are one person
@@ -135,11 +156,13 @@ def combine(tables: Iterable[TableResults]) -> list[Standing]:
             standing = by_name.setdefault(result.name.casefold(), Standing(result.name))
             standing.tables += 1
             standing.hands += result.hands
-            standing.points += result.score
+            if table.scored:
+                standing.points += result.score
+                standing.scored_tables += 1
             standing.place_sum += result.place_sum
             standing.crowns += result.crowns
             standing.bot = standing.bot and result.bot
     return sorted(
         by_name.values(),
-        key=lambda s: (-s.points, s.average_place or float("inf"), s.name.casefold()),
+        key=lambda s: (s.bot, -s.points, s.average_place or float("inf"), s.name.casefold()),
     )

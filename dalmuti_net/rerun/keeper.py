@@ -47,7 +47,10 @@ def keep_league(table: Table, league: Path, resumed_from: Path | None = None) ->
             bots = frozenset(p for p, seat in table.seats.items() if seat.kind == "bot") | {
                 gone.player for gone in table.departed if gone.kind == "bot"
             }
-            results = TableResults(table.results_key, table.name, tally.results(names, bots))
+            scored = table.rules.scoring
+            results = TableResults(
+                table.results_key, table.name, tally.results(names, bots, scored=scored), scored
+            )
             try:
                 save_results(league, results)
             except LeagueError as error:

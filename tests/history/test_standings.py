@@ -13,6 +13,7 @@ from harness import Harness, random_chooser
 from history_support import write_save
 
 from dalmuti_net.cli import main
+from dalmuti_net.commands.standings_text import standings_lines
 from dalmuti_net.engine import Rules
 from dalmuti_net.engine.events import HandEnded, TableEnded
 from dalmuti_net.history.league import LeagueError, read_league, save_results
@@ -159,9 +160,18 @@ def test_standings_print_columns_over_leagues_and_saves(
     for header in HEADERS[lang][1:]:
         assert header in lines[1]
     assert any(line.split()[1] == "Ana" and line.split()[2] == "2" for line in lines[2:])
-    # Columns line up: the numbers are right-aligned under their headers, to one width.
-    assert len({width(line) for line in lines[1:]}) == 1, lines
-    assert all(line.split()[-1].isdigit() for line in lines[2:])
+    # Columns line up: the numbers are right-aligned under their headers, to one width;
+    # the host's bots come after the people, under a line of their own.
+    rows = [line for line in lines[2:] if line.split()[-1].isdigit()]
+    assert len({width(line) for line in [lines[1], *rows]}) == 1, lines
+    assert [line for line in lines[2:] if line not in rows] == [BOTS_APART[lang]]
+
+
+BOTS_APART = {
+    "en": "The host's bots, ranked apart:",
+    "zh-Hant": "主機的機器人，另外排名：",
+    "es": "Los bots del anfitrión, clasificados aparte:",
+}
 
 
 def test_standings_refuse_what_is_not_theirs_in_one_line(
@@ -220,3 +230,51 @@ def test_a_league_written_before_bots_were_marked_is_read_and_extended(tmp_path:
     later.run()
     tables = {table.table_id: table for table in read_league(league)}
     assert len(tables) == 2 and any(r.bot for r in tables["another evening"].results)
+
+
+def test_a_table_without_scoring_counts_its_order_not_its_points(tmp_path: Path) -> None:
+    """Issue 40, finding 4: a basic-rules table put everyone "1st, 0 points" in the league,
+    its zeros counted with the points of tables that kept score. It counts in tables,
+    hands, the average place and crowns; its final places are the last seating's order."""
+    league = tmp_path / "league.db"
+    table = Table("Basic night", Rules(hand_limit=1), seed=3)
+    basic = Harness(table)
+    host = basic.join("Ana", chooser=random_chooser(basic.rng))
+    basic.start_with_bots(host, 3)
+    keep_league(table, league)
+    basic.run()
+    assert table.phase == "ended"
+    (kept,) = read_league(league)
+    assert not kept.scored
+    assert sorted(r.place for r in kept.results) == [1, 2, 3, 4]
+    scored = bots_only_table(1)
+    keep_league(scored.table, league)
+    scored.run()
+    tables = {t.table: t for t in read_league(league)}
+    assert (tables["Basic night"].scored, tables["League night"].scored) == (False, True)
+    ana = next(s for s in combine(tables.values()) if s.name == "Ana")
+    kept_points = next(r.score for r in tables["League night"].results if r.name == "Ana")
+    assert (ana.tables, ana.scored_tables, ana.points) == (2, 1, kept_points)
+    assert ana.hands == 3  # one hand without scoring, two with
+    lines = standings_lines(Translator("en"), combine([tables["Basic night"]]), 1)
+    assert lines[-1] == (
+        "Tables played without scoring count in tables, hands, average place and"
+        " Greater Dalmuti, not in points."
+    )
+    assert lines[2].split()[4] == "-"  # no points, not 0
+
+
+def test_the_hosts_bots_are_ranked_apart_from_the_people() -> None:
+    """Issue 40, finding 8: a bot with more points was ranked among the people."""
+
+    def result(name: str, score: int, bot: bool = False) -> PlayerResult:
+        return PlayerResult(name, score, None, 2, 3, 1, bot)
+
+    table = TableResults(
+        "t", "T", (result("Ana", 3), result("Random bot", 9, True), result("Bo", 5))
+    )
+    assert [s.name for s in combine([table])] == ["Bo", "Ana", "Random bot"]
+    lines = standings_lines(Translator("en"), combine([table]), 1)
+    assert [line.split()[:2] for line in lines[2:4]] == [["1", "Bo"], ["2", "Ana"]]
+    assert lines[4] == "The host's bots, ranked apart:"
+    assert lines[5].split()[:3] == ["1", "Random", "bot"]
