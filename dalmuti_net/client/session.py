@@ -131,6 +131,15 @@ class ClientSession:
     """A host asked for a seat back failed its proof (or skipped it): closed, nothing sent."""
     proof_to_send: Message | None = field(default=None, init=False)
     """The ``prove`` to send for the last ``challenge``, when its proof was right."""
+    relayed_resume: tuple[str, str] | None = None
+    """(seat id, nonce) of a seat this client asks back for someone else who holds its
+    token and makes both proofs: the web table's page. The host's ``challenge`` is then
+    kept in ``challenge_to_relay`` for that one to check, and its answer sent with
+    ``relay_proof``; the token never reaches this client."""
+    challenge_to_relay: Message | None = field(default=None, init=False)
+    seat_over: bool = field(default=False, init=False)
+    """The seat is over for good (left, kicked, its table ended): nothing to take back, until
+    a rematch with the same seats makes it a seat again."""
     _resume_nonce: str | None = field(default=None, init=False, repr=False)
     _refused_seats: set[str] = field(default_factory=set, init=False, repr=False)
     """Seat ids a host answered ``bad_token`` for in this session: not asked again."""
@@ -158,12 +167,15 @@ class ClientSession:
     def asks_about(self) -> bool:
         """Whether to ask which table this is before ``hello``: with remembered seats, and
         before asking a seat back (the proofs are bound to the table's id)."""
-        return self.seats is not None or self.token is not None
+        return self.seats is not None or self.token is not None or self.relayed_resume is not None
 
     def about(self, message: Message) -> None:
         """The host said which table it runs: pick this table's seat, never another's. The
         id is only a claim: the host must still prove it holds the seat (``challenge``)."""
         table_id = message["table_id"]
+        if self.relayed_resume is not None and table_id != self.table_id:
+            self._unproven("the seat asked back is another table's")
+            return
         if self.table_id is not None and table_id != self.table_id:
             # Another table answers at this address now: our seat is not there.
             self.token = None
@@ -208,6 +220,7 @@ class ClientSession:
 
     def forget_seat(self) -> None:
         """The seat is given up (or gone): do not offer its token again."""
+        self.seat_over = True
         if self.seats is not None and self.token is not None:
             self.seats.forget(self.token)
         self.token = None
@@ -224,9 +237,13 @@ class ClientSession:
         }
         self.proven = False
         self._resume_nonce = None
+        self.challenge_to_relay = None
         if self.token is not None:
             self._resume_nonce = self.nonce_factory()
             message["resume"] = {"seat": seat_id(self.token), "nonce": self._resume_nonce}
+        elif self.relayed_resume is not None and not self.spectator:
+            seat, self._resume_nonce = self.relayed_resume
+            message["resume"] = {"seat": seat, "nonce": self._resume_nonce}
         if self.code is not None:
             message["code"] = self.code
         if self.person:
@@ -310,6 +327,12 @@ class ClientSession:
     def _answer_challenge(self, message: Message) -> Message | None:
         """The host's proof checked before anything is sent back: a host that does not
         hold the seat's token learns nothing (the client closes the connection)."""
+        if self.relayed_resume is not None and self.token is None:
+            if self._resume_nonce is None or self.challenge_to_relay is not None:
+                self._unproven("it sent a challenge this client did not ask for")
+            else:
+                self.challenge_to_relay = message  # checked by whoever holds the token
+            return None
         token, client_nonce, table_id = self.token, self._resume_nonce, self.table_id
         if token is None or client_nonce is None or table_id is None:
             self._unproven("it sent a challenge this client did not ask for")
@@ -324,6 +347,15 @@ class ClientSession:
             "type": "prove",
             "proof": client_proof(token, table_id, client_nonce, host_nonce),
         }
+
+    def relay_proof(self, proof: str) -> Message:
+        """The ``prove`` for the relayed challenge, from whoever holds the token: it checked
+        the host's proof before making its own."""
+        if self.challenge_to_relay is None:
+            raise ValueError("no challenge is waiting for a proof")
+        self.challenge_to_relay = None
+        self.proven = True
+        return {"type": "prove", "proof": proof}
 
     def _unproven(self, why: str) -> None:
         self.host_unproven = True
@@ -375,6 +407,7 @@ class ClientSession:
         if me is not None:
             self.is_host = me["host"]
             if table.get("rematch"):
+                self.seat_over = False
                 self._remember_for_the_rematch(table["name"])
 
     def _remember_for_the_rematch(self, table_name: str) -> None:
@@ -409,6 +442,7 @@ class ClientSession:
             # scores, not the `table_ended` event; the standings are the same either way.
             standings = final_standings(observation.scores, observation.order)
             observation.ended = TableEnded("", standings)
+            self.seat_over = True
             if self.seats is not None and self.token:
                 self.seats.forget(self.token)  # nothing left to resume there
         decision = message["decision"]
@@ -433,8 +467,10 @@ class ClientSession:
         self.observation.apply(event)
         if isinstance(event, HandEnded):
             del self.observation.results[:-KEPT_RESULTS]
-        if isinstance(event, TableEnded) and self.seats is not None and self.token:
-            self.seats.forget(self.token)  # nothing left to resume there
+        if isinstance(event, TableEnded):
+            self.seat_over = True
+            if self.seats is not None and self.token:
+                self.seats.forget(self.token)  # nothing left to resume there
         if (isinstance(event, Waiting) and self.player not in event.players) or isinstance(
             event, HandEnded | TableEnded
         ):

@@ -2,11 +2,26 @@
 
 The page sends JSON text messages (``join``, then choices); the host runs a
 ``ClientSession`` and a ``ClientUi`` for it, an ordinary protocol client of this very
-table over an in-memory stream (with the seat's own token, so it knows only what that
+table over an in-memory stream (seated as that page's seat, so it knows only what that
 seat may know), and sends the page each new view, already in the viewer's language.
-The browser keeps the resume token (the host tells it, ``{"token": ...}``) and offers it
-again after a reload, a sleeping phone or a dropped Wi-Fi: the same seat, as the
-terminal's remembered seats do.
+
+The page holds its seat's resume token, and proves it as any client does (PROTOCOL.md,
+"Taking a seat back"), so that a program that takes this address while the host is away
+learns neither the token nor the join code from a page that reconnects:
+
+- host → page: ``{"hello": {"table", "table_id", "code_required", "strings", "lang"}}``
+  first; ``{"seat": {"token", "table_id"}}`` once, after a new seat's ``welcome`` (the
+  token's one crossing); ``{"seat": "forget"}`` when the seat is over (left, kicked, the
+  table ended) and ``{"seat": "keep"}`` when a rematch makes it a seat again;
+  ``{"challenge": {"nonce", "proof"}}``, the table's own, for the page to check;
+  ``{"refused": "seat"}`` when the table does not give the seat back (the page asks
+  again: a seat it proved nothing for is never replaced here by a new one).
+- page → host: ``{"join": {"name", "lang", "spectator", "code"}}`` for a new seat or a
+  place to watch, or ``{"join": {"name", "lang", "resume": {"table_id", "seat",
+  "nonce"}}}`` with the seat's id and the page's nonce, then ``{"prove": proof}`` only if
+  the host's proof was right (the page closes otherwise). The host's client here sends
+  the table's join code with a resume (the page keeps none once seated); a resume the
+  table refuses never becomes a new seat.
 """
 
 from __future__ import annotations
@@ -26,7 +41,8 @@ from ..client.status import Status
 from ..client.ui.state import BackToList, ClientUi, Effect, Quit, Rejoin, Send, Wake
 from ..host.server import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
-from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS, MAX_TOKEN_CHARS
+from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS
+from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
 from .inbound import NotAPageMessage, page_message
 from .view import BadChoice, choose, page_strings, render_view
 
@@ -79,6 +95,20 @@ def _text(value: object, most: int) -> str | None:
     return value
 
 
+def _hex(value: object, length: int) -> str | None:
+    """Lowercase hexadecimal of exactly ``length`` digits from the page, or None."""
+    if not isinstance(value, str) or len(value) != length:
+        return None
+    if any(c not in "0123456789abcdef" for c in value):
+        return None
+    return value
+
+
+ASK_AGAIN: dict[str, Any] = {}
+"""What ``_play`` returns when the page must be asked again whom to seat (the table did
+not give its seat back)."""
+
+
 class WebSeat:
     """The host's side of one page."""
 
@@ -88,7 +118,8 @@ class WebSeat:
         connect: Connector,
         *,
         table_name: str,
-        code_required: bool,
+        table_id: str,
+        code: str | None,
         rate: float,
         ping_interval: float = PING_INTERVAL,
         silence: float = PAGE_SILENCE,
@@ -98,7 +129,8 @@ class WebSeat:
         self._silence = silence
         self._connect = connect
         self.table_name = table_name
-        self.code_required = code_required
+        self.table_id = table_id
+        self._code = code
         self._rate = RateLimiter(rate, rate * 2)
         self.ui: ClientUi | None = None
         self._language = DEFAULT_LANGUAGE
@@ -106,7 +138,8 @@ class WebSeat:
         self._changed = trio.Event()
         self._size = DEFAULT_SIZE
         self._sent_view = ""
-        self._told_token: tuple[str | None, str | None] | None = None
+        self._told_seat: tuple[bool, bool] = (False, False)
+        """(a new seat's token told, the seat kept) as the page was last told."""
         self._effects_in, self._effects = trio.open_memory_channel[Effect](math.inf)
 
     # ------------------------------------------------------------------ the channel
@@ -160,17 +193,20 @@ class WebSeat:
             {
                 "hello": {
                     "table": self.table_name,
-                    "code_required": self.code_required,
+                    "table_id": self.table_id,
+                    "code_required": self._code is not None,
                     "strings": page_strings(t._),
                     "lang": language,
                 }
             }
         )
-        with trio.move_on_after(JOIN_TIMEOUT) as waited:
-            join = await self._join_message()
-        if waited.cancelled_caught:
-            raise PageError("no join in time")
+        join = ASK_AGAIN
         while True:
+            if join is ASK_AGAIN:
+                with trio.move_on_after(JOIN_TIMEOUT) as waited:
+                    join = await self._join_message()
+                if waited.cancelled_caught:
+                    raise PageError("no join in time")
             session = self._session(join)
             again = await self._play(session, join)
             if again is None:
@@ -199,14 +235,22 @@ class WebSeat:
             software=WEB_SOFTWARE,
             person=True,
         )
-        token = _text(join.get("token"), MAX_TOKEN_CHARS)
-        table_id = _text(join.get("table_id"), 64)
-        if token is not None and table_id is not None and not session.spectator:
-            # Kept by this browser from an earlier welcome of a table: offered only to the
-            # table that gave it (the host says which table it runs first), and dropped
-            # when that table no longer knows it, as the terminal's remembered seats are.
-            session.token, session.table_id = token, table_id
-            session.token_from_store = True
+        resume = join.get("resume")
+        if resume is None or session.spectator:
+            return session
+        if not isinstance(resume, dict):
+            raise PageError("resume is an object")
+        seat = _hex(resume.get("seat"), SEAT_ID_CHARS)
+        nonce = _hex(resume.get("nonce"), NONCE_CHARS)
+        if seat is None or nonce is None:
+            raise PageError("resume needs a seat id and a nonce, in lowercase hexadecimal")
+        if resume.get("table_id") != self.table_id:
+            raise PageError("that seat is another table's")
+        # The page holds the token and makes both proofs; this client only relays them,
+        # and gives the table's code for the page (a proof is a stronger key than a code).
+        session.relayed_resume = (seat, nonce)
+        session.table_id = self.table_id
+        session.code = self._code
         return session
 
     def _set_size(self, size: object) -> None:
@@ -228,6 +272,23 @@ class WebSeat:
         again: list[dict[str, Any]] = []
 
         async def on_message(message: dict[str, Any]) -> None:
+            if session.challenge_to_relay is message:
+                await self._send(
+                    {"challenge": {"nonce": message["nonce"], "proof": message["proof"]}}
+                )
+                return
+            if (
+                session.relayed_resume is not None
+                and session.welcome is None
+                and message["type"] == "error"
+                and message["code"] == "bad_token"
+            ):
+                # The table does not give that seat back: the page asks again whom to
+                # seat; a new seat is never taken for it on the code given for a resume.
+                await self._send({"refused": "seat"})
+                again.append(ASK_AGAIN)
+                nursery.cancel_scope.cancel()
+                return
             for effect in ui.on_message(message):
                 self._effects_in.send_nowait(effect)
             self._changed.set()
@@ -240,6 +301,7 @@ class WebSeat:
             session, self._connect, on_message=on_message, on_status=on_status, reconnect=False
         )
         self.runner = runner
+        self._told_seat = (False, session.relayed_resume is not None)
         async with trio.open_nursery() as nursery:
 
             async def run_runner() -> None:
@@ -252,13 +314,13 @@ class WebSeat:
             nursery.start_soon(run_runner)
             nursery.start_soon(self._views)
             nursery.start_soon(self._carry_out, runner, nursery, again, join)
-            await self._choices(ui)
+            await self._choices(ui, runner)
             nursery.cancel_scope.cancel()
         if runner.status is not Status.CLOSED:
             runner.stop()
         return again[0] if again else None
 
-    async def _choices(self, ui: ClientUi) -> None:
+    async def _choices(self, ui: ClientUi, runner: ClientRunner) -> None:
         """The page's choices, as presses of the table model, until the page goes."""
         while True:
             message = await self._receive()
@@ -267,6 +329,9 @@ class WebSeat:
                 continue
             if "join" in message:
                 continue  # already at the table
+            if "prove" in message:
+                await self._prove(runner, message["prove"])
+                continue
             try:
                 effects = choose(ui, message)
             except BadChoice as error:
@@ -274,6 +339,17 @@ class WebSeat:
             for effect in effects:
                 self._effects_in.send_nowait(effect)
             self._changed.set()
+
+    async def _prove(self, runner: ClientRunner, proof: object) -> None:
+        """The page's proof of its seat, for the challenge relayed to it."""
+        given = _hex(proof, PROOF_CHARS)
+        if given is None:
+            raise PageError("a proof is 64 lowercase hexadecimal digits")
+        try:
+            prove = runner.session.relay_proof(given)
+        except ValueError:
+            raise PageError("no challenge is waiting for a proof") from None
+        await runner.send(prove)  # a wrong one is the table's to refuse (bad_proof)
 
     async def _carry_out(
         self,
@@ -293,13 +369,15 @@ class WebSeat:
                 if not await runner.send(effect.message):
                     ui.say(ui.t._("Not connected: that was not sent."), "error")
                 if effect.message["type"] == "leave":
-                    await self._tell_token(runner.session)
+                    await self._tell_seat(runner.session)
             elif isinstance(effect, Quit):
                 await self._send({"left": True})
                 done.cancel()
                 return
             elif isinstance(effect, Rejoin):
-                again.append({**join, "spectator": effect.spectator, "code": effect.code})
+                # A new join, not a resume: its nonce was the last connection's.
+                fresh = {key: value for key, value in join.items() if key != "resume"}
+                again.append({**fresh, "spectator": effect.spectator, "code": effect.code})
                 done.cancel()
                 return
             elif isinstance(effect, BackToList):
@@ -324,15 +402,24 @@ class WebSeat:
             self._changed = trio.Event()
             session = ui.session
             if session is not None:
-                await self._tell_token(session)
+                await self._tell_seat(session)
             view = json.dumps({"view": render_view(ui, *self._size)}, ensure_ascii=False)
             if view != self._sent_view:
                 self._sent_view = view
                 await self.ws.send_message(view)
 
-    async def _tell_token(self, session: ClientSession) -> None:
-        """The page keeps the seat's resume token (and forgets it with the seat)."""
-        told = (session.token if not session.spectator else None, session.table_id)
-        if told != self._told_token and session.welcome is not None:
-            self._told_token = told
-            await self._send({"token": told[0], "table_id": told[1]})
+    async def _tell_seat(self, session: ClientSession) -> None:
+        """The page keeps the seat's resume token: told once, after the seat's first
+        ``welcome``; then only whether to keep it (forgotten with the seat, kept again at
+        a rematch)."""
+        welcome = session.welcome
+        if welcome is None or session.spectator:
+            return
+        told_token, kept = self._told_seat
+        if welcome["token"] is not None and not told_token:
+            told_token = kept = True
+            await self._send({"seat": {"token": welcome["token"], "table_id": welcome["table_id"]}})
+        if kept == session.seat_over:
+            kept = not session.seat_over
+            await self._send({"seat": "keep" if kept else "forget"})
+        self._told_seat = (told_token, kept)

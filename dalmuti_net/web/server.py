@@ -105,10 +105,18 @@ class TableDoor:
     connect: Callable[[str], trio.abc.Stream]
     """A new client connection of the table, speaking for a browser at this address."""
     table_name: Callable[[], str]
-    code_required: bool
+    table_id: str
+    """The table's id (its whole life): a page takes back only a seat of this table."""
+    code: str | None
+    """The table's join code: a page gives it to join; to take a seat back it proves the
+    seat instead (it keeps no code once seated), and its client here gives the code."""
     max_frame_bytes: int
     rate: float
     """Messages a second a client may send (the table's limit)."""
+
+    @property
+    def code_required(self) -> bool:
+        return self.code is not None
 
 
 def static_file(name: str) -> bytes:
@@ -304,7 +312,8 @@ class WebServer:
             ws,
             connect,
             table_name=door.table_name(),
-            code_required=door.code_required,
+            table_id=door.table_id,
+            code=door.code,
             rate=door.rate,
             ping_interval=self._ping_interval,
             silence=self._silence,

@@ -388,6 +388,15 @@ PAGE_STRINGS = {
     "closed": N_("The connection to the host is closed."),
     "again": N_("Join again"),
     "empty_name": N_("Your name cannot be empty."),
+    "unproven": N_(
+        "The host at this address could not prove that it holds your seat, so nothing more "
+        "was sent to it. It may be another program standing in for your table: ask whoever "
+        "hosts it."
+    ),
+    "seat_gone": N_("This table no longer has a seat for you. Join it again?"),
+    "other_table": N_(
+        "Another table is open at this address now, not the one you were at. Join it?"
+    ),
     "send": N_("accept"),
     "cancel": N_("cancel"),
 }

@@ -38,7 +38,8 @@ async def both_doors(table: Table | None = None, **timing: float) -> AsyncIterat
     door = TableDoor(
         connect=lambda address: server.connect_local(outside=address),
         table_name=lambda: table.name,
-        code_required=table.code is not None,
+        table_id=table.table_id,
+        code=table.code,
         max_frame_bytes=table.max_frame_bytes,
         rate=table.limits.max_messages_per_second,
     )

@@ -31,7 +31,10 @@ from tests.web.pixels import (
 )
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -234,6 +237,7 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
     shots: dict[str, list[bytes]] = {}
     try:
         driver.get(url)
+        wait_for(lambda: driver.find_element(By.ID, "name").is_displayed(), "the join form")
         driver.find_element(By.ID, "name").send_keys("Pat")
         shot(driver, shots, "form", tmp_path)
         driver.find_element(By.ID, "join-button").click()
@@ -309,7 +313,7 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
                         reloaded = True
                         driver.refresh()
                         wait_for(lambda: "Pat (you)" in look(driver)["seats"], "the seat back")
-            except StaleElementReferenceException:
+            except (StaleElementReferenceException, NoSuchElementException):
                 pass  # redrawn under our finger: look again
             time.sleep(0.05)
         else:

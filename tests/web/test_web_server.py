@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 import msgpack
 import pytest
@@ -18,6 +18,7 @@ from wsproto.events import AcceptConnection, Request, TextMessage
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION
+from dalmuti_net.protocol.resume import client_proof, host_proof, new_nonce, seat_id
 from dalmuti_net.web.server import FILES, MAX_PER_ADDRESS, TableDoor, WebServer
 
 
@@ -38,7 +39,8 @@ async def web_table_of(table: Table, **timing: float) -> AsyncIterator[int]:
     door = TableDoor(
         connect=lambda address: server.connect_local(outside=address),
         table_name=lambda: table.name,
-        code_required=code is not None,
+        table_id=table.table_id,
+        code=code,
         max_frame_bytes=table.max_frame_bytes,
         rate=table.limits.max_messages_per_second,
     )
@@ -183,32 +185,25 @@ async def page(ws: WebSocketConnection) -> dict[str, object]:
 
 
 async def test_the_pages_channel_joins_and_refuses_nonsense() -> None:
-    async with web_table(code="tulip") as port:
+    table = Table("Web", code="tulip")
+    async with web_table_of(table) as port:
         async with websocket(port, "/table?lang=es") as ws:
             first = await page(ws)
             assert first["hello"]["code_required"] is True  # type: ignore[index]
+            assert first["hello"]["table_id"] == table.table_id  # type: ignore[index]
             assert first["hello"]["strings"]["join"] == "Unirse a la mesa"  # type: ignore[index]
             await ws.send_message(json.dumps({"join": {"name": "Ana", "code": "tulip"}}))
-            token = None
-            while token is None:
-                message = await page(ws)
-                if message.get("token"):
-                    token = message["token"]
-            # The page's kept token takes the same seat back on a new connection.
-        async with websocket(port, "/table") as ws:
-            await page(ws)
-            await ws.send_message(json.dumps({"size": [40, 30]}))
-            join = {"name": "Ana", "code": "tulip", "token": token, "table_id": None}
-            await ws.send_message(json.dumps({"join": join}))
-            while True:
-                message = await page(ws)
-                view = message.get("view")
-                if isinstance(view, dict) and "Ana (you)" in json.dumps(view, ensure_ascii=False):
-                    break
-            await ws.send_message(json.dumps({"key": "no such key"}))
-            while "error" not in (message := await page(ws)):
-                pass
-            assert message["error"] == "no such key"
+            token = await told_seat(ws)
+            # The page takes the same seat back on a new connection by proving it (in the
+            # lobby a seat is freed when its connection closes: this one is still open).
+            async with websocket(port, "/table") as again:
+                await page(again)
+                await again.send_message(json.dumps({"size": [40, 30]}))
+                await take_back(again, token, table.table_id)
+                await again.send_message(json.dumps({"key": "no such key"}))
+                while "error" not in (message := await page(again)):
+                    pass
+                assert message["error"] == "no such key"
         async with websocket(port, "/table") as ws:
             await page(ws)
             await ws.send_message("not json")
@@ -221,6 +216,103 @@ async def test_the_pages_channel_joins_and_refuses_nonsense() -> None:
             with trio.fail_after(5), pytest.raises(ConnectionClosed):
                 while True:
                     await ws.get_message()
+
+
+async def told_seat(ws: WebSocketConnection) -> str:
+    """The seat's token, told to the page once after its first welcome."""
+    while True:
+        message = await page(ws)
+        seat = message.get("seat")
+        if isinstance(seat, dict):
+            assert isinstance(seat["token"], str)
+            return seat["token"]
+
+
+def resume(token: str, table_id: str, nonce: str) -> str:
+    """A page's join that asks its seat back: the seat's id and a nonce, not its token."""
+    seat = {"table_id": table_id, "seat": seat_id(token), "nonce": nonce}
+    return json.dumps({"join": {"name": "Ana", "resume": seat}})
+
+
+async def take_back(ws: WebSocketConnection, token: str, table_id: str) -> list[str]:
+    """What a page does to take its seat back: the host's proof checked, the page's sent;
+    until the seat is on screen. Every message the page sent, for a look at them."""
+    nonce = new_nonce()
+    sent = [resume(token, table_id, nonce)]
+    await ws.send_message(sent[0])
+    while "challenge" not in (message := await page(ws)):
+        assert "seat" not in message, "nothing is given before the seat is proved"
+    challenge = message["challenge"]
+    assert isinstance(challenge, dict)
+    assert challenge["proof"] == host_proof(token, table_id, nonce, challenge["nonce"])
+    sent.append(json.dumps({"prove": client_proof(token, table_id, nonce, challenge["nonce"])}))
+    await ws.send_message(sent[-1])
+    while True:
+        message = await page(ws)
+        assert "seat" not in message, "a seat taken back is not told again"
+        view = message.get("view")
+        if isinstance(view, dict) and "Ana (you)" in json.dumps(view, ensure_ascii=False):
+            return sent
+
+
+async def test_a_page_proves_its_seat_and_its_token_never_crosses_again() -> None:
+    """The page holds the token and makes both checks: its host-side client relays the
+    table's challenge and the page's proof, and gives the code for it (the page keeps
+    none once seated). What a lying page sends gets it nothing."""
+    table = Table("Web", code="tulip")
+    async with web_table_of(table) as port, AsyncExitStack() as stack:
+        first = await stack.enter_async_context(websocket(port, "/table"))
+        await page(first)
+        await first.send_message(json.dumps({"join": {"name": "Ana", "code": "tulip"}}))
+        token = await told_seat(first)
+        # Two reloads (the first connection is kept open: in the lobby a seat is freed
+        # when its connection closes; the one that takes it back replaces it).
+        for _ in range(2):
+            ws = await stack.enter_async_context(websocket(port, "/table"))
+            await page(ws)
+            sent = await take_back(ws, token, table.table_id)
+            assert not any(token in text or "tulip" in text for text in sent)
+        assert [seat.name for seat in table.seats.values()] == ["Ana"]
+        # A wrong proof: the table refuses it, and the seat stays with the page that holds it.
+        held = [seat.connection for seat in table.seats.values()]
+        async with websocket(port, "/table") as ws:
+            await page(ws)
+            nonce = new_nonce()
+            await ws.send_message(resume(token, table.table_id, nonce))
+            while "challenge" not in await page(ws):
+                pass
+            await ws.send_message(json.dumps({"prove": "0" * 64}))
+            while "could not confirm" not in json.dumps(await page(ws)):
+                pass
+            assert [seat.connection for seat in table.seats.values()] == held
+        # A seat id the table does not know, at a table with a code: refused, and no new
+        # seat taken on the code the host gives for a resume.
+        async with websocket(port, "/table") as ws:
+            await page(ws)
+            await ws.send_message(resume("not a token of this table", table.table_id, new_nonce()))
+            while "refused" not in (message := await page(ws)):
+                assert "challenge" not in message
+            assert message["refused"] == "seat"
+            # The page asks its player again, on the same channel: a wrong code is refused.
+            await ws.send_message(json.dumps({"join": {"name": "Bo", "code": "tulp"}}))
+            while "view" not in (message := await page(ws)) or "code" not in str(message):
+                pass
+        assert [seat.name for seat in table.seats.values()] == ["Ana"]
+        # A proof with no challenge, a resume of another table: the page broke the rules.
+        for sent in (
+            json.dumps({"prove": "0" * 64}),
+            resume(token, "another table", new_nonce()),
+            json.dumps({"join": {"name": "Ana", "resume": {"seat": token, "nonce": "x"}}}),
+        ):
+            async with websocket(port, "/table") as ws:
+                await page(ws)
+                if "prove" in sent:
+                    await ws.send_message(json.dumps({"join": {"name": "Cy", "code": "tulip"}}))
+                    await told_seat(ws)
+                await ws.send_message(sent)
+                while "error" not in (message := await page(ws)):
+                    assert "challenge" not in message
+        assert "Ana" in [seat.name for seat in table.seats.values()]
 
 
 async def test_a_page_gone_silent_lets_its_seat_go() -> None:

@@ -11,7 +11,8 @@ const store = {
     try { value === null ? localStorage.removeItem(key) : localStorage.setItem(key, value); } catch (e) { /* private mode */ }
   },
 };
-const SEAT_KEY = "dalmuti.seat." + location.host;   // this table's resume token, kept here
+const SEATS_KEY = "dalmuti.seats." + location.host;   // the seats' resume tokens, kept here
+const MOST_SEATS = 8;
 const MAIN_KEYS = new Set(["enter"]);
 
 // ---------------------------------------------------------------- proving a seat
@@ -110,16 +111,62 @@ function sameText(a, b) {   // in time that does not tell how much of a guess wa
 }
 
 let ws = null;
-let joined = null;          // the join message, once the player gave a name
-let left = false;           // the player left: no reconnecting
+let joined = null;          // {name, spectator, code}: what the player asked for
+let left = false;           // the player left, or the host could not prove the seat: no reconnecting
 let retries = 0;
 let strings = {};
 let lastSize = "";
 let tableName = "Dalmuti";
+let codeRequired = false;
+let tableId = null;         // the table this connection's host says it runs (a claim)
+let atTable = null;         // the table this page joined: a reconnect elsewhere asks first
+let current = null;         // the token of the seat this page holds now
+let asking = null;          // {token, nonce} of the seat being asked back
+let newSeat = false;        // a new seat was asked for on this connection: its token may come
+const refused = new Set();  // tokens of seats this connection's host would not give back
 
-function seat() {
-  try { return JSON.parse(store.get(SEAT_KEY) || "null"); } catch (e) { return null; }
+// The seats this browser holds on this address, newest first: {token, table_id, proven}.
+// A seat is never replaced on the word of a host that proved nothing: a new one is kept
+// beside it, and past MOST_SEATS those no host ever proved go first, so that a program
+// handing out seats over and over cannot push a real one out (PROTOCOL.md, Security, as
+// the terminal's remembered seats). No join code is ever kept.
+function seats() {
+  try {
+    const all = JSON.parse(store.get(SEATS_KEY) || "[]");
+    return Array.isArray(all) ? all.filter((s) => s && typeof s.token === "string" && typeof s.table_id === "string") : [];
+  } catch (e) { return []; }
 }
+
+function keepSeat(token, table, proven) {
+  const all = seats();
+  const before = all.find((s) => s.token === token);
+  const entry = { token: token, table_id: table, proven: !!proven || !!(before && before.proven) };
+  const list = [entry, ...all.filter((s) => s.token !== token)];
+  while (list.length > MOST_SEATS) {
+    const unproven = list.map((s) => !!s.proven).lastIndexOf(false);
+    list.splice(unproven === -1 ? list.length - 1 : unproven, 1);
+  }
+  store.set(SEATS_KEY, JSON.stringify(list));
+}
+
+function forgetSeat(token) {
+  const others = seats().filter((s) => s.token !== token);
+  store.set(SEATS_KEY, others.length ? JSON.stringify(others) : null);
+}
+
+function seatAt(table) {   // the seat to ask back at this table: one a host proved first
+  const here = seats().filter((s) => s.table_id === table && !refused.has(s.token));
+  return here.find((s) => s.proven) || here[0] || null;
+}
+
+(function tidyOldKeys() {   // what earlier versions of this page kept: a code, one token
+  try {
+    const old = JSON.parse(store.get("dalmuti.seat." + location.host) || "null");
+    if (old && typeof old.token === "string" && typeof old.table_id === "string") keepSeat(old.token, old.table_id);
+  } catch (e) { /* unreadable: dropped */ }
+  store.set("dalmuti.seat." + location.host, null);
+  store.set("dalmuti.code." + location.host, null);
+})();
 
 function language() {
   return store.get("dalmuti.lang") || "";
@@ -138,11 +185,17 @@ function connect() {
   const lang = language();
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/table" +
     (lang ? "?lang=" + encodeURIComponent(lang) : "");
-  ws = new WebSocket(url);
-  ws.onopen = () => { retries = 0; sendSize(true); if (joined) send({ join: withSeat(joined) }); };
-  ws.onmessage = (event) => receive(JSON.parse(event.data));
-  ws.onclose = () => {
+  const socket = new WebSocket(url);
+  ws = socket;
+  asking = null;
+  newSeat = false;
+  refused.clear();   // a host that proved nothing cannot make this page drop a seat for good
+  socket.onopen = () => { retries = 0; sendSize(true); };   // the join waits for the host's hello
+  socket.onmessage = (event) => { if (ws === socket) receive(JSON.parse(event.data)); };
+  socket.onclose = () => {
+    if (ws !== socket) return;   // an earlier connection, closed after its successor opened
     ws = null;
+    asking = null;
     if (left) return;
     status(strings.reconnecting || "…", true);
     const delay = Math.min(8000, 500 * 2 ** retries++);
@@ -154,32 +207,92 @@ function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
 
-function withSeat(join) {
-  const kept = seat();
-  const message = Object.assign({}, join, { lang: language() || join.lang || "" });
-  if (kept && !join.spectator) { message.token = kept.token; message.table_id = kept.table_id; }
-  return message;
+function sendJoin() {
+  const message = { name: joined.name, lang: language(), spectator: joined.spectator };
+  if (joined.code) message.code = joined.code;
+  atTable = tableId;
+  newSeat = !joined.spectator;
+  send({ join: message });
+}
+
+function askBack(kept) {   // take a kept seat back: its id and a nonce, never its token
+  asking = { token: kept.token, nonce: newNonce() };
+  atTable = tableId;
+  send({ join: {
+    name: joined.name, lang: language(),
+    resume: { table_id: tableId, seat: seatId(kept.token), nonce: asking.nonce },
+  } });
+}
+
+function challenge(c) {
+  // The host proves it holds the seat first; if it cannot, nothing more is sent to it.
+  const proven = asking !== null && typeof c.nonce === "string" && /^[0-9a-f]{32}$/.test(c.nonce) &&
+    c.nonce !== asking.nonce &&
+    sameText(c.proof, seatProof("host", asking.token, tableId, asking.nonce, c.nonce));
+  if (!proven) {
+    left = true;
+    asking = null;
+    if (ws) ws.close();
+    gone(strings.unproven);
+    return;
+  }
+  send({ prove: seatProof("client", asking.token, tableId, asking.nonce, c.nonce) });
+  keepSeat(asking.token, tableId, true);   // this host proved it: the table's own seat,
+  for (const token of refused) forgetSeat(token);   // and the seats it refused are gone
+  current = asking.token;
+  asking = null;
+  joined.code = null;
+}
+
+function gone(text) {
+  $("gone-text").textContent = text || "";
+  show("gone");
+}
+
+function ask(problem) {   // the join form, the name filled in: the player decides
+  joined = null;
+  $("name").value = store.get("dalmuti.name") || "";
+  $("join-problem").textContent = problem || "";
+  show("join");
+  $("name").focus();
 }
 
 function receive(message) {
   if (message.hello) return hello(message.hello);
   if (message.view) return draw(message.view);
-  if ("token" in message) {
-    store.set(SEAT_KEY, message.token ? JSON.stringify({ token: message.token, table_id: message.table_id }) : null);
+  if (message.challenge) return challenge(message.challenge);
+  if ("seat" in message) {
+    if (message.seat === "forget") {
+      if (current) forgetSeat(current);
+    } else if (message.seat === "keep") {
+      if (current && atTable) keepSeat(current, atTable);
+    } else if (newSeat && message.seat && typeof message.seat.token === "string") {
+      newSeat = false;   // told once, and only for a new seat this page asked for
+      current = message.seat.token;
+      keepSeat(current, tableId);
+      if (joined) joined.code = null;   // seated: the seat is proved from now on
+    }
+    return;
+  }
+  if (message.refused) {   // the table does not give that seat back: another, or ask
+    if (asking) refused.add(asking.token);
+    asking = null;
+    const next = joined && seatAt(tableId);
+    if (next) askBack(next);
+    else if (joined && !codeRequired) sendJoin();   // a new seat at once, as a terminal takes one
+    else ask(strings.seat_gone);   // the code is the player's to give again: none is kept
     return;
   }
   if (message.left) {
     left = true;
     joined = null;
-    $("gone-text").textContent = strings.closed || "";
-    show("gone");
+    gone(strings.closed);
     ws && ws.close();
     return;
   }
   if (message.error) {
     left = true;
-    $("gone-text").textContent = message.error;
-    show("gone");
+    gone(message.error);
   }
 }
 
@@ -188,6 +301,7 @@ function hello(h) {
   document.documentElement.lang = h.lang === "zh_Hant" ? "zh-Hant" : h.lang;
   $("table-name").textContent = h.table;
   tableName = h.table;
+  tableId = typeof h.table_id === "string" ? h.table_id : null;
   document.title = h.table;
   $("name-label").textContent = strings.name;
   $("code-label").textContent = strings.code;
@@ -197,30 +311,38 @@ function hello(h) {
   $("lang").setAttribute("aria-label", strings.language);
   $("editor-send").textContent = strings.send;
   $("editor-cancel").textContent = strings.cancel;
-  $("code-row").hidden = !h.code_required;
+  codeRequired = !!h.code_required;
+  $("code-row").hidden = !codeRequired;
   status("");
-  if (joined) return;   // reconnected: the join was sent on open
-  const kept = seat();
+  if (joined) {
+    // Reconnected: back only to what this page holds at the table it was at. Another
+    // table on this address (the one it was at ended) is the player's to join or not.
+    const kept = !joined.spectator && atTable === tableId && seatAt(tableId);
+    if (atTable !== tableId) return ask(strings.other_table);
+    if (joined.spectator) return sendJoin();
+    if (kept) return askBack(kept);
+    return ask("");
+  }
+  const kept = seatAt(tableId);
   const name = store.get("dalmuti.name");
   if (kept && name) {    // this browser has a seat here: take it back at once
-    joined = { name: name, code: store.get("dalmuti.code." + location.host) || null };
-    send({ join: withSeat(joined) });
+    joined = { name: name, spectator: false, code: null };
+    askBack(kept);
     return;
   }
-  $("name").value = name || "";
-  show("join");
-  $("name").focus();
+  ask("");
 }
 
 function join(spectator) {
   const name = $("name").value.trim();
   if (!name) { $("join-problem").textContent = strings.empty_name; return; }
   $("join-problem").textContent = "";
+  // The code goes with this join only (and a watcher's reconnects): never kept.
   const code = $("code").value.trim() || null;
+  $("code").value = "";
   store.set("dalmuti.name", name);
-  store.set("dalmuti.code." + location.host, code);
   joined = { name: name, code: code, spectator: !!spectator };
-  send({ join: withSeat(joined) });
+  sendJoin();
   show("table");
 }
 
