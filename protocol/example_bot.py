@@ -26,7 +26,7 @@ def send(sock, message):
 def main(host="127.0.0.1", port="7341", name="minibot"):
     sock = socket.create_connection((host, int(port)), timeout=1)
     sent = send(sock, {"type": "hello", "version": 2, "name": name, "role": "player"})
-    buffer = b""
+    buffer, me = b"", None
     while True:
         try:
             data = sock.recv(65536)
@@ -42,12 +42,20 @@ def main(host="127.0.0.1", port="7341", name="minibot"):
             message, buffer = msgpack.unpackb(buffer[4 : 4 + size]), buffer[4 + size :]
             kind = message.get("type")
             decision = message if kind == "decision" else message.get("decision")
+            table = message.get("table") if kind in ("snapshot", "table") else None
+            if kind == "welcome":
+                me = message["player"]
             if kind in ("decision", "snapshot") and decision and decision["kind"] in ANSWER:
                 # Naming the decision makes a second answer to it harmless (stale_decision).
                 answer = ANSWER[decision["kind"]](decision)
                 sent = send(sock, {**answer, "decision_id": decision["decision_id"]})
+            elif kind == "hand_ended":  # results read: the next deal need not wait for us
+                sent = send(sock, {"type": "ready", "ready": True})
             elif (kind == "error" and message["fatal"]) or kind in ("goodbye", "table_ended"):
                 return print(message)
+            mine = [seat for seat in table["players"] if seat["player"] == me] if table else []
+            if mine and mine[0]["host"] and table["can_start"]:  # we are the host player
+                sent = send(sock, {"type": "start"})
 
 
 if __name__ == "__main__":

@@ -58,15 +58,17 @@ class RunningHost:
 
 @contextmanager
 def running_host(
-    rules: Path,
+    rules: Path | str,
     *,
     seed: int = 1,
     name: str = "Client test table",
     announce: bool = False,
     bots: int = 3,
+    autostart: int | None = 4,
 ) -> Iterator[RunningHost]:
     """`dalmuti host` with three bots (or ``bots``), waiting for a fourth seat, until the
-    block ends."""
+    block ends. ``rules``: a rules file or a preset's name; ``autostart`` None: the host
+    player starts the table."""
     command = [
         sys.executable,
         "-m",
@@ -81,13 +83,13 @@ def running_host(
         name,
         "--bots",
         str(bots),
-        "--autostart",
-        "4",
         "--rules",
         str(rules),
         "--seed",
         str(seed),
     ]
+    if autostart is not None:
+        command += ["--autostart", str(autostart)]
     if not announce:
         command.append("--no-announce")
     process = subprocess.Popen(

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from host_process import assert_full_game, running_host
 
 BOT = Path(__file__).resolve().parent / "quick_start_bot.pl"
+REPO = Path(__file__).resolve().parents[2]
 GAME_TIMEOUT_S = 60
 
 
@@ -32,3 +35,37 @@ def test_a_bot_from_the_quick_start_alone_plays_a_whole_table(rules_file: Path) 
     assert finished.stdout.startswith("table ended after "), finished.stdout
     assert "error" not in finished.stdout, finished.stdout
     assert_full_game(host_output, "Perl bot")
+
+
+def quick_start_bot(folder: Path) -> Path:
+    """The quick start's bot exactly as PROTOCOL.md prints it, in a file of its own."""
+    text = (REPO / "PROTOCOL.md").read_text(encoding="utf-8")
+    block = text.split("<!-- generated: example-bot -->\n```python\n", 1)[1]
+    path = folder / "minibot.py"
+    path.write_text(block.split("```\n<!-- end generated -->", 1)[0], encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("autostart", [4, None], ids=["autostart", "the-bot-starts-it"])
+def test_the_quick_start_bot_plays_twenty_hands_at_a_headless_host_well_under_a_minute(
+    tmp_path: Path, autostart: int | None
+) -> None:
+    """Issue 41, item 3: against `dalmuti host --headless --bots 3 --autostart 4 --rules
+    all` (the host's own pause between hands and bot pace), the quick start's bot, verbatim,
+    says `ready` after each hand and finishes the 20 hands in well under a minute; without
+    --autostart it is the host player and starts the table itself."""
+    bot = quick_start_bot(tmp_path)
+    with running_host("all", seed=3, autostart=autostart) as host:
+        started = time.monotonic()
+        finished = subprocess.run(
+            [sys.executable, str(bot), "127.0.0.1", str(host.port), "minibot"],
+            capture_output=True,
+            text=True,
+            timeout=GAME_TIMEOUT_S,
+        )
+        took = time.monotonic() - started
+        host_output = host.stop()
+    assert finished.returncode == 0 and finished.stderr == "", finished.stderr
+    assert "'table_ended'" in finished.stdout and "'hand_limit'" in finished.stdout
+    assert "Hand 20 is being dealt." in host_output, host_output
+    assert took < GAME_TIMEOUT_S / 2, f"20 hands took {took:.0f} s"
