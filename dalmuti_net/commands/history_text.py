@@ -16,8 +16,10 @@ from ..client.model.story import Namer, describe_event
 from ..client.session import ClientSession
 from ..engine import Event
 from ..engine import events as ev
+from ..engine.roles import roles_of
 from ..history.hands import HandSpan, game_spans, hand_result, hand_spans
 from ..history.record import ViewerInfo
+from ..history.standings import keeps_score
 from ..lang.i18n import Translator
 from ..lang.text import tidy
 from ..lang.words import describe_cards
@@ -164,25 +166,37 @@ def hand_summary(
 
 def standings_text(t: Translator, frames: list[Message], names: dict[int, str]) -> str | None:
     """The final standings, then those who left before the end with their points (as the
-    table's screens show them: nobody who played a hand is left out)."""
+    table's screens show them: nobody who played a hand is left out); without scoring,
+    the finishing order with each role instead."""
     ended = next((f for f in reversed(frames) if f["type"] == "table_ended"), None)
     if ended is None:
         return None
-    ranked = [
-        t._("{place}. {name} {score}").format(place=place, name=names.get(p, f"#{p}"), score=score)
-        for p, score, place in ended["standings"]
-    ]
+    if keeps_score(frames):
+        ranked = [
+            t._("{place}. {name} {score}").format(
+                place=place, name=names.get(p, f"#{p}"), score=score
+            )
+            for p, score, place in ended["standings"]
+        ]
+    else:  # no points: the last seating's order, with the roles it gave
+        roles = roles_of(tuple(p for p, _, _ in ended["standings"]))
+        ranked = [
+            t._("{place}. {name} ({role})").format(
+                place=index, name=names.get(p, f"#{p}"), role=t.role(roles[p])
+            )
+            for index, (p, _, _) in enumerate(ended["standings"], start=1)
+        ]
     table = next((f["table"] for f in reversed(frames) if f["type"] == "table"), None)
     standing = {p for p, _, _ in ended["standings"]}
     gone = [g for g in (table or {}).get("departed", []) if g["player"] not in standing]
     for entry in sorted(gone, key=lambda g: -int(g["score"])):
-        ranked.append(
-            t._("{name} {score} ({note})").format(
-                name=names.get(entry["player"], entry["name"]),
-                score=entry["score"],
-                note=left_note(t, int(entry["hands"])),
-            )
-        )
+        name = names.get(entry["player"], entry["name"])
+        note = left_note(t, int(entry["hands"]))
+        if keeps_score(frames):
+            text = t._("{name} {score} ({note})").format(name=name, score=entry["score"], note=note)
+        else:
+            text = t._("{name} ({note})").format(name=name, note=note)
+        ranked.append(text)
     return t._("Final standings: {ranked}").format(ranked=t.list_separator.join(ranked))
 
 
