@@ -614,8 +614,19 @@ def render_reference() -> str:
     return "\n".join(parts) + "\n"
 
 
+def render_unnumbered() -> str:
+    """The host's messages that are not events (no ``seq`` of their own to count)."""
+    names = [
+        name
+        for (direction, name), message in MESSAGES.items()
+        if direction is Direction.TO_CLIENT and not message.is_event and name != "snapshot"
+    ]
+    return ", ".join(f"`{name}`" for name in names)
+
+
 RENDERERS: dict[str, Callable[[], str]] = {
     "limits": render_limits,
+    "unnumbered": render_unnumbered,
     "error-codes": render_error_codes,
     "example-bot": render_example_bot,
     "conformance-cases": render_conformance_cases,
@@ -628,7 +639,7 @@ RENDERERS: dict[str, Callable[[], str]] = {
 }
 
 PAGES: dict[Path, tuple[str, ...]] = {
-    PROTOCOL_PATH: ("limits", "error-codes", "example-bot", "conformance-cases"),
+    PROTOCOL_PATH: ("limits", "error-codes", "unnumbered", "example-bot", "conformance-cases"),
     WALKTHROUGH_PATH: (
         "hand-sequence",
         "misdeal-sequence",
