@@ -28,6 +28,15 @@ class Doors:
     server: TableServer
     tcp: int
     web: int
+    web_open: list[int]
+    """Connections to the web port the web server has not finished with (one number)."""
+
+    async def all_gone(self) -> None:
+        """Wait until the host has finished with every connection (served, refused or
+        failed): what a hostile input could do, it has done."""
+        with trio.fail_after(5):
+            while self.server.links or self.web_open[0]:
+                await trio.sleep(0.005)
 
 
 @asynccontextmanager
@@ -48,12 +57,23 @@ async def both_doors(table: Table | None = None, **timing: float) -> AsyncIterat
         tcp = await trio.open_tcp_listeners(0, host="127.0.0.1")
         web = await trio.open_tcp_listeners(0, host="127.0.0.1")
         nursery.start_soon(server.serve_tcp, tcp)
-        nursery.start_soon(WebServer(door, **timing).serve, web)
+        web_server = WebServer(door, **timing)
+        web_open = [0]
+
+        async def handle(stream: trio.SocketStream) -> None:
+            web_open[0] += 1
+            try:
+                await web_server.handle(stream)
+            finally:
+                web_open[0] -= 1
+
+        nursery.start_soon(trio.serve_listeners, handle, web)
         yield Doors(
             table,
             server,
             tcp[0].socket.getsockname()[1],
             web[0].socket.getsockname()[1],
+            web_open,
         )
         nursery.cancel_scope.cancel()
 
