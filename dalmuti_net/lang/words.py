@@ -6,12 +6,16 @@ from ..engine import JESTER, CardSet, Role
 from .i18n import Translator
 
 ROLE_SYMBOLS: dict[Role, str] = {
-    Role.GREATER_DALMUTI: "👑",  # the crown (rule 19)
-    Role.LESSER_DALMUTI: "🎩",
-    Role.MERCHANT: "💰",
-    Role.LESSER_PEON: "🌾",
-    Role.GREATER_PEON: "👒",  # the straw hat (rule 19)
+    Role.GREATER_DALMUTI: "♔",  # the king: the crown (rule 19)
+    Role.LESSER_DALMUTI: "♕",
+    Role.MERCHANT: "♗",
+    Role.LESSER_PEON: "♙",
+    Role.GREATER_PEON: "♟",  # the lowest piece: the straw hat (rule 19)
 }
+"""Chess pieces, one family from king to pawn: one cell wide in every terminal (East
+Asian width neutral), and drawn by the fonts a system has without an emoji font (DejaVu
+Sans and Sans Mono, which Debian's chromium brings), where the emoji they replace were
+empty boxes."""
 ASCII_ROLE_SYMBOLS: dict[Role, str] = {
     Role.GREATER_DALMUTI: "GD",
     Role.LESSER_DALMUTI: "LD",

@@ -169,7 +169,7 @@ def test_standings_print_columns_over_leagues_and_saves(
 
 BOTS_APART = {
     "en": "The host's bots, ranked apart:",
-    "zh-Hant": "主機的機器人，另外排名：",
+    "zh-Hant": "主持人的機器人，另外排名：",
     "es": "Los bots del anfitrión, clasificados aparte:",
 }
 

@@ -48,7 +48,7 @@ def test_offline_is_not_said_twice_while_a_grace_period_runs() -> None:
     assert texts(game_flags(EN, observation, 1, dropped, countdowns)) == ["offline"]
     countdowns.update(TimersView(grace=((1, 42_000),), turn=((1, 8_000),)))
     flags = game_flags(EN, observation, 1, dropped, countdowns)
-    assert texts(flags) == ["⏱ 8 s", "bot in 42 s"]
+    assert texts(flags) == ["◷ 8 s", "bot in 42 s"]
     assert flags[0].tone == "warning"  # ten seconds or less
 
 

@@ -45,10 +45,10 @@ def test_your_turn_timer_counts_down_and_warns_at_ten_seconds() -> None:
     me = table.ui.me
     feed(table, {"type": "timers", "grace": [], "turn": [[me, 25_000]]})
     screen = draw(table.ui)
-    assert "Your turn!  25 s left" in screen and "⏱ 25 s" in screen
+    assert "Your turn!  25 s left" in screen and "◷ 25 s" in screen
     clock.now += 16
     screen = draw(table.ui)
-    assert "Only 9 s left!" in screen and "⏱ 9 s" in screen
+    assert "Only 9 s left!" in screen and "◷ 9 s" in screen
     clock.now += 10
     assert "left" not in draw(table.ui).split("Your turn!")[1].splitlines()[0]
 
@@ -124,4 +124,4 @@ def test_a_dropped_seat_on_its_turn_shows_both_countdowns_whole(language: str) -
         name = table.ui.name_of(player) + "  "  # "Random bot", not "Random bot (3)"
         row = next(line for line in rows[:10] if name in line)
         assert "…" not in row, row
-        assert t._("bot in {n} s").format(n=42) in row and t._("⏱ {n} s").format(n=18) in row
+        assert t._("bot in {n} s").format(n=42) in row and t._("◷ {n} s").format(n=18) in row

@@ -29,7 +29,7 @@ def countdown_marks(t: Translator, countdowns: Countdowns, player: int) -> list[
     marks: list[Mark] = []
     turn = countdowns.turn_left(player)
     if turn is not None:
-        marks.append(Mark(t._("⏱ {n} s").format(n=turn), "warning" if turn <= WARN_AT else "dim"))
+        marks.append(Mark(t._("◷ {n} s").format(n=turn), "warning" if turn <= WARN_AT else "dim"))
     grace = countdowns.grace_left(player)
     if grace is not None:
         marks.append(Mark(t._("bot in {n} s").format(n=grace), "warning"))

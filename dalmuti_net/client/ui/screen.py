@@ -868,7 +868,7 @@ def _decision(ui: ClientUi, cols: int, joined: bool = False) -> list[Line]:
     chooser = ui.choosing
     prompt = None if chooser is None else chooser.prompt(t, ui.namer())
     if turn and prompt is not None and joined:
-        # "Your turn!" alone: the time left is on the seat's row too ("⏱ 42 s").
+        # "Your turn!" alone: the time left is on the seat's row too ("◷ 42 s").
         lines += after(turn[:1], prompt, cols)[:3]
     else:
         if turn:
