@@ -111,6 +111,7 @@ while (1) {
         my $type = $m->{type};
         if ($type eq 'decision') { answer($m); $answered++ }
         elsif ($type eq 'snapshot' && defined $m->{decision}) { answer($m->{decision}); $answered++ }
+        elsif ($type eq 'hand_ended') { send_msg({type => 'ready', ready => \1}) }  # step 5
         elsif ($type eq 'table_ended') { print "table ended after $answered answers\n"; exit 0 }
         elsif ($type eq 'goodbye') { print "goodbye: $m->{reason}\n"; exit 0 }
         elsif ($type eq 'error') {

@@ -18,10 +18,20 @@ REPO = Path(__file__).resolve().parents[2]
 GAME_TIMEOUT_S = 60
 
 
-def test_a_bot_from_the_quick_start_alone_plays_a_whole_table(rules_file: Path) -> None:
+HOSTS_OWN_PAUSE = """\
+[rules]
+scoring = true
+hand_limit = 3
+"""
+"""Three hands with the host's own pause between them (30 s, unless everyone is ready)."""
+
+
+def test_a_bot_from_the_quick_start_alone_plays_a_whole_table(tmp_path: Path) -> None:
     perl = shutil.which("perl")
     if perl is None:
         pytest.skip("Perl is not installed: the quick-start bot cannot run")
+    rules_file = tmp_path / "pause.toml"
+    rules_file.write_text(HOSTS_OWN_PAUSE, encoding="utf-8")
     with running_host(rules_file, seed=5) as host:
         finished = subprocess.run(
             [perl, str(BOT), "127.0.0.1", str(host.port), "Perl bot"],
