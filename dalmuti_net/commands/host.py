@@ -478,6 +478,8 @@ def run_with_local_player(
     )
     ui = ClientUi(t, session, address="localhost", local_host=True, preferences=Preferences())
     ui.ascii_symbols = not terminal_is_utf8()
+    # Whoever joins before this terminal's first table (the host's first second) is told.
+    ui.model.opened = options.resume is None
     client = TerminalClient(ui, input=input, output=output)
     client.alerts.bell, client.alerts.title = options.bell, options.title
 

@@ -84,6 +84,8 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
         person=True,
     )
     table = PlainTable(t, session, address="localhost", local_host=True, preferences=Preferences())
+    # Whoever joins before this table's first lobby (the host's first second) is told.
+    table.ui.model.opened = options.resume is None
     client = PlainClient(table)
     host.say = client.print_line
     host.table_on_screen = True

@@ -145,3 +145,17 @@ def test_an_event_the_session_decoded_is_not_decoded_again() -> None:
     assert model.session.decoded is not None and model.session.decoded[0] is message
     assert got.events == [model.session.decoded[1]]
     assert got.events[0] is model.session.decoded[1]  # the very object, decoded once
+
+
+def test_the_host_player_hears_of_a_joiner_of_the_hosts_first_second() -> None:
+    """Issue 40, finding 8: Fay joined before the host player's own terminal had its
+    first table, which is on screen, not news: the host's log never said she came."""
+    session = ClientSession("Ana")
+    session.player = 0
+    model = TableModel(EN, session)
+    model.opened = True  # the host player's terminal, at a table it just opened
+    bot = seat(2, "Random bot", kind="bot")
+    fed(model, table(seat(0, "Ana"), seat(1, "Fay"), bot))
+    assert [line.text for line in model.log] == ["Fay joins the table."]
+    fed(model, table(seat(0, "Ana"), seat(1, "Fay"), bot, seat(3, "Gus")))
+    assert [line.text for line in model.log] == ["Fay joins the table.", "Gus joins the table."]

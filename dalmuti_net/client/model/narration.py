@@ -57,14 +57,23 @@ class TableChanges:
         countdowns: Countdowns,
         *,
         countdown_follows: bool,
+        opened: bool = False,
     ) -> list[Told]:
         """What changed since the last table. ``countdown_follows``: the host follows a
         seat's drop with its grace countdown (``timers``), whose sentence says the player
-        is offline (``grace``); a sentence before it would say it twice."""
+        is offline (``grace``); a sentence before it would say it twice. ``opened``: this
+        viewer opened the table (the host player's own, new): whoever already sits in its
+        first lobby, but bots, joined since (in the host's first second) and is news."""
         if table is None:
             return []
         before, self._before = self._before, table
         told: list[Told] = []
+        if before is None and opened and table.lobby:
+            told += [
+                Told(t._("{name} joins the table.").format(name=name(seat.player)))
+                for seat in table.players
+                if seat.player != me and seat.is_human
+            ]
         if before is not None and before is not table:
             if before.lobby and table.lobby:
                 told += self._lobby(t, before, table, me, name)

@@ -153,6 +153,9 @@ class TableModel:
         self.auto_pass = False
         """Pass by itself where passing is the only answer (the player's preference)."""
         self.welcomed = False
+        self.opened = False
+        """This viewer opened the table (the host player's own terminal, at a new table, not
+        one resumed from a save): who sits in its first lobby joined since, and is told."""
         self.resuming = False
         """Reconnected: the next snapshot brings this client up to date."""
         self._arriving = False
@@ -346,6 +349,7 @@ class TableModel:
                 self.name_of,
                 self.countdowns,
                 countdown_follows=self._countdown_follows(),
+                opened=self.opened,
             )
         )
 
