@@ -90,6 +90,9 @@ class Context:
         self.options = options
         self.shared = shared
         self.nursery = nursery
+        """Runs the WebSockets' own tasks until the case's connections are closed."""
+        self.helpers = nursery
+        """Runs tasks of the case (a seat played in the background), stopped at its end."""
         self.peers: list[Peer] = []
         self.notes: list[str] = []
 

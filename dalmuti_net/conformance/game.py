@@ -90,6 +90,12 @@ async def play_until(
             await peer.send({"type": "ready", "ready": True})
 
 
+async def autoplay(peer: Peer) -> None:
+    """Play ``peer``'s seat in the background (answers and ready) while a case reads
+    another connection; the case's end stops it."""
+    await play_until(peer, lambda m: False, timeout=60, what="the case's end")
+
+
 def of_type(*types: str) -> Callable[[Message], bool]:
     return lambda m: m.get("type") in types
 

@@ -86,8 +86,11 @@ async def run_case(case: Case, options: Options, shared: Shared) -> Result:
         async with trio.open_nursery() as nursery:
             context = Context(options, shared, nursery)
             try:
-                with trio.fail_after(CASE_LIMIT):
-                    await case.run(context)
+                async with trio.open_nursery() as helpers:
+                    context.helpers = helpers
+                    with trio.fail_after(CASE_LIMIT):
+                        await case.run(context)
+                    helpers.cancel_scope.cancel()  # a seat played in the background
                 if context.notes:
                     detail = "; ".join(context.notes)
             finally:

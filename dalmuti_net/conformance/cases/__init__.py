@@ -1,5 +1,6 @@
 from . import (  # noqa: F401
     connection,
+    extra,
     final,
     flood,
     framing,

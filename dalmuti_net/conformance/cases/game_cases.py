@@ -190,10 +190,7 @@ async def timers_after(ctx: Context) -> None:
     await play_until(peer, of_type("decision"), answer=False, what="a decision")
     await peer.send({"type": "snapshot_request"})
     await peer.expect("snapshot")
-    after = await peer.quiet(0.5)
-    if not any(m.get("type") == "timers" for m in after):
-        raise CaseFailed("no timers followed a snapshot_request's snapshot")
-    timers = next(m for m in after if m.get("type") == "timers")
+    timers = await peer.expect("timers", timeout=3, what="a timers after the snapshot")
     if timers.get("turn"):
         raise CaseFailed(f"with no turn timer, timers.turn is {timers.get('turn')}")
 
@@ -431,9 +428,17 @@ async def refused_start(ctx: Context) -> None:
 async def rate(ctx: Context) -> None:
     seat = await ctx.join(role="spectator")
     rate_ = seat.welcome["limits"]["max_messages_per_second"]
-    for number in range(rate_ * 2 + 10):
+    sent = rate_ * 2 + 10
+    for number in range(sent):
         await seat.peer.send({"type": "heartbeat", "id": number})
-    got = await seat.peer.quiet(0.5)
+    got: list[Message] = []
+    while len({m.get("re") for m in got if m.get("type") in ("ack", "error")}) < sent:
+        got.append(
+            await seat.peer.expect(
+                lambda m: m.get("type") in ("ack", "error"),
+                what=f"a reply to each of {sent} heartbeats",
+            )
+        )
     codes = [m.get("code") for m in got if m.get("type") == "error"]
     if "rate_limited" not in codes:
         raise CaseFailed(f"{rate_ * 2 + 10} messages at once were all taken")

@@ -35,10 +35,9 @@ async def unknown_first(ctx: Context) -> None:
 )
 async def timers_welcome(ctx: Context) -> None:
     seat = await ctx.join(role="spectator")
-    got = await seat.peer.quiet(0.5)
-    timers = [m for m in got if m.get("type") == "timers"]
-    if not timers:
-        raise CaseFailed("no timers followed the snapshot after welcome")
+    timers = await seat.peer.expect("timers", timeout=3, what="a timers after the snapshot")
+    if not isinstance(timers.get("grace"), list) or not isinstance(timers.get("turn"), list):
+        raise CaseFailed(f"the timers is {timers}")
 
 
 @case(
@@ -113,11 +112,10 @@ async def ack_chat(ctx: Context) -> None:
 async def snapshot_request(ctx: Context) -> None:
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "snapshot_request", "id": 9})
-    got = await seat.peer.quiet(0.5)
-    kinds = [m.get("type") for m in got if m.get("type") in ("ack", "snapshot")]
-    if kinds != ["ack", "snapshot"]:
-        raise CaseFailed(f"snapshot_request with an id got {kinds}")
-    snapshot = next(m for m in got if m.get("type") == "snapshot")
+    first = await seat.peer.expect(lambda m: m.get("type") in ("ack", "snapshot"))
+    if first["type"] != "ack" or first.get("re") != 9:
+        raise CaseFailed(f"snapshot_request with an id got {first['type']} before its ack")
+    snapshot = await seat.peer.expect("snapshot")
     if snapshot.get("seq", -1) < seat.snapshot["seq"]:
         raise CaseFailed("the fresh snapshot's seq went back")
 

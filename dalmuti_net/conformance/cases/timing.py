@@ -54,12 +54,16 @@ async def silence(ctx: Context) -> None:
     peer = seat.peer
     peer.heartbeats = False
     started = trio.current_time()
-    await trio.sleep(timeout / 2000)
+    await peer.quiet(timeout / 2000)  # read all the while (a slow reader is dropped)
     await peer.send_bytes(struct.pack(">I", 20) + b"\x82")  # a frame begun, never finished
     while True:
         message = await peer.next(timeout=timeout / 1000 + 3)
         if message is None:
-            raise CaseFailed("the host closed the connection without an error")
+            raise CaseFailed(
+                f"the host closed the connection without an error after"
+                f" {trio.current_time() - started:.1f} s (got"
+                f" {[m.get('type') for m in peer.received[-5:]]})"
+            )
         if message.get("type") == "error":
             break
     took = trio.current_time() - started
