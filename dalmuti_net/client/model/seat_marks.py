@@ -1,6 +1,7 @@
 """A seat's status in words, written once for every front end: the flags beside a seat
 in a game (out, passed, on top, leaving, offline, a stand-in, its countdowns) and the
-marks beside a seat in the lobby (host, bot, ready, offline).
+marks beside a seat in the lobby (host, bot, ready, offline); the row of who joins at
+the next hand.
 
 The terminal screen styles each mark by its ``tone``; the plain table joins their texts;
 the web table sends both to the page.
@@ -8,6 +9,7 @@ the web table sends both to the page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...engine import Observation
@@ -91,3 +93,36 @@ def players_heading(t: Translator, table: TableView | None) -> str:
     """The lobby's heading over the seats: how many, of how many a table takes."""
     seated = 0 if table is None else len(table.players)
     return t._("Players ({n} of 4 to 8)").format(n=seated)
+
+
+@dataclass(frozen=True)
+class JoiningRow:
+    """Who joins at the start of the next hand, for a row under the seats ("Joining next
+    hand: Fay, Gus"): during a game a newcomer has a seat but no place in the seating
+    until the next deal."""
+
+    players: tuple[int, ...]
+    names: tuple[str, ...]
+    text: str
+    """The row in the viewer's language."""
+
+
+def joining_row(
+    t: Translator,
+    table: TableView | None,
+    observation: Observation | None,
+    name: Callable[[int], str],
+) -> JoiningRow | None:
+    """The next hand's newcomers (the host's seats not seated in the game, and those the
+    game said are joining), in seat order; ``None`` when nobody is waiting to join."""
+    if table is None or not table.playing:
+        return None
+    waiting = {seat.player for seat in table.players if not seat.seated and not seat.left}
+    if observation is not None:
+        waiting |= set(observation.joining) - set(observation.order)
+    players = tuple(seat.player for seat in table.players if seat.player in waiting)
+    if not players:
+        return None
+    names = tuple(name(player) for player in players)
+    text = t._("Joining next hand: {names}").format(names=t.list_separator.join(names))
+    return JoiningRow(players, names, text)

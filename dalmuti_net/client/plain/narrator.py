@@ -27,7 +27,7 @@ from ...protocol.messages import Message
 from ...protocol.text import shown
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
 from ..model.errors import TROUBLESHOOTING
-from ..model.seat_marks import game_flags, lobby_marks, players_heading
+from ..model.seat_marks import game_flags, joining_row, lobby_marks, players_heading
 from ..model.story import END_REASONS
 from ..model.views import TableView
 from ..session import ClientSession
@@ -1014,12 +1014,9 @@ class PlainTable:
             flags = game_flags(t, observation, player, by_player.get(player), ui.countdowns)
             parts += [flag.text for flag in flags]
             self.say(self._join(parts))
-        joining = [
-            s.player for s in table.players if not s.seated and s.player not in observation.order
-        ]
-        if joining:
-            names = self._join([ui.name_of(p) for p in joining])
-            self.say(t._("Joining next hand: {names}").format(names=names))
+        joining = joining_row(t, table, observation, ui.name_of)
+        if joining is not None:
+            self.say(joining.text)
         self._tell_trick()
         if observation.ended is not None:
             self._tell_standings()

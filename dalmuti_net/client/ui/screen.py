@@ -23,7 +23,7 @@ from ...told import NEXT_CLAUSE, Listed
 from ..model.countdowns import offline_sentence, your_time
 from ..model.departures import LEFT_MARK, final_rows, next_seating
 from ..model.errors import TROUBLESHOOTING
-from ..model.seat_marks import Mark, game_flags, lobby_marks, players_heading
+from ..model.seat_marks import Mark, game_flags, joining_row, lobby_marks, players_heading
 from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
 from ..model.views import RulesView, SeatView
 from ..status import Status
@@ -560,18 +560,9 @@ def _seats(
             row += [("", "  "), (style, flag)]
             used += 2 + width(flag)
         lines.append(row)
-    joining = [p for p in observation.joining] + [
-        s.player
-        for s in players
-        if not s.seated
-        and s.player not in observation.joining
-        and s.player not in observation.order
-    ]
-    if joining:
-        names = t.list_separator.join(ui.name_of(p) for p in joining)
-        lines.append(
-            plain("  " + t._("Joining next hand: {names}").format(names=names), "class:dim")
-        )
+    joining = joining_row(t, ui.table, observation, ui.name_of)
+    if joining is not None:
+        lines.append(plain("  " + joining.text, "class:dim"))
     return lines
 
 
