@@ -15,10 +15,12 @@ from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_client_st
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Request, TextMessage
 
+from dalmuti_net.client.session import ClientSession
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION
 from dalmuti_net.protocol.resume import client_proof, host_proof, new_nonce, seat_id
+from dalmuti_net.web.seat import WebSeat
 from dalmuti_net.web.server import FILES, MAX_PER_ADDRESS, TableDoor, WebServer
 
 
@@ -355,3 +357,47 @@ async def test_one_address_cannot_take_every_connection() -> None:
                 if answer.startswith(b"HTTP/1.1 200 "):
                     break
                 await trio.sleep(0.05)
+
+
+async def test_a_seats_token_is_told_once_then_only_whether_to_keep_it() -> None:
+    """After a new seat's first welcome the page is told its token, once; then only to
+    forget the seat (left, kicked, the table ended) or keep it again (a rematch). A seat
+    the page took back by proving it is never told a token."""
+    told: list[object] = []
+
+    class Page:
+        async def send_message(self, text: str) -> None:
+            told.append(json.loads(text))
+
+    async def no_connection() -> trio.abc.Stream:
+        raise OSError("not used")
+
+    web = WebSeat(
+        Page(),  # type: ignore[arg-type]
+        no_connection,
+        table_name="Web",
+        table_id="t1",
+        code=None,
+        rate=10.0,
+    )
+    new = ClientSession("Ana")
+    new.welcome = {"token": "the-token", "table_id": "t1"}
+    for _ in range(3):
+        await web._tell_seat(new)
+    assert told == [{"seat": {"token": "the-token", "table_id": "t1"}}]
+    new.forget_seat()  # a leave
+    await web._tell_seat(new)
+    new.seat_over = False  # a rematch with the same seats
+    await web._tell_seat(new)
+    await web._tell_seat(new)
+    assert told[1:] == [{"seat": "forget"}, {"seat": "keep"}]
+
+    told.clear()
+    proved = ClientSession("Ana")
+    proved.relayed_resume = ("0" * 32, "1" * 32)
+    proved.welcome = {"token": None, "table_id": "t1"}
+    web._told_seat = (False, True)  # as _play starts a session that asks a seat back
+    await web._tell_seat(proved)
+    proved.seat_over = True
+    await web._tell_seat(proved)
+    assert told == [{"seat": "forget"}]
