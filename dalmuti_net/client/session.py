@@ -441,7 +441,9 @@ class ClientSession:
             # Back at a table that ended while this client was away: the snapshot has the
             # scores, not the `table_ended` event; the standings are the same either way.
             standings = final_standings(observation.scores, observation.order)
-            observation.ended = TableEnded("", standings)
+            told = [event_from_message(told) for told in message["hand_events"]]
+            why = next((e.reason for e in told if isinstance(e, TableEnded)), "")
+            observation.ended = TableEnded(why, standings)
             self.seat_over = True
             if self.seats is not None and self.token:
                 self.seats.forget(self.token)  # nothing left to resume there

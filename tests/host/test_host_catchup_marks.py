@@ -141,3 +141,25 @@ def test_each_catch_up_marks_exactly_the_moves_made_for_a_seat() -> None:
     # What was said while he was away, once; what he read before, not again.
     assert told.count("Ana: while Bo is away") == 1 and told.count("Ana: before the drop") == 1
     assert told.index("Ana: while Bo is away") > away
+
+
+def test_back_at_a_table_that_ended_meanwhile_a_player_learns_why() -> None:
+    """Found by hand: Bo came back after the last hand and read "The table is over: ."
+    (the snapshot has the scores, not the `table_ended` event, which its hand tells)."""
+    rng = random.Random(4)
+    table = Table("Over", Rules(scoring=True, hand_limit=1), seed=4, headless=True)
+    harness = Watched(table, random.Random(4))
+    ana, _ = harness.watch("Ana", chooser=random_chooser(rng))
+    bo, _ = harness.watch("Bo")
+    harness.start_with_bots(ana, 2)
+    player = bo.session.player
+    assert player is not None
+    harness.drop(bo)
+    table.request_stand_in(player)
+    harness.deliver()
+    harness.run()
+    assert table.phase == "ended"
+    _, back = harness.watch("Bo", token=bo.session.token)
+    assert back.session is not None and back.session.observation is not None
+    ended = back.session.observation.ended
+    assert ended is not None and ended.reason == "hand_limit"

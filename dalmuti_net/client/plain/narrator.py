@@ -1095,6 +1095,8 @@ class PlainTable:
         if just_ended:
             if not self.quitting:
                 self.say(t._("Type quit to leave."))
+        elif not ended.reason:  # a host that did not say why
+            self.say(t._("The table is over."))
         else:
             reason = t._(END_REASONS.get(ended.reason, ended.reason))
             self.say(t._("The table is over: {reason}.").format(reason=reason))
