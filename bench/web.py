@@ -36,9 +36,9 @@ from typing import Any
 
 import trio
 
+from dalmuti_net.client.model.choosers import TaxChooser
 from dalmuti_net.client.runner import ClientRunner, Status
 from dalmuti_net.client.session import TABLE_UI_SOFTWARE, ClientSession
-from dalmuti_net.client.ui.choosers import TaxChooser
 from dalmuti_net.client.ui.state import ClientUi, Send
 from dalmuti_net.engine import PlayDecision
 from dalmuti_net.lang.i18n import Translator
@@ -205,7 +205,7 @@ class Terminal:
                 me = [s for s in message["table"]["players"] if s["player"] == session.player]
                 if me and not me[0]["ready"]:
                     await runner.send({"type": "ready", "ready": True})
-            chooser = ui.choosing
+            chooser = ui.model.choosing
             if chooser is None:
                 return
             decision = session.decision
@@ -225,7 +225,7 @@ class Terminal:
                         if effect.message["type"] in ("play", "pass"):
                             self.sent.append(time.time())
                         await runner.send(effect.message)
-                if ui.choosing is None:
+                if ui.model.choosing is None:
                     break
 
         runner = ClientRunner(session, connect, on_message=on_message, on_status=ui.on_status)
@@ -274,7 +274,7 @@ async def time_moves(driver: Any, port: int, url: str, hands: int) -> dict[str, 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(watch, port, events, done)
         nursery.start_soon(terminal.run)
-        while terminal.ui.status is not Status.CONNECTED or terminal.session.player is None:
+        while terminal.ui.model.status is not Status.CONNECTED or terminal.session.player is None:
             await trio.sleep(0.05)
         await trio.sleep(0.3)
         await trio.to_thread.run_sync(driver.execute_script, AUTOPLAY)

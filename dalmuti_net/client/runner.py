@@ -47,6 +47,11 @@ UNREADABLE = N_(
 )
 
 
+QUIT_PATIENCE = 3.0
+"""Seconds quitting may spend telling the others before the program ends anyway (the
+terminal's and the plain table's runtimes)."""
+
+
 class CannotConnect(Exception):
     """The first connection attempt failed: nothing to resume."""
 

@@ -484,11 +484,11 @@ def run_with_local_player(
     client.alerts.bell, client.alerts.title = options.bell, options.title
 
     def say(line: str) -> None:
-        ui.add_log("info", line)
+        ui.model.add_log("info", line)
         client.refresh()
 
     def show_drawing(lines: list[str]) -> None:
-        ui.add_log("drawing", "\n".join(lines))
+        ui.model.add_log("drawing", "\n".join(lines))
         client.refresh()
 
     host.say = say

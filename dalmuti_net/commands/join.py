@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         code=args.code,
         ascii_symbols=args.ascii or not terminal_is_utf8(),
     )
-    ui.seats = SeatStore()  # the table list shows a listing claiming a seat's table id
+    ui.model.seats = SeatStore()  # the table list shows a listing claiming a seat's table id
     client = TerminalClient(ui)
     client.alerts.bell, client.alerts.title = not args.no_bell, not args.no_title
 
@@ -145,18 +145,18 @@ def run(args: argparse.Namespace) -> int:
             if place is not None:
                 host, port = place
                 display = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-                player_name = ui.name or login_name("Player")
+                player_name = ui.model.name or login_name("Player")
             else:
                 join = await client.find_table(args.interface)
-                host, port, display = join.host, join.port, ui.address
+                host, port, display = join.host, join.port, ui.model.address
                 player_name = join.name
                 save_name(player_name)
-                ui.name, ui.name_given = player_name, True
+                ui.model.name, ui.model.name_given = player_name, True
             log.info("joining %s as %r", display, player_name)
             session = RecordingSession(
                 player_name,
                 spectator=spectate,
-                code=ui.code,
+                code=ui.model.code,
                 seats=SeatStore(),
                 software=TABLE_UI_SOFTWARE,
                 person=True,
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             next_step = await client.play(session, connect)
             if isinstance(next_step, Rejoin):
                 place, spectate = (host, port), next_step.spectator
-                ui.code = next_step.code
+                ui.model.code = next_step.code
             elif isinstance(next_step, BackToList):
                 place, spectate = None, args.spectate
                 ui.back_to_list()
@@ -185,8 +185,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if recorder is not None:
             recorder.close()
-    if ui.farewell is not None:  # leaving ended the table, or ends it: said once it closed
-        print(ui.farewell, flush=True)
+    if ui.model.farewell is not None:  # leaving ended the table, or ends it: said once it closed
+        print(ui.model.farewell, flush=True)
     return exit_code(sessions[-1] if sessions else None)
 
 

@@ -13,7 +13,7 @@ from ..client.plain.runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
 from ..client.seats import SeatStore
 from ..client.session import ClientSession
 from ..client.ui.config import Preferences, chosen_name, save_name
-from ..client.ui.state import Quit
+from ..client.model.client_model import Quit
 from ..lang.i18n import Translator
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -85,7 +85,7 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
     )
     table = PlainTable(t, session, address="localhost", local_host=True, preferences=Preferences())
     # Whoever joins before this table's first lobby (the host's first second) is told.
-    table.ui.model.opened = options.resume is None
+    table.model.opened = options.resume is None
     client = PlainClient(table)
     host.say = client.print_line
     host.table_on_screen = True

@@ -308,7 +308,7 @@ class WebSeat:
                 try:
                     await runner.run()
                 except CannotConnect as error:
-                    ui.cannot_connect(str(error), error.kind)
+                    ui.model.cannot_connect(str(error), error.kind)
                 self._changed.set()
 
             nursery.start_soon(run_runner)
@@ -367,7 +367,7 @@ class WebSeat:
                 continue
             if isinstance(effect, Send):
                 if not await runner.send(effect.message):
-                    ui.say(ui.t._("Not connected: that was not sent."), "error")
+                    ui.model.say(ui.t._("Not connected: that was not sent."), "error")
                 if effect.message["type"] == "leave":
                     await self._tell_seat(runner.session)
             elif isinstance(effect, Quit):
@@ -397,10 +397,10 @@ class WebSeat:
         ui = self.ui
         assert ui is not None
         while True:
-            with trio.move_on_after(TICK if ui.countdowns.running else math.inf):
+            with trio.move_on_after(TICK if ui.model.countdowns.running else math.inf):
                 await self._changed.wait()
             self._changed = trio.Event()
-            session = ui.session
+            session = ui.model.session
             if session is not None:
                 await self._tell_seat(session)
             view = json.dumps({"view": render_view(ui, *self._size)}, ensure_ascii=False)

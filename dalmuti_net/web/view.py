@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..client.model import intents as do
+from ..client.model.choosers import PlayChooser
 from ..client.model.seat_marks import game_flags
 from ..client.model.story import describe_event
-from ..client.ui.choosers import Hint, PlayChooser, button
 from ..client.ui.confirm import confirmation_lines
 from ..client.ui.help import help_text_lines
+from ..client.ui.hints import Hint, button
 from ..client.ui.screen import (
     cards_played,
     final_standings,
@@ -115,12 +117,12 @@ def _fragments(line: list[tuple[str, str]]) -> list[list[str]]:
 def _hand(ui: ClientUi) -> dict[str, Any] | None:
     """The viewer's cards; while choosing, the chooser's groups (what may be pointed at),
     its cursor and the picks."""
-    chooser = ui.choosing
+    chooser = ui.model.choosing
     groups = None if chooser is None else chooser.groups()
-    session = ui.session
+    session = ui.model.session
     observation = None if session is None else session.observation
     if not groups:
-        hand = None if observation is None or ui.me is None else observation.hand
+        hand = None if observation is None or ui.model.me is None else observation.hand
         if hand is None:
             return None
         groups = [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
@@ -146,7 +148,7 @@ def _hand(ui: ClientUi) -> dict[str, Any] | None:
 
 
 def _legal_sets(ui: ClientUi) -> list[dict[str, Any]]:
-    chooser = ui.choosing
+    chooser = ui.model.choosing
     if not isinstance(chooser, PlayChooser) or chooser.must_pass:
         return []
     current = chooser.current()
@@ -160,10 +162,10 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
     """The table while a hand is played or over, laid out by the page: the seats with the
     terminal's own seat flags, the trick's story, the decision, the log. None where the
     terminal's screen is shown as it is (the lobby, results, help, problems)."""
-    session, table = ui.session, ui.table
+    session, table = ui.model.session, ui.model.table
     observation = None if session is None else session.observation
     if (
-        ui.screen is not Screen.TABLE
+        ui.model.screen is not Screen.TABLE
         or session is None
         or table is None
         or table.lobby
@@ -175,14 +177,14 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
     t = ui.t
     by_player = table.by_player
     scoring = table.rules.scoring
-    countdowns = ui.countdowns
+    countdowns = ui.model.countdowns
     seats = []
     for player in observation.order:
         role = observation.roles[player]
         seats.append(
             {
-                "name": ui.name_of(player),
-                "me": player == ui.me,
+                "name": ui.model.name_of(player),
+                "me": player == ui.model.me,
                 "turn": player in observation.waiting,
                 "symbol": role_symbol(role, ui.ascii_symbols),
                 "role": t.role(role),
@@ -196,9 +198,9 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
                 ],
             }
         )
-    chooser = ui.choosing
-    names = ui.namer()
-    memory = cards_played(ui, observation, 48) if ui.in_hand and ui.show_memory else []
+    chooser = ui.model.choosing
+    names = ui.model.namer()
+    memory = cards_played(ui, observation, 48) if ui.model.in_hand and ui.show_memory else []
     results = _results(ui, observation)  # in place of the turn line and the standings
     return {
         "results": results,
@@ -212,7 +214,7 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
         "memory": [_fragments(line) for line in memory],
         "standings": [] if results else [_fragments(line) for line in final_standings(ui, cols)],
         "log_title": t._("Log and chat"),
-        "log": [[line.kind, tidy(line.text)] for line in list(ui.log)[-LOG_SHOWN:]],
+        "log": [[line.kind, tidy(line.text)] for line in list(ui.model.log)[-LOG_SHOWN:]],
     }
 
 
@@ -223,7 +225,7 @@ FOOTER_STYLES = ("class:hints", "class:prompt")
 def _results(ui: ClientUi, observation: Any) -> dict[str, Any] | None:
     """The hand just over, between the hands (until the next deal or a tap): the
     terminal's own rows, its sentences for the cards that changed hands with you."""
-    result = ui.results
+    result = ui.model.results
     if result is None:
         return None
     t = ui.t
@@ -232,16 +234,19 @@ def _results(ui: ClientUi, observation: Any) -> dict[str, Any] | None:
         after = tap.format(button=button(t, FINAL_STANDINGS_HINT.label))
     else:
         after = next_deal(ui)
-        if ui.reading_results():
+        if ui.model.reading_results():
             tap = t._("Tap {button} when you have read them.")
             after += " " + tap.format(button=button(t, READ_RESULTS_HINT.label))
     headers, rows = results_rows(ui)
-    notes = [describe_event(t, transfer, ui.name_of, ui.me) for transfer in observation.transfers]
+    notes = [
+        describe_event(t, transfer, ui.model.name_of, ui.model.me)
+        for transfer in observation.transfers
+    ]
     return {
         "title": t._("Hand {hand} is over").format(hand=result.hand),
         "headers": headers,
         "rows": [
-            {"cells": row, "me": player == ui.me}
+            {"cells": row, "me": player == ui.model.me}
             for player, row in zip(result.finishing, rows, strict=True)
         ],
         "notes": [note for note in notes if note is not None],
@@ -261,7 +266,7 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
     table = _table(ui, cols)
     screen: list[list[list[str]]] = []
     question: list[list[list[str]]] = []
-    helping = ui.overlay is Overlay.HELP and ui.screen is Screen.TABLE
+    helping = ui.overlay is Overlay.HELP and ui.model.screen is Screen.TABLE
     if helping:
         # The whole help, for the page to scroll, without the keyboard's section.
         title = [("class:title", t._("Help"))]
@@ -272,8 +277,8 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
         screen = [_fragments(line) for line in lines if not (line and line[0][0] in FOOTER_STYLES)]
         while screen and all(not text.strip() for _, text in screen[-1]):
             screen.pop()
-    elif ui.confirmation is not None:
-        question = [_fragments(line) for line in confirmation_lines(ui.confirmation, cols)]
+    elif ui.model.question is not None:
+        question = [_fragments(line) for line in confirmation_lines(ui.model.question, cols)]
     hints = [Hint("Esc", N_("close"))] if helping else visible_hints(ui, cols, rows)
     buttons = [
         {"key": button.key, "label": button.label}
@@ -289,8 +294,8 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
             "chat": ui.editor.purpose == "chat",
         }
     notice = None
-    if ui.notice is not None and table is not None:  # the terminal's screen shows its own
-        notice = {"text": ui.notice.text, "level": ui.notice.level}
+    if ui.model.notice is not None and table is not None:  # the terminal's screen shows its own
+        notice = {"text": ui.model.notice.text, "level": ui.model.notice.level}
     return {
         "screen": screen,
         "table": table,
@@ -301,7 +306,7 @@ def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
         "sets_title": t._("Legal sets"),
         "editor": editor,
         "notice": notice,
-        "turn": ui.choosing is not None,
+        "turn": ui.model.choosing is not None,
         "lang": LANGUAGE_TAGS[t.language],
         "languages": [[LANGUAGE_TAGS[code], name] for code, name in LANGUAGES.items()],
     }
@@ -347,34 +352,22 @@ def choose(ui: ClientUi, choice: object) -> list[Effect]:
 
 
 def _pointing(ui: ClientUi) -> bool:
-    """Nothing over the table would take the arrow keys instead of the chooser."""
-    return ui.confirmation is None and ui.editor is None and ui.overlay is None
+    """Nothing over the table would take a tap instead of the chooser."""
+    return ui.model.question is None and ui.editor is None and ui.overlay is None
 
 
 def _point_at(ui: ClientUi, card: int) -> list[Effect]:
-    chooser = ui.choosing if _pointing(ui) else None
-    ui.results = None  # the results screen gives way to the table at any touch
-    groups = [] if chooser is None else (chooser.groups() or [])
-    if chooser is None or card not in [held for held, _ in groups]:
+    ui.model.results = None  # the results screen gives way to the table at any touch
+    if not _pointing(ui) or ui.model.choosing is None:
         return []
-    for _ in groups:
-        if chooser.cursor_card == card:
-            break
-        ui.press("right")
-    return []
+    return ui.model.intend(do.PointAt(card))
 
 
 def _pick_set(ui: ClientUi, index: int) -> list[Effect]:
-    chooser = ui.choosing if _pointing(ui) else None
-    ui.results = None
-    if not isinstance(chooser, PlayChooser) or not 0 <= index < len(chooser.offers):
+    ui.model.results = None
+    if not _pointing(ui) or not isinstance(ui.model.choosing, PlayChooser):
         return []
-    wanted = chooser.offers[index]
-    for _ in chooser.offers:
-        if chooser.current() == wanted:
-            break
-        ui.press("tab")
-    return []
+    return ui.model.intend(do.PickSet(index))
 
 
 PAGE_STRINGS = {

@@ -160,8 +160,8 @@ def test_a_mistyped_address_is_told_in_the_table_screens_language() -> None:
     for key in "ana:0":
         ui.press(key)
     ui.press("enter")
-    assert ui.notice is not None
-    assert ui.notice.text == "'ana:0': el puerto debe ser un número del 1 al 65535"
+    assert ui.model.notice is not None
+    assert ui.model.notice.text == "'ana:0': el puerto debe ser un número del 1 al 65535"
 
 
 def test_every_argparse_word_is_in_the_catalogs() -> None:

@@ -263,7 +263,7 @@ def test_a_seats_table_at_a_new_address_is_shown_as_such(tmp_path: Path) -> None
     claim = claims([moved], store)[moved.instance_name]
     assert claim.moved_from == "127.0.0.1:7341" and claim.address == "127.0.0.9:7400"
     ui = ClientUi(Translator("en"), name="Bea")
-    ui.seats = store
+    ui.model.seats = store
     ui.set_listings([moved])
     screen = " ".join(draw(ui).split())
     assert "! Friday table" in screen and "last seen at 127.0.0.1:7341" in screen

@@ -38,17 +38,17 @@ def test_a_replay_says_replay_not_connected(language: str) -> None:
     t = Translator(language)
     table, _ = played_live(language, seed=3)
     replay = replay_of(table, language)
-    assert replay.ui.status is Status.CONNECTED  # what its messages need, not a connection
+    assert replay.ui.model.status is Status.CONNECTED  # what its messages need, not a connection
     for key in ("home", "down", "right", "end"):
         replay.press(key)
         header = draw(replay.ui).splitlines()[0]
         assert t._("connected") not in header and "●" not in header, header
         assert header.endswith(" " + t._("replay")), header
-    observation = replay.ui.session.observation if replay.ui.session else None
+    observation = replay.ui.model.session.observation if replay.ui.model.session else None
     assert observation is not None and observation.ended is not None
     standings = observation.ended.standings
     rows = standings_rows(draw(replay.ui), t, len(standings))
-    names = [replay.ui.name_of(player) for player, _, _ in standings]
+    names = [replay.ui.model.name_of(player) for player, _, _ in standings]
     assert_in_columns(rows, names, [score for _, score, _ in standings])
     # The live table's header is left as it was.
     assert draw(table.ui).splitlines()[0].endswith("● " + t._("connected"))
@@ -63,7 +63,7 @@ def test_eight_players_final_standings_in_columns_at_80x24(language: str) -> Non
         Rules(scoring=True, hand_limit=1), seed=2, bots=7, language=language, name=LONG_NAME
     )
     table.start()
-    mine = table.ui.name_of(table.session.player or 0)
+    mine = table.ui.model.name_of(table.session.player or 0)
     assert width(mine) > 26
     for _ in range(3000):
         observation = table.session.observation
@@ -73,7 +73,7 @@ def test_eight_players_final_standings_in_columns_at_80x24(language: str) -> Non
         if observation.phase == "hand_over":
             assert mine in draw(table.ui)  # the results screen
             table.next_hand()
-        elif table.ui.chooser is not None:
+        elif table.ui.model.chooser is not None:
             answer(table)
         else:
             table.pump()
@@ -82,5 +82,5 @@ def test_eight_players_final_standings_in_columns_at_80x24(language: str) -> Non
     table.press("enter")  # then the final standings
     standings = observation.ended.standings
     rows = standings_rows(draw(table.ui), t, len(standings))
-    names = [table.ui.name_of(player) for player, _, _ in standings]
+    names = [table.ui.model.name_of(player) for player, _, _ in standings]
     assert_in_columns(rows, names, [score for _, score, _ in standings])

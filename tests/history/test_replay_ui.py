@@ -36,18 +36,18 @@ def played_live(language: str, seed: int) -> tuple[LocalTable, list[tuple[str, l
     table = LocalTable(RULES, seed=seed, language=language, bots=3)
     ui = table.ui
     # Auto-pass is the client's own line, which no save holds: the player passes by key.
-    ui.preferences.set_auto_pass(False)
+    ui.model.preferences.set_auto_pass(False)
     shown: list[tuple[str, list[Any], bool]] = []
     latest: list[tuple[str, list[Any], bool]] = [("", [], False)]
     receive = ui.on_message
 
     def taken_in(message: dict[str, Any]) -> Any:
-        logged = len(ui.log)
+        logged = len(ui.model.log)
         effects = receive(message)
-        if len(ui.log) > logged:
+        if len(ui.model.log) > logged:
             shown.append(latest[0])
         # As the last message left it, before any key the player then pressed.
-        latest[0] = (draw(ui), list(ui.log), ui.answered)
+        latest[0] = (draw(ui), list(ui.model.log), ui.model.answered)
         return effects
 
     ui.on_message = taken_in  # type: ignore[method-assign]
@@ -63,7 +63,7 @@ def played_live(language: str, seed: int) -> tuple[LocalTable, list[tuple[str, l
         answer(table)
     # The last hand's points stay until a key; the player then sees the final standings.
     table.press("enter")
-    shown.append((draw(ui), list(ui.log), ui.answered))
+    shown.append((draw(ui), list(ui.model.log), ui.model.answered))
     return table, shown[1:]  # the first is before anything was logged
 
 
@@ -101,7 +101,7 @@ def test_every_step_is_the_screen_the_player_had(language: str) -> None:
         if step:
             replay.press("right")
         assert replay.position == step + lobby
-        assert list(replay.ui.log) == log, f"step {step}"
+        assert list(replay.ui.model.log) == log, f"step {step}"
         shown = above_the_log(draw(replay.ui), language)
         expected = above_the_log(screen, language)
         if answered:
@@ -132,7 +132,7 @@ def test_keys_move_by_event_hand_and_to_a_hand() -> None:
     replay.press("right")
     replay.press("right")
     replay.press("up")  # back to the start of this hand
-    assert replay.hand == 2 and replay.ui.log[-1].text == "Hand 2 of 3 begins."
+    assert replay.hand == 2 and replay.ui.model.log[-1].text == "Hand 2 of 3 begins."
     replay.press("up")
     assert replay.position == start_of_1
     replay.press("left")
@@ -169,5 +169,5 @@ def test_the_replay_runs_in_a_terminal_application() -> None:
         pipe.send_text("\x1b[C\x1b[C")  # right, right
         pipe.send_text("q")
         app.run()
-    assert replay.hand == 2 and replay.ui.log[-1].text != "Empieza la mano 2 de 3."
+    assert replay.hand == 2 and replay.ui.model.log[-1].text != "Empieza la mano 2 de 3."
     assert "Repetición: paso" in draw(replay.ui)

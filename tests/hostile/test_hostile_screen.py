@@ -61,9 +61,9 @@ class Run:
                     self.connects += 1
 
             async def main() -> None:
-                assert ui.session is not None
+                assert ui.model.session is not None
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(client.play, ui.session, connect)
+                    nursery.start_soon(client.play, ui.model.session, connect)
                     if at is not None:
                         await trio.sleep(at[0])
                         at[1](ui)
@@ -98,11 +98,11 @@ def wait_for_problem(run: Run, timeout: float = 8.0) -> None:
             return await trio.open_tcp_stream("127.0.0.1", run.port)
 
         async def main() -> None:
-            assert ui.session is not None
+            assert ui.model.session is not None
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(client.play, ui.session, connect)
+                nursery.start_soon(client.play, ui.model.session, connect)
                 with trio.fail_after(timeout):
-                    while ui.screen is not Screen.PROBLEM:
+                    while ui.model.screen is not Screen.PROBLEM:
                         await trio.sleep(0.05)
                 pipe.send_text("q")
                 with trio.fail_after(2):
@@ -119,7 +119,7 @@ def test_a_lie_ends_on_a_screen_that_says_why(name: str, liars: dict[str, int]) 
     screen = screen_text(run.ui)
     assert "El anfitrión envió mensajes que no encajan con la mesa" in screen
     assert "does not fit" in screen  # the detail, as the client found it
-    assert run.ui.session is not None and run.ui.session.broken is not None
+    assert run.ui.model.session is not None and run.ui.model.session.broken is not None
 
 
 def test_a_welcome_of_another_version_shows_both_versions(liars: dict[str, int]) -> None:
@@ -142,9 +142,9 @@ def test_under_a_flood_q_is_honoured_and_memory_stays_bounded(
     run.run(2.0, "qq")
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert run.quit_after is not None and run.quit_after < 1.0
-    session = run.ui.session
+    session = run.ui.model.session
     assert session is not None and len(session.chat) <= KEPT_CHAT
-    assert len(run.ui.log) <= LOG_LINES
+    assert len(run.ui.model.log) <= LOG_LINES
     assert grown_mb < 100
 
 
@@ -153,7 +153,7 @@ def test_q_quits_while_connecting_to_a_host_that_never_answers(liars: dict[str, 
     run = Run(port)
     run.run(1.0, "q")
     assert run.quit_after is not None and run.quit_after < 1.0
-    assert run.ui.screen is not Screen.TABLE
+    assert run.ui.model.screen is not Screen.TABLE
 
 
 def test_reconnecting_says_why_and_not_again_for_the_same_reason() -> None:
@@ -167,7 +167,7 @@ def test_reconnecting_says_why_and_not_again_for_the_same_reason() -> None:
 
         # The first connection, then three tries refused (0.5, 1 and 2 s apart).
         run.run(10.0, "qq", at=(1.0, vanish), until=lambda: run.connects >= 4)
-    lines = [line.text for line in run.ui.log if line.text.startswith("Connection lost")]
+    lines = [line.text for line in run.ui.model.log if line.text.startswith("Connection lost")]
     assert lines[0] == "Connection lost (the host closed the connection); reconnecting…"
     assert lines[1:] == [  # tried 3 times by then
         "Connection lost (nothing answers on that port: the table may be closed, or the port is "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dalmuti_net.client.model.choosers import Names
 from dalmuti_net.client.plain.answers import (
     HOW_TO_ANSWER,
     HOW_TO_CONFIRM,
@@ -13,7 +14,6 @@ from dalmuti_net.client.plain.answers import (
     how_to_answer,
 )
 from dalmuti_net.client.sdk import is_legal, legal_actions
-from dalmuti_net.client.ui.choosers import Names
 from dalmuti_net.engine import (
     JESTER,
     CardSet,

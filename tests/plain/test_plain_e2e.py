@@ -408,7 +408,7 @@ def test_an_evening_in_lines_clocks_results_read_last_points_and_a_rematch(
         "120 seconds at most."
     )
     client.send("autopass off")
-    read_until(client, "Auto-pass is off: you pass yourself, with p.")
+    read_until(client, "Auto-pass is off: you pass yourself.")
     client.send("autopass on")
     read_until(client, "Auto-pass is on")
     client.send("start")

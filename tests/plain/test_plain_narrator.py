@@ -109,11 +109,48 @@ def test_rules_are_listed_and_set_by_number_with_the_editors_checks() -> None:
         "Turn timer: 45 seconds per decision; results stay until everyone is ready, "
         "3 seconds at most."
     )
-    assert table.type("rule 8 3") == ["Give a number of seconds from 5 to 3600."]
+    assert table.type("rule 8 3") == ["Type a whole number from 5 to 3600."]
     table.type("rule 9 20")
     assert table.local.sent[-1] == {"type": "set_timing", "results_ms": 20_000}
     table.type("rule 8 0")
     assert table.local.sent[-1] == {"type": "set_timing", "turn_timer_ms": None}
+
+
+def test_no_limit_to_the_hands_is_refused_with_scoring_on_as_on_every_table() -> None:
+    """Issue 39: ``rule 4 0`` sent ``hand_limit: None`` with scoring on, which the host
+    turned into 20 hands; the model refuses it for every front end, as the terminal did."""
+    table = PlainLocal()  # scoring on
+    sent = len(table.local.sent)
+    assert table.type("rule 4 0") == ["With scoring on, the table plays at least 1 hand."]
+    assert len(table.local.sent) == sent
+    table.type("rule 3")  # scoring off: now there may be no limit
+    table.type("rule 4 5")
+    table.type("rule 4 0")
+    assert table.local.sent[-1] == {"type": "set_rules", "rules": {"hand_limit": None}}
+
+
+def test_autopass_off_in_auto_pass_s_pause_gives_the_decision_back() -> None:
+    """Issue 39: typed in auto-pass's pause, ``autopass off`` still let the pass go out;
+    the decision is the player's again, and asked, as the terminal's key does."""
+    table = PlainLocal(seed=4)
+    table.local.hold_wakes = True
+    table.type("start")
+    for _ in range(400):
+        if table.local.wakes:
+            break
+        if table.plain.question is None:
+            table.local.next_hand()
+            table.take()
+            continue
+        table.type("1")
+    assert table.local.wakes, "no decision where passing was all there was"
+    sent = len(table.local.sent)
+    lines = table.type("autopass off")
+    assert "Auto-pass is off: you pass yourself." in lines
+    assert "Your turn!" in lines and "1. pass" in lines
+    assert table.plain.wake() == [] and len(table.local.sent) == sent  # no pass went out
+    table.type("1")
+    assert table.local.sent[-1]["type"] == "pass"
 
 
 def test_a_whole_hand_in_lines_then_the_standings() -> None:
@@ -285,7 +322,7 @@ def test_time_is_up_is_said_once_whether_the_hosts_timer_or_ours_ends_first() ->
     table = PlainLocal()
     table.type("start")
     serial = next_question(table)
-    me = table.plain.ui.me
+    me = table.plain.model.me
     table.plain.deadline_ms = 8000  # what a decision at a table with an 8 s timer says
     for moved_for in (
         {"type": "moved_for", "player": me, "by": "stand_in"},

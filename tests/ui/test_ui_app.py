@@ -16,15 +16,15 @@ from ui_support import draw
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
-from dalmuti_net.client.runner import Status
-from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.choosers import (
+from dalmuti_net.client.model.choosers import (
     ExchangeChooser,
     MisdealChooser,
     PlayChooser,
     RevolutionChooser,
     TaxChooser,
 )
+from dalmuti_net.client.runner import Status
+from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.config import Preferences
 from dalmuti_net.client.ui.runtime import TerminalClient, run_with_trio
 from dalmuti_net.client.ui.state import ClientUi, Join, Screen
@@ -88,8 +88,8 @@ def run_client(
                 else:
                     assert connect is not None
                     session_connect = connect
-                assert ui.session is not None
-                nursery.start_soon(client.play, ui.session, session_connect)
+                assert ui.model.session is not None
+                nursery.start_soon(client.play, ui.model.session, session_connect)
                 await script(pipe, ui, client)
                 nursery.cancel_scope.cancel()
 
@@ -98,13 +98,13 @@ def run_client(
 
 async def answer_by_keys(pipe: PipeInput, ui: ClientUi) -> None:
     """Answer the decision on screen by typing, as a player would, and wait until it left."""
-    chooser = ui.chooser
+    chooser = ui.model.chooser
     if isinstance(chooser, TaxChooser):
         while chooser.total < chooser.decision.count:
             before = chooser.total
-            ui.notice = None
+            ui.model.notice = None
             pipe.send_text(KEYS["up"])
-            await wait_for(lambda b=before: chooser.total != b or ui.notice is not None)
+            await wait_for(lambda b=before: chooser.total != b or ui.model.notice is not None)
             if chooser.total == before:  # no more of that card: the next one
                 pipe.send_text(KEYS["right"])
         keys = ["enter"]
@@ -122,7 +122,7 @@ async def answer_by_keys(pipe: PipeInput, ui: ClientUi) -> None:
     else:
         keys = ["enter"]
     pipe.send_text("".join(KEYS.get(key, key) for key in keys))
-    await wait_for(lambda: ui.chooser is not chooser)
+    await wait_for(lambda: ui.model.chooser is not chooser)
 
 
 def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
@@ -133,14 +133,14 @@ def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
     ui = ClientUi(Translator("en"), session, address="memory", preferences=by_hand)
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
-        await wait_for(lambda: ui.screen is Screen.TABLE and session.is_host)
+        await wait_for(lambda: ui.model.screen is Screen.TABLE and session.is_host)
         pipe.send_text("bbb")
         await wait_for(lambda: session.table is not None and len(session.table["players"]) == 4)
         pipe.send_text("s")
         await wait_for(lambda: session.observation is not None)
         with trio.fail_after(STEP * 3):
             while session.observation is not None and session.observation.phase != "hand_over":
-                if ui.choosing is not None:
+                if ui.model.choosing is not None:
                     await answer_by_keys(pipe, ui)
                 await trio.sleep(0.01)
         assert session.observation is not None and len(session.observation.out) == 3
@@ -170,7 +170,7 @@ def test_the_client_reconnects_by_itself_and_shows_it() -> None:
         return stream
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
-        await wait_for(lambda: ui.status is Status.CONNECTED and session.is_host)
+        await wait_for(lambda: ui.model.status is Status.CONNECTED and session.is_host)
         pipe.send_text("bbb")
         await wait_for(lambda: session.table is not None and len(session.table["players"]) == 4)
         pipe.send_text("s")
@@ -179,12 +179,14 @@ def test_the_client_reconnects_by_itself_and_shows_it() -> None:
         await streams[0].aclose()  # the network drops
         await wait_for(lambda: Status.RECONNECTING in statuses)
         assert "connection lost, reconnecting" in draw(ui)
-        await wait_for(lambda: any(line.text == "Up to date with the table." for line in ui.log))
-        assert ui.status is Status.CONNECTED and len(streams) == 2
+        await wait_for(
+            lambda: any(line.text == "Up to date with the table." for line in ui.model.log)
+        )
+        assert ui.model.status is Status.CONNECTED and len(streams) == 2
         assert session.token == token
         screen = draw(ui)
         assert "Reconnected." in screen and "● connected" in screen
-        assert ui.screen is Screen.TABLE and session.observation is not None
+        assert ui.model.screen is Screen.TABLE and session.observation is not None
 
     with create_pipe_input() as pipe:
         client = TerminalClient(ui, input=pipe, output=DummyOutput())
@@ -232,7 +234,7 @@ def test_version_mismatch_screen_names_both_versions() -> None:
     }
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
-        await wait_for(lambda: ui.screen is Screen.PROBLEM)
+        await wait_for(lambda: ui.model.screen is Screen.PROBLEM)
         screen = draw(ui)
         assert "versión 3" in screen and "versión 1" in screen
         assert "Traceback" not in screen
@@ -247,7 +249,7 @@ def test_unreachable_host_screen() -> None:
         raise ConnectionRefusedError("connection refused")
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
-        await wait_for(lambda: ui.screen is Screen.PROBLEM)
+        await wait_for(lambda: ui.model.screen is Screen.PROBLEM)
         screen = draw(ui)
         assert "Could not reach the host at 127.0.0.1:9 (connection refused)" in screen
         assert "firewall" in screen
@@ -271,9 +273,9 @@ def test_the_discovery_list_finds_a_table_and_joins_it(loopback: list[str]) -> N
             ):
 
                 async def pick() -> None:
-                    await wait_for(lambda: any(t.name == info.name for t in ui.listings))
+                    await wait_for(lambda: any(t.name == info.name for t in ui.model.listings))
                     assert "Loopback table UI test" in draw(ui)
-                    while ui.listings[ui.discovery_index].name != info.name:
+                    while ui.model.listings[ui.discovery_index].name != info.name:
                         pipe.send_text(KEYS["down"])
                         await trio.sleep(0.05)
                     pipe.send_text(KEYS["enter"])
@@ -295,7 +297,7 @@ def test_warnings_go_to_the_log_not_over_the_screen(caplog: pytest.LogCaptureFix
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
         logging.getLogger("dalmuti_net.client.discovery").warning("a garbled listing")
-        assert ui.log[-1].text == "a garbled listing"
+        assert ui.model.log[-1].text == "a garbled listing"
 
     run_client(ui, script, connect=refused)
     assert "a garbled listing" not in caplog.text
@@ -314,7 +316,7 @@ def test_a_warning_for_the_player_is_in_the_tables_language() -> None:
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
         told = Told(BOT_FAILED, name="Random bot", error="RuntimeError: x")
         logging.getLogger("dalmuti_net.host.server").warning(told)
-        assert ui.log[-1].text == (
+        assert ui.model.log[-1].text == (
             "Random bot 因為錯誤而停止了（RuntimeError: x）；寬限時間過後，由代打的機器人接手它的"
             "座位。請回報這個問題。"
         )  # the bot's one name, as every screen shows it

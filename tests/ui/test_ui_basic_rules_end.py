@@ -26,7 +26,9 @@ def test_the_final_standings_without_scoring_are_the_finishing_order_with_roles(
     session = table.session
     assert session.observation is not None and session.observation.ended is not None
     ended = session.observation.ended
-    rows = final_rows(table.ui.t, ended, table.ui.table, session.observation, table.ui.name_of)
+    rows = final_rows(
+        table.ui.t, ended, table.ui.model.table, session.observation, table.ui.model.name_of
+    )
     assert [row.place for row in rows] == ["1st", "2nd", "3rd", "4th"]
     assert [row.figure for row in rows] == [
         "Greater Dalmuti",

@@ -15,7 +15,7 @@ from dalmuti_net.lang.i18n import Translator
 
 def hand_so_far(ui: ClientUi) -> list[str]:
     """The log's events and chat from the hand's first line on."""
-    lines = [line.text for line in ui.log if line.kind in ("event", "chat")]
+    lines = [line.text for line in ui.model.log if line.kind in ("event", "chat")]
     return lines[lines.index("Hand 1 begins.") :]
 
 

@@ -8,7 +8,7 @@ import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
-from dalmuti_net.client.ui.choosers import PlayChooser
+from dalmuti_net.client.model.choosers import PlayChooser
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES
 
@@ -24,7 +24,7 @@ class Clock:
 def table_with_clock(language: str = "en") -> tuple[LocalTable, Clock]:
     table = LocalTable(Rules(), language=language, seed=5)
     clock = Clock()
-    table.ui.countdowns.clock = clock
+    table.ui.model.countdowns.clock = clock
     table.press("s")
     return table, clock
 
@@ -35,14 +35,14 @@ def feed(table: LocalTable, message: dict[str, object]) -> None:
 
 
 def someone_else(table: LocalTable) -> int:
-    return next(p for p in table.session.names if p != table.ui.me)
+    return next(p for p in table.session.names if p != table.ui.model.me)
 
 
 def test_your_turn_timer_counts_down_and_warns_at_ten_seconds() -> None:
     table, clock = table_with_clock()
-    while table.ui.chooser is None:
+    while table.ui.model.chooser is None:
         table.next_hand()
-    me = table.ui.me
+    me = table.ui.model.me
     feed(table, {"type": "timers", "grace": [], "turn": [[me, 25_000]]})
     screen = draw(table.ui)
     assert "Your turn!  25 s left" in screen and "◷ 25 s" in screen
@@ -64,25 +64,25 @@ def test_a_dropped_seat_says_who_and_how_long() -> None:
     observation = table.session.observation
     assert observation is not None
     observation.waiting = (other,)
-    table.ui.chooser = None
+    table.ui.model.chooser = None
     assert f"{name} is offline: a bot takes the seat in 40 s" in draw(table.ui)
 
 
 def test_moves_by_the_timer_or_a_stand_in_are_shown_as_such() -> None:
     table, _ = table_with_clock()
-    while not isinstance(table.ui.chooser, PlayChooser):
+    while not isinstance(table.ui.model.chooser, PlayChooser):
         answer(table)
-    me = table.ui.me
+    me = table.ui.model.me
     feed(table, {"type": "moved_for", "player": me, "by": "timer"})
-    lines = len(table.ui.log)
+    lines = len(table.ui.model.log)
     answer(table)
-    logged = [line.text for line in list(table.ui.log)[lines:]]
+    logged = [line.text for line in list(table.ui.model.log)[lines:]]
     assert logged[0].startswith("You play") and "the turn timer ran out" in logged[0]
     assert sum("the turn timer ran out" in text for text in logged) == 1
     other = someone_else(table)
     feed(table, {"type": "moved_for", "player": other, "by": "stand_in"})
     feed(table, {"type": "passed", "seq": table.session.seq + 1, "player": other})
-    assert "played by the bot standing in" in table.ui.log[-1].text
+    assert "played by the bot standing in" in table.ui.model.log[-1].text
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
@@ -91,7 +91,7 @@ def test_countdowns_fit_in_every_language(language: str) -> None:
     other = someone_else(table)
     feed(
         table,
-        {"type": "timers", "grace": [[other, 42_000]], "turn": [[table.ui.me, 8_000]]},
+        {"type": "timers", "grace": [[other, 42_000]], "turn": [[table.ui.model.me, 8_000]]},
     )
     t = table.ui.t
     for cols, rows in [(80, 24), (60, 20), (120, 40)]:
@@ -108,7 +108,7 @@ def test_a_dropped_seat_on_its_turn_shows_both_countdowns_whole(language: str) -
     assert table.session.table is not None
     for seat in table.session.table["players"]:
         player = seat["player"]
-        if player == table.ui.me:
+        if player == table.ui.model.me:
             continue
         # As a person who dropped (a new table, as a host's `table` message brings one).
         dropped = {**seat, "connected": False, "kind": "human"}
@@ -121,7 +121,7 @@ def test_a_dropped_seat_on_its_turn_shows_both_countdowns_whole(language: str) -
         feed(table, {"type": "timers", "grace": [[player, 42_000]], "turn": [[player, 18_000]]})
         screen = draw(table.ui)
         rows = screen.splitlines()
-        name = table.ui.name_of(player) + "  "  # "Random bot", not "Random bot (3)"
+        name = table.ui.model.name_of(player) + "  "  # "Random bot", not "Random bot (3)"
         row = next(line for line in rows[:10] if name in line)
         assert "…" not in row, row
         assert t._("bot in {n} s").format(n=42) in row and t._("◷ {n} s").format(n=18) in row

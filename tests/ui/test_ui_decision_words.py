@@ -65,7 +65,7 @@ def test_every_decision_screen_is_in_the_players_language(language: str) -> None
                 table.press("enter")  # from the results screen back to the table
                 table.next_hand()
                 continue
-            chooser = table.ui.chooser
+            chooser = table.ui.model.chooser
             assert chooser is not None
             kinds.add(type(chooser).__name__)
             screen = draw(table.ui, 80, 24)

@@ -11,9 +11,9 @@ import pytest
 from ui_support import LocalTable, draw
 
 from dalmuti_net.bots.random_bot import random_answer
+from dalmuti_net.client.model.rules_menu import RULE_FIELDS
 from dalmuti_net.client.model.table_model import AUTO_PASSED, only_pass
 from dalmuti_net.client.ui.config import Preferences
-from dalmuti_net.client.ui.lobby import RULE_FIELDS
 from dalmuti_net.client.ui.state import AUTO_PASS_PAUSE_S, AUTO_PASSING, Send, Wake
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
@@ -77,13 +77,13 @@ def play_until_ended(table: LocalTable, limit: int = 2000) -> None:
         if table.table.hand_over():
             table.next_hand()
             continue
-        chooser = table.ui.choosing
+        chooser = table.ui.model.choosing
         decision = table.session.decision
         if chooser is None or decision is None:
             table.pump()
             continue
         action = random_answer(decision, table.rng)
-        table.send(table.ui._answer_message(action))
+        table.send(table.ui.model._answer_message(action))
     raise AssertionError("the table did not end")
 
 
@@ -91,7 +91,7 @@ def test_auto_pass_passes_when_passing_is_all_there_is_and_a_turns_it_off() -> N
     table = LocalTable(Rules(hand_limit=1), seed=4)
     table.press("s")
     play_until_ended(table)
-    said = [line.text for line in table.ui.log]
+    said = [line.text for line in table.ui.model.log]
     auto = table.ui.t._(AUTO_PASSED)
     assert auto in said, said  # it happened, without a key
     for at, text in enumerate(said):
@@ -100,7 +100,7 @@ def test_auto_pass_passes_when_passing_is_all_there_is_and_a_turns_it_off() -> N
     # Off: the same kind of decision waits for the player's p.
     table = LocalTable(Rules(hand_limit=1), seed=4)
     table.press("a")
-    assert not table.ui.preferences.auto_pass
+    assert not table.ui.model.preferences.auto_pass
     assert "a auto-pass off" not in draw(table.ui)  # the lobby has no hint for it
     table.press("s")
     for _ in range(2000):
@@ -112,9 +112,9 @@ def test_auto_pass_passes_when_passing_is_all_there_is_and_a_turns_it_off() -> N
                 table.next_hand()
             table.pump()
             continue
-        table.send(table.ui._answer_message(random_answer(decision, table.rng)))
+        table.send(table.ui.model._answer_message(random_answer(decision, table.rng)))
     assert first_only_pass(table)
-    assert table.ui.choosing is not None  # asked, not answered
+    assert table.ui.model.choosing is not None  # asked, not answered
     assert "a auto-pass off" in draw(table.ui)
     table.press("p")
     assert table.sent[-1]["type"] == "pass"
@@ -127,12 +127,12 @@ def until_auto_pass_pauses(table: LocalTable) -> None:
         if table.wakes:
             return
         decision = table.session.decision
-        if decision is None or table.ui.choosing is None:
+        if decision is None or table.ui.model.choosing is None:
             if table.table.hand_over():
                 table.next_hand()
             table.pump()
             continue
-        table.send(table.ui._answer_message(random_answer(decision, table.rng)))
+        table.send(table.ui.model._answer_message(random_answer(decision, table.rng)))
     raise AssertionError("no decision was only a pass")
 
 
@@ -149,13 +149,13 @@ def test_auto_pass_pauses_so_the_player_sees_what_beat_them(language: str) -> No
     assert first_only_pass(table)  # still owed: nothing went out yet
     screen = draw(table.ui)
     assert t._(AUTO_PASSING) in screen  # said on screen, during the pause
-    assert t._(AUTO_PASSED) not in [line.text for line in table.ui.log]
-    assert table.ui.choosing is None  # no keys for it, and no bell
+    assert t._(AUTO_PASSED) not in [line.text for line in table.ui.model.log]
+    assert table.ui.model.choosing is None  # no keys for it, and no bell
     effects = table.ui.wake()
     assert len(effects) == 1 and isinstance(effects[0], Send)
     assert effects[0].message["type"] == "pass"
     assert effects[0].message["decision_id"] == table.session.decision_id
-    assert table.ui.log[-1].text == t._(AUTO_PASSED)
+    assert table.ui.model.log[-1].text == t._(AUTO_PASSED)
     assert t._(AUTO_PASSING) not in draw(table.ui)
     assert table.ui.wake() == []  # once
 
@@ -164,10 +164,10 @@ def test_a_in_auto_passs_pause_gives_the_decision_back() -> None:
     table = LocalTable(Rules(hand_limit=1), seed=4)
     table.press("s")
     until_auto_pass_pauses(table)
-    assert table.ui.choosing is None
+    assert table.ui.model.choosing is None
     table.press("a")  # off, in the pause
-    assert not table.ui.preferences.auto_pass
-    assert table.ui.choosing is not None  # the player's to answer
+    assert not table.ui.model.preferences.auto_pass
+    assert table.ui.model.choosing is not None  # the player's to answer
     assert table.ui.wake() == []  # the pause passes nothing now
     table.press("p")
     assert table.sent[-1]["type"] == "pass"
@@ -189,7 +189,7 @@ def test_the_host_player_nudges_and_skips_whoever_the_table_waits_for() -> None:
     assert observation is not None
     bot = next(p for p in observation.order if p != table.session.player)
     observation.waiting = (bot,)  # as if the bot had not answered yet
-    name = table.ui.name_of(bot)
+    name = table.ui.model.name_of(bot)
     assert "n nudge" in draw(table.ui)
     effects = table.ui.press("n")
     assert effects == [Send({"type": "nudge", "player": bot})]
@@ -200,8 +200,10 @@ def test_the_host_player_nudges_and_skips_whoever_the_table_waits_for() -> None:
     me = table.session.player
     assert me is not None
     table.ui.on_message({"type": "nudged", "player": me, "by": bot})
-    assert table.ui.nudged
-    assert f"{table.ui.seat_name(bot)} nudges you: the table is waiting for you." in draw(table.ui)
+    assert table.ui.model.nudged
+    assert f"{table.ui.model.seat_name(bot)} nudges you: the table is waiting for you." in draw(
+        table.ui
+    )
 
 
 def test_results_stay_until_enter_and_say_how_long_at_most() -> None:
@@ -214,7 +216,7 @@ def test_results_stay_until_enter_and_say_how_long_at_most() -> None:
         if decision is None:
             table.pump()
             continue
-        table.send(table.ui._answer_message(random_answer(decision, table.rng)))
+        table.send(table.ui.model._answer_message(random_answer(decision, table.rng)))
     assert table.table.hand_over()
     table.ui.on_message({"type": "timers", "grace": [], "turn": [], "results": 30_000})
     screen = draw(table.ui)
@@ -241,11 +243,11 @@ def test_the_last_hands_points_come_before_the_standings_then_a_rematch() -> Non
     table.press("r")
     assert table.sent[-1] == {"type": "rematch"}
     lobby = draw(table.ui)
-    assert table.ui.table is not None and table.ui.table.rematch
+    assert table.ui.model.table is not None and table.ui.model.table.rematch
     assert "The host player offers a rematch with the same seats." in lobby
-    assert table.session.observation is None and not table.ui.ended
+    assert table.session.observation is None and not table.ui.model.ended
     table.press("s")
-    assert table.ui.table is not None and table.ui.table.playing
+    assert table.ui.model.table is not None and table.ui.model.table.playing
     assert "Hand 1" in draw(table.ui)
 
 

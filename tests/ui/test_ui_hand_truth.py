@@ -80,7 +80,7 @@ def test_the_hand_on_screen_is_the_hand_in_every_decision(language: str) -> None
             if observation.phase == "hand_over":
                 table.next_hand()
                 continue
-            chooser = table.ui.chooser
+            chooser = table.ui.model.chooser
             assert chooser is not None, "the table waits for nobody but us"
             kind = type(chooser).__name__
             if kind not in seen or kind != "PlayChooser":
@@ -107,6 +107,6 @@ def test_the_hand_on_screen_while_seating_a_newcomer(language: str) -> None:
     table.session.receive(message)
     table.ui.on_message(message)
     observation = table.session.observation
-    assert observation is not None and table.ui.chooser is not None
+    assert observation is not None and table.ui.model.chooser is not None
     total, shown = shown_hand(draw(table.ui), table.ui.t)
     assert shown == held(observation.hand) and total == sum(shown.values())

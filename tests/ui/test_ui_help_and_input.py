@@ -7,8 +7,8 @@ import pytest
 from prompt_toolkit.output import DummyOutput
 from ui_support import LocalTable, draw
 
+from dalmuti_net.client.model.choosers import PlayChooser
 from dalmuti_net.client.ui.alerts import TurnAlerts
-from dalmuti_net.client.ui.choosers import PlayChooser
 from dalmuti_net.client.ui.help import help_text_lines
 from dalmuti_net.client.ui.runtime import TerminalClient
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
@@ -120,8 +120,8 @@ def test_the_terminal_is_told_on_my_turn_unless_turned_off(bell: bool, title: bo
     try:
         table.press("s")
         rings = 0
-        while not isinstance(table.ui.chooser, PlayChooser):
-            assert table.ui.chooser is not None
+        while not isinstance(table.ui.model.chooser, PlayChooser):
+            assert table.ui.model.chooser is not None
             client.refresh()
             rings += 1  # a tax or a revolution is a turn of mine too
             table.press("up", "right", "up", "enter", "n")

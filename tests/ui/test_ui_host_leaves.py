@@ -31,7 +31,7 @@ STEP = 10.0
 def host_with_people(language: str = "en", people: tuple[str, ...] = ("Bo",)) -> LocalTable:
     """Ana at the host's own terminal, a bot, and people connected from elsewhere."""
     table = LocalTable(language=language, bots=1)
-    table.ui.local_host = True
+    table.ui.model.local_host = True
     for name in people:
         session = ClientSession(name)
         table.bots[table._connect(session)] = session  # answered at random, as people
@@ -56,8 +56,8 @@ def test_with_someone_connected_the_host_terminal_may_leave_and_keep_hosting() -
     assert "l leave the table, keep hosting" in footer(draw(table.ui))
     assert "h another host player" in footer(draw(table.ui))
     for key in ("y", "n", "p", "s", "enter"):  # keys of the screen behind mean nothing
-        assert table.press(key) == [] and table.ui.confirmation is not None
-    assert table.ui.press("h") == [] and table.ui.confirmation is not None
+        assert table.press(key) == [] and table.ui.model.question is not None
+    assert table.ui.press("h") == [] and table.ui.model.question is not None
     assert f"{other} becomes the host player." in " ".join(draw(table.ui).split())
     effects = table.ui.press("l")
     assert effects == [Send({"type": "leave", "heir": people[other]}), Quit(keep_hosting=True)]
@@ -87,7 +87,7 @@ def test_in_the_lobby_the_seat_is_given_up_without_a_hand_to_finish() -> None:
 
 def test_with_nobody_else_connected_quitting_ends_the_table() -> None:
     table = LocalTable(bots=3)
-    table.ui.local_host = True
+    table.ui.model.local_host = True
     table.press("s")
     table.press("q")
     assert "leave the table" not in footer(draw(table.ui))
@@ -220,13 +220,13 @@ def test_the_cannot_save_notice_goes_once_the_host_delivers_again(language: str)
     stalled = {"type": "error", "code": "cannot_save", "message": "disk full", "fatal": False}
     table.session.receive(stalled)
     table.ui.on_message(stalled)
-    assert table.ui.notice is not None
-    assert "".join(table.ui.notice.text.split()) in "".join(draw(table.ui).split())
+    assert table.ui.model.notice is not None
+    assert "".join(table.ui.model.notice.text.split()) in "".join(draw(table.ui).split())
     table.ui.on_message({"type": "heartbeat"})
-    assert table.ui.notice is not None  # a heartbeat says nothing about the save
+    assert table.ui.model.notice is not None  # a heartbeat says nothing about the save
     table.send({"type": "chat", "text": "hi"})  # anything delivered: saved again
-    assert table.ui.notice is None
+    assert table.ui.model.notice is None
     again = t._("The host saves the table again; play goes on.")
     assert language == "en" or again != "The host saves the table again; play goes on."
-    assert any(line.text == again for line in table.ui.log)
-    assert sum(line.text == again for line in table.ui.log) == 1
+    assert any(line.text == again for line in table.ui.model.log)
+    assert sum(line.text == again for line in table.ui.model.log) == 1

@@ -16,14 +16,16 @@ def test_the_next_hands_newcomers_make_a_row_of_their_own() -> None:
     local = LocalTable(Rules(hand_limit=3), seed=5, bots=3)
     local.start()
     ui = local.ui
-    assert joining_row(ui.t, ui.table, local.session.observation, ui.name_of) is None
+    assert joining_row(ui.t, ui.model.table, local.session.observation, ui.model.name_of) is None
     local._connect(ClientSession("Fay"))
     local.pump()
-    row = joining_row(ui.t, ui.table, local.session.observation, ui.name_of)
+    row = joining_row(ui.t, ui.model.table, local.session.observation, ui.model.name_of)
     assert row is not None and row.names == ("Fay",) and len(row.players) == 1
     assert row.text == "Joining next hand: Fay"
     assert "Joining next hand: Fay" in draw(ui, 80, 30)
-    es = joining_row(Translator("es"), ui.table, local.session.observation, ui.name_of)
-    zh = joining_row(Translator("zh_Hant"), ui.table, local.session.observation, ui.name_of)
+    es = joining_row(Translator("es"), ui.model.table, local.session.observation, ui.model.name_of)
+    zh = joining_row(
+        Translator("zh_Hant"), ui.model.table, local.session.observation, ui.model.name_of
+    )
     assert es is not None and es.text == "Entran en la próxima mano: Fay"
     assert zh is not None and "Fay" in zh.text and "Joining" not in zh.text

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from ui_support import LocalTable, draw
 
+from dalmuti_net.client.model.leaving import CHOICE, FAREWELL, LeaveEnds
 from dalmuti_net.client.plain.narrator import PlainTable
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.leaving import CHOICE, FAREWELL, LeaveEnds
 from dalmuti_net.client.ui.state import Quit, Send
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
@@ -51,7 +51,7 @@ def test_the_last_person_at_a_table_of_bots_is_told_leaving_ends_it_now() -> Non
     assert ENDS_NOW_TOO_FEW in flat(draw(table.ui))
     assert "a bot finishes this hand" not in flat(draw(table.ui))
     assert table.ui.press("l") == [Send({"type": "leave"}), Quit()]
-    assert table.ui.farewell == (
+    assert table.ui.model.farewell == (
         "You left the table, and it ended: fewer than four players were left."
     )
     table.send({"type": "leave"})
@@ -64,7 +64,7 @@ def test_a_host_player_nobody_can_take_over_from_ends_a_table_of_five_now() -> N
     screen = flat(draw(table.ui))
     assert "nobody else connected could take over as host player" in screen
     table.ui.press("l")
-    assert table.ui.farewell == (
+    assert table.ui.model.farewell == (
         "You left the table, and it ended: nobody else connected could take over as host player."
     )
     table.send({"type": "leave"})
@@ -82,7 +82,7 @@ def test_leaving_four_with_someone_to_take_over_ends_the_table_after_the_hand() 
         "table ends: fewer than four players would be left. Bo becomes the host player."
     ) in screen
     assert table.ui.press("l") == [Send({"type": "leave", "heir": people["Bo"]}), Quit()]
-    assert table.ui.farewell == (
+    assert table.ui.model.farewell == (
         "You left the table; a bot finishes this hand, then the table ends: fewer than four "
         "players are left."
     )
@@ -101,7 +101,10 @@ def test_leaving_five_with_someone_to_take_over_is_as_before() -> None:
     assert "table ends" not in screen
     table.ui.press("l")
     # The table goes on: one line says what happens to the seat now (it said nothing).
-    assert table.ui.farewell == "You left the table; a bot plays your cards until this hand ends."
+    assert (
+        table.ui.model.farewell
+        == "You left the table; a bot plays your cards until this hand ends."
+    )
 
 
 def test_the_host_players_terminal_says_leaving_ends_the_table_after_the_hand() -> None:
@@ -109,7 +112,7 @@ def test_the_host_players_terminal_says_leaving_ends_the_table_after_the_hand() 
     table = LocalTable(bots=2)
     with_people(table, "Bo")
     started(table)
-    table.ui.local_host = True
+    table.ui.model.local_host = True
     table.press("q")
     screen = flat(draw(table.ui))
     assert "a bot finishes this hand, then the table ends: fewer than four players" in screen
@@ -126,9 +129,9 @@ def test_the_choice_and_the_farewell_are_in_the_language(language: str) -> None:
     if language != "en":
         assert said != CHOICE[LeaveEnds.NOW_TOO_FEW]
     table.ui.press("l")
-    assert table.ui.farewell == t._(FAREWELL[LeaveEnds.NOW_TOO_FEW])
+    assert table.ui.model.farewell == t._(FAREWELL[LeaveEnds.NOW_TOO_FEW])
     if language != "en":
-        assert table.ui.farewell != FAREWELL[LeaveEnds.NOW_TOO_FEW]
+        assert table.ui.model.farewell != FAREWELL[LeaveEnds.NOW_TOO_FEW]
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))

@@ -6,15 +6,16 @@ from typing import Any
 
 import pytest
 
-from dalmuti_net.client.model.views import TableView, decode_table
-from dalmuti_net.client.ui.lobby import (
+from dalmuti_net.client.model import intents as do
+from dalmuti_net.client.model.client_model import ClientModel, Screen, Send
+from dalmuti_net.client.model.rules_menu import (
     RULE_FIELDS,
-    LobbyKeys,
-    RulesEditor,
     not_applicable,
     rule_value_text,
     typed_rule,
 )
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.ui.lobby import LobbyKeys, RulesEditor
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
 from dalmuti_net.lang.text import tidy
@@ -37,8 +38,27 @@ def seat(
     }
 
 
-def table(*seats: dict[str, Any]) -> TableView:
-    return decode_table({"players": list(seats), "rules": Rules().to_dict(), "phase": "lobby"})
+def table(*seats: dict[str, Any], rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    rules = Rules().to_dict() if rules is None else rules
+    return {"name": "T", "players": list(seats), "rules": rules, "phase": "lobby"}
+
+
+def at(raw: dict[str, Any], me: int | None, host: bool) -> ClientModel:
+    """The client model of ``me`` (None: a spectator) at a lobby ``raw``."""
+    session = ClientSession("P", spectator=me is None)
+    session.player, session.is_host, session.table = me, host, raw
+    model = ClientModel(EN, session)
+    model.screen = Screen.TABLE
+    return model
+
+
+def intend(model: ClientModel, intent: do.Intent) -> dict[str, Any] | str | None:
+    """The request an intent sends, or the sentence why not (None: neither)."""
+    model.notice = None
+    sent = [effect.message for effect in model.intend(intent) if isinstance(effect, Send)]
+    if sent:
+        return sent[0]
+    return None if model.notice is None else model.notice.text
 
 
 def editor_at(key: str) -> RulesEditor:
@@ -47,77 +67,89 @@ def editor_at(key: str) -> RulesEditor:
     return editor
 
 
+def rule_key(key: str, field: str, rules: dict[str, Any]) -> dict[str, Any] | str | None:
+    """A key of the rules menu at ``field``, through the model (the host player's)."""
+    meant = editor_at(field).press(key, rules)
+    assert not isinstance(meant, bool)
+    return intend(at(table(seat(1, host=True), rules=rules), 1, True), meant)
+
+
 def test_ready_toggles() -> None:
-    keys = LobbyKeys()
-    assert keys.press("r", table(seat(1)), 1, False).request == {"type": "ready", "ready": True}
+    assert intend(at(table(seat(1)), 1, False), do.Ready()) == {"type": "ready", "ready": True}
     ready = table(seat(1, ready=True))
-    assert keys.press("r", ready, 1, False).request == {"type": "ready", "ready": False}
-    problem = keys.press("r", ready, None, False).problem
-    assert problem is not None and "Spectators" in problem.show(EN)
+    assert intend(at(ready, 1, False), do.Ready()) == {"type": "ready", "ready": False}
+    assert "Spectators" in str(intend(at(ready, None, False), do.Ready()))
 
 
 def test_only_the_host_player_starts_or_adds_bots() -> None:
-    keys = LobbyKeys()
-    for key in "sbBxk":
-        result = keys.press(key, table(seat(1, host=True), seat(2)), 2, False)
-        assert result.problem is not None and result.request is None
+    lobby = at(table(seat(1, host=True), seat(2)), 2, False)
+    for intent in (do.Start(), do.AddBot(), do.AddBot("random"), do.RemoveBot(1), do.Kick(1)):
+        assert intend(lobby, intent) == "Only the host player may do that."
 
 
 def test_start_needs_four_to_eight_players() -> None:
+    few = at(table(seat(1, host=True), seat(2, "bot")), 1, True)
+    assert intend(few, do.Start()) == "A table starts with 4 to 8 players; 2 are seated."
+    enough = at(table(seat(1, host=True), *(seat(p, "bot") for p in (2, 3, 4))), 1, True)
+    assert intend(enough, do.Start()) == {"type": "start"}
+
+
+def test_the_lobby_keys_mean_intents() -> None:
     keys = LobbyKeys()
-    few = table(seat(1, host=True), seat(2, "bot"))
-    problem = keys.press("s", few, 1, True).problem
-    assert problem is not None
-    assert problem.show(EN) == "A table starts with 4 to 8 players; 2 are seated."
-    enough = table(seat(1, host=True), *(seat(p, "bot") for p in (2, 3, 4)))
-    assert keys.press("s", enough, 1, True).request == {"type": "start"}
+    lobby = at(table(seat(1, host=True), seat(2, "bot"), seat(3)), 1, True)
+    assert lobby.table is not None
+    assert keys.press("b", lobby.table) == do.AddBot("heuristic")
+    assert keys.press("B", lobby.table) == do.AddBot("random")
+    assert keys.press("down", lobby.table) is True
+    assert keys.press("x", lobby.table) == do.RemoveBot(2)
+    assert keys.press("k", lobby.table) == do.Kick(2)
+    assert keys.press("z", lobby.table) is False
 
 
 def test_bots_added_removed_and_players_kicked() -> None:
-    keys = LobbyKeys()
-    lobby = table(seat(1, host=True), seat(2, "bot"), seat(3))
-    assert keys.press("b", lobby, 1, True).request == {"type": "add_bot", "strategy": "heuristic"}
-    assert keys.press("B", lobby, 1, True).request == {"type": "add_bot", "strategy": "random"}
-    keys.press("down", lobby, 1, True)
-    assert keys.press("x", lobby, 1, True).request == {"type": "remove_bot", "player": 2}
-    keys.press("down", lobby, 1, True)
-    assert keys.press("x", lobby, 1, True).problem is not None  # not a bot
-    assert keys.press("k", lobby, 1, True).request == {"type": "kick", "player": 3}
-    keys.press("down", lobby, 1, True)  # wraps to the host player
-    problem = keys.press("k", lobby, 1, True).problem
-    assert problem is not None and "cannot be removed" in problem.show(EN)
-    full = table(seat(1, host=True), *(seat(p, "bot") for p in range(2, 9)))
-    assert keys.press("b", full, 1, True).problem is not None
+    lobby = at(table(seat(1, host=True), seat(2, "bot"), seat(3)), 1, True)
+    assert intend(lobby, do.AddBot()) == {"type": "add_bot", "strategy": "heuristic"}
+    assert intend(lobby, do.AddBot("random")) == {"type": "add_bot", "strategy": "random"}
+    assert intend(lobby, do.RemoveBot(2)) == {"type": "remove_bot", "player": 2}
+    assert "Only a bot" in str(intend(lobby, do.RemoveBot(3)))  # not a bot
+    assert intend(lobby, do.Kick(3)) == {"type": "kick", "player": 3}
+    assert "cannot be removed" in str(intend(lobby, do.Kick(1)))
+    full = at(table(seat(1, host=True), *(seat(p, "bot") for p in range(2, 9))), 1, True)
+    assert intend(full, do.AddBot()) == "All 8 seats are taken."
 
 
 def test_rules_editor_switches_and_steps() -> None:
     rules = Rules().to_dict()
-    assert editor_at("stripped_decks").press("space", rules).request == {
+    assert rule_key("space", "stripped_decks", rules) == {
         "type": "set_rules",
         "rules": {"stripped_decks": True},
     }
-    assert editor_at("hand_limit").press("+", rules).request == {
+    assert rule_key("+", "hand_limit", rules) == {
         "type": "set_rules",
         "rules": {"hand_limit": 20},
     }
-    assert editor_at("misdeal_chance").press("right", rules).request == {
+    assert rule_key("right", "misdeal_chance", rules) == {
         "type": "set_rules",
         "rules": {"misdeal_chance": 0.05},
     }
-    assert editor_at("misdeal_chance").press("left", rules).request is None  # already 0
+    assert rule_key("left", "misdeal_chance", rules) is None  # already 0
 
 
 def test_philanthropic_scoring_needs_scoring_rule_16() -> None:
     rules = Rules().to_dict()
-    problem = editor_at("philanthropic_scoring").press("space", rules).problem
-    assert problem is not None and "turn scoring on first" in problem.show(EN)
+    assert "turn scoring on first" in str(rule_key("space", "philanthropic_scoring", rules))
     scored = Rules(scoring=True, philanthropic_scoring=True).to_dict()
-    assert editor_at("scoring").press("space", scored).request == {
+    assert rule_key("space", "scoring", scored) == {
         "type": "set_rules",
         "rules": {"scoring": False, "philanthropic_scoring": False},
     }
-    problem = editor_at("hand_limit").press("-", {**scored, "hand_limit": 1}).problem
-    assert problem is not None
+    assert "at least 1 hand" in str(rule_key("-", "hand_limit", {**scored, "hand_limit": 1}))
+
+
+def test_only_the_host_player_changes_the_rules() -> None:
+    guest = at(table(seat(1, host=True), seat(2)), 2, False)
+    said = intend(guest, do.SetRule("scoring", True))
+    assert said == "Only the host player may change the rules."
 
 
 def test_rule_values_in_words() -> None:
@@ -148,14 +180,14 @@ def test_start_says_who_is_not_ready_and_the_host_may_start_anyway(language: str
 
     local, _ = lobby_with_bea(language)
     t = local.ui.t
-    assert local.ui.not_ready() == ["Bea"]
+    assert local.ui.model.not_ready() == ["Bea"]
     screen = draw(local.ui)
     assert "Bea" in screen and t._("not ready") in screen
     local.press("s")
-    assert local.table.phase == "lobby" and local.ui.confirmation is not None
+    assert local.table.phase == "lobby" and local.ui.model.question is not None
     assert "Bea" in draw(local.ui) and t._("start anyway") in draw(local.ui)
     local.press("escape")
-    assert local.table.phase == "lobby" and local.ui.confirmation is None
+    assert local.table.phase == "lobby" and local.ui.model.question is None
     local.press("s", "s")
     assert local.sent[-1] == {"type": "start"} and local.table.phase == "playing"
 
@@ -164,9 +196,9 @@ def test_when_everyone_is_ready_start_starts() -> None:
     local, _ = lobby_with_bea()
     local._send(max(local.table.connections), {"type": "ready", "ready": True})  # Bea's
     local.pump()
-    assert local.ui.not_ready() == []
+    assert local.ui.model.not_ready() == []
     local.press("s")
-    assert local.ui.confirmation is None and local.table.phase == "playing"
+    assert local.ui.model.question is None and local.table.phase == "playing"
 
 
 def test_numbers_are_typed_in_the_rules_panel() -> None:
@@ -237,7 +269,7 @@ def test_joins_and_leaves_are_in_everyones_log() -> None:
     local.pump()
     assert "Bea deja la mesa." in draw(local.ui)
     local.press("down", "x")  # Ana removes a bot
-    assert "deja la mesa." in local.ui.log[-1].text
+    assert "deja la mesa." in local.ui.model.log[-1].text
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
@@ -256,7 +288,7 @@ def test_a_spectator_arriving_mid_hand_gets_the_hand_so_far(language: str) -> No
         for message in local._take(connection):
             session.receive(message)
             ui.on_message(message)
-        return [line.text for line in ui.log if line.kind == "event"]
+        return [line.text for line in ui.model.log if line.kind == "event"]
 
     t = Translator(language)
     local = LocalTable(Rules(scoring=True), seed=5, bots=3)

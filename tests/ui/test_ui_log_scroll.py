@@ -21,7 +21,7 @@ def log_rows(screen: str, title: str, footer_rows: int = 2) -> list[str]:
 def earliest_lines(table: LocalTable, cols: int, rows: int) -> list[str]:
     """The first ``rows`` lines of the log, wrapped to ``cols`` (no chat in these tests)."""
     wrapped: list[str] = []
-    for entry in table.ui.log:
+    for entry in table.ui.model.log:
         wrapped += wrap(entry.text, cols)
     return wrapped[:rows]
 
@@ -35,13 +35,15 @@ def test_the_top_of_the_log_is_a_full_page_of_its_earliest_lines(
     table.start()  # the lobby's joins, the seating draw, the deal, the taxes
     t = Translator(language)
     for n in range(30):  # and more, some over two lines
-        table.ui.add_log("info", t._("{name} joins the table.").format(name=f"P{n}" * (n % 7)))
+        table.ui.model.add_log(
+            "info", t._("{name} joins the table.").format(name=f"P{n}" * (n % 7))
+        )
     title = t._(LOG_TITLE[cols])
     newest = log_rows(draw(table.ui, cols, rows), title)
     page = len(newest)
     assert len(earliest_lines(table, 200, 999)) > page, "the log must be longer than a page"
     screens = []
-    for _ in range(len(table.ui.log)):  # as the app does: a drawing after each key
+    for _ in range(len(table.ui.model.log)):  # as the app does: a drawing after each key
         table.press("pageup")
         screens.append(draw(table.ui, cols, rows))
     shown = [line.split(" │")[0].rstrip() for line in log_rows(screens[-1], title)]
@@ -53,7 +55,7 @@ def test_the_top_of_the_log_is_a_full_page_of_its_earliest_lines(
     table.press("pagedown")
     assert table.ui.log_scroll < top
     assert draw(table.ui, cols, rows) != screens[-1], "the first PgDn from the top did nothing"
-    for _ in range(len(table.ui.log)):
+    for _ in range(len(table.ui.model.log)):
         table.press("pagedown")
     assert table.ui.log_scroll == 0
     assert log_rows(draw(table.ui, cols, rows), title) == newest
@@ -68,7 +70,7 @@ def test_three_pgup_at_80x24_show_a_full_first_page() -> None:
         table.press("pageup")
         screen = draw(table.ui)
     rows = log_rows(screen, "Log and chat")
-    assert rows[0] == table.ui.log[0].text
+    assert rows[0] == table.ui.model.log[0].text
     assert all(rows), "\n".join(rows)
 
 
@@ -78,7 +80,7 @@ def test_newer_lines_hidden_are_said_and_end_goes_back_to_them(language: str) ->
     table.start()
     t = Translator(language)
     for n in range(30):
-        table.ui.add_log("info", t._("{name} joins the table.").format(name=f"P{n}"))
+        table.ui.model.add_log("info", t._("{name} joins the table.").format(name=f"P{n}"))
     newest = draw(table.ui, 80, 24)
     hidden = t.n_(
         "{title} · {n} newer entry below, End shows it",

@@ -34,7 +34,7 @@ def test_an_empty_name_is_forgotten_once_a_name_is_given(language: str) -> None:
     ui.press("a")
     type_text(ui, "127.0.0.1:7400")
     ui.press("enter")
-    assert ui.screen is Screen.FORM and ui.editor is not None
+    assert ui.model.screen is Screen.FORM and ui.editor is not None
     ui.press("enter")  # no name
     assert said in draw(ui)
     type_text(ui, "Zed")
@@ -47,8 +47,8 @@ def test_an_empty_name_is_forgotten_once_a_name_is_given(language: str) -> None:
     ui.on_status(Status.CONNECTED)
     table.send({"type": "snapshot_request"})
     screen = draw(ui)
-    assert ui.screen is Screen.TABLE and t._("Lobby") in screen
-    assert said not in screen and ui.notice is None
+    assert ui.model.screen is Screen.TABLE and t._("Lobby") in screen
+    assert said not in screen and ui.model.notice is None
 
 
 def test_a_wrong_answer_in_the_form_is_forgotten_with_the_next_right_one() -> None:
@@ -56,12 +56,12 @@ def test_a_wrong_answer_in_the_form_is_forgotten_with_the_next_right_one() -> No
     ui.press("a")
     type_text(ui, "nope:x")
     ui.press("enter")
-    assert ui.notice is not None and "port" in draw(ui)
+    assert ui.model.notice is not None and "port" in draw(ui)
     for _ in "nope:x":
         ui.press("backspace")
     type_text(ui, "127.0.0.1:7400")
     ui.press("enter")
-    assert ui.screen is Screen.FORM and ui.notice is None and "port" not in draw(ui)
+    assert ui.model.screen is Screen.FORM and ui.model.notice is None and "port" not in draw(ui)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -80,25 +80,25 @@ def test_the_rule_options_notice_goes_when_they_close(language: str) -> None:
             await wait_for(lambda at=at: ui.rules_editor.index != at)
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
-        await wait_for(lambda: ui.screen is Screen.TABLE and session.is_host)
+        await wait_for(lambda: ui.model.screen is Screen.TABLE and session.is_host)
         for close in ("\x1b", "o"):
             pipe.send_text("o")
             await wait_for(lambda: ui.overlay is Overlay.RULES)
             await to_philanthropic(pipe)
             pipe.send_text(" ")
-            await wait_for(lambda: ui.notice is not None)
+            await wait_for(lambda: ui.model.notice is not None)
             assert said in draw(ui)
             pipe.send_text(close)
             await wait_for(lambda: ui.overlay is None)
             await trio.sleep(0.1)  # anything else the host sends meanwhile
-            assert said not in draw(ui) and ui.notice is None
+            assert said not in draw(ui) and ui.model.notice is None
         # Inside the panel, the next valid key: the cursor moves on.
         pipe.send_text("o")
         await wait_for(lambda: ui.overlay is Overlay.RULES)
         pipe.send_text(" ")
-        await wait_for(lambda: ui.notice is not None)
+        await wait_for(lambda: ui.model.notice is not None)
         pipe.send_text(KEYS["up"])
-        await wait_for(lambda: ui.notice is None)
+        await wait_for(lambda: ui.model.notice is None)
         assert said not in draw(ui)
 
     run_client(ui, script, table=Table("Notice table", Rules(), seed=3))

@@ -59,7 +59,7 @@ def test_ctrl_c_in_the_chat_field_asks_the_quit_question_as_q_does() -> None:
     assert "quit this program" in footer(screen) and "leave the table" in footer(screen)
     # Esc: back to the chat field as it was left, to finish the line.
     assert type_keys(table.ui, ESC) == []
-    assert table.ui.confirmation is None
+    assert table.ui.model.question is None
     assert draw(table.ui).splitlines()[-2].startswith("Say: abc")
 
 
@@ -72,7 +72,7 @@ def test_ctrl_c_twice_in_the_chat_field_quits_keeping_the_seat() -> None:
 
 def test_ctrl_c_in_the_host_players_chat_field_shows_the_end_question() -> None:
     table = playing_table()
-    table.ui.local_host = True
+    table.ui.model.local_host = True
     type_keys(table.ui, "tabc", CTRL_C)
     screen = draw(table.ui)
     assert "quitting ends it for everyone" in screen and "Say: abc" not in screen

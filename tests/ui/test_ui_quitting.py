@@ -45,11 +45,11 @@ def test_q_then_y_during_a_revolution_decision_does_not_close_the_table() -> Non
     assert "quit this program" in footer(screen) and "leave the table" in footer(screen)
     for key in ("y", "n", "enter", "t", "p", "?"):
         assert table.press(key) == []
-        assert table.ui.confirmation is not None
+        assert table.ui.model.question is not None
     assert not any(m["type"] in ("revolution", "leave") for m in table.sent)
     assert table.press("escape") == []
-    assert table.ui.confirmation is None
-    assert table.ui.chooser is not None  # the decision is still owed, and answerable
+    assert table.ui.model.question is None
+    assert table.ui.model.chooser is not None  # the decision is still owed, and answerable
     assert "y declare" in draw(table.ui)
 
 
@@ -57,7 +57,7 @@ def test_quit_keeps_the_seat_and_leave_gives_it_up() -> None:
     table = playing_table()
     table.press("q")
     assert table.ui.press("q") == [Quit()]
-    table.ui.confirmation = None
+    table.ui.model.question = None
     table.press("q")
     assert table.ui.press("l") == [Send({"type": "leave"}), Quit()]
     table.press("q")
@@ -75,7 +75,7 @@ def test_nothing_to_ask_in_the_lobby_or_when_watching() -> None:
 
 def test_the_host_players_terminal_ends_the_table_for_everyone() -> None:
     host = playing_table()
-    host.ui.local_host = True
+    host.ui.model.local_host = True
     assert host.press("q") == []
     screen = draw(host.ui)
     assert "quitting ends it for everyone" in screen
@@ -106,8 +106,8 @@ def test_the_help_over_a_decision_takes_the_decisions_keys() -> None:
     assert table.press("y") == [] and table.press("n") == [] and table.ui.overlay is not None
     assert not any(m["type"] == "revolution" for m in table.sent)
     assert table.press("q") == [] and table.ui.overlay is None  # q closes the help first
-    assert table.ui.chooser is not None and "y declare" in draw(table.ui)
-    assert table.press("q") == [] and table.ui.confirmation is not None
+    assert table.ui.model.chooser is not None and "y declare" in draw(table.ui)
+    assert table.press("q") == [] and table.ui.model.question is not None
 
 
 def test_leaving_is_not_offered_while_the_connection_is_down() -> None:
@@ -129,7 +129,7 @@ def test_a_spectator_is_not_offered_the_lobby_keys() -> None:
 
 def test_the_host_players_terminal_in_the_lobby_closes_the_table() -> None:
     host = LocalTable()
-    host.ui.local_host = True
+    host.ui.model.local_host = True
     host.press("q")
     screen = draw(host.ui)
     assert "closes it before it starts" in screen and "final standings" not in screen
@@ -148,7 +148,7 @@ def test_the_host_player_leaving_picks_who_takes_over() -> None:
     first = "Bo" if "Bo becomes the host player." in screen else "Chen"
     other = "Chen" if first == "Bo" else "Bo"
     assert f"{first} becomes the host player." in screen and "h another host player" in screen
-    assert table.ui.press("h") == [] and table.ui.confirmation is not None
+    assert table.ui.press("h") == [] and table.ui.model.question is not None
     assert f"{other} becomes the host player." in " ".join(draw(table.ui).split())
     assert table.ui.press("l") == [Send({"type": "leave", "heir": people[other]}), Quit()]
     table.send({"type": "leave", "heir": people[other]})
@@ -168,4 +168,4 @@ def test_everyone_is_told_who_took_over_as_host_player() -> None:
     bo_ui.on_message({"type": "table", "table": bo.table})
     table.send({"type": "leave"})
     bo_ui.on_message({"type": "table", "table": bo.table})
-    assert any("Ahora eres el jugador anfitrión." in line.text for line in bo_ui.log)
+    assert any("Ahora eres el jugador anfitrión." in line.text for line in bo_ui.model.log)

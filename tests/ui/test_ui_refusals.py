@@ -75,7 +75,7 @@ def run_app(
                     return await trio.open_tcp_stream("127.0.0.1", port)
 
                 async def join_loop() -> None:
-                    session = ui.session
+                    session = ui.model.session
                     assert session is not None
                     while True:
                         step = await client.play(session, connect)
@@ -108,7 +108,7 @@ def test_a_full_table_offers_to_watch_instead(language: str) -> None:
     t = ui.t
 
     async def script(pipe: PipeInput, ui: ClientUi, steps: list[NextStep | None]) -> None:
-        await wait_for(lambda: ui.screen is Screen.PROBLEM)
+        await wait_for(lambda: ui.model.screen is Screen.PROBLEM)
         screen = draw(ui)
         assert t._("The table is full") in screen
         assert t._("watch instead") in screen
@@ -119,10 +119,10 @@ def test_a_full_table_offers_to_watch_instead(language: str) -> None:
         assert steps == []
         pipe.send_text("w")
         await wait_for(lambda: len(steps) == 1)
-        await wait_for(lambda: ui.screen is Screen.TABLE and ui.session is not None)
-        assert ui.session is not None and ui.session.spectator
-        await wait_for(lambda: ui.table is not None)
-        assert t._("You are watching") in draw(ui) or ui.table.lobby  # type: ignore[union-attr]
+        await wait_for(lambda: ui.model.screen is Screen.TABLE and ui.model.session is not None)
+        assert ui.model.session is not None and ui.model.session.spectator
+        await wait_for(lambda: ui.model.table is not None)
+        assert t._("You are watching") in draw(ui) or ui.model.table.lobby  # type: ignore[union-attr]
 
     steps = run_app(ui, full_table(), script)
     assert steps[0] == Rejoin(spectator=True, code=None)
@@ -130,17 +130,17 @@ def test_a_full_table_offers_to_watch_instead(language: str) -> None:
 
 def test_a_wrong_code_is_asked_for_again_in_place() -> None:
     ui = ClientUi(Translator("en"), ClientSession("Ana", code="tulpi"), address="127.0.0.1")
-    ui.code = "tulpi"
+    ui.model.code = "tulpi"
     table = Table("Coded table", Rules(), seed=3, code="tulip")
 
     async def script(pipe: PipeInput, ui: ClientUi, steps: list[NextStep | None]) -> None:
-        await wait_for(lambda: ui.screen is Screen.PROBLEM and ui.editor is not None)
+        await wait_for(lambda: ui.model.screen is Screen.PROBLEM and ui.editor is not None)
         screen = draw(ui)
         assert "This table needs a join code" in screen and "Join code:" in screen
         assert ADVICE not in screen
         pipe.send_text("tulip\r")
-        await wait_for(lambda: ui.screen is Screen.TABLE and ui.table is not None)
-        assert ui.session is not None and ui.session.player is not None
+        await wait_for(lambda: ui.model.screen is Screen.TABLE and ui.model.table is not None)
+        assert ui.model.session is not None and ui.model.session.player is not None
 
     steps = run_app(ui, table, script)
     assert steps[0] == Rejoin(spectator=False, code="tulip")
@@ -156,12 +156,12 @@ def test_an_ended_table_is_a_fatal_refusal_with_its_standings() -> None:
     t = ui.t
 
     async def script(pipe: PipeInput, ui: ClientUi, steps: list[NextStep | None]) -> None:
-        await wait_for(lambda: ui.screen is Screen.PROBLEM)
+        await wait_for(lambda: ui.model.screen is Screen.PROBLEM)
         screen = draw(ui)
         assert t._("This table has ended") in screen
         assert t._("Final standings") in screen and "Chen" in screen
         assert "hello" not in screen  # not "send hello first"
-        assert ui.session is not None and ui.session.errors[-1].code == "table_ended"
+        assert ui.model.session is not None and ui.model.session.errors[-1].code == "table_ended"
         pipe.send_text("l")
         await wait_for(lambda: len(steps) == 1)
 
@@ -172,13 +172,13 @@ def test_only_the_unreachable_host_gets_network_advice_and_may_try_again() -> No
     ui = ClientUi(Translator("en"), ClientSession("Ana"), address="127.0.0.1:9")
 
     async def script(pipe: PipeInput, ui: ClientUi, steps: list[NextStep | None]) -> None:
-        await wait_for(lambda: ui.screen is Screen.PROBLEM)
+        await wait_for(lambda: ui.model.screen is Screen.PROBLEM)
         screen = draw(ui)
         assert "The host cannot be reached" in screen and ADVICE in screen
         assert "r try again" in screen and "l back to the list" in screen
         pipe.send_text("r")
         await wait_for(lambda: len(steps) == 1)
-        await wait_for(lambda: ui.screen is Screen.PROBLEM)
+        await wait_for(lambda: ui.model.screen is Screen.PROBLEM)
         pipe.send_text("l")
         await wait_for(lambda: len(steps) == 2)
 
@@ -188,17 +188,17 @@ def test_only_the_unreachable_host_gets_network_advice_and_may_try_again() -> No
 
 def test_the_host_players_own_terminal_has_no_list_to_go_back_to() -> None:
     ui = ClientUi(Translator("en"), ClientSession("Ana"), address="localhost", local_host=True)
-    ui.cannot_connect("gone")
+    ui.model.cannot_connect("gone")
     screen = draw(ui)
     assert "back to the list" not in screen and "q quit" in screen
 
 
 def test_back_to_the_list_starts_over() -> None:
     ui = ClientUi(Translator("en"), ClientSession("Ana"), address="127.0.0.1:9")
-    ui.cannot_connect("refused")
+    ui.model.cannot_connect("refused")
     assert ui.press("l") == [BackToList()]
     ui.back_to_list()
-    assert ui.screen is Screen.DISCOVER and ui.session is None
+    assert ui.model.screen is Screen.DISCOVER and ui.model.session is None
     assert "Tables on this network" in draw(ui)
 
 
@@ -218,16 +218,16 @@ async def test_a_refused_connection_is_told_apart_from_a_name_nobody_knows() -> 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_why_the_host_cannot_be_reached_is_said_in_the_players_language(language: str) -> None:
     ui = ClientUi(Translator(language), ClientSession("Ana"), address="127.0.0.1:8013")
-    ui.cannot_connect("all attempts to connect to 127.0.0.1:8013 failed", "refused")
+    ui.model.cannot_connect("all attempts to connect to 127.0.0.1:8013 failed", "refused")
     screen = "".join(draw(ui).split())  # lines joined again, whatever the script
     assert "allattempts" not in screen
     assert "".join(ui.t._(CONNECT_FAILURES["refused"]).split()) in screen
     silent = NotAHost("no answer in 15 s: is it a dalmuti-net host?")
-    ui.cannot_connect(str(silent), silent.kind)
+    ui.model.cannot_connect(str(silent), silent.kind)
     screen = "".join(draw(ui).split())
     assert "".join(ui.t._(CONNECT_FAILURES["not_a_host"]).split()) in screen
     assert "noanswerin15s" not in screen
-    ui.cannot_connect("something the system said", None)  # a failure of no known kind
+    ui.model.cannot_connect("something the system said", None)  # a failure of no known kind
     assert "somethingthesystemsaid" in "".join(draw(ui).split())
 
 

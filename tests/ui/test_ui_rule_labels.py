@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from ui_support import LocalTable, draw
 
+from dalmuti_net.client.model.rules_menu import RULE_FIELDS, menu_values, rule_value_text
 from dalmuti_net.client.model.views import TableView
-from dalmuti_net.client.ui.lobby import RULE_FIELDS, menu_values, rule_value_text
 from dalmuti_net.client.ui.state import Overlay
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
@@ -31,7 +31,7 @@ RULES = [
 
 def table_of(language: str, rules: Rules, bots: int) -> TableView | None:
     """The table message the panel is drawn from (the clocks are the table's)."""
-    return LocalTable(rules, language=language, bots=bots).ui.table
+    return LocalTable(rules, language=language, bots=bots).ui.model.table
 
 
 def rules_panel(language: str, rules: Rules, cols: int, bots: int) -> str:

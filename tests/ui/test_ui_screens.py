@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from ui_support import LocalTable, draw
 
-from dalmuti_net.client.runner import Status
-from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.choosers import (
+from dalmuti_net.client.model.choosers import (
     ExchangeChooser,
     MisdealChooser,
     PlayChooser,
     RevolutionChooser,
     TaxChooser,
 )
+from dalmuti_net.client.runner import Status
+from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.state import ClientUi, Join, Quit, Screen, Send
 from dalmuti_net.engine import (
     ExchangeDecision,
@@ -34,7 +34,7 @@ SIZES = [(80, 24), (120, 40), (100, 30), (60, 20)]
 def answer(table: LocalTable) -> None:
     """Answer the UI's decision by keys, as a player would."""
     ui = table.ui
-    chooser = ui.chooser
+    chooser = ui.model.chooser
     assert chooser is not None
     if isinstance(chooser, PlayChooser):
         for keys in (["enter"], ["p"], ["tab", "enter"]):
@@ -67,8 +67,8 @@ def play_hand(table: LocalTable, sizes: list[tuple[int, int]]) -> set[str]:
         assert observation is not None
         if observation.phase in ("hand_over", "ended"):
             return seen
-        assert table.ui.chooser is not None, "the table waits for nobody but us"
-        seen.add(type(table.ui.chooser).__name__)
+        assert table.ui.model.chooser is not None, "the table waits for nobody but us"
+        seen.add(type(table.ui.model.chooser).__name__)
         for cols, rows in sizes:
             draw(table.ui, cols, rows)
         answer(table)
@@ -92,7 +92,7 @@ def test_lobby_then_a_whole_hand_by_keys(language: str) -> None:
     table.press("escape")  # the table, while the next deal waits for Ana
     screen = draw(table.ui)
     waiting = t._("The next hand is dealt once everyone is ready; waiting for {names}.")
-    assert waiting.format(names=table.ui.name_of(table.session.player or 0)) in screen
+    assert waiting.format(names=table.ui.model.name_of(table.session.player or 0)) in screen
     assert table.sent[-1]["type"] != "ready"  # nothing said: she has not read them yet
     table.press("enter")  # read: the only person at the table is ready, the next hand comes
     assert table.sent[-1] == {"type": "ready", "ready": True}
@@ -139,8 +139,8 @@ def test_each_decision_screen_fits_and_shows_its_keys(
     message = decision_message(decision, decision_id=1)  # type: ignore[arg-type]
     table.session.receive(message)
     table.ui.on_message(message)
-    assert table.ui.chooser is not None
-    prompt = table.ui.chooser.prompt(table.ui.t, table.ui.namer())
+    assert table.ui.model.chooser is not None
+    prompt = table.ui.model.chooser.prompt(table.ui.t, table.ui.model.namer())
     for cols, rows in SIZES:
         screen = draw(table.ui, cols, rows)
         assert table.ui.t._("Your turn!") in screen
@@ -151,7 +151,10 @@ def test_each_decision_screen_fits_and_shows_its_keys(
 
 def test_an_illegal_play_is_explained_and_nothing_is_sent() -> None:
     table = playing_table()
-    while not isinstance(table.ui.chooser, PlayChooser) or table.ui.chooser.decision.may_pass:
+    while (
+        not isinstance(table.ui.model.chooser, PlayChooser)
+        or table.ui.model.chooser.decision.may_pass
+    ):
         answer(table)
     sent = len(table.sent)
     table.press("p")
@@ -161,18 +164,18 @@ def test_an_illegal_play_is_explained_and_nothing_is_sent() -> None:
 
 def test_a_refused_answer_is_shown_and_the_decision_comes_back() -> None:
     table = playing_table()
-    while not isinstance(table.ui.chooser, PlayChooser):
+    while not isinstance(table.ui.model.chooser, PlayChooser):
         answer(table)
-    chooser = table.ui.chooser
+    chooser = table.ui.model.chooser
     sent = table.ui.press("enter")  # the answer goes out, but the host refuses it
     assert isinstance(sent[0], Send) and sent[0].message["type"] == "play"
-    assert table.ui.choosing is None
+    assert table.ui.model.choosing is None
     error = {"type": "error", "code": "not_better", "message": "x", "fatal": False}
     table.session.receive(error)
     effects = table.ui.on_message(error)
     assert effects == [Send({"type": "snapshot_request"})]
     table.send({"type": "snapshot_request"})
-    assert table.ui.choosing is not None and table.ui.choosing is not chooser
+    assert table.ui.model.choosing is not None and table.ui.model.choosing is not chooser
     assert "better (lower) rank" in draw(table.ui)
 
 
@@ -186,24 +189,24 @@ def test_version_mismatch_is_a_sentence_with_both_versions() -> None:
         "host_version": 2,
         "client_version": 1,
     }
-    ui.session.receive(error)  # type: ignore[union-attr]
+    ui.model.session.receive(error)  # type: ignore[union-attr]
     ui.on_message(error)
     ui.on_status(Status.CLOSED)
-    assert ui.screen is Screen.PROBLEM
+    assert ui.model.screen is Screen.PROBLEM
     screen = draw(ui)
     assert "protocol version 2" in screen and "version 1" in screen
     assert "pipx install --force ." in screen  # what to do, as the README installs it
     assert "Traceback" not in screen
     assert ui.press("q") == [Quit()]
     zh = ClientUi(Translator("zh_Hant"), ClientSession("Ana"))
-    zh.session.receive(error)  # type: ignore[union-attr]
+    zh.model.session.receive(error)  # type: ignore[union-attr]
     zh.on_message(error)
     assert "協定版本 2" in draw(zh)
 
 
 def test_unreachable_host_and_goodbye() -> None:
     ui = ClientUi(Translator("es"), ClientSession("Ana"), address="192.0.2.1:7341")
-    ui.cannot_connect("Connection refused")
+    ui.model.cannot_connect("Connection refused")
     screen = draw(ui)
     assert "No se pudo contactar" in screen and "192.0.2.1:7341" in screen
     assert "VPN" in screen  # what to check
@@ -269,7 +272,7 @@ def listing(name: str, version: bytes, code: bytes = b"0", port: int = 7341) -> 
 def test_discovery_list_and_joining() -> None:
     ui = ClientUi(Translator("en"), name="Ana")
     assert "Looking for tables" in draw(ui)
-    ui.note_discovery_slow()
+    ui.model.note_discovery_slow()
     assert "same network" in draw(ui) and "VPN" in draw(ui)
     old = listing("Old table", b"99")
     good = listing("Bea's table", str(PROTOCOL_VERSION).encode(), code=b"1", port=7400)
@@ -285,7 +288,7 @@ def test_discovery_list_and_joining() -> None:
     assert "protocol version 99" in draw(ui)
     ui.set_listings([good])  # type: ignore[list-item]
     assert ui.press("enter") == []
-    assert ui.screen is Screen.FORM and ui.editor is not None and ui.editor.text == "Ana"
+    assert ui.model.screen is Screen.FORM and ui.editor is not None and ui.editor.text == "Ana"
     ui.press("backspace")
     ui.press("backspace")
     assert ui.press("enter") == []  # the table needs a join code
@@ -301,7 +304,7 @@ def test_join_by_address_from_the_list() -> None:
     for char in "nope:x":
         ui.press(char)
     ui.press("enter")
-    assert ui.notice is not None and "port" in ui.notice.text
+    assert ui.model.notice is not None and "port" in ui.model.notice.text
     assert ui.editor is not None
     for _ in "nope:x":
         ui.press("backspace")
@@ -314,7 +317,7 @@ def test_spectators_see_the_table_but_no_hand() -> None:
     table = LocalTable(name="Eve", spectator=True, bots=4)
     table.table.start()
     table.pump()
-    assert table.ui.me is None and table.ui.chooser is None
+    assert table.ui.model.me is None and table.ui.model.chooser is None
     assert "Hand 1 is over" in draw(table.ui)  # four bots play a hand in no time
     table.ui.press("enter")
     screen = draw(table.ui)
@@ -332,8 +335,8 @@ def test_the_last_hands_results_have_no_next_hand_column(language: str) -> None:
     table.press("s")
     play_hand(table, [(80, 24)])
     table.next_hand()
-    assert table.ui.results is not None
-    leaver = table.ui.results.finishing[-1]
+    assert table.ui.model.results is not None
+    leaver = table.ui.model.results.finishing[-1]
     assert table.session.table is not None
     players = [
         {**seat, "left": seat["player"] == leaver} for seat in table.session.table["players"]
@@ -344,7 +347,7 @@ def test_the_last_hands_results_have_no_next_hand_column(language: str) -> None:
         assert t._("Next hand") not in screen
         assert "♔" not in screen  # no next hand's crown
         assert t._("Points") in screen and t._("Total") in screen
-    marked = t._("{name} ({note})").format(name=table.ui.name_of(leaver), note=t._("left"))
+    marked = t._("{name} ({note})").format(name=table.ui.model.name_of(leaver), note=t._("left"))
     assert marked in draw(table.ui, 80, 24)
 
 

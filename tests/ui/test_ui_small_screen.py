@@ -9,7 +9,7 @@ import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
-from dalmuti_net.client.ui.lobby import clocks_text
+from dalmuti_net.client.model.rules_menu import clocks_text
 from dalmuti_net.client.ui.screen import LOG_MIN_LINES, fit_name, seat_flags
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
@@ -53,23 +53,23 @@ def test_60x20_keeps_the_seat_tags_and_three_log_lines(language: str, seats: int
     for _ in range(500):
         observation = table.session.observation
         assert observation is not None
-        if table.ui.results is not None or observation.phase in ("hand_over", "ended"):
+        if table.ui.model.results is not None or observation.phase in ("hand_over", "ended"):
             break
-        assert table.ui.chooser is not None, "the table waits for nobody but us"
+        assert table.ui.model.chooser is not None, "the table waits for nobody but us"
         mark_seats(table)
         screen = draw(table.ui, COLS, ROWS).splitlines()
         assert log_rows(screen, t) >= LOG_MIN_LINES, "\n".join(screen)
         rows = seat_rows(screen)
         assert len(rows) == seats, "\n".join(screen)
-        assert table.ui.table is not None
-        by_player = {seat.player: seat for seat in table.ui.table.players}
+        assert table.ui.model.table is not None
+        by_player = {seat.player: seat for seat in table.ui.model.table.players}
         for player, row in zip(observation.order, rows, strict=True):
             for _, flag in seat_flags(table.ui, observation, player, by_player[player]):
                 assert f"  {flag}" in row, f"{flag!r} is missing:\n" + "\n".join(screen)
         if observation.top_player is not None and observation.phase == "play":
             at = next(i for i, line in enumerate(screen) if line.startswith(t._("On the table:")))
             story = " ".join(screen[at : at + 2])  # one line, or two (then a rule or the hand)
-            top = table.ui.seat_name(observation.top_player)
+            top = table.ui.model.seat_name(observation.top_player)
             assert top in story, "the set to beat and who played it:\n" + "\n".join(screen)
         names = [row[5:].split("  ")[0].strip() for row in rows]
         assert len(set(names)) == seats, names  # cut names still tell the seats apart
@@ -110,9 +110,9 @@ def test_60x20_lobby_keeps_every_seat_and_what_it_waits_for(language: str, seats
         )
         above = "".join(line.strip() for line in screen[:title])
         assert "".join(sentence.split()) in "".join(above.split()), "\n".join(screen)
-        for seat in table.ui.table.players:  # type: ignore[union-attr]
+        for seat in table.ui.model.table.players:  # type: ignore[union-attr]
             assert seat.name in "\n".join(screen)
-        clocks = "".join(clocks_text(t, ui.table).split())
+        clocks = "".join(clocks_text(t, ui.model.table).split())
         assert clocks in "".join(above.split())  # whole, not cut at two lines
 
 
@@ -124,8 +124,8 @@ def test_the_qr_code_in_the_log_is_drawn_whole_or_not_at_all() -> None:
 
     table = LocalTable(bots=3)
     drawing = qr_lines("http://127.0.0.1:7401/")
-    table.ui.add_log("info", "Phones join at: http://127.0.0.1:7401/")
-    table.ui.add_log("drawing", "\n".join(drawing))
+    table.ui.model.add_log("info", "Phones join at: http://127.0.0.1:7401/")
+    table.ui.model.add_log("drawing", "\n".join(drawing))
     for cols, rows in ((60, 20), (80, 24), (120, 40), (100, 60)):
         screen = draw(table.ui, cols, rows)
         shown = [line for line in drawing if line.rstrip() in screen]
@@ -135,6 +135,6 @@ def test_the_qr_code_in_the_log_is_drawn_whole_or_not_at_all() -> None:
             assert "\n".join(line.rstrip() for line in drawing) in screen
         elif cols >= 110:  # the log's panel beside the chat's: whole, row by row
             assert len(shown) == len(drawing)
-    table.ui.add_log("info", "Bo joins the table.")
+    table.ui.model.add_log("info", "Bo joins the table.")
     screen = draw(table.ui, 80, 24)
     assert "Bo joins the table." in screen and "Phones join at" in screen

@@ -21,9 +21,9 @@ def test_a_warning_goes_when_the_decision_it_was_about_does() -> None:
     else:
         raise AssertionError("never led a trick")
     local.press("p")  # a leader may not pass: explained
-    assert local.ui.notice is not None and local.ui.notice.level == "warning"
+    assert local.ui.model.notice is not None and local.ui.model.notice.level == "warning"
     owed = local.session.decision
     local.table.play_default(local.session.player)
     local.pump()
     assert local.session.decision is not owed
-    assert local.ui.notice is None, local.ui.notice
+    assert local.ui.model.notice is None, local.ui.model.notice

@@ -6,8 +6,8 @@ import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
+from dalmuti_net.client.model.choosers import PlayChooser
 from dalmuti_net.client.model.story import TrickStep, TrickStory, describe_event
-from dalmuti_net.client.ui.choosers import PlayChooser
 from dalmuti_net.engine import CardSet, Rules
 from dalmuti_net.engine import events as ev
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
@@ -97,9 +97,9 @@ def test_the_screen_tells_the_trick_and_the_results(language: str) -> None:
         if observation.phase == "hand_over":
             break
         screen = draw(table.ui)
-        for step in table.ui.trick_story.steps[-1:]:
-            if step.set is not None and step.player != table.ui.me:
-                assert table.ui.seat_name(step.player) in screen
+        for step in table.ui.model.trick_story.steps[-1:]:
+            if step.set is not None and step.player != table.ui.model.me:
+                assert table.ui.model.seat_name(step.player) in screen
                 seen_story = True
         answer(table)
     assert seen_story
@@ -107,7 +107,7 @@ def test_the_screen_tells_the_trick_and_the_results(language: str) -> None:
     assert t._("Hand {hand} is over").format(hand=1) in screen
     assert t._("Next hand") in screen and t._("Total") in screen
     for player in table.session.observation.order:  # type: ignore[union-attr]
-        assert table.ui.name_of(player)[:10] in screen
+        assert table.ui.model.name_of(player)[:10] in screen
     table.ui.press("x")  # any key goes back to the table
     assert t._("Next hand") not in draw(table.ui)
 
@@ -134,15 +134,15 @@ def test_an_explanation_goes_when_the_choice_changes() -> None:
     table = LocalTable(seed=4)
     table.start()
     for _ in range(200):
-        chooser = table.ui.chooser
+        chooser = table.ui.model.chooser
         if isinstance(chooser, PlayChooser) and chooser.decision.to_beat is not None:
             card = chooser.cursor_card
             if card is not None and chooser.hand[card] > chooser.decision.to_beat.count:
                 break
         answer(table)
     table.press("up", "enter")  # too many cards for the set to beat
-    assert table.ui.notice is not None
-    problem = table.ui.notice.text
+    assert table.ui.model.notice is not None
+    problem = table.ui.model.notice.text
     assert problem in draw(table.ui)
     table.press("down")
     assert problem not in draw(table.ui)

@@ -110,13 +110,13 @@ def test_the_web_lobby_says_which_button_to_tap(language: str) -> None:
 def play_until_results(table: LocalTable) -> None:
     """Answer at random until a hand's results are on screen."""
     for _ in range(2000):
-        if table.ui.results is not None:
+        if table.ui.model.results is not None:
             return
         decision = table.session.decision
-        if decision is None or table.ui.choosing is None:
+        if decision is None or table.ui.model.choosing is None:
             table.pump()
             continue
-        table.send(table.ui._answer_message(random_answer(decision, table.rng)))
+        table.send(table.ui.model._answer_message(random_answer(decision, table.rng)))
     raise AssertionError("no hand ended")
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.choosers import Hint
 from dalmuti_net.client.ui.help import help_text_lines
+from dalmuti_net.client.ui.hints import Hint
 from dalmuti_net.client.ui.state import ClientUi, Screen, Send
 from dalmuti_net.engine import (
     CardSet,
@@ -69,9 +69,9 @@ def owing(decision: Decision, language: str = "en") -> ClientUi:
     session.decision = decision
     ui = ClientUi(Translator(language), session, lists_tables=False)
     ui.on_status(Status.CONNECTED)
-    ui.screen = Screen.TABLE
+    ui.model.screen = Screen.TABLE
     ui.on_message({"type": "heartbeat"})  # follows the decision owed
-    assert ui.choosing is not None
+    assert ui.model.choosing is not None
     return ui
 
 

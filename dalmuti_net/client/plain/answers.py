@@ -24,7 +24,7 @@ from ...engine.cards import Counts
 from ...lang.i18n import N_, Translator
 from ...lang.numbers import decimal
 from ...lang.words import card_label, describe_cards, describe_set
-from ..ui.choosers import Names, chooser_for
+from ..model.choosers import Names, chooser_for
 
 # Short words for an answer, "|"-separated: the English ones are always understood too.
 PASS_WORDS = N_("pass|p")

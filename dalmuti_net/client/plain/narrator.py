@@ -1,22 +1,23 @@
 """The table as lines of text: each event one sentence, each decision a numbered list.
 
-``PlainTable`` wraps the full-screen table's own state (``ClientUi``): the host's messages
-go through it, so every event, chat line, error and reconnection is worded exactly as the
-table's log words it; what the log gains is printed once, in order. Typed lines become
-answers (``answers.Question``), lobby requests (through the lobby's and rules editor's own
-checks) or commands (``hand``, ``table``, ``scores``, ``help``, ``say``, ``quit``). Nothing
-here does I/O: callers feed it and take ``lines()`` and the effects it returns.
+``PlainTable`` holds the client model (``ClientModel``), as every front end does: the
+host's messages go through it, so every event, chat line, error and reconnection is worded
+exactly as the table's log words it; what the log gains is printed once, in order. Typed
+lines become intents of the model (answers from ``answers.Question``, lobby requests, rule
+changes, auto-pass, nudge and skip...), which checks each as it does for every front end,
+or commands that tell what the model knows (``hand``, ``table``, ``scores``, ``help``).
+Nothing here does I/O: callers feed it and take ``lines()`` and the effects it returns.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import Any
 
 from ...engine import JESTER
 from ...engine.cards import Counts
 from ...engine.events import CardsDealt, Event, HandEnded, Played, TableEnded
-from ...engine.rules import MAX_HAND_LIMIT
 from ...faults import LINE_FAILED, log_fault
 from ...lang.i18n import N_, Translator
 from ...lang.numbers import NumberRefused, decimal, whole_number
@@ -25,28 +26,26 @@ from ...lang.words import card_label, describe_set
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message
 from ...protocol.text import shown
+from ..model import intents as do
+from ..model.client_model import ClientModel, Effect, Quit, Screen, Send
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
+from ..model.display import PHASE_TEXT
 from ..model.errors import TROUBLESHOOTING
-from ..model.seat_marks import game_flags, joining_row, lobby_marks, players_heading
-from ..model.story import END_REASONS
-from ..model.views import TableView
-from ..session import ClientSession
-from ..status import Status
-from ..ui.choosers import Result
-from ..ui.config import Preferences
-from ..ui.lobby import (
+from ..model.questions import BACK
+from ..model.rules_menu import (
     RULE_FIELDS,
     TIMING_FIELDS,
-    TYPED_RANGES,
-    RulesEditor,
+    TYPED_FIELDS,
     clocks_text,
     menu_values,
     rule_value_text,
-    timing_request,
 )
-from ..ui.screen import PHASE_TEXT
-from ..ui.state import ClientUi, Effect, Quit, Screen, Send
-from ..ui.watchers import watchers_line
+from ..model.seat_marks import game_flags, joining_row, lobby_marks, players_heading
+from ..model.story import END_REASONS
+from ..model.views import TableView
+from ..model.watchers import watchers_line
+from ..session import ClientSession
+from ..status import Status
 from .answers import (
     BACK_WORDS,
     HOW_TO_ANSWER,
@@ -80,6 +79,22 @@ COMMANDS: dict[str, str] = {
 }
 """Command -> its words, ``|``-separated (the English words are always understood)."""
 
+CHOICE_WORDS: dict[str, tuple[str, ...]] = {
+    "quit": ("quit", "q"),
+    "leave": ("leave", "l"),
+    "host": ("leave", "l"),
+    "heir": ("heir", "h"),
+    "end": ("end", "e"),
+    "start": ("start", "s"),
+    "skip": ("skip", "y"),
+    "watch": ("watch", "w"),
+    "list": ("list", "l"),
+    "retry": ("retry", "r"),
+    "code": ("code", "c"),
+}
+"""Short words for a question's or a refusal's choices, by action, besides their number
+and their label in the player's language (the terminal's letters, kept by scripts)."""
+
 TIMER_WARNINGS = (30, 10, 5, 0)
 """Seconds left on a turn timer at which a warning is printed (when there was more)."""
 
@@ -98,34 +113,15 @@ def clean(text: str) -> str:
 
 
 class PlainTable:
-    def __init__(
-        self,
-        t: Translator,
-        session: ClientSession | None = None,
-        *,
-        address: str = "",
-        local_host: bool = False,
-        name: str = "",
-        name_given: bool = False,
-        code: str | None = None,
-        preferences: Preferences | None = None,
-    ) -> None:
+    def __init__(self, t: Translator, session: ClientSession | None = None, **options: Any) -> None:
+        """``options``: the client model's (``ClientModel``: address, local_host, name,
+        name_given, code, preferences)."""
         self.t = t
-        self.ui = ClientUi(
-            t,
-            session,
-            address=address,
-            local_host=local_host,
-            ascii_symbols=True,
-            name=name,
-            name_given=name_given,
-            code=code,
-            preferences=preferences,
-            draws_table=False,  # no seats on screen: who is ready is said in words
-        )
+        # No seats on screen: who is ready is said in words.
+        self.model = ClientModel(t, session, draws_table=False, **options)
         self.fresh: list[str] = []
         """What the table's log gained and is not printed yet."""
-        self.ui.on_log = lambda line: self.fresh.append(line.text)
+        self.model.on_log = lambda line: self.fresh.append(line.text)
         self._out: list[str] = []
         self.question: Question | None = None
         self.question_serial = 0
@@ -167,7 +163,7 @@ class PlainTable:
 
     @property
     def session(self) -> ClientSession | None:
-        return self.ui.session
+        return self.model.session
 
     def _join(self, parts: list[str]) -> str:
         """Parts of one description, with the language's comma."""
@@ -178,7 +174,7 @@ class PlainTable:
         return label + self.t._(": ") + value
 
     def _name(self, player: int) -> str:
-        return self.ui.name_of(player)
+        return self.model.name_of(player)
 
     # ------------------------------------------------------------------ finding a table
 
@@ -199,12 +195,12 @@ class PlainTable:
                         number=self._listed[old.instance_name], name=old.name
                     )
                 )
-        self.ui.set_listings(listings)
+        self.model.set_listings(listings)
         for listing in listings:
             if listing.instance_name not in self._listed:
                 self._listed[listing.instance_name] = len(self._listed) + 1
                 self.say(f"{self._listed[listing.instance_name]}. {self._listing_text(listing)}")
-            claim = self.ui.claims.get(listing.instance_name)
+            claim = self.model.claims.get(listing.instance_name)
             for sentence in [] if claim is None else claim.sentences(t._):
                 # A table id claimed twice, or a seat's table at a new address: said once.
                 if (listing.instance_name, sentence) not in self._claims_said:
@@ -229,13 +225,13 @@ class PlainTable:
         return self._join(parts)
 
     def _discover_line(self, text: str) -> list[Effect]:
-        ui = self.ui
+        model = self.model
         listed = decimal(text)
         if listed is not None:
             wanted = next(
                 (
                     index
-                    for index, listing in enumerate(ui.listings)
+                    for index, listing in enumerate(model.listings)
                     if self._listed.get(listing.instance_name) == listed
                 ),
                 None,
@@ -243,74 +239,75 @@ class PlainTable:
             if wanted is None:
                 self.say(self.t._("There is no table {number} on the list.").format(number=text))
                 return []
-            ui.discovery_index = wanted
-            return self._pressed("enter")
+            return self._intend(do.JoinListing(wanted))
         if any(char in text for char in ".:") and " " not in text:
-            ui.press("a")
-            if ui.editor is not None:
-                ui.editor.text = text
-            return self._pressed("enter")
+            return self._intend(do.JoinAddress(text))
         self.say(self.t._("Type a table's number to join it."))
         return []
 
-    def _editor_line(self, text: str) -> list[Effect]:
-        editor = self.ui.editor
-        assert editor is not None
-        if text.strip() or editor.purpose != "name":  # an empty name keeps the one offered
-            editor.text = text
-        return self._pressed("enter")
+    def _field_line(self, text: str) -> list[Effect]:
+        field = self.model.field
+        assert field is not None
+        if field.purpose == "address":
+            return self._intend(do.JoinAddress(text))
+        if field.purpose == "name":  # an empty name keeps the one offered
+            return self._intend(do.GiveName(text if text.strip() else field.text))
+        return self._intend(do.GiveCode(text))
 
-    def _editor_prompt(self) -> str:
+    def _field_prompt(self) -> str:
         """The field's label; the name field offers the remembered name, as the table
         screen pre-fills it."""
-        editor = self.ui.editor
-        assert editor is not None
-        if editor.purpose == "name" and editor.text.strip():
-            return self.t._("Your name (Enter keeps {name}):").format(name=editor.text.strip())
-        return self.t._(editor.label).format(**editor.values)
+        field = self.model.field
+        assert field is not None
+        if field.purpose == "name" and field.text.strip():
+            return self.t._("Your name (Enter keeps {name}):").format(name=field.text.strip())
+        return self.t._(field.label)
 
-    def _pressed(self, key: str) -> list[Effect]:
-        """A key to the table screen's state; its refusal or next question as lines."""
-        ui = self.ui
-        ui.notice = None
-        effects = ui.press(key)
-        if ui.notice is not None:
-            self.say(ui.notice.text)
-            ui.notice = None
-        if ui.editor is not None:
-            self.say(self._editor_prompt())
+    def _intend(self, intent: do.Intent) -> list[Effect]:
+        """An intent of the client model; its refusal, question or field as lines."""
+        model = self.model
+        model.notice = None
+        field, question = model.field, model.question
+        effects = model.intend(intent)
+        if model.notice is not None:
+            self.say(model.notice.text)
+            model.notice = None
+        if model.field is not None and model.field is not field:
+            self.say(self._field_prompt())
+        if model.question is not None and model.question is not question:
+            self._tell_confirmation()
         return effects
 
     # ------------------------------------------------------------------ the connection
 
     def connecting(self, session: ClientSession, address: str) -> None:
-        self.ui.connecting(session, address)
+        self.model.connecting_to(session, address)
         self._forget_table()
         self.say(self.t._("Connecting to {address}…").format(address=address))
 
     def cannot_connect(self, reason: str, kind: str | None = None) -> None:
-        self.ui.cannot_connect(reason, kind)
+        self.model.cannot_connect(reason, kind)
         self._tell_problem()
 
     def on_status(self, status: Status) -> None:
-        ui = self.ui
-        was_problem = ui.screen is Screen.PROBLEM
-        ui.on_status(status)
+        model = self.model
+        was_problem = model.screen is Screen.PROBLEM
+        model.on_status(status)
         if status is Status.CLOSED:
             if self.quitting:
                 self.fresh.clear()
             elif self._never_reached():
                 self.fresh.clear()  # cannot_connect comes next and says why, once
-            elif ui.screen is Screen.PROBLEM and not was_problem:
+            elif model.screen is Screen.PROBLEM and not was_problem:
                 self._tell_problem()
             self.finished = True
 
     def _never_reached(self) -> bool:
         """Closed before any byte from the host: the first connection attempt failed."""
-        session = self.ui.session
+        session = self.model.session
         return (
             session is not None
-            and not self.ui.ever_connected
+            and not self.model.ever_connected
             and session.welcome is None
             and not session.errors
             and session.goodbye_code is None
@@ -320,7 +317,7 @@ class PlainTable:
 
     def back_to_list(self) -> None:
         """From a refusal back to the tables on the network, as when the program started."""
-        self.ui.back_to_list()
+        self.model.back_to_list()
         self._forget_table()
         self._listed.clear()
         self._listings = []
@@ -334,34 +331,34 @@ class PlainTable:
         self.finished = self.quitting = self.farewell_said = False
 
     def _tell_problem(self) -> None:
-        ui, t = self.ui, self.t
+        model, t = self.model, self.t
         self.finished = True
         if self.quitting:  # the player's own quit closed it: no news, no choices
             self.fresh.clear()
             return
         self.say(*self.fresh)
         self.fresh.clear()
-        if ui.refusal is not None:
+        if model.refusal is not None:
             self._tell_refusal()
             return
-        self.say(ui.problem or t._("The connection to the host is closed."))
-        if ui.problem_detail:
-            self.say(t._("The host said: {reason}").format(reason=ui.problem_detail))
-        if not ui.ever_connected:
+        self.say(model.problem or t._("The connection to the host is closed."))
+        if model.problem_detail:
+            self.say(t._("The host said: {reason}").format(reason=model.problem_detail))
+        if not model.ever_connected:
             self.say(t._(TROUBLESHOOTING))
         self.finished = True
 
     def on_message(self, message: Message) -> list[Effect]:
         """A message the session has already taken in; effects to carry out."""
-        ui = self.ui
-        was_problem = ui.screen is Screen.PROBLEM
-        effects = [e for e in ui.on_message(message) if not _is_snapshot_request(e)]
+        model = self.model
+        was_problem = model.screen is Screen.PROBLEM
+        effects = [e for e in model.on_message(message) if not _is_snapshot_request(e)]
         if self.farewell_said:
             self.fresh.clear()
             return effects
         self.say(*self.fresh)  # the log's lines first: what follows comments on them
         self.fresh.clear()
-        if ui.screen is Screen.PROBLEM and not was_problem:
+        if model.screen is Screen.PROBLEM and not was_problem:
             self._tell_problem()
             return effects
         self._follow_model()
@@ -370,36 +367,36 @@ class PlainTable:
     def _follow_model(self) -> None:
         """What the last message changed in the table model, said where the log does not
         say it (the model has read the message; this reads the model)."""
-        ui = self.ui
-        arrived = ui.snapshots != self._snapshots_seen
-        self._snapshots_seen = ui.snapshots
-        if ui.table is not self._table_seen:
+        model = self.model
+        arrived = model.snapshots != self._snapshots_seen
+        self._snapshots_seen = model.snapshots
+        if model.table is not self._table_seen:
             if self._table_seen is None and arrived:
                 self._welcome()
             else:
                 self._table_changes()
-            self._table_seen = ui.table
-        if ui.timers is not self._timers_seen:
-            self._timers_seen = ui.timers
-            if ui.timers is not None:
-                self._tell_results_wait(ui.timers.results)
-        if ui.timed_out != self._timed_out_seen:
-            self._timed_out_seen = ui.timed_out
+            self._table_seen = model.table
+        if model.timers is not self._timers_seen:
+            self._timers_seen = model.timers
+            if model.timers is not None:
+                self._tell_results_wait(model.timers.results)
+        if model.timed_out != self._timed_out_seen:
+            self._timed_out_seen = model.timed_out
             self._tell_time_up()
-        if ui.refused_answers != self._refused_seen:
-            self._refused_seen = ui.refused_answers
+        if model.refused_answers != self._refused_seen:
+            self._refused_seen = model.refused_answers
             if self.question is not None:
                 # Our answer was refused: the decision is still owed; ask it again.
                 self.say(*self.question.lines())
-        for event in ui.new_events:
+        for event in model.new_events:
             self._after_event(event)
         self._follow_decision()
 
     def _welcome(self) -> None:
-        t, ui = self.t, self.ui
-        table = ui.table
+        t, model = self.t, self.model
+        table = model.table
         self.say(t._("You are at {table}.").format(table="" if table is None else table.name))
-        session = ui.session
+        session = model.session
         watching = session is not None and session.player is None
         if watching:
             self.say(t._("You watch as a spectator: you see what the whole table sees."))
@@ -433,8 +430,8 @@ class PlainTable:
     def _tell_points(self, result: HandEnded) -> None:
         """At each hand's end, with scoring: what each player scored and their total (the
         table screen shows it in its results)."""
-        t, ui = self.t, self.ui
-        if ui.table is None or not ui.table.rules.scoring:
+        t, model = self.t, self.model
+        if model.table is None or not model.table.rules.scoring:
             return
         items = []
         for index, player in enumerate(result.finishing):
@@ -447,7 +444,7 @@ class PlainTable:
             )
             items.append(
                 text.format(
-                    name=ui.name_of(player),
+                    name=model.name_of(player),
                     points=result.points[index] + bonus,
                     total=result.scores[index],
                     bonus=f"+{bonus}",
@@ -471,7 +468,7 @@ class PlainTable:
     def _table_changes(self) -> None:
         """What the terminal's panels show and the log does not say: the rules changed,
         enough players to start (seats' changes are the model's narration, in the log)."""
-        before, after = self._table_seen, self.ui.table
+        before, after = self._table_seen, self.model.table
         if before is None or after is None:
             return
         t = self.t
@@ -486,10 +483,10 @@ class PlainTable:
     def _tell_results_wait(self, results_ms: int | None) -> None:
         """Once a pause between hands: how to say the results are read, and how long the
         next deal waits at most."""
-        ui = self.ui
-        session = ui.session
+        model = self.model
+        session = model.session
         hand = None if session is None or session.observation is None else session.observation
-        if results_ms is None or hand is None or not ui.reading_results():
+        if results_ms is None or hand is None or not model.reading_results():
             return
         if self._results_told == hand.hand_number:
             return
@@ -513,11 +510,11 @@ class PlainTable:
         session = self.session
         if session is None:
             return
-        decision = self.ui.owed
+        decision = self.model.owed
         if decision is self._asked:
             return
         self._asked = decision
-        if decision is None or decision is self.ui.auto_passed:
+        if decision is None or decision is self.model.auto_passed:
             # (passed by the client itself: its log line said so)
             self.question = None
             self.deadline_ms = None
@@ -526,7 +523,7 @@ class PlainTable:
         self.question = Question(
             self.t,
             decision,
-            self.ui.namer(),
+            self.model.namer(),
             hand=None if observation is None else observation.hand,
             order=() if observation is None else observation.order,
         )
@@ -550,7 +547,7 @@ class PlainTable:
 
     def timer_warning(self, serial: int, seconds_left: int) -> None:
         """The turn timer of question ``serial`` has ``seconds_left``: say so if it is open."""
-        if serial != self.question_serial or self.question is None or self.ui.answered:
+        if serial != self.question_serial or self.question is None or self.model.answered:
             return
         if seconds_left <= 0:
             if self._time_up_told == serial:
@@ -566,7 +563,7 @@ class PlainTable:
 
     def wake(self) -> list[Effect]:
         """A pause asked for (``Wake``) is over; effects to carry out."""
-        effects = self.ui.wake()
+        effects = self.model.wake()
         self.say(*self.fresh)
         self.fresh.clear()
         return effects
@@ -584,11 +581,11 @@ class PlainTable:
 
     def _on_line(self, text: str) -> list[Effect]:
         text = clean(text).strip()
-        ui = self.ui
-        if ui.confirmation is not None:
+        model = self.model
+        if model.question is not None:
             return self._confirm_line(text)
-        if ui.editor is not None:
-            return self._editor_line(text)
+        if model.field is not None:
+            return self._field_line(text)
         if not text:
             return []
         command, _, rest = text.partition(" ")
@@ -597,20 +594,18 @@ class PlainTable:
             self._tell_help()
             return []
         if found == "quit":
-            effects = self._pressed("q")
-            self._tell_confirmation()
-            return self._quitting(effects)
-        if ui.screen is Screen.DISCOVER:
+            return self._quitting(self._intend(do.Exit()))
+        if model.screen is Screen.DISCOVER:
             return self._discover_line(text)
-        if ui.screen is Screen.PROBLEM and ui.refusal is not None:
+        if model.screen is Screen.PROBLEM and model.refusal is not None:
             return self._refusal_line(text)
-        if ui.screen is not Screen.TABLE:
+        if model.screen is not Screen.TABLE:
             self.say(self.t._("Not connected: that was not sent."))
             return []
-        if self.question is not None and not self.ui.answered and found is None:
+        if self.question is not None and not self.model.answered and found is None:
             return self._answer(text)
         if found is None:
-            if self.question is not None and self.ui.answered:
+            if self.question is not None and self.model.answered:
                 self.say(self.t._("Your answer is on its way."))
             elif decimal(command) is not None:
                 self.say(self.t._("Nothing to answer right now."))
@@ -628,10 +623,14 @@ class PlainTable:
         """Standard input has ended (a script is done, or Ctrl-D): quit as the quit
         command's first answer does, keeping the seat."""
         self.quitting = True
-        ui = self.ui
-        if ui.local_host:
+        model = self.model
+        if model.local_host:
             self.say(self.t._("End of input: you quit, and the table closes for everyone."))
-        elif ui.screen is Screen.TABLE and ui.session is not None and not ui.session.spectator:
+        elif (
+            model.screen is Screen.TABLE
+            and model.session is not None
+            and not model.session.spectator
+        ):
             self.say(
                 self.t._(
                     "End of input: you quit this program. Your seat stays yours: "
@@ -644,35 +643,39 @@ class PlainTable:
     def _quitting(self, effects: list[Effect]) -> list[Effect]:
         if any(isinstance(effect, Quit) for effect in effects):
             self.quitting = True
-            if self.ui.farewell is not None:  # leaving ended the table, or ends it: say so
-                self.say(self.ui.farewell)
+            if self.model.farewell is not None:  # leaving ended the table, or ends it: say so
+                self.say(self.model.farewell)
                 self.farewell_said = True
         return effects
 
     def _tell_refusal(self) -> None:
         """A refusal screen as lines: what happened, the standings it has, what next."""
-        t, ui = self.t, self.ui
-        refusal = ui.refusal
+        t, model = self.t, self.model
+        refusal = model.refusal
         assert refusal is not None
         self.say(refusal.title, *refusal.sentences)
         if refusal.standings:
             self.say(t._("Final standings"))
             self._tell_rows(refusal.standings)
-        if ui.editor is not None:
-            self.say(self._editor_prompt())
+        if model.field is not None:
+            self.say(self._field_prompt())
             return
         for number, choice in enumerate(refusal.choices, 1):
             self.say(f"{number}. {t._(choice.label)}")
         self.say(how_to_answer(t, HOW_TO_ANSWER, len(refusal.choices)))
 
     def _refusal_line(self, text: str) -> list[Effect]:
-        refusal = self.ui.refusal
+        refusal = self.model.refusal
         assert refusal is not None
         word = text.casefold()
         for number, choice in enumerate(refusal.choices, 1):
-            if word in (str(number), choice.key, self.t._(choice.label).casefold()):
-                effects = self._quitting(self._pressed(choice.key))
-                if self.ui.editor is None and not effects:
+            if word in (
+                str(number),
+                self.t._(choice.label).casefold(),
+                *CHOICE_WORDS[choice.action],
+            ):
+                effects = self._quitting(self._intend(do.Choose(choice.action)))
+                if self.model.field is None and not effects:
                     self._tell_refusal()
                 return effects
         self._tell_refusal()
@@ -680,7 +683,7 @@ class PlainTable:
 
     def _tell_confirmation(self) -> None:
         """The table's modal question (quit or leave...) as a numbered list."""
-        confirmation = self.ui.confirmation
+        confirmation = self.model.question
         if confirmation is None:
             return
         t = self.t
@@ -691,8 +694,9 @@ class PlainTable:
         self.say(how_to_answer(t, HOW_TO_CONFIRM, len(confirmation.choices), back=back))
 
     def _confirm_line(self, text: str) -> list[Effect]:
-        """An answer to the modal question: its number, key or label; back closes it."""
-        confirmation = self.ui.confirmation
+        """An answer to the modal question: its number or label; back closes it (another
+        host player: the question, as it is now, is told again)."""
+        confirmation = self.model.question
         assert confirmation is not None
         word = text.casefold()
         choices = confirmation.choices
@@ -700,19 +704,17 @@ class PlainTable:
             (
                 choice
                 for number, choice in enumerate(choices, 1)
-                if word in (str(number), choice.key, self.t._(choice.label).casefold())
+                if word
+                in (str(number), self.t._(choice.label).casefold(), *CHOICE_WORDS[choice.action])
             ),
             None,
         )
         if chosen is not None:
-            effects = self._quitting(self._pressed(chosen.key))
-            if not effects and self.ui.confirmation is not None:
-                self._tell_confirmation()  # another host player: the question, as it is now
-            return effects
+            return self._quitting(self._intend(do.Choose(chosen.action)))
         if word in words_for(self.t, BACK_WORDS) or self._command(word) == "quit":
-            self._pressed("escape")
+            self._intend(do.Choose(BACK))
             self.say(self.t._("You stay at the table."))
-            if self.question is not None and not self.ui.answered:
+            if self.question is not None and not self.model.answered:
                 self.say(*self.question.lines())
             return []
         self._tell_confirmation()
@@ -732,7 +734,7 @@ class PlainTable:
             self.say(outcome.problem)
             return []
         if outcome.action is not None:
-            return self.ui.answer(outcome.action)
+            return self._intend(do.Answer(outcome.action))
         self.say(*question.lines())
         return []
 
@@ -741,26 +743,21 @@ class PlainTable:
         if command == "autopass":
             words = {"on": True, "off": False, t._("on").casefold(): True}
             words[t._("off").casefold()] = False
-            wanted = words.get(rest.casefold())
-            if wanted is None:
-                wanted = not self.ui.preferences.auto_pass
-            if wanted != self.ui.preferences.auto_pass:
-                self.ui.preferences.set_auto_pass(wanted)
-            self.say(
-                t._("Auto-pass is on: when nothing of yours beats the table, you pass.")
-                if wanted
-                else t._("Auto-pass is off: you pass yourself, with p.")
-            )
-            return []
-        if command in ("nudge", "skip"):
-            return self._nudge(command == "skip")
+            passing = self.model.auto_passing()
+            effects = self._intend(do.AutoPass(words.get(rest.casefold())))
+            if passing and not self.model.auto_passing():
+                # Turned off in auto-pass's pause: the decision is the player's again.
+                self._asked = None
+                self._follow_decision()
+            return effects
+        if command == "nudge":
+            return self._intend(do.Nudge())
+        if command == "skip":
+            return self._intend(do.Skip())
         if command == "rematch":
-            if self.ui.session is None or not self.ui.session.is_host:
-                self.say(t._("Only the host player may do that."))
-                return []
-            return [Send({"type": "rematch"})] if self.ui.ended else self._not_now()
-        if command == "ready" and self.ui.reading_results():
-            return [Send({"type": "ready", "ready": True})]
+            return self._intend(do.Rematch())
+        if command == "ready" and self.model.reading_results():
+            return self._intend(do.Ready(True))
         if command == "hand":
             self._tell_hand()
         elif command == "table":
@@ -768,7 +765,7 @@ class PlainTable:
         elif command == "scores":
             self._tell_scores()
         elif command == "again":
-            if self.question is not None and not self.ui.answered:
+            if self.question is not None and not self.model.answered:
                 self.say(*self.question.lines())
             else:
                 self.say(t._("Nothing to answer right now."))
@@ -776,41 +773,25 @@ class PlainTable:
             if not rest:
                 self.say(t._("Type say and then what to say."))
                 return []
-            return [Send({"type": "chat", "text": rest[:500]})]
+            return self._intend(do.Chat(rest))
         else:
             return self._lobby(command, rest)
         return []
 
-    def _not_now(self) -> list[Effect]:
-        self.say(self.t._("That is not possible at this point of the game."))
-        return []
-
-    def _nudge(self, skip: bool) -> list[Effect]:
-        ui = self.ui
-        if ui.session is None or not ui.session.is_host:
-            self.say(self.t._("Only the host player may do that."))
-            return []
-        waiting = ui.waited_for()
-        if not waiting:
-            self.say(self.t._("Nobody is being waited for."))
-            return []
-        kind = "skip" if skip else "nudge"
-        return [Send({"type": kind, "player": waiting[0]})]
-
     # ------------------------------------------------------------------ the lobby
 
     def _lobby(self, command: str, rest: str) -> list[Effect]:
-        t, ui = self.t, self.ui
-        table = ui.table
+        t, model = self.t, self.model
+        table = model.table
         if table is None or not table.lobby:
             self.say(t._("That is not possible at this point of the game."))
             return []
         if command == "ready":
-            return self._pressed("r")
+            return self._intend(do.Ready())
         if command == "start":
-            return self._pressed("s")
+            return self._intend(do.Start())
         if command == "bot":
-            return self._pressed("B" if rest.casefold() == "random" else "b")
+            return self._intend(do.AddBot("random" if rest.casefold() == "random" else "heuristic"))
         if command in ("remove", "kick"):
             players = table.players
             try:
@@ -836,8 +817,9 @@ class PlainTable:
                 else:
                     self.say(t._("There is no bot at the table."))
                 return []
-            ui.lobby.index = number - 1
-            return self._pressed("x" if command == "remove" else "k")
+            return self._intend(
+                do.RemoveBot(seat.player) if command == "remove" else do.Kick(seat.player)
+            )
         if command == "rules":
             self._tell_rules()
             return []
@@ -845,7 +827,7 @@ class PlainTable:
 
     def _tell_rules(self) -> None:
         t = self.t
-        rules = menu_values(self.ui.table)
+        rules = menu_values(self.model.table)
         self.say(t._("Rule options (the host player's)"))
         for number, option in enumerate(RULE_FIELDS, 1):
             value = rule_value_text(t, option.key, rules.get(option.key))
@@ -867,12 +849,12 @@ class PlainTable:
             )
 
     def _set_rule(self, rest: str) -> list[Effect]:
+        """``rule N`` switches option N, ``rule N VALUE`` sets it (0 switches off, or for
+        the hands to play: no limit); the model checks the value, as for every front end."""
         t = self.t
-        session = self.session
-        if session is None or not session.is_host:
-            self.say(t._("Only the host player may change the rules."))
-            return []
         parts = rest.split()
+        if not self.model.is_host:
+            return self._intend(do.StepRule(RULE_FIELDS[0].key, True))  # (only the host's)
         try:
             option = whole_number(
                 parts[0] if parts else "",
@@ -884,61 +866,32 @@ class PlainTable:
         except NumberRefused as refused:
             self.say(refused.told(t._))
             return []
-        editor = RulesEditor()
-        editor.index = option - 1
-        rules = menu_values(self.ui.table)
-        key = editor.field.key
+        key = RULE_FIELDS[option - 1].key
+        now = self.model.rules().get(key)
+        switch = isinstance(now, bool) or key not in TYPED_FIELDS
         if len(parts) == 1:
-            if not isinstance(rules.get(key), bool):
+            if not switch:
                 self.say(
                     t._("That option needs a value, for example: rule {n} 10.").format(n=parts[0])
                 )
                 return []
-            return self._rule_result(editor.press("space", rules))
-        number = decimal(parts[1])
-        if number is None:
-            self.say(t._("The value must be a whole number."))
-            return []
-        if key in TIMING_FIELDS:
-            low, high = TYPED_RANGES[key]
-            if not (low <= number <= high or (key == "turn_timer" and number == 0)):
-                self.say(
-                    t._("Give a number of seconds from {low} to {high}.").format(low=low, high=high)
-                )
-                return []
-            return [Send(timing_request(key, number))]
-        if key == "hand_limit":
-            if number > MAX_HAND_LIMIT:
-                self.say(t._("At most {n} hands.").format(n=MAX_HAND_LIMIT))
-                return []
-            return [Send({"type": "set_rules", "rules": {key: number or None}})]
-        if key == "misdeal_chance":
-            if number > 100:
-                self.say(t._("A chance is from 0 to 100 percent."))
-                return []
-            return [Send({"type": "set_rules", "rules": {key: number / 100}})]
-        wanted = number != 0
-        if rules.get(key) == wanted:
-            return []
-        return self._rule_result(editor.press("space", rules))
-
-    def _rule_result(self, result: Result) -> list[Effect]:
-        if result.problem is not None:
-            self.say(result.problem.show(self.t))
-            return []
-        if result.request is not None:
-            return [Send(result.request)]
-        return []
+            return self._intend(do.SetRule(key, not now))
+        value = parts[1]
+        if switch:
+            return self._intend(do.SetRule(key, decimal(value) != 0))
+        if key == "hand_limit" and decimal(value) == 0:
+            value = ""  # (this table's words for no limit)
+        return self._intend(do.TypeRule(key, value))
 
     def _rules_text(self) -> str:
         t = self.t
-        rules = menu_values(self.ui.table)
+        rules = menu_values(self.model.table)
         parts = [
             self._pair(t._(option.label), rule_value_text(t, option.key, rules.get(option.key)))
             for option in RULE_FIELDS
             if option.key not in TIMING_FIELDS  # said by clocks_text
         ]
-        return t._("; ").join(parts) + t._(".") + " " + clocks_text(t, self.ui.table)
+        return t._("; ").join(parts) + t._(".") + " " + clocks_text(t, self.model.table)
 
     # ------------------------------------------------------------------ told on request
 
@@ -960,8 +913,8 @@ class PlainTable:
         self.say(self._pair(title, groups))
 
     def _tell_table(self) -> None:
-        t, ui = self.t, self.ui
-        table = ui.table
+        t, model = self.t, self.model
+        table = model.table
         session = self.session
         if table is None or session is None:
             self.say(t._("Not connected"))
@@ -970,7 +923,7 @@ class PlainTable:
             players = table.players
             self.say(players_heading(t, table))
             for number, seat in enumerate(players, 1):
-                marks = [ui.name_of(seat.player), *(m.text for m in lobby_marks(t, seat))]
+                marks = [model.name_of(seat.player), *(m.text for m in lobby_marks(t, seat))]
                 self.say(f"{number}. " + self._join(marks))
             watchers = watchers_line(t, table)
             if watchers is not None:
@@ -1004,31 +957,31 @@ class PlainTable:
         for player in observation.order:
             count = observation.counts.get(player, 0)
             parts = [
-                ui.name_of(player),
+                model.name_of(player),
                 t.role(roles[player]),
                 t.n_("{n} card", "{n} cards", count).format(n=count),
             ]
             if scoring:
                 score = observation.scores.get(player, 0)
                 parts.append(t.n_("{n} point", "{n} points", score).format(n=score))
-            flags = game_flags(t, observation, player, by_player.get(player), ui.countdowns)
+            flags = game_flags(t, observation, player, by_player.get(player), model.countdowns)
             parts += [flag.text for flag in flags]
             self.say(self._join(parts))
-        joining = joining_row(t, table, observation, ui.name_of)
+        joining = joining_row(t, table, observation, model.name_of)
         if joining is not None:
             self.say(joining.text)
         self._tell_trick()
         if observation.ended is not None:
             self._tell_standings()
         elif observation.waiting:
-            if self.question is not None and not self.ui.answered:
+            if self.question is not None and not self.model.answered:
                 self.say(t._("Your turn!"))
             else:
-                names = self._join([ui.name_of(p) for p in observation.waiting])
+                names = self._join([model.name_of(p) for p in observation.waiting])
                 self.say(t._("Waiting for {names}").format(names=names))
 
     def _tell_trick(self) -> None:
-        t, ui = self.t, self.ui
+        t, model = self.t, self.model
         session = self.session
         assert session is not None and session.observation is not None
         observation = session.observation
@@ -1042,11 +995,11 @@ class PlainTable:
             + " "
             + describe_set(t, observation.to_beat)
             + " "
-            + t._("by {name}").format(name=ui.name_of(observation.top_player))
+            + t._("by {name}").format(name=model.name_of(observation.top_player))
         )
 
     def _tell_scores(self) -> None:
-        t, ui = self.t, self.ui
+        t, model = self.t, self.model
         session = self.session
         observation = None if session is None else session.observation
         if observation is None or not observation.order:
@@ -1055,7 +1008,7 @@ class PlainTable:
         if observation.ended is not None:
             self._tell_standings()
             return
-        if ui.table is None or not ui.table.rules.scoring:
+        if model.table is None or not model.table.rules.scoring:
             self.say(t._("This table keeps no score."))
         else:
             ranked = sorted(observation.order, key=lambda p: -observation.scores.get(p, 0))
@@ -1063,12 +1016,15 @@ class PlainTable:
                 score = observation.scores.get(player, 0)
                 self.say(
                     self._pair(
-                        ui.name_of(player), t.n_("{n} point", "{n} points", score).format(n=score)
+                        model.name_of(player),
+                        t.n_("{n} point", "{n} points", score).format(n=score),
                     )
                 )
         last = observation.last_hand
         if last is not None and observation.phase == "hand_over":
-            self.say(hand_over_sentence(t, last.hand, last.finishing, ui.leaving(), ui.name_of))
+            self.say(
+                hand_over_sentence(t, last.hand, last.finishing, model.leaving(), model.name_of)
+            )
 
     def _tell_rows(self, rows: Iterable[StandingRow]) -> None:
         """Final standings, a line each: place, name, points (without scoring, the role),
@@ -1085,13 +1041,13 @@ class PlainTable:
 
     def _tell_standings(self, just_ended: bool = False) -> None:
         """The final standings; ``just_ended`` right after the log said why it ended."""
-        t, ui = self.t, self.ui
+        t, model = self.t, self.model
         session = self.session
         if session is None or session.observation is None or session.observation.ended is None:
             return
         ended = session.observation.ended
         self.say(t._("Final standings"))
-        self._tell_rows(final_rows(t, ended, ui.table, session.observation, ui.name_of))
+        self._tell_rows(final_rows(t, ended, model.table, session.observation, model.name_of))
         if just_ended:
             if not self.quitting:
                 self.say(t._("Type quit to leave."))
@@ -1102,8 +1058,8 @@ class PlainTable:
             self.say(t._("The table is over: {reason}.").format(reason=reason))
 
     def _tell_help(self) -> None:
-        t, ui = self.t, self.ui
-        if ui.screen is Screen.DISCOVER:
+        t, model = self.t, self.model
+        if model.screen is Screen.DISCOVER:
             self.say(
                 t._(
                     "Type a table's number to join it, or an address (HOST or HOST:PORT). "
@@ -1123,16 +1079,16 @@ class PlainTable:
                 "(now {state}). Between hands: ready once you have read the results. The host "
                 "player also has nudge and skip for whoever the table waits for, and rematch "
                 "once the table ended."
-            ).format(state=t._("on") if ui.preferences.auto_pass else t._("off"))
+            ).format(state=t._("on") if model.preferences.auto_pass else t._("off"))
         )
-        if self.question is not None and not self.ui.answered:
+        if self.question is not None and not self.model.answered:
             self.say(
                 t._(
                     "To answer, type the number of an answer, or its short word "
                     "(pass, yes, no, decline...)."
                 )
             )
-        table = ui.table
+        table = model.table
         if table is not None and table.lobby:
             self.say(
                 t._(

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, TextIO
 import trio
 
 from ...protocol.messages import Message
+from ..model.client_model import BackToList, Effect, Join, Quit, Rejoin, Send, Wake
 from ..recorder import Recorder, RecordingSession
-from ..runner import CannotConnect, ClientRunner, Connector
+from ..runner import QUIT_PATIENCE, CannotConnect, ClientRunner, Connector
 from ..seats import SeatStore
 from ..session import TABLE_UI_SOFTWARE, ClientSession
 from ..status import Status
-from ..ui.runtime import QUIT_PATIENCE
-from ..ui.state import BackToList, Effect, Join, Quit, Rejoin, Send, Wake
 from .narrator import TIMER_WARNINGS, PlainTable, warns_at
 
 if TYPE_CHECKING:
@@ -131,13 +130,13 @@ class PlainClient:
                             on_join(join)
                         session = self.new_session(join.name, spectator, join.code)
                         connect = _tcp(join.host, join.port)
-                        table.connecting(session, table.ui.address)
+                        table.connecting(session, table.model.address)
                         self.flush()
                     status, step = await self._play(session, connect)
                     if isinstance(step, Rejoin):
                         token = None if step.spectator else session.token
                         session = self.new_session(session.name, step.spectator, step.code, token)
-                        table.connecting(session, table.ui.address)
+                        table.connecting(session, table.model.address)
                         self.flush()
                     elif isinstance(step, BackToList):
                         table.back_to_list()
@@ -167,7 +166,7 @@ class PlainClient:
         from ..discovery import showing_tables
 
         table = self.table
-        table.ui.seats = self.seats  # a listing claiming a seat's table id is said as such
+        table.model.seats = self.seats  # a listing claiming a seat's table id is said as such
         table.looking()
         self.flush()
 
@@ -209,7 +208,7 @@ class PlainClient:
         async def on_message(message: Message) -> None:
             effects = table.on_message(message)
             self.flush()
-            if table.ui.snapshots:  # the table is there: what is typed now goes to it
+            if table.model.snapshots:  # the table is there: what is typed now goes to it
                 seated.set()
             await self._carry_out(effects, runner)
 
@@ -229,7 +228,7 @@ class PlainClient:
                 table.cannot_connect(str(error), error.kind)
                 self.flush()
             seated.set()
-            if table.ui.refusal is None:
+            if table.model.refusal is None:
                 done.set()  # nothing left to choose: the session is simply over
 
         async def typing() -> None:
@@ -275,7 +274,7 @@ class PlainClient:
             if session.errors and session.errors[-1].fatal:
                 return 5, None
             return 4, None
-        lost = table.finished and table.ui.problem is not None and not table.ui.ended
+        lost = table.finished and table.model.problem is not None and not table.model.ended
         return (1 if lost and not table.quitting else 0), None
 
     async def _lines_while_connecting(self, seated: trio.Event) -> list[str | None]:

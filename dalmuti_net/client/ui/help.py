@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...lang.i18n import N_, Translator
 from ...lang.text import width, wrap
-from .choosers import Hint, button
+from .hints import Hint, button
 
 Line = list[tuple[str, str]]
 

@@ -15,7 +15,7 @@ from ...lang.numbers import decimal
 from ...protocol.messages import Message
 from ..session import ClientSession
 from ..status import Status
-from .choosers import Hint
+from .hints import Hint
 from .screen import Line, render
 from .state import ClientUi, LineEditor
 
@@ -63,15 +63,15 @@ class Replay:
 
     def _steps(self) -> list[int]:
         ui = self._fresh()
-        assert ui.session is not None
+        assert ui.model.session is not None
         steps: list[int] = []
         for index, frame in enumerate(self.frames):
-            before = ui.logged
-            ui.session.receive(frame)
+            before = ui.model.logged
+            ui.model.session.receive(frame)
             ui.on_message(frame)
-            if ui.logged > before:
+            if ui.model.logged > before:
                 steps.append(index)
-                started = [e.hand for e in ui.new_events if isinstance(e, HandStarted)]
+                started = [e.hand for e in ui.model.new_events if isinstance(e, HandStarted)]
                 self.hand_starts += [(len(steps) - 1, hand) for hand in started]
         return steps
 
@@ -98,9 +98,9 @@ class Replay:
         if target < self._fed:
             self.ui = self._fresh()
         ui = self.ui
-        assert ui.session is not None
+        assert ui.model.session is not None
         for frame in self.frames[self._fed : target]:
-            ui.session.receive(frame)
+            ui.model.session.receive(frame)
             ui.on_message(frame)  # its effects (requests to a host) have nowhere to go
         self._fed = target
         self.position = position

@@ -26,7 +26,7 @@ from ...protocol.discovery import TableListing
 from ...protocol.messages import Message
 from ...told import told_record
 from ..discovery import showing_tables
-from ..runner import CannotConnect, ClientRunner, Connector
+from ..runner import QUIT_PATIENCE, CannotConnect, ClientRunner, Connector
 from ..session import ClientSession
 from ..status import Status
 from .alerts import Alert, TurnAlerts
@@ -34,9 +34,6 @@ from .app import build_application
 from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send, Wake
 
 NextStep = BackToList | Rejoin
-
-QUIT_PATIENCE = 3.0
-"""Seconds quitting may spend telling the others before the program ends anyway."""
 
 
 class TerminalClient:
@@ -84,10 +81,12 @@ class TerminalClient:
 
     def _alert(self) -> None:
         ui = self.ui
-        table = ui.table
-        alert = self.alerts.update(ui.choosing is not None, "" if table is None else table.name)
-        if ui.nudged:  # the host player's nudge rings once more
-            ui.nudged = False
+        table = ui.model.table
+        alert = self.alerts.update(
+            ui.model.choosing is not None, "" if table is None else table.name
+        )
+        if ui.model.nudged:  # the host player's nudge rings once more
+            ui.model.nudged = False
             if self.alerts.bell:
                 alert = Alert(bell=True, title=None if alert is None else alert.title)
         if alert is None or not self.app.is_running:
@@ -147,7 +146,7 @@ class TerminalClient:
                 try:
                     await runner.run()
                 except CannotConnect as error:
-                    ui.cannot_connect(str(error), error.kind)
+                    ui.model.cannot_connect(str(error), error.kind)
                     self.refresh()
                 await trio.sleep_forever()  # the screen says what happened until a key says
         finally:
@@ -173,7 +172,7 @@ class TerminalClient:
             elif isinstance(effect, Wake):
                 nursery.start_soon(self._wake, effect)
             elif isinstance(effect, Send) and not await runner.send(effect.message):
-                self.ui.say(self.ui.t._("Not connected: that was not sent."), "error")
+                self.ui.model.say(self.ui.t._("Not connected: that was not sent."), "error")
                 self.refresh()
 
     async def _wake(self, wake: Wake) -> None:
@@ -189,7 +188,7 @@ class TerminalClient:
             self.refresh()
 
         def slow() -> None:
-            ui.note_discovery_slow()
+            ui.model.note_discovery_slow()
             self.refresh()
 
         async with showing_tables(show, slow, interfaces=interfaces):
@@ -211,7 +210,7 @@ class _LogToScreen(logging.Handler):
         if self.client.detached:  # no screen any more: the console
             print(tidy(message), file=sys.stderr, flush=True)
             return
-        self.client.ui.add_log("error", message)
+        self.client.ui.model.add_log("error", message)
         self.client.refresh()
 
 

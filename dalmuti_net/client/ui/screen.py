@@ -14,7 +14,7 @@ from ...engine import JESTER, Observation, Rules
 from ...engine.cards import JESTERS_IN_DECK, Counts
 from ...engine.roles import roles_of
 from ...engine.rules import MAX_HAND_LIMIT, stripped_ranks
-from ...lang.i18n import N_, Translator
+from ...lang.i18n import Translator
 from ...lang.text import fit, label_gap, tail, tidy, truncate, width, wrap
 from ...lang.words import card_label, role_symbol
 from ...protocol import PROTOCOL_VERSION
@@ -22,39 +22,31 @@ from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
 from ..model.countdowns import offline_sentence, your_time
 from ..model.departures import LEFT_MARK, final_rows, next_seating
+from ..model.display import PHASE_TEXT
 from ..model.errors import TROUBLESHOOTING
-from ..model.seat_marks import Mark, game_flags, joining_row, lobby_marks, players_heading
-from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
-from ..model.views import RulesView, SeatView
-from ..status import Status
-from .choosers import Hint, button
-from .confirm import confirmation_lines
-from .help import help_screen
-from .lobby import (
-    READY_HINT,
+from ..model.rules_menu import (
     RULE_FIELDS,
     RULE_LABELS,
-    START_HINT,
     clocks_text,
     menu_values,
     not_applicable,
     rule_value_text,
 )
+from ..model.seat_marks import Mark, game_flags, joining_row, lobby_marks, players_heading
+from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
+from ..model.views import RulesView, SeatView
+from ..model.watchers import watchers_line
+from ..status import Status
+from .confirm import confirmation_lines
+from .help import help_screen
+from .hints import Hint, button
+from .lobby import READY_HINT, START_HINT
 from .refusals import refusal_lines
 from .state import AUTO_PASSING, REMATCH_HINT, ClientUi, Overlay, Screen
-from .watchers import watchers_line
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
 
-PHASE_TEXT = {
-    "dealing": N_("The cards are being dealt."),
-    "placement": N_("The Greater Dalmuti is seating a newcomer."),
-    "misdeal": N_("A misdeal: the Greater Dalmuti decides."),
-    "revolution": N_("The holder of both Jesters may declare a revolution."),
-    "taxes": N_("Taxes are being paid."),
-    "play": N_("The table is empty."),
-}
 
 WIDE = 110
 """From this many columns on, the trick and the chat get panels beside the seats and log."""
@@ -67,20 +59,22 @@ def render(ui: ClientUi, cols: int, rows: int, *, touch: bool = False) -> list[L
     cols, rows = max(cols, 20), max(rows, 5)
     if ui.overlay is Overlay.HELP:
         body = []  # drawn below, once the footer's height is known
-    elif ui.screen is Screen.DISCOVER:
+    elif ui.model.screen is Screen.DISCOVER:
         body = _discover(ui, cols, rows)
-    elif ui.screen is Screen.FORM:
+    elif ui.model.screen is Screen.FORM:
         body = _form(ui, cols)
-    elif ui.screen is Screen.CONNECTING:
+    elif ui.model.screen is Screen.CONNECTING:
         body = _connecting(ui, cols)
-    elif ui.screen is Screen.PROBLEM:
+    elif ui.model.screen is Screen.PROBLEM:
         body = _problem(ui, cols)
     else:
         body = []
     footer = _footer(ui, cols, rows)
     if ui.overlay is Overlay.HELP:
-        body = help_screen(ui.t, cols, rows, ui.help_scroll, discover=ui.screen is Screen.DISCOVER)
-    elif ui.screen is Screen.TABLE:
+        body = help_screen(
+            ui.t, cols, rows, ui.help_scroll, discover=ui.model.screen is Screen.DISCOVER
+        )
+    elif ui.model.screen is Screen.TABLE:
         body = _table(ui, cols, rows - len(footer), touch)
     body = body[: rows - len(footer)]
     body += [[] for _ in range(rows - len(footer) - len(body))]
@@ -192,8 +186,8 @@ def visible_hints(ui: ClientUi, cols: int, rows: int) -> list[Hint]:
 
 def _footer(ui: ClientUi, cols: int, rows: int = 24) -> list[Line]:
     lines: list[Line] = []
-    if ui.confirmation is not None:  # over a field being typed in too (Ctrl-C there)
-        lines += confirmation_lines(ui.confirmation, cols)
+    if ui.model.question is not None:  # over a field being typed in too (Ctrl-C there)
+        lines += confirmation_lines(ui.model.question, cols)
     elif ui.editor is not None:
         label = ui.t._(ui.editor.label).format(**ui.editor.values)
         label += label_gap(label)
@@ -210,9 +204,9 @@ def _footer(ui: ClientUi, cols: int, rows: int = 24) -> list[Line]:
 def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     t = ui.t
     lines = [plain(t._("Tables on this network"), "class:title"), []]
-    if not ui.listings:
+    if not ui.model.listings:
         lines.append(plain(t._("Looking for tables…"), "class:dim"))
-        if ui.discovery_slow:
+        if ui.model.discovery_slow:
             lines.append([])
             lines.append(plain(t._("No table found yet. Still looking."), "class:warning"))
             lines += wrapped(t._(TROUBLESHOOTING), cols)
@@ -220,11 +214,11 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
         phases = {"lobby": t._("lobby"), "playing": t._("playing"), "ended": t._("ended")}
         codes = {True: t._("yes"), False: t._("no"), None: "?"}  # None: not said
         rows_text = []
-        for listing in ui.listings:
+        for listing in ui.model.listings:
             address = listing.addresses[0] if listing.addresses else "?"
             taken, total = listing.seats_taken, listing.seats_total
             version = "?" if listing.protocol_version is None else str(listing.protocol_version)
-            claimed = listing.instance_name in ui.claims  # shown with a mark, said below
+            claimed = listing.instance_name in ui.model.claims  # shown with a mark, said below
             rows_text.append(
                 [
                     f"! {listing.name}" if claimed else listing.name,
@@ -245,7 +239,7 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
                 "class:heading",
             )
         )
-        for index, (listing, row) in enumerate(zip(ui.listings, rows_text, strict=True)):
+        for index, (listing, row) in enumerate(zip(ui.model.listings, rows_text, strict=True)):
             chosen = index == ui.discovery_index
             style = "class:cursor" if chosen else ""
             text = " ".join(fit(v, w) for v, w in zip(row[:5], widths, strict=False))
@@ -258,7 +252,7 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
                     (mark_style, row[5]),
                 ]
             )
-        chosen_listing = ui.listings[min(ui.discovery_index, len(ui.listings) - 1)]
+        chosen_listing = ui.model.listings[min(ui.discovery_index, len(ui.model.listings) - 1)]
         if not chosen_listing.compatible:
             lines.append([])
             theirs = chosen_listing.protocol_version
@@ -266,7 +260,7 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
                 host="?" if theirs is None else theirs, ours=PROTOCOL_VERSION
             )
             lines.append(plain(note, "class:warning"))
-        claim = ui.claims.get(chosen_listing.instance_name)
+        claim = ui.model.claims.get(chosen_listing.instance_name)
         for sentence in [] if claim is None else claim.sentences(t._):
             lines.append([])
             lines += wrapped(sentence, cols, "class:warning")
@@ -276,39 +270,39 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             told = Listed(others, NEXT_CLAUSE).told(t._)
             note = t._("Its announcement is incomplete: {issues}.").format(issues=told)
             lines += wrapped(note, cols, "class:warning")
-    if ui.notice is not None:
+    if ui.model.notice is not None:
         lines.append([])
-        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")
+        lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")
     return lines
 
 
 def _form(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
-    lines = [plain(t._("Joining {address}").format(address=ui.address), "class:title"), []]
-    if ui.notice is not None:
-        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")
+    lines = [plain(t._("Joining {address}").format(address=ui.model.address), "class:title"), []]
+    if ui.model.notice is not None:
+        lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")
     return lines
 
 
 def _connecting(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
     return [
-        plain(t._("Connecting to {address}…").format(address=ui.address), "class:title"),
+        plain(t._("Connecting to {address}…").format(address=ui.model.address), "class:title"),
     ]
 
 
 def _problem(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
-    if ui.refusal is not None:
-        return refusal_lines(t, ui.refusal, cols)
+    if ui.model.refusal is not None:
+        return refusal_lines(t, ui.model.refusal, cols)
     lines = [plain(t._("Not connected"), "class:title"), []]
-    lines += wrapped(ui.problem or "", cols, "class:error")
-    if ui.problem_detail:
+    lines += wrapped(ui.model.problem or "", cols, "class:error")
+    if ui.model.problem_detail:
         lines.append([])
         lines += wrapped(
-            t._("The host said: {reason}").format(reason=ui.problem_detail), cols, "class:dim"
+            t._("The host said: {reason}").format(reason=ui.model.problem_detail), cols, "class:dim"
         )
-    if not ui.ever_connected and ui.session is not None:
+    if not ui.model.ever_connected and ui.model.session is not None:
         lines.append([])
         lines += wrapped(t._(TROUBLESHOOTING), cols)
     return lines
@@ -319,8 +313,8 @@ def _problem(ui: ClientUi, cols: int) -> list[Line]:
 
 def _header(ui: ClientUi, cols: int) -> Line:
     t = ui.t
-    table = ui.table
-    session = ui.session
+    table = ui.model.table
+    session = ui.model.session
     observation = None if session is None else session.observation
     parts = ["" if table is None else table.name]
     if table is not None and table.lobby:
@@ -335,7 +329,7 @@ def _header(ui: ClientUi, cols: int) -> Line:
         else:
             parts.append(t._("Hand {hand}").format(hand=observation.hand_number))
     left = " · ".join(p for p in parts if p)
-    if not ui.live:  # nothing is connected: what is on screen is a replay
+    if not ui.model.live:  # nothing is connected: what is on screen is a replay
         right, style = t._("replay"), "class:dim"
     else:
         said, style = {
@@ -343,7 +337,7 @@ def _header(ui: ClientUi, cols: int) -> Line:
             Status.CONNECTED: (t._("connected"), "class:good"),
             Status.RECONNECTING: (t._("connection lost, reconnecting…"), "class:error"),
             Status.CLOSED: (t._("disconnected"), "class:error"),
-        }[ui.status]
+        }[ui.model.status]
         right = "● " + said
     room = cols - width(right) - 1
     return [("class:title", fit(left, room)), ("", " "), (style, right)]
@@ -352,9 +346,9 @@ def _header(ui: ClientUi, cols: int) -> Line:
 def _turn_line(ui: ClientUi, touch: bool = False) -> Line:
     """What the table waits for; ``touch``: its sentences name the web table's buttons."""
     t = ui.t
-    session = ui.session
+    session = ui.model.session
     observation = None if session is None else session.observation
-    if observation is None or ui.table is None or ui.table.lobby:
+    if observation is None or ui.model.table is None or ui.model.table.lobby:
         return []
     if observation.ended is not None:
         over = [("class:heading", t._("The table is over."))]
@@ -369,24 +363,24 @@ def _turn_line(ui: ClientUi, touch: bool = False) -> Line:
     if observation.phase == "hand_over":
         return plain(_next_deal(ui), "class:dim")
     waiting = observation.waiting
-    if ui.chooser is not None and ui.choosing is None:  # auto-pass's pause
+    if ui.model.chooser is not None and ui.model.choosing is None:  # auto-pass's pause
         return plain(t._(AUTO_PASSING), "class:dim")
-    if ui.chooser is not None:
-        return [("class:turn", t._("Your turn!")), *your_time(t, ui.countdowns, ui.me)]
-    offline = [offline_sentence(t, ui.countdowns, p, ui.name_of(p)) for p in waiting]
+    if ui.model.chooser is not None:
+        return [("class:turn", t._("Your turn!")), *your_time(t, ui.model.countdowns, ui.model.me)]
+    offline = [offline_sentence(t, ui.model.countdowns, p, ui.model.name_of(p)) for p in waiting]
     if any(offline):
         said = Listed((o for o in offline if o), NEXT_CLAUSE).told(t._)  # ；in Chinese
         return plain(said, "class:warning")
     if waiting:
-        names = t.list_separator.join(ui.name_of(p) for p in waiting)
+        names = t.list_separator.join(ui.model.name_of(p) for p in waiting)
         return plain(t._("Waiting for {names}").format(names=names), "class:dim")
     return []
 
 
 def _table(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line]:
     """The table's body in ``rows`` rows (the footer is drawn apart)."""
-    session = ui.session
-    table = ui.table
+    session = ui.model.session
+    table = ui.model.table
     lines: list[Line] = [_header(ui, cols)]
     if session is None or table is None:
         return lines
@@ -396,7 +390,7 @@ def _table(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
     if observation is None or not observation.order:
         lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
         return lines + _log_block(ui, cols, rows - 2)
-    if ui.results is not None:  # the last hand's too, before the final standings
+    if ui.model.results is not None:  # the last hand's too, before the final standings
         lines += _results(ui, observation, cols)
         return lines + _log_block(ui, cols, rows - len(lines))
     top: list[Line] = []
@@ -407,7 +401,7 @@ def _table(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
         top, hand, decision = _table_parts(ui, observation, cols, squeeze)
         if ui.overlay is Overlay.RULES:
             return lines + top + hand + decision
-        if ui.in_hand and (ui.show_memory or memory_always_shown(cols, rows)):
+        if ui.model.in_hand and (ui.show_memory or memory_always_shown(cols, rows)):
             memory = _memory(ui, observation, cols)
         room = rows - len(lines) - len(top) - len(hand) - len(decision) - len(memory)
         if room > LOG_MIN_LINES:  # its title and the lines
@@ -458,7 +452,7 @@ def styled(marks: Iterable[Mark]) -> list[Fragment]:
 def _seat_flags(
     ui: ClientUi, observation: Observation, player: int, seat: SeatView | None
 ) -> list[Fragment]:
-    return styled(game_flags(ui.t, observation, player, seat, ui.countdowns))
+    return styled(game_flags(ui.t, observation, player, seat, ui.model.countdowns))
 
 
 NAME_MIN_COLS = 10
@@ -498,7 +492,7 @@ def _seat_columns(
     tags = max((sum(2 + width(text) for _, text in row) for row in flags), default=0)
     if fixed + name_cols + 1 + role_cols + tags <= room:
         return name_cols, role_cols
-    names = [width(ui.name_of(player)) for player in observation.order]
+    names = [width(ui.model.name_of(player)) for player in observation.order]
     roles = [width(t.role(role)) for role in observation.roles.values()]
     role_cols = max([width(t._("Role")), *roles])  # no wider than its widest role
     name_cols = min(name_cols, max([width(t._("Player")), *names]))
@@ -514,7 +508,7 @@ def _seats(
     """The seats, one a row, in ``room`` cells (the trick's panel beside them when wide);
     ``cols`` sets the name column's width; ``heading``: with the columns' headings."""
     t = ui.t
-    table = ui.table
+    table = ui.model.table
     players = () if table is None else table.players
     by_player = {s.player: s for s in players}
     scoring = table is not None and table.rules.scoring
@@ -538,13 +532,13 @@ def _seats(
         turn = player in observation.waiting
         marker = ("class:turn", "▶ ") if turn else ("", "  ")
         symbol = fit(role_symbol(role, ui.ascii_symbols), 2)
-        name_style = "class:me" if player == ui.me else ""
+        name_style = "class:me" if player == ui.model.me else ""
         count = observation.counts.get(player, 0)
         row: Line = [
             marker,
             ("class:symbol", symbol),
             ("", " "),
-            (name_style, fit_name(ui.name_of(player), name_cols)),
+            (name_style, fit_name(ui.model.name_of(player), name_cols)),
             ("", " "),
         ]
         if role_cols:
@@ -560,7 +554,7 @@ def _seats(
             row += [("", "  "), (style, flag)]
             used += 2 + width(flag)
         lines.append(row)
-    joining = joining_row(t, ui.table, observation, ui.name_of)
+    joining = joining_row(t, ui.model.table, observation, ui.model.name_of)
     if joining is not None:
         lines.append(plain("  " + joining.text, "class:dim"))
     return lines
@@ -571,7 +565,7 @@ def _story_pieces(ui: ClientUi, steps: list[TrickStep], current: bool) -> list[L
     top = next((step for step in reversed(steps) if step.set is not None), None)
     pieces: list[Line] = []
     for step in steps:
-        text = tidy(describe_step(t, step, ui.seat_name, ui.me))
+        text = tidy(describe_step(t, step, ui.model.seat_name, ui.model.me))
         if not current or step.set is None:
             style = "class:dim"
         else:
@@ -591,12 +585,12 @@ def _trick_story(
     """The trick as it happened: ``On the table: Bo: Cook ×2 · Cy passes · You: …``; when
     it is over, the last trick (dimmed) with who took it, until the next lead."""
     t = ui.t
-    story = ui.trick_story
+    story = ui.model.trick_story
     if observation.phase == "play" and story.steps:
         title: Line = [("class:heading", t._("On the table:"))]
         steps, current = story.steps, True
     elif observation.phase in ("play", "hand_over") and story.last:
-        last = tidy(describe_last_trick(t, story, ui.seat_name, ui.me))
+        last = tidy(describe_last_trick(t, story, ui.model.seat_name, ui.model.me))
         title = [("class:heading", t._("{label}:").format(label=last))]
         steps, current = story.last, False
     else:
@@ -630,13 +624,13 @@ def _trick_story(
 def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     """Beside the seats on a wide screen: the trick turn by turn, then the cards played."""
     t = ui.t
-    story = ui.trick_story
+    story = ui.model.trick_story
     lines: list[Line] = []
     if observation.phase == "play" and story.steps:
         lines.append(plain(t._("This trick"), "class:heading"))
         steps, current = story.steps, True
     elif observation.phase in ("play", "hand_over") and story.last:
-        last = tidy(describe_last_trick(t, story, ui.seat_name, ui.me))
+        last = tidy(describe_last_trick(t, story, ui.model.seat_name, ui.model.me))
         lines.append(plain(last, "class:heading"))
         steps, current = story.last, False
     else:
@@ -655,7 +649,7 @@ def _memory(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     """The cards played so far, by rank: how many are gone and how many are still unseen
     (in other hands), Jesters included; ranks a stripped deck lacks show a dash."""
     t = ui.t
-    stripped_decks = ui.table is not None and ui.table.rules.stripped_decks
+    stripped_decks = ui.model.table is not None and ui.model.table.rules.stripped_decks
     stripped = set(stripped_ranks(Rules(stripped_decks=stripped_decks), len(observation.order)))
     hand = observation.hand
     labels = [t._("Rank"), t._("Played"), t._("Unseen")]
@@ -709,12 +703,12 @@ def results_rows(ui: ClientUi) -> tuple[list[str], list[list[str]]]:
     scoring the points and totals (the terminal lays them out in columns, the web table
     in a table)."""
     t = ui.t
-    result = ui.results
+    result = ui.model.results
     assert result is not None
-    scoring = ui.table is not None and ui.table.rules.scoring
-    observation = None if ui.session is None else ui.session.observation
+    scoring = ui.model.table is not None and ui.model.table.rules.scoring
+    observation = None if ui.model.session is None else ui.model.session.observation
     last = observation is not None and observation.ended is not None
-    leaving = ui.leaving()
+    leaving = ui.model.leaving()
     roles = roles_of(tuple(next_seating(result.finishing, leaving)))
     headers = [t._("Place"), t._("Player")]
     if not last:
@@ -724,7 +718,7 @@ def results_rows(ui: ClientUi) -> tuple[list[str], list[list[str]]]:
     rows: list[list[str]] = []
     for index, player in enumerate(result.finishing):
         role = roles.get(player)
-        name = ui.name_of(player)
+        name = ui.model.name_of(player)
         if last and player in leaving:  # no role column to say it: beside the name
             name = t._("{name} ({note})").format(name=name, note=t._(LEFT_MARK))
         row = [t.ordinal(index + 1), name]
@@ -750,7 +744,7 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     """The hand just over: finishing order, next hand's roles, points and totals (with
     scoring), the cards that changed hands with you; until the next deal or a key."""
     t = ui.t
-    result = ui.results
+    result = ui.model.results
     assert result is not None
     lines: list[Line] = [rule(t._("Hand {hand} is over").format(hand=result.hand), cols)]
     headers, rows = results_rows(ui)
@@ -759,9 +753,9 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
     right = {index for index, heading in enumerate(headers) if heading in figures}
     lines.append(columns(headers, widths, right, "class:heading"))
     for player, row in zip(result.finishing, rows, strict=True):
-        lines.append(columns(row, widths, right, "class:me" if player == ui.me else ""))
+        lines.append(columns(row, widths, right, "class:me" if player == ui.model.me else ""))
     for transfer in observation.transfers:
-        told = describe_event(t, transfer, ui.name_of, ui.me)
+        told = describe_event(t, transfer, ui.model.name_of, ui.model.me)
         if told is not None:
             lines += wrapped(told, cols)
     if observation.ended is not None:
@@ -770,7 +764,7 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
         )
         return lines
     lines += wrapped(_next_deal(ui), cols, "class:dim")
-    if ui.reading_results():
+    if ui.model.reading_results():
         lines += wrapped(
             t._("Press Enter when you have read them; Esc shows the table."), cols, "class:good"
         )
@@ -780,8 +774,8 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
 def _next_deal(ui: ClientUi) -> str:
     """Between hands: who the next deal waits for, and how long it waits at most."""
     t = ui.t
-    left = ui.countdowns.results_left()
-    reading = ui.still_reading()
+    left = ui.model.countdowns.results_left()
+    reading = ui.model.still_reading()
     if not reading:
         return t._("The next hand is being dealt.")
     names = t.list_separator.join(reading)
@@ -800,7 +794,7 @@ def _hand_groups(ui: ClientUi, hand: Counts | None) -> list[tuple[int, int]]:
     """(card, how many) of the viewer's hand as the game has it; a chooser only says
     where its cursor is and what is picked, never how many cards are held."""
     if hand is None:
-        chooser = ui.chooser
+        chooser = ui.model.chooser
         groups = None if chooser is None else chooser.groups()
         return groups or []
     return [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
@@ -816,7 +810,7 @@ def _hand(
     """The viewer's hand under its title; ``numbers_only``: ``12 ×2`` for ``12 Peasant
     ×2``; ``inline``: the title on the cards' first line, not a rule above them."""
     t = ui.t
-    if ui.me is None:
+    if ui.model.me is None:
         return [rule(t._("You are watching"), cols)]
     hand = observation.hand
     if hand is None:  # a misdeal stops the deal before anyone's cards are known
@@ -824,7 +818,7 @@ def _hand(
     total = sum(hand)
     title = t.n_("Your hand: {n} card", "Your hand: {n} cards", total).format(n=total)
     groups = _hand_groups(ui, hand)
-    chooser = ui.chooser
+    chooser = ui.model.chooser
     cursor = chooser.cursor_card if chooser is not None else None
     picked = chooser.picked() if chooser is not None else {}
     pieces: list[Line] = []
@@ -856,8 +850,8 @@ def _decision(ui: ClientUi, cols: int, joined: bool = False) -> list[Line]:
     if ui.overlay is Overlay.RULES:
         return _rules_panel(ui, cols)
     turn = _turn_line(ui)
-    chooser = ui.choosing
-    prompt = None if chooser is None else chooser.prompt(t, ui.namer())
+    chooser = ui.model.choosing
+    prompt = None if chooser is None else chooser.prompt(t, ui.model.namer())
     if turn and prompt is not None and joined:
         # "Your turn!" alone: the time left is on the seat's row too ("◷ 42 s").
         lines += after(turn[:1], prompt, cols)[:3]
@@ -867,23 +861,25 @@ def _decision(ui: ClientUi, cols: int, joined: bool = False) -> list[Line]:
         if prompt is not None:
             lines += wrapped(prompt, cols)[:3]
     if chooser is not None:
-        names = ui.namer()
+        names = ui.model.namer()
         selection = chooser.selection(t, names)
         if selection:
             lines += wrapped(selection, cols, "class:selection")[:2]
-    if ui.notice is not None:
-        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
+    if ui.model.notice is not None:
+        lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")[:2]
     ended = _standings(ui, cols)
     return lines + ended
 
 
 def _standings(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
-    session = ui.session
+    session = ui.model.session
     if session is None or session.observation is None or session.observation.ended is None:
         return []
     lines = [rule(t._("Final standings"), cols)]
-    standings = final_rows(t, session.observation.ended, ui.table, session.observation, ui.name_of)
+    standings = final_rows(
+        t, session.observation.ended, ui.model.table, session.observation, ui.model.name_of
+    )
     # Place, player, points (without scoring, the role), without headings (the seats above
     # head the points: Score), so that eight players' standings fit 80x24 under their
     # seats; who left says so.
@@ -891,7 +887,9 @@ def _standings(ui: ClientUi, cols: int) -> list[Line]:
     widths = column_widths(rows, cols)
     figures = {2} if all(row.role is None for row in standings) else set()
     for standing, row in zip(standings, rows, strict=True):
-        style = "class:me" if standing.player == ui.me else ("class:dim" if standing.note else "")
+        style = (
+            "class:me" if standing.player == ui.model.me else ("class:dim" if standing.note else "")
+        )
         lines.append(columns(row, widths, figures, style))
     return lines
 
@@ -903,8 +901,8 @@ def _log_block(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     body_rows = rows - 1
     if cols >= WIDE:
         left_cols = cols - max(36, cols // 3) - 3
-        events = [line for line in ui.log if line.kind != "chat"]
-        chats = [line for line in ui.log if line.kind == "chat"]
+        events = [line for line in ui.model.log if line.kind != "chat"]
+        chats = [line for line in ui.model.log if line.kind == "chat"]
         ui.log_top = log_top(events, left_cols, body_rows)
         left = _log_lines(events, left_cols, body_rows, ui.log_scroll)
         right = _log_lines(chats, cols - left_cols - 3, body_rows, 0)
@@ -914,8 +912,8 @@ def _log_block(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             rule(t._("Chat"), cols - left_cols - 3)[0],
         ]
         return [title, *side_by_side(left, right, left_cols)]
-    ui.log_top = log_top(list(ui.log), cols, body_rows)
-    entries = _log_lines(list(ui.log), cols, body_rows, ui.log_scroll)
+    ui.log_top = log_top(list(ui.model.log), cols, body_rows)
+    entries = _log_lines(list(ui.model.log), cols, body_rows, ui.log_scroll)
     return [rule(_log_title(ui, t._("Log and chat")), cols), *entries]
 
 
@@ -984,8 +982,8 @@ def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Li
 
 def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line]:
     t = ui.t
-    table = ui.table
-    session = ui.session
+    table = ui.model.table
+    session = ui.model.session
     players = () if table is None else table.players
     lines: list[Line] = [rule(players_heading(t, table), cols)]
     seat_rows = _lobby_seats(ui, LOBBY_NAME_COLS)
@@ -1014,7 +1012,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
         lines += wrapped(text, cols)[:4]
         lines += wrapped(clocks_text(t, table), cols, "class:dim")[:3]
         lines += _rules_not_applicable(ui, cols)
-    unready = ui.not_ready()
+    unready = ui.model.not_ready()
     if table is not None and table.can_start and session is not None and session.is_host:
         if unready:
             names = t.list_separator.join(unready)
@@ -1037,7 +1035,7 @@ def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
         else:
             lines.append(plain(t._("Enough players: press s to start."), "class:good"))
     elif session is not None and not session.is_host:
-        me = None if table is None else table.seat(ui.me)
+        me = None if table is None else table.seat(ui.model.me)
         rematch = table is not None and table.rematch
         ready = button(t, READY_HINT.label)
         if rematch and me is not None and not me.ready:
@@ -1059,13 +1057,13 @@ def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
         else:
             text = t._("Waiting for the host player to start.")
         lines += wrapped(text, cols, "class:dim")[:2]
-    if ui.notice is not None and ui.overlay is not Overlay.RULES:  # there: in the panel
-        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
+    if ui.model.notice is not None and ui.overlay is not Overlay.RULES:  # there: in the panel
+        lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")[:2]
     room = rows - len(lines)
     if room <= LOG_MIN_LINES and len(seat_rows) > 4 and cols < WIDE:
         # Short of rows (60x20, eight seats): the seats in two columns, so that what the
         # lobby waits for (the last lines above the log) stays on screen.
-        longest = max(width(ui.name_of(seat.player)) for seat in players)
+        longest = max(width(ui.model.name_of(seat.player)) for seat in players)
         paired = _lobby_seats(ui, min(LOBBY_NAME_COLS, longest))
         column_cols = (cols - 3) // 2
         if all(line_width(row) <= column_cols for row in paired):  # marks kept whole
@@ -1083,8 +1081,8 @@ LOBBY_NAME_COLS = 24
 def _lobby_seats(ui: ClientUi, name_cols: int) -> list[Line]:
     """The lobby's seats, one a row: the name, then its marks (host, bot, ready...)."""
     t = ui.t
-    table = ui.table
-    session = ui.session
+    table = ui.model.table
+    session = ui.model.session
     rows: list[Line] = []
     for index, seat in enumerate(() if table is None else table.players):
         chosen = (
@@ -1094,10 +1092,12 @@ def _lobby_seats(ui: ClientUi, name_cols: int) -> list[Line]:
             and index == ui.lobby.index
         )
         marks = styled(lobby_marks(t, seat))
-        name_style = "class:cursor" if chosen else ("class:me" if seat.player == ui.me else "")
+        name_style = (
+            "class:cursor" if chosen else ("class:me" if seat.player == ui.model.me else "")
+        )
         row: Line = [
             ("class:marker", "▶ " if chosen else "  "),
-            (name_style, fit_name(ui.name_of(seat.player), name_cols)),
+            (name_style, fit_name(ui.model.name_of(seat.player), name_cols)),
         ]
         for style, mark in marks:
             row += [("", "  "), (style, mark)]
@@ -1107,7 +1107,7 @@ def _lobby_seats(ui: ClientUi, name_cols: int) -> list[Line]:
 
 def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
-    rules = menu_values(ui.table)
+    rules = menu_values(ui.model.table)
     lines: list[Line] = [plain(t._("Rule options (the host player's)"), "class:heading")]
     labels = [t._(option.label) for option in RULE_FIELDS]
     values = [rule_value_text(t, option.key, rules.get(option.key)) for option in RULE_FIELDS]
@@ -1129,8 +1129,8 @@ def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
         )
         lines += [[("", "  "), (style, fit(part, label_cols))] for part in more]
     lines += _rules_not_applicable(ui, cols)
-    if ui.notice is not None:
-        lines += wrapped(ui.notice.text, cols, f"class:{ui.notice.level}")[:2]
+    if ui.model.notice is not None:
+        lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")[:2]
     return lines
 
 
@@ -1152,7 +1152,7 @@ def _widest_values(t: Translator) -> list[str]:
 
 def _rules_not_applicable(ui: ClientUi, cols: int) -> list[Line]:
     """Options that are on but do nothing with the seats there are, each said once."""
-    table = ui.table
+    table = ui.model.table
     rules = menu_values(table)
     seated = 0 if table is None else len(table.players)
     lines: list[Line] = []

@@ -1,0 +1,175 @@
+"""The client model's intents: each checked against what the client knows, an impossible
+one explained in the viewer's language before anything is sent, and the request built once
+for every front end (issue 39)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dalmuti_net.client.model import intents as do
+from dalmuti_net.client.model.client_model import ClientModel, KeptPreferences, Screen, Send, Wake
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.status import Status
+from dalmuti_net.engine import (
+    CardSet,
+    GiveTax,
+    Observation,
+    Pass,
+    Play,
+    PlayDecision,
+    Rules,
+    TaxDecision,
+)
+from dalmuti_net.engine.cards import counts_of
+from dalmuti_net.lang.i18n import Translator
+
+HAND = (3, 5, 5, 7, 9, 9, 9, 12, 13)
+
+
+def seat(player: int, name: str, host: bool = False, kind: str = "human") -> dict[str, Any]:
+    return {
+        "player": player,
+        "name": name,
+        "kind": kind,
+        "connected": True,
+        "ready": True,
+        "host": host,
+        "seated": True,
+        "stand_in": False,
+    }
+
+
+def model_at(
+    phase: str = "playing", rules: Rules | None = None, language: str = "en"
+) -> ClientModel:
+    """Ana's model (player 0, the host player) at a table of four."""
+    session = ClientSession("Ana")
+    session.player, session.is_host = 0, True
+    session.table = {
+        "name": "T",
+        "phase": phase,
+        "rules": (rules or Rules(scoring=True)).to_dict(),
+        "players": [
+            seat(0, "Ana", host=True),
+            seat(1, "Bo"),
+            *(seat(p, f"Bot{p}", kind="bot") for p in (2, 3)),
+        ],
+    }
+    model = ClientModel(Translator(language), session, preferences=KeptPreferences(True))
+    model.screen = Screen.TABLE
+    return model
+
+
+def owe(model: ClientModel, decision: Any, waiting: tuple[int, ...] = (0,)) -> list[Any]:
+    session = model.session
+    assert session is not None
+    session.observation = Observation(
+        0,
+        hand_number=1,
+        phase="play",
+        order=(0, 1, 2, 3),
+        counts={0: len(HAND), 1: 9, 2: 9, 3: 9},
+        hand=counts_of(HAND),
+        waiting=waiting,
+    )
+    session.decision = decision
+    return model.on_message({"type": "heartbeat"})  # follows the decision owed
+
+
+def sent(effects: list[Any]) -> list[dict[str, Any]]:
+    return [effect.message for effect in effects if isinstance(effect, Send)]
+
+
+def said(model: ClientModel) -> str | None:
+    return None if model.notice is None else model.notice.text
+
+
+def test_auto_pass_turned_off_in_its_pause_gives_the_decision_back() -> None:
+    model = model_at()
+    effects = owe(model, PlayDecision((), True, CardSet(1, 1)))  # nothing beats a Dalmuti
+    assert effects == [Wake(1.2)] and model.choosing is None  # the pause runs
+    assert model.intend(do.AutoPass(False)) == []
+    assert model.choosing is not None and not model.answered  # the player's again
+    assert model.wake() == []  # the pause ends: nothing is sent for them
+    assert sent(model.intend(do.Answer(Pass()))) == [{"type": "pass"}]
+
+
+def test_auto_pass_left_on_passes_after_its_pause() -> None:
+    model = model_at()
+    owe(model, PlayDecision((), True, CardSet(1, 1)))
+    assert sent(model.wake()) == [{"type": "pass"}]
+    assert model.wake() == []  # given once
+
+
+@pytest.mark.parametrize("intent", [do.SetRule("hand_limit", None), do.TypeRule("hand_limit", "")])
+def test_no_hand_limit_with_scoring_is_refused_before_anything_is_sent(intent: do.Intent) -> None:
+    model = model_at("lobby")
+    assert model.intend(intent) == []
+    assert said(model) == "With scoring on, the table plays at least 1 hand."
+    free = model_at("lobby", Rules(hand_limit=3))
+    assert sent(free.intend(intent)) == [{"type": "set_rules", "rules": {"hand_limit": None}}]
+
+
+def test_a_rule_value_out_of_range_is_explained_in_the_viewers_language() -> None:
+    model = model_at("lobby", language="es")
+    assert model.intend(do.TypeRule("misdeal_chance", "150")) == []
+    assert said(model) == Translator("es")._("Type a whole number from {low} to {high}.").format(
+        low=0, high=100
+    )
+    assert sent(model.intend(do.TypeRule("turn_timer", "45 s"))) == [
+        {"type": "set_timing", "turn_timer_ms": 45_000}
+    ]
+
+
+def test_an_illegal_play_is_explained_and_a_legal_one_sent_with_its_decision() -> None:
+    model = model_at()
+    owe(model, PlayDecision((CardSet(3, 1, 0), CardSet(5, 1, 0)), True, CardSet(7, 1)))
+    model.session.decision_id = 9  # type: ignore[union-attr]
+    assert model.intend(do.Answer(Play(CardSet(9, 1, 0)))) == []
+    assert said(model) == "Your rank must be better (lower) than 7 to beat it."
+    assert model.intend(do.PickSet(1)) == [] and model.notice is None
+    assert sent(model.intend(do.Commit())) == [
+        {"type": "play", "set": {"rank": 5, "count": 1, "jesters": 0}, "decision_id": 9}
+    ]
+    assert model.intend(do.Commit()) == []
+    assert said(model) == "Your answer is on its way."
+
+
+def test_taxes_are_picked_and_dropped_card_by_card() -> None:
+    model = model_at()
+    owe(model, TaxDecision(2, HAND, 3))
+    model.intend(do.PickCard(12))
+    model.intend(do.PickCard(12))  # only one 12 held
+    assert said(model) == "You have no more of that card."
+    assert model.intend(do.Commit()) == []
+    assert said(model) == "Choose exactly 2 cards to give; you have chosen 1."
+    model.intend(do.PickCard(13))
+    assert sent(model.intend(do.Commit())) == [{"type": "tax", "cards": [12, 13]}]
+    other = model_at()
+    owe(other, TaxDecision(2, HAND, 3))
+    assert sent(other.intend(do.Answer(GiveTax((13, 3))))) == [{"type": "tax", "cards": [3, 13]}]
+
+
+def test_what_only_the_host_player_may_do_is_said_so() -> None:
+    model = model_at("lobby")
+    model.session.is_host = False  # type: ignore[union-attr]
+    for intent in (do.Start(), do.AddBot(), do.Kick(1), do.Nudge(), do.Rematch()):
+        model.notice = None
+        assert model.intend(intent) == []
+        assert said(model) == "Only the host player may do that.", intent
+
+
+def test_quitting_mid_game_asks_first_and_skip_asks_whom() -> None:
+    model = model_at()
+    model.status = Status.CONNECTED
+    owe(model, None, waiting=(1,))
+    assert model.intend(do.Exit()) == [] and model.question is not None
+    assert [choice.action for choice in model.question.choices] == ["quit", "leave"]
+    assert model.intend(do.Chat("hi")) == [] and said(model) == "Quit?"  # answer it first
+    assert model.intend(do.Choose("back")) == [] and model.question is None
+    assert model.intend(do.Skip()) == [] and model.question is not None
+    assert model.question.title == "Skip Bo?"
+    assert sent(model.intend(do.Choose("skip"))) == [{"type": "skip", "player": 1}]
+    assert sent(model.intend(do.Nudge())) == [{"type": "nudge", "player": 1}]
