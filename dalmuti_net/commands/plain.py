@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from ..client.model.client_model import Quit
 from ..client.plain.narrator import PlainTable
 from ..client.plain.runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
 from ..client.seats import SeatStore
 from ..client.session import ClientSession
 from ..client.ui.config import Preferences, chosen_name, save_name
-from ..client.model.client_model import Quit
 from ..lang.i18n import Translator
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
