@@ -47,6 +47,11 @@ MAX_HEAD_BYTES = 8 * 1024
 is refused (431), however it arrives."""
 HEAD_TIMEOUT = 10.0
 """Seconds a connection has to send its whole request head."""
+IDLE_HEAD_S = 1.0
+"""While every slot is taken, a newcomer takes the slot of the connection that has waited
+longest for its head, once that one has waited this long: a browser sends its head at
+once, so idle sockets (a slowloris) never keep a phone waiting, as at the TCP port
+(``admission.YOUNG_S``)."""
 MAX_WEB_CONNECTIONS = 64
 """Connections served at once until they are WebSockets: a request head being read, a
 file being sent. A WebSocket gives its slot back (it counts against ``MAX_WEBSOCKETS``),
@@ -160,6 +165,9 @@ class WebServer:
         self._silence = silence
         self._slots = trio.Semaphore(MAX_WEB_CONNECTIONS)
         self._queued = 0
+        self._heads: dict[int, tuple[float, trio.CancelScope]] = {}
+        """Connections reading their request head: when they started, and the scope that
+        ends the wait (insertion order: oldest first)."""
         """Connections waiting for a slot."""
         self._websockets = 0
         self._open: dict[str, int] = {}
@@ -186,7 +194,7 @@ class WebServer:
             self._queued += 1
             try:
                 with trio.move_on_after(QUEUE_TIMEOUT):
-                    await slot.take()
+                    await self._wait_for(slot)
             finally:
                 self._queued -= 1
             if not slot.held:
@@ -209,21 +217,62 @@ class WebServer:
             await trio.aclose_forcefully(stream)
 
     async def _handle(self, stream: trio.abc.Stream, address: str, slot: _Slot) -> None:
-        head = b""
-        end = -1
-        with trio.move_on_after(HEAD_TIMEOUT):
-            while end == -1 and len(head) <= MAX_HEAD_BYTES:
-                data = await stream.receive_some(MAX_HEAD_BYTES)
-                if not data:
-                    return
-                head += data
-                end = head.find(b"\r\n\r\n")
+        head, end = b"", -1
+        waiting = trio.move_on_after(HEAD_TIMEOUT)
+        self._heads[id(waiting)] = (trio.current_time(), waiting)
+        try:
+            with waiting:
+                head, end = await self._read_head(stream)
+        finally:
+            del self._heads[id(waiting)]
         if end == -1 and len(head) <= MAX_HEAD_BYTES:
-            return  # silent too long
+            return  # silent too long, or closed to make room for a newcomer
         if end == -1 or end + 4 > MAX_HEAD_BYTES:
             # However it came (in one piece or several), a head over the limit.
             await _respond(stream, 431, b"request head too large\n")
             return
+        await self._request(stream, address, slot, head)
+
+    async def _wait_for(self, slot: _Slot) -> None:
+        """Take a slot, in turn; while every slot is taken, the wait for a head that has
+        lasted longest is ended once it has lasted ``IDLE_HEAD_S`` (its slot goes to the
+        first connection waiting), so idle sockets hold slots only while nobody waits."""
+        if self._slots.value:
+            await slot.take()
+            return
+        async with trio.open_nursery() as nursery:
+
+            async def make_room() -> None:
+                while True:
+                    for started, scope in self._heads.values():
+                        if scope.cancel_called:
+                            continue  # ending already, for another waiting connection
+                        if trio.current_time() - started >= IDLE_HEAD_S:
+                            scope.cancel()
+                        break  # the oldest still waiting only: one for each waiting
+                    await trio.sleep(IDLE_HEAD_S / 4)
+
+            nursery.start_soon(make_room)
+            await slot.take()
+            nursery.cancel_scope.cancel()
+
+    async def _read_head(self, stream: trio.abc.Stream) -> tuple[bytes, int]:
+        """The bytes read until the blank line after the head (or more than the limit),
+        and where that line starts (-1: not there)."""
+        head = b""
+        end = -1
+        while end == -1 and len(head) <= MAX_HEAD_BYTES:
+            data = await stream.receive_some(MAX_HEAD_BYTES)
+            if not data:
+                break
+            head += data
+            end = head.find(b"\r\n\r\n")
+        return head, end
+
+    async def _request(
+        self, stream: trio.abc.Stream, address: str, slot: _Slot, head: bytes
+    ) -> None:
+        """One request whose head was read whole."""
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
         connection.receive_data(head)
         try:

@@ -112,6 +112,8 @@ async def test_connections_waiting_for_a_slot_are_capped_and_time_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(web_server, "QUEUE_TIMEOUT", 2.0)
+    # Slots held by connections that are not idle a while: none is let go for the queue.
+    monkeypatch.setattr(web_server, "IDLE_HEAD_S", 60.0)
     idle: list[trio.SocketStream] = []
     async with web_server_of(Table("Web")) as (port, web):
         try:
@@ -195,3 +197,25 @@ async def test_a_protocol_client_that_answers_no_ping_is_closed() -> None:
                         break
                     await trio.sleep(0.2)
             assert not table.connections
+
+
+async def test_idle_sockets_hold_no_slot_a_phone_waits_for() -> None:
+    """A slowloris: every slot taken by a connection that sends no head, from three
+    addresses. A phone's GET / waits for a slot, and the socket idle longest gives it up
+    (it had a second to send its head)."""
+    idle: list[trio.SocketStream] = []
+    async with web_server_of(Table("Web")) as (port, web):
+        try:
+            for n in range(MAX_WEB_CONNECTIONS):
+                local = f"127.0.3.{1 + n % 3}"
+                idle.append(await trio.open_tcp_stream("127.0.0.1", port, local_address=local))
+            with trio.fail_after(5):
+                while web._slots.value:
+                    await trio.sleep(0.01)
+            await trio.sleep(web_server.IDLE_HEAD_S)
+            with trio.fail_after(web_server.QUEUE_TIMEOUT):
+                answer = await answer_to(port, GET)
+            assert answer.startswith(b"HTTP/1.1 200 ")
+        finally:
+            for stream in idle:
+                await stream.aclose()
