@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..lang.i18n import N_
-from .common import CommandError, ExitCode
+from .common import CommandError, ExitCode, say
 from .language import messages
 
 if TYPE_CHECKING:
@@ -24,6 +24,20 @@ DEFAULT_PORT = 7341
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = N_(
+        "Check that a host speaks the protocol as PROTOCOL.md says: one case per statement"
+        " the document makes, over TCP and the WebSocket channel, each naming its section;"
+        " the report says which passed, which failed and why, and which were skipped and why."
+        " The suite sets its own tables up through the protocol: start the host with no"
+        " player of its own and nobody seated (dalmuti-net: dalmuti host --headless), give"
+        " its join code if it has one, and for the stand-in cases a short grace period (a"
+        " rules file with [table] grace_period = 2). Use a host for one run only: the suite"
+        " ends its table."
+    )
+    parser.epilog = N_(
+        "exit status: 0 when every case passed (or was skipped), 1 when one failed, 4 when"
+        " the host could not be reached; see `dalmuti --help`"
+    )
     parser.add_argument(
         "address",
         metavar="HOST[:PORT]",
@@ -52,9 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-wait",
         type=float,
-        default=12.0,
+        default=25.0,
         metavar="SECONDS",
-        help=N_("the longest host time-out a case waits out; longer ones are skipped (default 12)"),
+        help=N_("the longest host time-out a case waits out; longer ones are skipped (default 25)"),
     )
     parser.add_argument(
         "--expect-fail",
@@ -155,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
             print(".", end="", file=sys.stderr, flush=True)
 
     try:
-        trio.run(reachable, options)
+        about = trio.run(reachable, options)
     except Unreachable as error:
         raise CommandError(
             t._("cannot connect to {address}: {reason}").format(
@@ -168,9 +182,14 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.monotonic() - started
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    title = f"PROTOCOL.md conformance of {host}:{port} (protocol version 2)"
+    title = f"PROTOCOL.md (protocol version 2) conformance of {host}:{port}"
+    if about is not None:
+        title += (
+            f": {about.get('software')!s:.64}, protocol version {about.get('version')!s:.8},"
+            f" table {str(about.get('table'))!r:.70}"
+        )
     text = render_text(results, title, seconds)
-    print(text)
+    say(text)
     if args.json:
         document = render_json(results, f"{host}:{port}", seconds)
         if args.json == "-":

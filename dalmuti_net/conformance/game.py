@@ -96,6 +96,18 @@ async def autoplay(peer: Peer) -> None:
     await play_until(peer, lambda m: False, timeout=60, what="the case's end")
 
 
+async def answer_only(peer: Peer, kinds: frozenset[str]) -> None:
+    """Answer ``peer``'s decisions of ``kinds`` only, in the background (a seat that plays
+    out its secret revolution decision, then is waited for)."""
+    while True:
+        message = await peer.next(timeout=60)
+        if message is None:
+            return
+        decision = owed(message)
+        if decision is not None and decision.get("kind") in kinds:
+            await peer.send(first_answer(decision))
+
+
 def of_type(*types: str) -> Callable[[Message], bool]:
     return lambda m: m.get("type") in types
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import textwrap
 import time
 import traceback
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ import trio
 
 from .context import Context, Options, Shared
 from .registry import SECTIONS, Case, Stage
-from .wire import CaseFailed, CaseSkipped
+from .wire import CaseFailed, CaseSkipped, Message, frame, pack, unpack
 
 CASE_LIMIT = 40.0
 """Seconds any one case may take before it counts as failed (a host that never answers)."""
@@ -153,14 +154,28 @@ class Unreachable(Exception):
         self.reason = reason
 
 
-async def reachable(options: Options) -> None:
+async def reachable(options: Options) -> Message | None:
+    """The host's `about` (None if it answers none); Unreachable if nothing answers."""
     try:
         stream = await trio.open_tcp_stream(options.host, options.port)
     except OSError as error:
         causes = _leaves(error.__cause__) if error.__cause__ else [error]
         reason = next((c.strerror for c in causes if isinstance(c, OSError) and c.strerror), None)
         raise Unreachable(reason or str(error)) from None
-    await stream.aclose()
+    async with stream:
+        await stream.send_all(frame(pack({"type": "about"})))
+        data = b""
+        with trio.move_on_after(5):
+            while len(data) < 4 or len(data) < 4 + int.from_bytes(data[:4], "big"):
+                chunk = await stream.receive_some(65536)
+                if not chunk:
+                    break
+                data += chunk
+    try:
+        about = unpack(data[4 : 4 + int.from_bytes(data[:4], "big")])
+    except ValueError:
+        return None
+    return about if isinstance(about, dict) and about.get("type") == "about" else None
 
 
 def failed(results: list[Result]) -> bool:
@@ -174,8 +189,17 @@ def summary(results: list[Result]) -> dict[str, int]:
     return counts
 
 
+WIDTH = 96
+"""The report's lines are wrapped to this many characters."""
+
+
+def _wrapped(text: str, indent: str) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent]
+
+
 def render_text(results: list[Result], title: str, seconds: float) -> str:
-    """The report: per section of PROTOCOL.md, each case, its outcome and why."""
+    """The report: per section of PROTOCOL.md, each case, the statement it holds, its
+    outcome and why; then the cases that did not pass, again, one line each."""
     lines = [title, ""]
     by_section: dict[str, list[Result]] = {}
     for result in results:
@@ -188,13 +212,27 @@ def render_text(results: list[Result], title: str, seconds: float) -> str:
         tally = ", ".join(f"{n} {o}" for o, n in counts.items() if n)
         lines.append(f"{section} ({tally})")
         for result in found:
-            transport = " [ws]" if result.case.transport == "ws" else ""
+            transport = " [WebSocket]" if result.case.transport == "ws" else ""
             lines.append(f"  {MARKS[result.outcome]:<5} {result.case.id}{transport}")
-            lines.append(f"        {result.case.statement}")
+            lines.extend(_wrapped(result.case.statement, " " * 8))
             if result.detail:
                 label = {SKIPPED: "why", PASSED: "note"}.get(result.outcome, "got")
-                lines.append(f"        {label}: {result.detail}")
+                lines.extend(_wrapped(f"{label}: {result.detail}", " " * 8))
         lines.append("")
+    for outcome, heading in (
+        (FAILED, "Failed"),
+        (XPASSED, "Passed but listed as failing"),
+        (XFAILED, "Failed as listed"),
+        (SKIPPED, "Skipped"),
+    ):
+        listed = [r for r in results if r.outcome == outcome]
+        if listed:
+            lines.append(f"{heading} ({len(listed)}):")
+            for result in listed:
+                lines.extend(
+                    _wrapped(f"{result.case.id} ({result.case.section}): {result.detail}", "  ")
+                )
+            lines.append("")
     counts = summary(results)
     tally = ", ".join(f"{n} {o}" for o, n in counts.items() if n or o in (PASSED, FAILED))
     lines.append(f"{len(results)} cases: {tally}; {seconds:.1f} s")
@@ -210,5 +248,5 @@ def render_json(results: list[Result], target: str, seconds: float) -> str:
             "cases": [r.as_json() for r in results],
         },
         indent=2,
-        ensure_ascii=False,
+        ensure_ascii=True,
     )

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import trio
 
 from ..context import Context
-from ..game import must, new_game, of_type, owed, play_until, request
+from ..game import answer_only, must, new_game, of_type, owed, play_until, request
 from ..registry import Stage, case
 from ..wire import CaseFailed, Message
 
@@ -131,6 +131,7 @@ async def nudges(ctx: Context) -> None:
     game = await new_game(ctx, bots=2, humans=1, timing={"turn_timer_ms": None})
     peer = game.host.peer
     guest = game.others[0]
+    ctx.helpers.start_soon(answer_only, guest.peer, frozenset({"revolution"}))
     await play_until(
         peer,
         lambda m: m.get("type") == "waiting" and guest.player in m.get("players", []),

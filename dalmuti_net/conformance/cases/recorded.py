@@ -408,6 +408,7 @@ async def merchant_place(ctx: Context) -> None:
                 raise CaseFailed("merchant_exchanged came before the last tax_paid")
     if not seen:
         raise CaseSkipped("no hand of the recorded table had a merchant exchange")
+    ctx.notes.append(f"{seen} merchant exchanges (declined or made) looked at")
 
 
 @case(
