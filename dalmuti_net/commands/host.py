@@ -392,6 +392,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _save_conflict(args: argparse.Namespace, t: Translator) -> str | None:
+    if args.save is not None and args.resume is not None:  # --resume with no file too
+        return t._("give --save or --resume, not both (--resume keeps saving to its file)")
     if args.no_save and args.save is not None:
         return t._("give --save or --no-save, not both")
     if args.no_save and args.resume is not None:

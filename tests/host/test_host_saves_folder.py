@@ -113,6 +113,8 @@ def test_no_save_writes_nothing_and_refuses_a_file_beside_it(
     assert "give --save or --no-save, not both" in capsys.readouterr().err
     assert main(["host", "--no-save", "--resume", "--lang", "en"]) == 2
     assert "give --resume or --no-save, not both" in capsys.readouterr().err
+    assert main(["host", "--save", str(state / "x.save"), "--resume", "--lang", "en"]) == 2
+    assert "give --save or --resume, not both" in capsys.readouterr().err
     # --save FILE keeps working, and puts nothing in the folder.
     assert host_options("--save", str(state.parent / "mine.save")).saves_folder is None
 
