@@ -86,6 +86,11 @@ def for_error(
                     "The join code was missing or wrong. Ask the host player for it and "
                     "type it again."
                 ),
+                t._(
+                    "After several wrong codes from one address the host waits a little "
+                    "longer each time before it looks at the next: if you are sure of the "
+                    "code, give it a few seconds."
+                ),
             ),
             (Choice(CODE, N_("type the code again")), *_ways_out(t, can_list)),
         )
