@@ -1,6 +1,7 @@
 from . import (  # noqa: F401
     connection,
     extra,
+    fields,
     final,
     flood,
     framing,

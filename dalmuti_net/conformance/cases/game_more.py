@@ -31,14 +31,17 @@ def worst_set(sets: list[Message]) -> Message:
     "liveness.turn-timer-default-move",
     LL,
     "When the turn timer runs out the host plays the"
-    " default move for the seat, preceded by moved_for {by: timer} (pass when allowed, else"
+    " default move for the seat, preceded by moved_for {by: timer} to everyone (pass when"
+    " allowed, else"
     " the worst set; the worst-ranked cards for a tax).",
     stage=GAME,
 )
 async def turn_timer(ctx: Context) -> None:
     ctx.wait_allowed("the shortest turn timer set_timing allows", 5000)
-    game = await new_game(ctx, timing={"turn_timer_ms": 5000})
+    game = await new_game(ctx, timing={"turn_timer_ms": 5000}, start=False)
+    watcher = await ctx.join(role="spectator")
     peer = game.host.peer
+    await peer.send({"type": "start"})
     got = await play_until(peer, of_type("decision"), answer=False, what="a decision")
     decision = got[-1]
     if decision.get("deadline_ms") != 5000:
@@ -53,6 +56,11 @@ async def turn_timer(ctx: Context) -> None:
     took = trio.current_time() - started
     if moved.get("by") != "timer" or not 4.0 <= took <= 8.0:
         raise CaseFailed(f"moved_for {moved} after {took:.1f} s")
+    if decision["kind"] != "revolution":  # a public decision's move: everyone is told
+        await watcher.peer.expect(
+            lambda m: m.get("type") == "moved_for" and m.get("player") == me,
+            what="the spectator's moved_for",
+        )
     kind = decision["kind"]
     if kind == "play":
         move = await peer.expect(
