@@ -83,10 +83,11 @@ TABLE_KEYS: dict[str, str] = {
     "between_hands": "The longest the results stay between hands, in seconds (at most 600); "
     "the next hand is dealt as soon as every connected player is ready. The host player can "
     "change it in the lobby.",
-    "bot_pace": "Seconds each move of the host's own bots takes at least while some seat "
-    "that is not one of its bots is played by its own player (whatever program they use); "
-    "0 off; `--bot-pace` overrides it, and the host player can change it in the lobby "
-    "(`set_timing`). A table of the host's bots alone is never paced.",
+    "bot_pace": "Seconds each move of the host's own bots takes at least while a person "
+    "plays a seat or watches (their client's `hello` says `person`: the terminal, plain and "
+    "web tables do; bots, `--exec` programs and the SDK do not); 0 off; `--bot-pace` "
+    "overrides it, and the host player can change it in the lobby (`set_timing`). A table "
+    "of programs, or of the host's bots alone, is never paced.",
 }
 """The keys of a rules file's ``[table]`` section and what they mean (host/README.md)."""
 MAX_TABLE_SECONDS = 24 * 3600
