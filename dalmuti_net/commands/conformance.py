@@ -177,6 +177,13 @@ def run(args: argparse.Namespace) -> int:
             ),
             ExitCode.NOT_FOUND,
         ) from None
+    if about is not None and about.get("code_required") is True and args.code is None:
+        raise CommandError(
+            t._("{address} needs a join code: give it with --code").format(
+                address=f"{host}:{port}"
+            ),
+            ExitCode.REFUSED,
+        )
     started = time.monotonic()
     results = trio.run(run_all, cases, options, expected, progress)
     seconds = time.monotonic() - started

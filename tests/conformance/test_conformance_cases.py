@@ -57,3 +57,21 @@ def test_expected_failures_file_names_cases_with_reasons(tmp_path: Path) -> None
     listed = tmp_path / "known.txt"
     listed.write_text("# a comment\nframing.no-bin  waits for a fix\n\n", encoding="utf-8")
     assert read_expected(str(listed), translator_for("en")) == {"framing.no-bin": "waits for a fix"}
+
+
+def test_an_unreachable_host_is_one_sentence_and_exit_4(capsys: pytest.CaptureFixture[str]) -> None:
+    from dalmuti_net.cli import main
+
+    assert main(["--lang", "en", "conformance", "127.0.0.1:1"]) == 4
+    err = capsys.readouterr().err
+    assert err.startswith("dalmuti conformance: cannot connect to 127.0.0.1:1")
+    assert err.count("\n") == 1
+
+
+def test_list_names_every_case_and_its_section(capsys: pytest.CaptureFixture[str]) -> None:
+    from dalmuti_net.cli import main
+
+    assert main(["conformance", "--list", "-k", "framing"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(select(all_cases(), ["framing"]))
+    assert all(line.split()[-1] == "Framing" for line in lines)
