@@ -176,8 +176,8 @@ TIMING = Obj(
         "bot_pace_ms": Field(
             Int(0, 2**31),
             "How long each answer of the host's own bots takes at least (from its decision's"
-            " arrival) while some seat that is not one of the host's bots is played by its"
-            " own player (connected, not a stand-in); 0 = never paced. Absent from older"
+            " arrival) while a person plays a seat (connected, not a stand-in) or watches: a"
+            " connection whose `hello` said `person`; 0 = never paced. Absent from older"
             " hosts.",
             False,
         ),
