@@ -120,11 +120,9 @@ def guarded_press(
 
     def press(key: str) -> None:
         try:
-            effects = ui.press(key)
+            on_effects(ui.press(key))
         except Exception as error:
             log_fault(log, KEY_FAILED, error)
-            return
-        on_effects(effects)
 
     return press
 
