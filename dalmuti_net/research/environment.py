@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import NUM_ACTIONS, Event, Game, Observation, Phase, Rules
+from ..engine import NUM_ACTIONS, Action, Decision, Event, Game, Observation, Phase, Rules
 from ..engine.hidden import knowledge_of
 
 CARD_KINDS = 13
@@ -49,6 +49,8 @@ def fields_for(players: int) -> tuple[tuple[str, int, str], ...]:
         ("passed", n, "per seat, 1 if it passed since the set to beat was played"),
         ("out", n, "per seat, its finishing place this hand (1 first out), 0 while it holds"),
         ("phase", len(PHASES), "one-hot: misdeal, revolution, taxes or play"),
+        ("misdeal_card", CARD_KINDS, "one-hot: the card a misdeal exposed this hand, 0s if none"),
+        ("misdeal_to", n, "one-hot: the seat that exposed card was dealt to, 0s if none"),
         ("taxes", 1, "1 if this hand has taxes (none after a revolution or a first deal)"),
         ("revolution", 1, "1 if a revolution was declared this hand"),
         ("scores", n, "per seat, its points so far at this table"),
@@ -153,6 +155,21 @@ class DalmutiEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
         vector = information_state(game.observation(player), self.players)
         return {"observation": vector, "action_mask": mask}
 
+    def decision(self, agent: str) -> tuple[Observation, Decision | None]:
+        """What ``agent``'s seat knows (the engine's ``Observation``, rule 20) and the
+        decision it owes now (``None`` when it owes none): for policies that score the
+        engine's legal answers themselves rather than read the flat vector and mask."""
+        game = self.game
+        assert game is not None
+        player = int(agent.removeprefix("player_"))
+        return game.observation(player), game.decision_for(player)
+
+    def action_id(self, action: Action) -> int:
+        """The id ``step`` takes for the engine's ``action``."""
+        game = self.game
+        assert game is not None
+        return game.action_id(action)
+
     def render(self) -> None:
         return None
 
@@ -186,6 +203,9 @@ def information_state(seen: Observation, players: int) -> np.ndarray[Any, np.dty
     parts.append([1 if p in seen.passed else 0 for p in seats])
     parts.append([seen.out.index(p) + 1 if p in seen.out else 0 for p in seats])
     parts.append([1 if seen.phase == phase else 0 for phase in PHASES])
+    misdeal = seen.misdeal
+    parts.append([1 if misdeal is not None and misdeal.card == k else 0 for k in range(1, 14)])
+    parts.append([1 if misdeal is not None and misdeal.intended == p else 0 for p in seats])
     parts.append([1 if seen.taxes else 0])
     parts.append([0 if seen.revolution is None else 1])
     parts.append([seen.scores.get(p, 0) for p in seats])

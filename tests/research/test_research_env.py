@@ -81,8 +81,8 @@ def test_the_vector_is_the_fields_documented() -> None:
         table.reset(seed=1)
         vector = table.observe(table.agent_selection)["observation"]
         assert vector.shape == (sum(length for _, length, _ in fields),)
-    assert "At 6 players that is 228 numbers" in README.read_text()
-    assert sum(length for _, length, _ in fields_for(6)) == 228
+    assert "At 6 players that is 247 numbers" in README.read_text()
+    assert sum(length for _, length, _ in fields_for(6)) == 247
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -168,3 +168,60 @@ def test_an_id_the_mask_leaves_out_is_refused_and_changes_nothing() -> None:
     assert table.agent_selection == agent
     assert table._cumulative_rewards[agent] == 1.0
     assert np.array_equal(table.observe(agent)["observation"], before)
+
+
+def field_of(vector: np.ndarray, players: int, name: str) -> list[float]:
+    start = 0
+    for field, length, _ in fields_for(players):
+        if field == name:
+            return [float(v) for v in vector[start : start + length]]
+        start += length
+    raise KeyError(name)
+
+
+def test_a_misdeal_decision_sees_the_card_it_is_about() -> None:
+    """The seat deciding where a misdealt card goes is shown that card and its intended
+    receiver (the vector had neither: the decision was taken blind)."""
+    seen_decisions = 0
+    for seed in range(8):
+        table = env(4, Rules(misdeal_chance=1.0, hand_limit=3))
+        table.reset(seed=seed)
+        rng = random.Random(seed)
+        while not all(table.terminations.values()):
+            agent = table.agent_selection
+            seen, decision = table.decision(agent)
+            vector = table.observe(agent)["observation"]
+            if isinstance(decision, engine.MisdealDecision):
+                seen_decisions += 1
+                card = field_of(vector, 4, "misdeal_card")
+                assert card == [1.0 if k == decision.card else 0.0 for k in range(1, 14)]
+                order = seen.order
+                me = order.index(int(agent.removeprefix("player_")))
+                seats = [order[(me + k) % 4] for k in range(4)]
+                to = field_of(vector, 4, "misdeal_to")
+                assert to == [1.0 if p == decision.intended else 0.0 for p in seats]
+            elif seen.misdeal is None:
+                assert field_of(vector, 4, "misdeal_card") == [0.0] * 13
+            table.step(int(rng.choice(np.flatnonzero(table.observe(agent)["action_mask"]))))
+    assert seen_decisions > 0
+
+
+def test_a_policy_can_answer_with_the_engines_own_decision() -> None:
+    """``decision(agent)`` gives the seat's Observation and the decision it owes, whose
+    legal answers are exactly the ids the mask marks; ``action_id`` maps one back."""
+    table = env(6, Rules.all_optional())
+    table.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(300):
+        if all(table.terminations.values()):
+            break
+        agent = table.agent_selection
+        seen, decision = table.decision(agent)
+        assert decision is not None and seen.viewer == int(agent.removeprefix("player_"))
+        answers = engine.legal_answers(decision)
+        ids = sorted(table.action_id(a) for a in answers)
+        assert ids == list(np.flatnonzero(table.observe(agent)["action_mask"]))
+        for other in table.agents:
+            if other != agent and table.game is not None and table.game.phase is Phase.PLAY:
+                assert table.decision(other)[1] is None
+        table.step(table.action_id(rng.choice(answers)))
