@@ -16,7 +16,7 @@ from typing import Any
 
 from ..client.model import intents as do
 from ..client.model.choosers import PlayChooser
-from ..client.model.seat_marks import game_flags
+from ..client.model.display import next_deal, seat_rows
 from ..client.model.story import describe_event
 from ..client.ui.confirm import confirmation_lines
 from ..client.ui.help import help_text_lines
@@ -25,7 +25,6 @@ from ..client.ui.screen import (
     cards_played,
     final_standings,
     header_line,
-    next_deal,
     render,
     results_rows,
     trick_story,
@@ -43,7 +42,7 @@ from ..client.ui.state import (
 from ..engine import JESTER
 from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_
 from ..lang.text import tidy
-from ..lang.words import card_label, describe_set, role_symbol
+from ..lang.words import card_label, describe_set
 
 MIN_COLS, MAX_COLS = 30, 160
 MIN_ROWS, MAX_ROWS = 12, 80
@@ -175,29 +174,20 @@ def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
     ):
         return None
     t = ui.t
-    by_player = table.by_player
     scoring = table.rules.scoring
-    countdowns = ui.model.countdowns
-    seats = []
-    for player in observation.order:
-        role = observation.roles[player]
-        seats.append(
-            {
-                "name": ui.model.name_of(player),
-                "me": player == ui.model.me,
-                "turn": player in observation.waiting,
-                "symbol": role_symbol(role, ui.ascii_symbols),
-                "role": t.role(role),
-                "cards": observation.counts.get(player, 0),
-                "score": observation.scores.get(player, 0) if scoring else None,
-                "flags": [
-                    [mark.tone, mark.text]
-                    for mark in game_flags(
-                        t, observation, player, by_player.get(player), countdowns
-                    )
-                ],
-            }
-        )
+    seats = [
+        {
+            "name": seat.name,
+            "me": seat.me,
+            "turn": seat.turn,
+            "symbol": seat.symbol,
+            "role": seat.role_name,
+            "cards": seat.cards,
+            "score": seat.score,
+            "flags": [[mark.tone, mark.text] for mark in seat.flags],
+        }
+        for seat in seat_rows(ui.model, observation)
+    ]
     chooser = ui.model.choosing
     names = ui.model.namer()
     memory = cards_played(ui, observation, 48) if ui.model.in_hand and ui.show_memory else []
@@ -233,7 +223,7 @@ def _results(ui: ClientUi, observation: Any) -> dict[str, Any] | None:
         tap = t._("That was the last hand: tap {button} for the final standings.")
         after = tap.format(button=button(t, FINAL_STANDINGS_HINT.label))
     else:
-        after = next_deal(ui)
+        after = next_deal(ui.model)
         if ui.model.reading_results():
             tap = t._("Tap {button} when you have read them.")
             after += " " + tap.format(button=button(t, READ_RESULTS_HINT.label))

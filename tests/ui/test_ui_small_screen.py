@@ -9,8 +9,9 @@ import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
+from dalmuti_net.client.model.display import seat_rows as model_seat_rows
 from dalmuti_net.client.model.rules_menu import clocks_text
-from dalmuti_net.client.ui.screen import LOG_MIN_LINES, fit_name, seat_flags
+from dalmuti_net.client.ui.screen import LOG_MIN_LINES, fit_name
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
 from dalmuti_net.lang.words import ROLE_SYMBOLS
@@ -61,11 +62,9 @@ def test_60x20_keeps_the_seat_tags_and_three_log_lines(language: str, seats: int
         assert log_rows(screen, t) >= LOG_MIN_LINES, "\n".join(screen)
         rows = seat_rows(screen)
         assert len(rows) == seats, "\n".join(screen)
-        assert table.ui.model.table is not None
-        by_player = {seat.player: seat for seat in table.ui.model.table.players}
-        for player, row in zip(observation.order, rows, strict=True):
-            for _, flag in seat_flags(table.ui, observation, player, by_player[player]):
-                assert f"  {flag}" in row, f"{flag!r} is missing:\n" + "\n".join(screen)
+        for seat, row in zip(model_seat_rows(table.ui.model, observation), rows, strict=True):
+            for flag in seat.flags:
+                assert f"  {flag.text}" in row, f"{flag!r} is missing:\n" + "\n".join(screen)
         if observation.top_player is not None and observation.phase == "play":
             at = next(i for i, line in enumerate(screen) if line.startswith(t._("On the table:")))
             story = " ".join(screen[at : at + 2])  # one line, or two (then a rule or the hand)

@@ -611,6 +611,26 @@ class PlacementChooser(Chooser):
         return t._("Seating: {seating}").format(seating=seating)
 
 
+def whole_answers(chooser: Chooser) -> list[tuple[str, Action]]:
+    """The answers given whole, with one tap or word (each label marked with ``N_``):
+    passing, declaring a revolution or not, the misdeal's two, declining an exchange."""
+    if isinstance(chooser, PlayChooser):
+        return [(N_("pass"), actions.Pass())] if chooser.decision.may_pass else []
+    if isinstance(chooser, RevolutionChooser):
+        return [
+            (N_("declare"), actions.DeclareRevolution(True)),
+            (N_("do not declare"), actions.DeclareRevolution(False)),
+        ]
+    if isinstance(chooser, MisdealChooser):
+        return [
+            (N_("to the intended player"), actions.DecideMisdeal(actions.MisdealChoice.INTENDED)),
+            (N_("to the Greater Peon"), actions.DecideMisdeal(actions.MisdealChoice.PEON)),
+        ]
+    if isinstance(chooser, ExchangeChooser):
+        return [(N_("decline"), actions.MerchantExchange(None, None))]
+    return []
+
+
 def chooser_for(decision: Decision, hand: Counts | None, order: tuple[int, ...]) -> Chooser:
     if isinstance(decision, actions.PlayDecision):
         return PlayChooser(decision, hand if hand is not None else counts_of(()))

@@ -1,8 +1,37 @@
-"""What a front end shows, from the client model, as frozen typed data (the typed view)."""
+"""What a front end shows, from the client model, as frozen typed data: the typed view.
+
+``display(model)`` builds it once per change: the seats' rows (built here only: the
+terminal's columns, the plain table's lines and the page's table all draw these), the
+trick, the hand and the decision owed with its legal answers, the log, the lobby and its
+rules, the results, the final standings, and each overlay (a question, a refusal, a field
+to type in) as structured content in the viewer's language. No text here is wrapped for a
+terminal and none names a key: each front end lays its own text out and offers its own
+input (the page gets this as JSON, ``web/view.py``; its schema is generated from these
+classes by ``tools/view_schema.py``).
+"""
 
 from __future__ import annotations
 
-from ...lang.i18n import N_
+from dataclasses import dataclass
+
+from ...engine import JESTER, Observation
+from ...engine.roles import Role, roles_of
+from ...lang.i18n import N_, Translator
+from ...lang.words import card_label, describe_set, role_symbol
+from .choosers import ExchangeChooser, PlacementChooser, PlayChooser, TaxChooser, whole_answers
+from .client_model import ClientModel
+from .departures import LEFT_MARK, final_rows, next_seating
+from .rules_menu import (
+    RULE_FIELDS,
+    TYPED_FIELDS,
+    TYPED_RANGES,
+    clocks_text,
+    not_applicable,
+    rule_value_text,
+)
+from .seat_marks import Mark, game_flags, joining_row, lobby_marks, players_heading
+from .story import describe_event, describe_last_trick, describe_step
+from .watchers import watchers_line
 
 PHASE_TEXT = {
     "dealing": N_("The cards are being dealt."),
@@ -12,3 +41,615 @@ PHASE_TEXT = {
     "taxes": N_("Taxes are being paid."),
     "play": N_("The table is empty."),
 }
+LOG_SHOWN = 80
+"""The log's last lines in the view (a terminal keeps more, to scroll back)."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat in the game: who, their role, cards, score, and their flags."""
+
+    player: int
+    name: str
+    """As every screen names them (``Ana (you)``)."""
+    me: bool
+    turn: bool
+    """The table waits for them."""
+    role: Role
+    """The role (its value, on the page: ``greater_dalmuti``...)."""
+    role_name: str
+    symbol: str
+    cards: int
+    score: int | None
+    """``None`` at a table without scoring."""
+    flags: tuple[Mark, ...]
+    """Out, passed, on top, leaving, offline, a stand-in, countdowns: most needed first."""
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    player: int
+    name: str
+    me: bool
+    bot: bool
+    host: bool
+    marks: tuple[Mark, ...]
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    key: str
+    label: str
+    value: str
+    """In words (``on``, ``20``, ``5%``, ``45 s``)."""
+    switch: bool
+    """On or off (else a number, typed or stepped: ``low`` to ``high``)."""
+    on: bool
+    low: int
+    high: int
+    field: str
+    """The number's field label, ``{low}`` and ``{high}`` filled ('' for a switch)."""
+    idle: str | None
+    """Why the option does nothing with the seats there are, if it does nothing."""
+
+
+@dataclass(frozen=True)
+class LobbyView:
+    heading: str
+    seats: tuple[LobbySeat, ...]
+    watchers: str | None
+    rules_title: str
+    rules: tuple[RuleRow, ...]
+    clocks: str
+    can_start: bool
+    ready: bool | None
+    """This seat's ready mark (None: a spectator, or the host player, whose start is it)."""
+    not_ready: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CardView:
+    card: int
+    rank: str
+    """``12``, or ``J`` for the Jester."""
+    name: str
+    label: str
+    count: int
+    """How many are held (while choosing: of those that may be chosen)."""
+    picked: int
+    pointed: bool
+
+
+@dataclass(frozen=True)
+class HandView:
+    title: str
+    cards: tuple[CardView, ...]
+    tappable: bool
+    """The decision owed takes taps on the cards (pick, drop, point)."""
+
+
+@dataclass(frozen=True)
+class SetView:
+    index: int
+    label: str
+    chosen: bool
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """A whole answer, one tap (``Choose`` an answer by its index: ``answer`` intents)."""
+
+    index: int
+    label: str
+
+
+@dataclass(frozen=True)
+class DecisionView:
+    kind: str
+    """play, taxes, revolution, misdeal, exchange or placement."""
+    prompt: str
+    selection: str
+    sets: tuple[SetView, ...]
+    """A play's legal sets, cheapest first."""
+    answers: tuple[AnswerView, ...]
+    """Answers given whole: pass, declare or not, the misdeal's two, decline."""
+    commit: str
+    """The label of the button that sends the selection ('' where there is none)."""
+    count: int
+    """Cards to pick (taxes), else 0."""
+    merchants: tuple[AnswerView, ...]
+    """The Merchant exchange: whom to give to (``index`` is the player)."""
+    merchant: int | None
+    positions: tuple[AnswerView, ...]
+    """Seating a newcomer: where they may sit."""
+    position: int | None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    kind: str
+    """event, chat, error, info or drawing."""
+    text: str
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    cells: tuple[str, ...]
+    me: bool
+    role: Role | None
+    """The next hand's role, named in the third cell (a front end may add its symbol)."""
+
+
+@dataclass(frozen=True)
+class ResultsView:
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[ResultRow, ...]
+    notes: tuple[str, ...]
+    """The cards that changed hands with this seat."""
+    next: str
+    """Who the next deal waits for (empty after the last hand)."""
+    last: bool
+    """The last hand's: the final standings come next."""
+    reading: bool
+    """The next deal waits for this seat to have read them."""
+
+
+@dataclass(frozen=True)
+class StandingView:
+    place: str
+    name: str
+    figure: str
+    """The points, or the role at a table without scoring."""
+    note: str | None
+    me: bool
+
+
+@dataclass(frozen=True)
+class ChoiceView:
+    action: str
+    label: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    title: str
+    choices: tuple[ChoiceView, ...]
+
+
+@dataclass(frozen=True)
+class RefusalView:
+    kind: str
+    title: str
+    sentences: tuple[str, ...]
+    choices: tuple[ChoiceView, ...]
+    standings: tuple[StandingView, ...]
+
+
+@dataclass(frozen=True)
+class FieldView:
+    purpose: str
+    label: str
+    text: str
+    max: int
+
+
+@dataclass(frozen=True)
+class NoticeView:
+    text: str
+    level: str
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The table while a hand is played or over."""
+
+    heading: str
+    """``Hand 2 of 5``."""
+    columns: tuple[str, ...]
+    """The seats' headings: player, role, cards (and score)."""
+    seats: tuple[SeatRow, ...]
+    joining: str | None
+    trick_title: str
+    """``On the table:``, or the last trick's (``Bo took the trick:``)."""
+    trick: tuple[str, ...]
+    """The trick in sentences, as it happened (or the phase in words)."""
+    trick_current: bool
+    """The trick is being played (else: the last one, until the next lead)."""
+    turn: str
+    """What the table waits for, in words."""
+    my_turn: bool
+    auto_passing: bool
+    hand: HandView | None
+    decision: DecisionView | None
+    results: ResultsView | None
+    standings: tuple[StandingView, ...]
+    over: bool
+
+
+@dataclass(frozen=True)
+class Display:
+    screen: str
+    """discover, form, connecting, table or problem."""
+    status: str
+    """connecting, connected, reconnecting or closed."""
+    name: str
+    """The table's."""
+    me: int | None
+    host: bool
+    """This seat is the host player's."""
+    watching: bool
+    lobby: LobbyView | None
+    table: TableState | None
+    log: tuple[LogEntry, ...]
+    question: QuestionView | None
+    refusal: RefusalView | None
+    field: FieldView | None
+    notice: NoticeView | None
+    auto_pass: bool
+    can: tuple[str, ...]
+    """The intents that make sense now, by name (``ready``, ``start``, ``nudge``...)."""
+
+
+def seat_rows(model: ClientModel, observation: Observation) -> tuple[SeatRow, ...]:
+    """The seats of the game, in playing order: the one place they are built."""
+    t = model.t
+    table = model.table
+    by_player = {} if table is None else table.by_player
+    scoring = table is not None and table.rules.scoring
+    return tuple(
+        SeatRow(
+            player=player,
+            name=model.name_of(player),
+            me=player == model.me,
+            turn=player in observation.waiting,
+            role=observation.roles[player],
+            role_name=t.role(observation.roles[player]),
+            symbol=role_symbol(observation.roles[player]),
+            cards=observation.counts.get(player, 0),
+            score=observation.scores.get(player, 0) if scoring else None,
+            flags=tuple(
+                game_flags(t, observation, player, by_player.get(player), model.countdowns)
+            ),
+        )
+        for player in observation.order
+    )
+
+
+def seat_columns(t: Translator, scoring: bool) -> tuple[str, ...]:
+    columns = (t._("Player"), t._("Role"), t._("Cards"))
+    return (*columns, t._("Score")) if scoring else columns
+
+
+def lobby_view(model: ClientModel) -> LobbyView | None:
+    t, table = model.t, model.table
+    if table is None or not table.lobby:
+        return None
+    rules = model.rules()
+    seated = len(table.players)
+    rows = []
+    for option in RULE_FIELDS:
+        value = rules.get(option.key)
+        low, high = TYPED_RANGES.get(option.key, (0, 1))
+        idle = not_applicable(option.key, seated) if value is True else None
+        rows.append(
+            RuleRow(
+                key=option.key,
+                label=t._(option.label),
+                value=rule_value_text(t, option.key, value),
+                switch=option.key not in TYPED_FIELDS,
+                on=bool(value),
+                low=low,
+                high=high,
+                field=""
+                if option.key not in TYPED_FIELDS
+                else t._(TYPED_FIELDS[option.key]).format(low=low, high=high),
+                idle=None if idle is None else idle.show(t),
+            )
+        )
+    mine = table.seat(model.me)
+    return LobbyView(
+        heading=players_heading(t, table),
+        seats=tuple(
+            LobbySeat(
+                seat.player,
+                model.name_of(seat.player),
+                seat.player == model.me,
+                seat.is_bot,
+                seat.host,
+                tuple(lobby_marks(t, seat)),
+            )
+            for seat in table.players
+        ),
+        watchers=watchers_line(t, table),
+        rules_title=t._("Rules"),
+        rules=tuple(rows),
+        clocks=clocks_text(t, table),
+        can_start=table.can_start,
+        ready=None if mine is None or mine.host else mine.ready,
+        not_ready=tuple(model.not_ready()),
+    )
+
+
+def hand_view(model: ClientModel, observation: Observation) -> HandView | None:
+    """The viewer's cards; while choosing, those that may be chosen, with the picks."""
+    t = model.t
+    chooser = model.choosing
+    groups = None if chooser is None else chooser.groups()
+    if not groups:
+        hand = observation.hand if model.me is not None else None
+        if hand is None:
+            return None
+        groups = [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
+    picked = {} if chooser is None else chooser.picked()
+    pointed = None if chooser is None else chooser.cursor_card
+    total = sum(count for _, count in groups)
+    return HandView(
+        title=t.n_("Your hand: {n} card", "Your hand: {n} cards", total).format(n=total),
+        cards=tuple(
+            CardView(
+                card=card,
+                rank=t._("J") if card == JESTER else str(card),
+                name=t.card(card),
+                label=card_label(t, card),
+                count=count,
+                picked=picked.get(card, 0),
+                pointed=card == pointed,
+            )
+            for card, count in groups
+        ),
+        tappable=chooser is not None and chooser.groups() is not None,
+    )
+
+
+def decision_view(model: ClientModel) -> DecisionView | None:
+    chooser = model.choosing
+    if chooser is None:
+        return None
+    t, names = model.t, model.namer()
+    sets: tuple[SetView, ...] = ()
+    commit = ""
+    count = 0
+    merchants: tuple[AnswerView, ...] = ()
+    merchant = position = None
+    positions: tuple[AnswerView, ...] = ()
+    if isinstance(chooser, PlayChooser):
+        if not chooser.must_pass:
+            current = chooser.current()
+            sets = tuple(
+                SetView(index, describe_set(t, card_set), card_set == current)
+                for index, card_set in enumerate(chooser.offers)
+            )
+            commit = t._("play")
+    elif isinstance(chooser, TaxChooser):
+        count, commit = chooser.decision.count, t._("give")
+    elif isinstance(chooser, ExchangeChooser):
+        merchants = tuple(AnswerView(p, names(p)) for p in chooser.decision.merchants)
+        merchant, commit = chooser.merchant, t._("exchange")
+    elif isinstance(chooser, PlacementChooser):
+        positions = tuple(
+            AnswerView(index, str(at)) for index, at in enumerate(chooser.decision.positions)
+        )
+        position, commit = chooser.index, t._("seat them here")
+    return DecisionView(
+        kind=chooser.kind,
+        prompt=chooser.prompt(t, names),
+        selection=chooser.selection(t, names),
+        sets=sets,
+        answers=tuple(
+            AnswerView(index, t._(label)) for index, (label, _) in enumerate(whole_answers(chooser))
+        ),
+        commit=commit,
+        count=count,
+        merchants=merchants,
+        merchant=merchant,
+        positions=positions,
+        position=position,
+    )
+
+
+def results_view(model: ClientModel, observation: Observation) -> ResultsView | None:
+    """The hand just over: place, player, next hand's role (none after the last hand),
+    and with scoring the points and totals; the cards that changed hands with you."""
+    t, result = model.t, model.results
+    if result is None:
+        return None
+    scoring = model.table is not None and model.table.rules.scoring
+    last = observation.ended is not None
+    leaving = model.leaving()
+    roles = roles_of(tuple(next_seating(result.finishing, leaving)))
+    headers = [t._("Place"), t._("Player")]
+    if not last:
+        headers.append(t._("Next hand"))
+    if scoring:
+        headers += [t._("Points"), t._("Total")]
+    rows = []
+    for index, player in enumerate(result.finishing):
+        role = roles.get(player)
+        name = model.name_of(player)
+        if last and player in leaving:  # no role column to say it: beside the name
+            name = t._("{name} ({note})").format(name=name, note=t._(LEFT_MARK))
+        row = [t.ordinal(index + 1), name]
+        if not last:
+            row.append(t._(LEFT_MARK) if role is None else t.role(role))
+        if scoring:
+            points = f"+{result.points[index] + result.bonus[index]}"
+            if result.bonus[index]:
+                points = t._("{points} (bonus {bonus} included)").format(
+                    points=points, bonus=f"+{result.bonus[index]}"
+                )
+            row += [points, str(result.scores[index])]
+        rows.append(ResultRow(tuple(row), player == model.me, None if last else role))
+    notes = [
+        describe_event(t, transfer, model.name_of, model.me) for transfer in observation.transfers
+    ]
+    return ResultsView(
+        title=t._("Hand {hand} is over").format(hand=result.hand),
+        headers=tuple(headers),
+        rows=tuple(rows),
+        notes=tuple(note for note in notes if note is not None),
+        next="" if last else next_deal(model),
+        last=last,
+        reading=model.reading_results(),
+    )
+
+
+def next_deal(model: ClientModel) -> str:
+    """Between hands: who the next deal waits for, and how long it waits at most."""
+    t = model.t
+    left = model.countdowns.results_left()
+    reading = model.still_reading()
+    if not reading:
+        return t._("The next hand is being dealt.")
+    names = t.list_separator.join(reading)
+    if left is None:
+        return t._("The next hand is dealt once everyone is ready; waiting for {names}.").format(
+            names=names
+        )
+    return t.n_(
+        "The next hand is dealt once everyone is ready, or in {n} second; waiting for {names}.",
+        "The next hand is dealt once everyone is ready, or in {n} seconds; waiting for {names}.",
+        left,
+    ).format(n=left, names=names)
+
+
+def standings_view(model: ClientModel, observation: Observation) -> tuple[StandingView, ...]:
+    if observation.ended is None:
+        return ()
+    rows = final_rows(model.t, observation.ended, model.table, observation, model.name_of)
+    return tuple(
+        StandingView(row.place, row.name, row.figure, row.note, row.player == model.me)
+        for row in rows
+    )
+
+
+def _turn(model: ClientModel, observation: Observation) -> str:
+    t = model.t
+    if observation.ended is not None:
+        return t._("The table is over.")
+    if observation.phase == "hand_over":
+        return next_deal(model)
+    if model.chooser is not None and model.choosing is None:
+        from .client_model import AUTO_PASSING
+
+        return t._(AUTO_PASSING)
+    if model.chooser is not None:
+        return t._("Your turn!")
+    if observation.waiting:
+        names = t.list_separator.join(model.name_of(p) for p in observation.waiting)
+        return t._("Waiting for {names}").format(names=names)
+    return ""
+
+
+def _heading(t: Translator, observation: Observation) -> str:
+    if observation.hand_limit:
+        return t._("Hand {hand} of {limit}").format(
+            hand=observation.hand_number, limit=observation.hand_limit
+        )
+    return (
+        t._("Hand {hand}").format(hand=observation.hand_number) if observation.hand_number else ""
+    )
+
+
+def table_state(model: ClientModel) -> TableState | None:
+    session, table = model.session, model.table
+    observation = None if session is None else session.observation
+    if table is None or table.lobby or observation is None or not observation.order:
+        return None
+    t = model.t
+    story = model.trick_story
+    title, steps, current = t._("On the table:"), story.steps, True
+    if not (observation.phase == "play" and story.steps):
+        steps, current = [], False
+        if observation.phase in ("play", "hand_over") and story.last:
+            last = describe_last_trick(t, story, model.seat_name, model.me)
+            title, steps = t._("{label}:").format(label=last), story.last
+    trick = tuple(describe_step(t, step, model.seat_name, model.me) for step in steps)
+    if not steps:
+        phase = PHASE_TEXT.get(observation.phase)
+        trick = () if phase is None else (t._(phase),)
+    joining = joining_row(t, table, observation, model.name_of)
+    return TableState(
+        heading=_heading(t, observation),
+        columns=seat_columns(t, table.rules.scoring),
+        seats=seat_rows(model, observation),
+        joining=None if joining is None else joining.text,
+        trick_title=title,
+        trick=trick,
+        trick_current=current,
+        turn=_turn(model, observation),
+        my_turn=model.choosing is not None,
+        auto_passing=model.chooser is not None and model.choosing is None,
+        hand=hand_view(model, observation),
+        decision=decision_view(model),
+        results=results_view(model, observation),
+        standings=standings_view(model, observation),
+        over=observation.ended is not None,
+    )
+
+
+def _can(model: ClientModel) -> tuple[str, ...]:
+    """The intents that make sense now, by name: what a page offers as buttons."""
+    table, can = model.table, ["chat", "exit"]
+    if model.question is not None or table is None or model.session is None:
+        return ("exit",)
+    if table.lobby and model.seated:
+        can.append("ready")
+        if model.is_host:
+            can += ["start", "add_bot", "remove_bot", "kick", "set_rule"]
+    if model.reading_results():
+        can.append("ready")
+    if model.results is not None:
+        can.append("close_results")
+    if model.in_hand and model.seated:
+        can.append("auto_pass")
+    if model.is_host and model.waited_for():
+        can += ["nudge", "skip"]
+    if model.ended and model.is_host:
+        can.append("rematch")
+    return tuple(dict.fromkeys(can))
+
+
+def display(model: ClientModel) -> Display:
+    """Everything a front end shows now, in the viewer's language."""
+    t = model.t
+    question = model.question
+    refusal = model.refusal
+    field = model.field
+    notice = model.notice
+    return Display(
+        screen=model.screen.value,
+        status=model.status.value,
+        name="" if model.table is None else model.table.name,
+        me=model.me,
+        host=model.is_host,
+        watching=model.session is not None and model.session.spectator,
+        lobby=lobby_view(model),
+        table=table_state(model),
+        log=tuple(LogEntry(line.kind, line.text) for line in list(model.log)[-LOG_SHOWN:]),
+        question=None
+        if question is None
+        else QuestionView(
+            question.title,
+            tuple(ChoiceView(c.action, t._(c.label), c.sentence) for c in question.choices),
+        ),
+        refusal=None
+        if refusal is None or model.screen.value != "problem"
+        else RefusalView(
+            refusal.kind,
+            refusal.title,
+            refusal.sentences,
+            tuple(ChoiceView(c.action, t._(c.label), c.sentence) for c in refusal.choices),
+            tuple(
+                StandingView(r.place, r.name, r.figure, r.note, r.player == model.me)
+                for r in refusal.standings
+            ),
+        ),
+        field=None
+        if field is None
+        else FieldView(field.purpose, t._(field.label), field.text, field.max_chars),
+        notice=None if notice is None else NoticeView(notice.text, notice.level),
+        auto_pass=model.preferences.auto_pass,
+        can=_can(model),
+    )

@@ -29,7 +29,7 @@ from ...protocol.text import shown
 from ..model import intents as do
 from ..model.client_model import ClientModel, Effect, Quit, Screen, Send
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
-from ..model.display import PHASE_TEXT
+from ..model.display import PHASE_TEXT, seat_rows
 from ..model.errors import TROUBLESHOOTING
 from ..model.questions import BACK
 from ..model.rules_menu import (
@@ -40,7 +40,7 @@ from ..model.rules_menu import (
     menu_values,
     rule_value_text,
 )
-from ..model.seat_marks import game_flags, joining_row, lobby_marks, players_heading
+from ..model.seat_marks import joining_row, lobby_marks, players_heading
 from ..model.story import END_REASONS
 from ..model.views import TableView
 from ..model.watchers import watchers_line
@@ -951,21 +951,15 @@ class PlainTable:
             )
         elif observation.hand_number:
             self.say(t._("Hand {hand}").format(hand=observation.hand_number))
-        by_player = table.by_player
-        scoring = table.rules.scoring
-        roles = observation.roles
-        for player in observation.order:
-            count = observation.counts.get(player, 0)
+        for row in seat_rows(model, observation):
             parts = [
-                model.name_of(player),
-                t.role(roles[player]),
-                t.n_("{n} card", "{n} cards", count).format(n=count),
+                row.name,
+                row.role_name,
+                t.n_("{n} card", "{n} cards", row.cards).format(n=row.cards),
             ]
-            if scoring:
-                score = observation.scores.get(player, 0)
-                parts.append(t.n_("{n} point", "{n} points", score).format(n=score))
-            flags = game_flags(t, observation, player, by_player.get(player), model.countdowns)
-            parts += [flag.text for flag in flags]
+            if row.score is not None:
+                parts.append(t.n_("{n} point", "{n} points", row.score).format(n=row.score))
+            parts += [flag.text for flag in row.flags]
             self.say(self._join(parts))
         joining = joining_row(t, table, observation, model.name_of)
         if joining is not None:

@@ -12,7 +12,6 @@ from typing import Any
 
 from ...engine import JESTER, Observation, Rules
 from ...engine.cards import JESTERS_IN_DECK, Counts
-from ...engine.roles import roles_of
 from ...engine.rules import MAX_HAND_LIMIT, stripped_ranks
 from ...lang.i18n import Translator
 from ...lang.text import fit, label_gap, tail, tidy, truncate, width, wrap
@@ -21,8 +20,8 @@ from ...protocol import PROTOCOL_VERSION
 from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
 from ..model.countdowns import offline_sentence, your_time
-from ..model.departures import LEFT_MARK, final_rows, next_seating
-from ..model.display import PHASE_TEXT
+from ..model.departures import final_rows
+from ..model.display import PHASE_TEXT, SeatRow, next_deal, results_view, seat_rows
 from ..model.errors import TROUBLESHOOTING
 from ..model.rules_menu import (
     RULE_FIELDS,
@@ -32,9 +31,9 @@ from ..model.rules_menu import (
     not_applicable,
     rule_value_text,
 )
-from ..model.seat_marks import Mark, game_flags, joining_row, lobby_marks, players_heading
+from ..model.seat_marks import Mark, joining_row, lobby_marks, players_heading
 from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
-from ..model.views import RulesView, SeatView
+from ..model.views import RulesView
 from ..model.watchers import watchers_line
 from ..status import Status
 from .confirm import confirmation_lines
@@ -449,12 +448,6 @@ def styled(marks: Iterable[Mark]) -> list[Fragment]:
     return [(f"class:{mark.tone}", mark.text) for mark in marks]
 
 
-def _seat_flags(
-    ui: ClientUi, observation: Observation, player: int, seat: SeatView | None
-) -> list[Fragment]:
-    return styled(game_flags(ui.t, observation, player, seat, ui.model.countdowns))
-
-
 NAME_MIN_COLS = 10
 """A seat's name is cut to no less than this to make room for its tags."""
 
@@ -474,26 +467,24 @@ def fit_name(name: str, cells: int) -> str:
 
 
 def _seat_columns(
-    ui: ClientUi,
-    observation: Observation,
+    t: Translator,
+    seats: tuple[SeatRow, ...],
     cols: int,
     room: int,
     fixed: int,
-    flags: list[list[Fragment]],
 ) -> tuple[int, int]:
     """The name and role columns' widths for seat rows in ``room`` cells, of which
     ``fixed`` go to the marker, symbol and figures. A seat's tags ("bot stands in",
     "bot in 42 s") matter more than whole names and role names: where they would not
     fit, the names are cut (to ``NAME_MIN_COLS``), then the role names give way (the
     symbol before each name still shows the role); 0 for the role: no role column."""
-    t = ui.t
     name_cols = 20 if cols >= 90 else 18
     role_cols = 16
-    tags = max((sum(2 + width(text) for _, text in row) for row in flags), default=0)
+    tags = max((sum(2 + width(flag.text) for flag in seat.flags) for seat in seats), default=0)
     if fixed + name_cols + 1 + role_cols + tags <= room:
         return name_cols, role_cols
-    names = [width(ui.model.name_of(player)) for player in observation.order]
-    roles = [width(t.role(role)) for role in observation.roles.values()]
+    names = [width(seat.name) for seat in seats]
+    roles = [width(seat.role_name) for seat in seats]
     role_cols = max([width(t._("Role")), *roles])  # no wider than its widest role
     name_cols = min(name_cols, max([width(t._("Player")), *names]))
     shrunk = min(name_cols, room - fixed - 1 - role_cols - tags)
@@ -505,20 +496,17 @@ def _seat_columns(
 def _seats(
     ui: ClientUi, observation: Observation, cols: int, room: int, heading: bool = True
 ) -> list[Line]:
-    """The seats, one a row, in ``room`` cells (the trick's panel beside them when wide);
-    ``cols`` sets the name column's width; ``heading``: with the columns' headings."""
+    """The seats, one a row (``client/model/display.seat_rows``), in ``room`` cells (the
+    trick's panel beside them when wide); ``cols`` sets the name column's width;
+    ``heading``: with the columns' headings."""
     t = ui.t
     table = ui.model.table
-    players = () if table is None else table.players
-    by_player = {s.player: s for s in players}
     scoring = table is not None and table.rules.scoring
+    seats = seat_rows(ui.model, observation)
     cards_cols = max(3, width(t._("Cards")))
     score_cols = max(3, width(t._("Score")))
-    flags = [
-        _seat_flags(ui, observation, player, by_player.get(player)) for player in observation.order
-    ]
     fixed = 2 + 2 + 1 + 1 + cards_cols + (1 + score_cols if scoring else 0)
-    name_cols, role_cols = _seat_columns(ui, observation, cols, room, fixed, flags)
+    name_cols, role_cols = _seat_columns(t, seats, cols, room, fixed)
     header = f"     {fit(t._('Player'), name_cols)} "
     if role_cols:
         header += f"{fit(t._('Role'), role_cols)} "
@@ -526,29 +514,23 @@ def _seats(
     if scoring:
         header += f" {fit(t._('Score'), score_cols, 'right')}"
     lines: list[Line] = [plain(header, "class:heading")] if heading else []
-    roles = observation.roles
-    for player, seat_flags in zip(observation.order, flags, strict=True):
-        role = roles[player]
-        turn = player in observation.waiting
-        marker = ("class:turn", "▶ ") if turn else ("", "  ")
-        symbol = fit(role_symbol(role, ui.ascii_symbols), 2)
-        name_style = "class:me" if player == ui.model.me else ""
-        count = observation.counts.get(player, 0)
+    for seat in seats:
+        marker = ("class:turn", "▶ ") if seat.turn else ("", "  ")
+        symbol = fit(role_symbol(seat.role, ui.ascii_symbols), 2)
         row: Line = [
             marker,
             ("class:symbol", symbol),
             ("", " "),
-            (name_style, fit_name(ui.model.name_of(player), name_cols)),
+            ("class:me" if seat.me else "", fit_name(seat.name, name_cols)),
             ("", " "),
         ]
         if role_cols:
-            row += [("class:role", fit(t.role(role), role_cols)), ("", " ")]
-        row.append(("", fit(str(count), cards_cols, "right")))
-        if scoring:
-            score = str(observation.scores.get(player, 0))
-            row.append(("", " " + fit(score, score_cols, "right")))
+            row += [("class:role", fit(seat.role_name, role_cols)), ("", " ")]
+        row.append(("", fit(str(seat.cards), cards_cols, "right")))
+        if seat.score is not None:
+            row.append(("", " " + fit(str(seat.score), score_cols, "right")))
         used = line_width(row)
-        for style, flag in seat_flags:
+        for style, flag in styled(seat.flags):
             if used + 2 + width(flag) > room:
                 continue  # whole flags only: the least needed ("bot") come last
             row += [("", "  "), (style, flag)]
@@ -698,46 +680,19 @@ def columns(cells: list[str], widths: list[int], right: Collection[int], style: 
 
 
 def results_rows(ui: ClientUi) -> tuple[list[str], list[list[str]]]:
-    """The hand just over as a table's headings and rows, in finishing order: place,
-    player, next hand's role (none after the last hand: no next hand comes), and with
-    scoring the points and totals (the terminal lays them out in columns, the web table
-    in a table)."""
-    t = ui.t
-    result = ui.model.results
-    assert result is not None
-    scoring = ui.model.table is not None and ui.model.table.rules.scoring
-    observation = None if ui.model.session is None else ui.model.session.observation
-    last = observation is not None and observation.ended is not None
-    leaving = ui.model.leaving()
-    roles = roles_of(tuple(next_seating(result.finishing, leaving)))
-    headers = [t._("Place"), t._("Player")]
-    if not last:
-        headers.append(t._("Next hand"))
-    if scoring:
-        headers += [t._("Points"), t._("Total")]
-    rows: list[list[str]] = []
-    for index, player in enumerate(result.finishing):
-        role = roles.get(player)
-        name = ui.model.name_of(player)
-        if last and player in leaving:  # no role column to say it: beside the name
-            name = t._("{name} ({note})").format(name=name, note=t._(LEFT_MARK))
-        row = [t.ordinal(index + 1), name]
-        if not last:
-            row.append(
-                t._(LEFT_MARK)
-                if role is None
-                else f"{role_symbol(role, ui.ascii_symbols)} {t.role(role)}"
-            )
-        if scoring:
-            points = result.points[index] + result.bonus[index]
-            text = f"+{points}"
-            if result.bonus[index]:
-                text = t._("{points} (bonus {bonus} included)").format(
-                    points=text, bonus=f"+{result.bonus[index]}"
-                )
-            row += [text, str(result.scores[index])]
-        rows.append(row)
-    return headers, rows
+    """The hand just over as a table's headings and rows (``display.results_view``), each
+    next hand's role with its symbol."""
+    session = ui.model.session
+    assert session is not None and session.observation is not None
+    view = results_view(ui.model, session.observation)
+    assert view is not None
+    rows = []
+    for row in view.rows:
+        cells = list(row.cells)
+        if row.role is not None:
+            cells[2] = f"{role_symbol(row.role, ui.ascii_symbols)} {cells[2]}"
+        rows.append(cells)
+    return list(view.headers), rows
 
 
 def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
@@ -772,22 +727,7 @@ def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
 
 
 def _next_deal(ui: ClientUi) -> str:
-    """Between hands: who the next deal waits for, and how long it waits at most."""
-    t = ui.t
-    left = ui.model.countdowns.results_left()
-    reading = ui.model.still_reading()
-    if not reading:
-        return t._("The next hand is being dealt.")
-    names = t.list_separator.join(reading)
-    if left is None:
-        return t._("The next hand is dealt once everyone is ready; waiting for {names}.").format(
-            names=names
-        )
-    return t.n_(
-        "The next hand is dealt once everyone is ready, or in {n} second; waiting for {names}.",
-        "The next hand is dealt once everyone is ready, or in {n} seconds; waiting for {names}.",
-        left,
-    ).format(n=left, names=names)
+    return next_deal(ui.model)
 
 
 def _hand_groups(ui: ClientUi, hand: Counts | None) -> list[tuple[int, int]]:
@@ -1167,21 +1107,17 @@ def _rules_not_applicable(ui: ClientUi, cols: int) -> list[Line]:
 # sentence, flag and line is written here once, for both.
 header_line = _header
 turn_line = _turn_line
-seat_flags = _seat_flags
 trick_story = _trick_story
 cards_played = _memory
 final_standings = _standings
-next_deal = _next_deal
 
 __all__ = [
     "Line",
     "cards_played",
     "final_standings",
     "header_line",
-    "next_deal",
     "render",
     "results_rows",
-    "seat_flags",
     "trick_story",
     "turn_line",
     "visible_hints",
