@@ -14,7 +14,7 @@ def test_superscripts_are_refused_in_a_sentence_in_every_numbered_command() -> N
     table = PlainLocal()
     sent = len(table.local.sent)
     assert table.type("rule ²") == ["Give the option's number from the rules list (1 to 9)."]
-    assert table.type("rule 4 ²") == ["The value must be a whole number."]
+    assert table.type("rule 4 ²") == ["Type a whole number from 1 to 1000."]
     assert table.type("kick ²")[0].startswith("Give the seat's number from the table list")
     assert table.type("remove ¹")[0].startswith("Give the seat's number from the table list")
     assert table.type("²") == ["Unknown command ²: type help."]
