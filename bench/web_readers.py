@@ -9,12 +9,16 @@ the host never finds them silent) and never read a byte. The host's resident mem
 chat line 18 times a second each, so that there is traffic to fall behind on. The same against the
 host of another commit (``--against``, from git at run time), in one run on one machine.
 
+``--channel table``: the page's channel instead, each client joining as a watcher (the
+host renders its views for it) and sending its screen size every 2 s.
+
 Run by hand (not a test): ``python bench/web_readers.py [--seconds S] [--against COMMIT]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import socket
@@ -31,7 +35,7 @@ import trio
 from guesses import free_port, source_of  # bench/, beside this file
 from wake import cpu_model
 from wsproto import ConnectionType, WSConnection
-from wsproto.events import AcceptConnection, BytesMessage, Request
+from wsproto.events import AcceptConnection, BytesMessage, Request, TextMessage
 
 from dalmuti_net.protocol import PROTOCOL_VERSION, encode
 
@@ -78,19 +82,27 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def deaf_client(web_port: int, held: list[bool], index: int) -> None:
-    """Handshake, hello, then heartbeats only; never reads past the handshake."""
+async def deaf_client(web_port: int, held: list[bool], index: int, channel: str) -> None:
+    """Handshake, hello (or the page's join), then heartbeats only (on ``/table``, a
+    ``size`` now and then); never reads past the handshake."""
     stream = await trio.open_tcp_stream("127.0.0.1", web_port)
     stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     client = WSConnection(ConnectionType.CLIENT)
-    await stream.send_all(client.send(Request(host=f"127.0.0.1:{web_port}", target="/protocol")))
+    target = f"/{channel}"
+    await stream.send_all(client.send(Request(host=f"127.0.0.1:{web_port}", target=target)))
     while not any(isinstance(e, AcceptConnection) for e in client.events()):
         client.receive_data(await stream.receive_some(4096))
-    hello = {"type": "hello", "version": PROTOCOL_VERSION, "role": "spectator", "name": "Deaf"}
-    heartbeat = client.send(BytesMessage(msgpack.packb({"type": "heartbeat"})))
+    if channel == "table":
+        join = {"join": {"name": f"Deaf {index}", "spectator": True}}
+        first = client.send(TextMessage(json.dumps(join)))
+        heartbeat = client.send(TextMessage(json.dumps({"size": [40, 30]})))
+    else:
+        hello = {"type": "hello", "version": PROTOCOL_VERSION, "role": "spectator"}
+        first = client.send(BytesMessage(msgpack.packb({**hello, "name": "Deaf"})))
+        heartbeat = client.send(BytesMessage(msgpack.packb({"type": "heartbeat"})))
     held[index] = True
     try:
-        await stream.send_all(client.send(BytesMessage(msgpack.packb(hello))))
+        await stream.send_all(first)
         while True:
             await trio.sleep(2)
             with trio.move_on_after(1):  # a host that stopped reading us is fine too
@@ -120,13 +132,13 @@ async def chatter(port: int, number: int) -> None:
 
 
 async def measure(
-    pid: int, port: int, web_port: int, clients: int, chatters: int, seconds: float
+    pid: int, port: int, web_port: int, clients: int, chatters: int, seconds: float, channel: str
 ) -> list[tuple[float, float, int]]:
     held = [False] * clients
     rows = []
     async with trio.open_nursery() as nursery:
         for index in range(clients):
-            nursery.start_soon(deaf_client, web_port, held, index)
+            nursery.start_soon(deaf_client, web_port, held, index, channel)
         for number in range(chatters):
             nursery.start_soon(chatter, port, number)
         start = trio.current_time()
@@ -153,12 +165,16 @@ def _connections(pid: int, web_port: int) -> int:
     return established
 
 
-def run(label: str, commit: str | None, clients: int, chatters: int, seconds: float) -> None:
+def run(
+    label: str, commit: str | None, clients: int, chatters: int, seconds: float, channel: str
+) -> None:
     with source_of(commit) as source:
         port, web_port = free_port(), free_port()
         with host(source, port, web_port) as process:
             time.sleep(2)  # the bots' first hand under way
-            rows = trio.run(measure, process.pid, port, web_port, clients, chatters, seconds)
+            rows = trio.run(
+                measure, process.pid, port, web_port, clients, chatters, seconds, channel
+            )
     print(f"  {label}")
     for elapsed, rss, held in rows:
         print(f"    {elapsed:>5.0f} s  {rss:>7.1f} MB   web connections held {held:>3}")
@@ -169,15 +185,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--clients", type=int, default=12)
     parser.add_argument("--chatters", type=int, default=4)
+    parser.add_argument("--channel", choices=("protocol", "table"), default="protocol")
     parser.add_argument("--against", metavar="COMMIT", help="the host before, from git")
     args = parser.parse_args()
     print(
         f"{cpu_model()}, {os.cpu_count()} cores, {platform.python_implementation()} "
-        f"{platform.python_version()}; {args.clients} /protocol clients that never read"
+        f"{platform.python_version()}; {args.clients} /{args.channel} clients that never read"
     )
     if args.against:
-        run(f"as of {args.against}", args.against, args.clients, args.chatters, args.seconds)
-    run("this checkout", None, args.clients, args.chatters, args.seconds)
+        run(
+            f"as of {args.against}",
+            args.against,
+            args.clients,
+            args.chatters,
+            args.seconds,
+            args.channel,
+        )
+    run("this checkout", None, args.clients, args.chatters, args.seconds, args.channel)
 
 
 if __name__ == "__main__":
