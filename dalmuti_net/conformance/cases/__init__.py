@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     game_more,
     lobby,
     more_connection,
+    pace,
     recorded,
     timing,
     websocket,
