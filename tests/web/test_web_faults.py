@@ -155,3 +155,24 @@ async def test_a_raw_protocol_client_over_websocket_with_a_lone_surrogate() -> N
         _, received = await closed_with(ws)
         assert any(b"bad_frame" in message for message in received), received
         await serves_a_terminal(doors)
+
+
+async def test_a_bug_while_answering_a_page_request_closes_that_socket_only(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dalmuti_net.web import server as server_module
+
+    def broken(name: str) -> bytes:
+        raise OSError("a bug reading the package's files")
+
+    monkeypatch.setattr(server_module, "static_file", broken)
+    async with both_doors() as doors:
+        stream = await trio.open_tcp_stream("127.0.0.1", doors.web)
+        async with stream:
+            await stream.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            with trio.fail_after(5):
+                while await stream.receive_some():
+                    pass  # closed, with no answer
+        await serves_a_terminal(doors)
+    [line] = fault_lines(caplog)
+    assert "OSError: a bug reading the package's files" in line
