@@ -35,6 +35,12 @@ LINE_FAILED = N_(
 )
 """A line typed at the plain table that failed."""
 
+MESSAGE_FAILED = N_(
+    "A message from the host could not be shown because of an error ({error}); the table "
+    "goes on. Please report it."
+)
+"""A message the terminal table failed on (the host player's own screen included)."""
+
 LOCAL = N_("this computer")
 """The address of an in-process connection (the host player's table, a bot)."""
 

@@ -69,3 +69,42 @@ def test_a_key_that_fails_is_one_line_in_the_log_not_a_traceback(
     [line] = [r.getMessage() for r in caplog.records if "That key could not" in r.getMessage()]
     assert "ValueError: a bug with" in line and "\x1b" not in line
     assert "test_ui_typed_numbers.py" in line
+
+
+def test_a_message_the_screen_fails_on_is_one_line_and_the_table_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The host player's screen runs in the host: a message it cannot show must not end
+    the program, and the table with it."""
+    import trio
+    from prompt_toolkit.input import PipeInput
+    from test_ui_app import run_client, wait_for
+
+    from dalmuti_net.client.session import ClientSession
+    from dalmuti_net.client.ui.runtime import TerminalClient
+    from dalmuti_net.client.ui.state import Screen
+    from dalmuti_net.host.table import Table
+
+    on_message = ClientUi.on_message
+
+    def buggy(self: ClientUi, message: dict[str, object]) -> list[object]:
+        if message.get("type") == "chat" and message.get("text") == "boom":
+            raise LookupError("a bug showing a chat line")
+        return on_message(self, message)  # type: ignore[arg-type, return-value]
+
+    monkeypatch.setattr(ClientUi, "on_message", buggy)
+    session = ClientSession("Ana")
+    ui = ClientUi(Translator("en"), session, address="memory")
+
+    def logged(text: str) -> bool:
+        return any(text in line.text for line in ui.model.log)
+
+    async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
+        await wait_for(lambda: ui.model.screen is Screen.TABLE)
+        pipe.send_text("tboom\r")
+        await wait_for(lambda: logged("could not be shown because of an error"))
+        pipe.send_text("tstill here\r")
+        await wait_for(lambda: logged("still here"))
+        await trio.sleep(0)
+
+    run_client(ui, script, table=Table("Shown"))

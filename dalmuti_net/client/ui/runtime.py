@@ -21,6 +21,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from ...faults import MESSAGE_FAILED, log_fault
 from ...lang.text import tidy
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message
@@ -34,6 +35,8 @@ from .app import build_application
 from .state import BackToList, ClientUi, Effect, Join, Quit, Rejoin, Send, Wake
 
 NextStep = BackToList | Rejoin
+
+log = logging.getLogger(__name__)
 
 
 class TerminalClient:
@@ -125,7 +128,13 @@ class TerminalClient:
         ui = self.ui
 
         async def on_message(message: Message) -> None:
-            effects = ui.on_message(message)
+            try:
+                effects = ui.on_message(message)
+            except Exception as error:
+                # One message this screen cannot show never ends the program: when it
+                # runs the host too, that would end the table for everyone.
+                log_fault(log, MESSAGE_FAILED, error)
+                effects = []
             self.refresh()
             for effect in effects:
                 if isinstance(effect, Send):
