@@ -144,8 +144,10 @@ def offer_interrupted(
 
 
 def _words(translated: str, english: str) -> set[str]:
-    """The answers a question takes: its language's, and English's."""
-    return {w.strip().casefold() for w in f"{translated},{english}".split(",") if w.strip()}
+    """The answers a question takes: its language's (listed with commas, or 、 in
+    Chinese), and English's."""
+    listed = f"{translated},{english}".replace("、", ",").replace("，", ",")
+    return {word.strip().casefold() for word in listed.split(",") if word.strip()}
 
 
 def describe(t: Translator, saved: SavedTable) -> str:

@@ -450,3 +450,19 @@ async def test_a_host_killed_is_offered_again_and_resumed_on_its_ports(
     assert again.header["table_id"] == kept.header["table_id"]
     assert "Traceback" not in text
     assert sorted(folder.iterdir()) == [path]
+
+
+@pytest.mark.parametrize(
+    ("language", "answer", "resumed"),
+    [("zh_Hant", "是", True), ("zh_Hant", "不要", False), ("es", "Sí", True), ("es", "n", False)],
+)
+def test_the_offer_takes_answers_in_the_players_language(
+    state: Path, language: str, answer: str, resumed: bool
+) -> None:
+    crashed = folder_save(state, "Wednesday", "2026-12-02T19:30", "crashed")
+    said: list[str] = []
+    options = offer_interrupted(
+        host_options(), messages(language), interactive=True, read=lambda _: answer, say=said.append
+    )
+    assert (options.resume == crashed) is resumed
+    assert "did not end cleanly" not in said[0]
