@@ -356,34 +356,36 @@ def run(args: argparse.Namespace) -> int:
         )
     elif options.saves_folder is not None:
         _prune(options.saves_folder)
-    if host.host_token is not None and not args.plain and not has_a_terminal():
-        raise CommandError(
-            t._(
-                "there is no terminal here to show the table in; add --headless to host "
-                "without playing here, or --plain for a line-by-line table"
-            ),
-            ExitCode.CANNOT_START,
-        )
-    if args.league is not None:
-        from ..history.league import LeagueError
-        from ..rerun.keeper import keep_league
+    try:
+        if host.host_token is not None and not args.plain and not has_a_terminal():
+            raise CommandError(
+                t._(
+                    "there is no terminal here to show the table in; add --headless to host "
+                    "without playing here, or --plain for a line-by-line table"
+                ),
+                ExitCode.CANNOT_START,
+            )
+        if args.league is not None:
+            from ..history.league import LeagueError
+            from ..rerun.keeper import keep_league
 
-        try:
-            keep_league(host.table, Path(args.league), options.resume)
-        except LeagueError as error:
-            raise CommandError(error.told(t._)) from None
-    if host.host_token is not None:
-        # A local host player: asked for now, or the resumed table was saved with one.
-        if args.plain:
-            from .plain import host_plain
+            try:
+                keep_league(host.table, Path(args.league), options.resume)
+            except LeagueError as error:
+                raise CommandError(error.told(t._)) from None
+        if host.host_token is not None:
+            # A local host player: asked for now, or the resumed table was saved with one.
+            if args.plain:
+                from .plain import host_plain
 
-            status = host_plain(host, t)
+                status = host_plain(host, t)
+            else:
+                status = run_with_local_player(host, t)
         else:
-            status = run_with_local_player(host, t)
-    else:
-        trio.run(host.serve_until_signal)  # a HostStartError is shown by cli.main
-        status = 0
-    host.close_save()  # closed already, but for a table that could not open
+            trio.run(host.serve_until_signal)  # a HostStartError is shown by cli.main
+            status = 0
+    finally:
+        host.close_save()  # closed already, but for a table that could not open
     league = None if args.league is None else Path(args.league)
     save = host.kept_save
     for line in where_the_table_is_kept(t, save, league, ended=host.table.phase == "ended"):

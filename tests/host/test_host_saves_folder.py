@@ -466,3 +466,15 @@ def test_the_offer_takes_answers_in_the_players_language(
     )
     assert (options.resume == crashed) is resumed
     assert "did not end cleanly" not in said[0]
+
+
+def test_a_host_that_cannot_open_leaves_no_table_to_offer(
+    state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No terminal to show the host player's table in: refused after the save was made.
+    assert main(["host", "--no-announce", "--interface", "127.0.0.1", "--lang", "en"]) == 3
+    assert "there is no terminal here" in capsys.readouterr().err
+    assert list(state.iterdir()) == []  # let go, never dealt: nothing to offer next time
+    own = state.parent / "own.save"
+    assert main(["host", "--save", str(own), "--interface", "127.0.0.1", "--lang", "en"]) == 3
+    assert summarize(own).stopped is not None  # closed cleanly, not "did not end cleanly"
