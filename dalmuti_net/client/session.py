@@ -81,6 +81,8 @@ class HostError:
     client_version: int | None = None
     standings: list[tuple[str, int, int]] = field(default_factory=list)
     """With table_ended: (name, score, place) best first, when the host still has them."""
+    scoring: bool = True
+    """With standings: the table kept score (else they are the last seating's order)."""
 
 
 @dataclass
@@ -314,6 +316,7 @@ class ClientSession:
                     message.get("host_version"),
                     message.get("client_version"),
                     [(s["name"], s["score"], s["place"]) for s in message.get("standings", [])],
+                    message.get("scoring", True),
                 )
             )
             if message["fatal"]:

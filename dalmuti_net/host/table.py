@@ -457,7 +457,8 @@ class Table:
             "standings": [
                 {"name": names.get(player, f"#{player}"), "score": score, "place": place}
                 for player, score, place in ended.standings
-            ]
+            ],
+            "scoring": self.rules.scoring,
         }
 
     @property

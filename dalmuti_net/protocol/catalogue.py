@@ -707,6 +707,13 @@ _MESSAGES = [
                 "With table_ended, when the host still has them: the final standings.",
                 False,
             ),
+            "scoring": Field(
+                Bool(),
+                "With `standings`: whether the table kept score. False: every score is 0,"
+                " and the standings are the last seating's order (best first), not tied"
+                " places to show.",
+                False,
+            ),
         },
     ),
     _message(

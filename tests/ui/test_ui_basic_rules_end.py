@@ -11,6 +11,7 @@ from ui_support import LocalTable, draw
 
 from dalmuti_net.client.model.departures import final_rows
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import Translator
 
 
 def ended_table() -> LocalTable:
@@ -41,3 +42,30 @@ def test_the_final_standings_without_scoring_are_the_finishing_order_with_roles(
     standings = screen[screen.index("Final standings") :]
     assert "1st" in standings and "4th" in standings and "Greater Peon" in standings
     assert not re.search(r"\b0\s*$", standings, re.M), standings
+
+
+def test_an_ended_table_without_scoring_refuses_with_its_order_and_roles() -> None:
+    """The host's refusal of an ended table says whether it kept score (``scoring``): the
+    screen listed everyone "1st 0" there too."""
+    from dalmuti_net.client.model.refusals import for_error
+    from dalmuti_net.client.session import ClientSession
+    from dalmuti_net.host.table import Table
+
+    table = Table("Over", Rules(), seed=4)
+    for name in ("Bo", "Chen", "Dara", "Eli"):
+        table.reserve_seat(name)
+    table.start()
+    table.end_table()
+    session = ClientSession("Ana")
+    connection = table.connect()
+    assert connection is not None
+    session.table_id = table.table_id
+    table.receive(connection, session.hello())
+    for message in table.take_outbox(connection):
+        session.receive(message)
+    error = session.errors[-1]
+    assert error.code == "table_ended" and not error.scoring
+    screen = for_error(Translator("en"), error, can_list=True)
+    assert [row.place for row in screen.standings] == ["1st", "2nd", "3rd", "4th"]
+    assert screen.standings[0].figure == "Greater Dalmuti"
+    assert screen.standings[-1].figure == "Greater Peon"

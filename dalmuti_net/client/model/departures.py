@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ...engine import Observation
 from ...engine.events import TableEnded
-from ...engine.roles import roles_of
+from ...engine.roles import role_at, roles_of
 from ...lang.i18n import N_, Translator
 from .views import DepartedView, TableView
 
@@ -144,3 +144,22 @@ def final_rows(
             )
         )
     return rows
+
+
+def told_standings(
+    t: Translator, standings: Sequence[tuple[str, int, int]], scoring: bool
+) -> list[StandingRow]:
+    """Final standings as the host told them with a refusal ((name, score, place), best
+    first): without scoring, the last seating's order with each role, as ``final_rows``."""
+    count = len(standings)
+    return [
+        StandingRow(
+            t.ordinal(place if scoring else index + 1),
+            0,
+            name,
+            score,
+            None,
+            None if scoring else t.role(role_at(index, count)),
+        )
+        for index, (name, score, place) in enumerate(standings)
+    ]

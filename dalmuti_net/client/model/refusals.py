@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ...lang.i18n import N_, Translator
 from ..session import HostError
-from .departures import StandingRow
+from .departures import StandingRow, told_standings
 from .errors import TROUBLESHOOTING, describe_error, describe_unreachable
 from .questions import Choice
 
@@ -103,10 +103,7 @@ def for_error(
             t._("This table has ended"),
             tuple(sentences),
             _ways_out(t, can_list),
-            tuple(
-                StandingRow(t.ordinal(place), 0, name, score, None)
-                for name, score, place in error.standings
-            ),
+            tuple(told_standings(t, error.standings, error.scoring)),
         )
     if error.code == "version_mismatch":
         return RefusalScreen(
