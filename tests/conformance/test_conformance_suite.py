@@ -28,7 +28,7 @@ CODE = "conformance"
 KNOWN = HERE / "known_failures.txt"
 OPEN = re.compile(r"is open on port (\d+)")
 WEB = re.compile(r"http://127\.0\.0\.1:(\d+)/")
-SUITE_TIMEOUT_S = 110
+SUITE_TIMEOUT_S = 170
 
 
 def _start_host(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int, int]:

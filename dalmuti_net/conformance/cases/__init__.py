@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     more_connection,
     pace,
     recorded,
+    seats,
     timing,
     websocket,
 )

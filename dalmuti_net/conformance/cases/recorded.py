@@ -102,7 +102,7 @@ async def recording(ctx: Context) -> Recording:
 
 async def _record(ctx: Context) -> Recording:
     game = await new_game(
-        ctx, bots=5, rules={"merchant_exchange": True, "hand_limit": 3}, start=False
+        ctx, bots=5, rules={"merchant_exchange": True, "hand_limit": 2}, start=False
     )
     watcher = await ctx.join(role="spectator")
     seat = game.host
