@@ -377,7 +377,7 @@ def render_example_bot() -> str:
 
 def render_conformance_cases() -> str:
     """Each section of this document and the conformance cases that hold it."""
-    from dalmuti_net.conformance.registry import SECTIONS, all_cases
+    from dalmuti_net.conformance.registry import NOT_HELD, SECTIONS, all_cases
 
     cases = all_cases()
     lines = ["| Section | Conformance cases |", "| --- | --- |"]
@@ -388,7 +388,9 @@ def render_conformance_cases() -> str:
                 f"| [{section}](#{anchor(section)}) | {', '.join(f'`{i}`' for i in ids)} |"
             )
     lines.append("")
-    lines.append(f"{len(cases)} cases in all.")
+    lines.append(f"{len(cases)} cases in all. No case holds these sections:")
+    lines.append("")
+    lines.extend(f"- [{section}](#{anchor(section)}): {why}." for section, why in NOT_HELD.items())
     return "\n".join(lines)
 
 

@@ -37,6 +37,16 @@ SECTIONS: tuple[str, ...] = (
 test holds them against the document."""
 
 
+NOT_HELD: dict[str, str] = {
+    "Transports": "which port a host listens on is its own (every case runs over it)",
+    "Discovery on the LAN": "multicast DNS, not a connection (tests/discovery/)",
+    "Bots over standard input and output": "a feature of `dalmuti bot`, not of the protocol"
+    " (tests/clients/test_stdio_bots.py)",
+    "What each role MUST do": "a summary of the sections above, whose cases hold it",
+}
+"""Sections of PROTOCOL.md no case holds, and why (the generated table says so)."""
+
+
 class Stage(IntEnum):
     """When a case runs: the table a host runs is one, so the cases that need its lobby run
     before those that start games, and those that flood it with connections last."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dalmuti_net.commands.conformance import read_expected
-from dalmuti_net.conformance.registry import SECTIONS, all_cases
+from dalmuti_net.conformance.registry import NOT_HELD, SECTIONS, all_cases
 from dalmuti_net.conformance.runner import select
 from dalmuti_net.lang.i18n import translator_for
 
@@ -23,6 +23,8 @@ def test_every_section_a_case_names_is_a_heading_of_protocol_md() -> None:
     headings = set(HEADING.findall((REPO / "PROTOCOL.md").read_text(encoding="utf-8")))
     assert set(SECTIONS) <= headings, set(SECTIONS) - headings
     assert {case.section for case in all_cases()} <= set(SECTIONS)
+    assert set(NOT_HELD) <= headings
+    assert not {case.section for case in all_cases()} & set(NOT_HELD)
 
 
 def test_case_ids_are_unique_and_say_what_they_check() -> None:
