@@ -1,7 +1,7 @@
 """One browser at the web table: the client's table model, run by the host for it.
 
-The page sends JSON text messages (``join``, then choices); the host runs a
-``ClientSession`` and a ``ClientUi`` for it, an ordinary protocol client of this very
+The page sends JSON text messages (``join``, then intents); the host runs a
+``ClientSession`` and a ``ClientModel`` for it, an ordinary protocol client of this very
 table over an in-memory stream (seated as that page's seat, so it knows only what that
 seat may know), and sends the page each new view, already in the viewer's language.
 
@@ -9,7 +9,8 @@ The page holds its seat's resume token, and proves it as any client does (PROTOC
 "Taking a seat back"), so that a program that takes this address while the host is away
 learns neither the token nor the join code from a page that reconnects:
 
-- host → page: ``{"hello": {"table", "table_id", "code_required", "strings", "lang"}}``
+- host → page: ``{"hello": {"table", "table_id", "code_required", "strings", "lang",
+  "languages", "help"}}``
   first; ``{"seat": {"token", "table_id"}}`` once, after a new seat's ``welcome`` (the
   token's one crossing); ``{"seat": "forget"}`` when the seat is over (left, kicked, the
   table ended) and ``{"seat": "keep"}`` when a rematch makes it a seat again;
@@ -21,7 +22,9 @@ learns neither the token nor the join code from a page that reconnects:
   "nonce"}}}`` with the seat's id and the page's nonce, then ``{"prove": proof}`` only if
   the host's proof was right (the page closes otherwise). The host's client here sends
   the table's join code with a resume (the page keeps none once seated); a resume the
-  table refuses never becomes a new seat.
+  table refuses never becomes a new seat. At the table the page sends intents
+  (``{"do": "pick_card", "card": 5}``, ``web/view.page_intent``) and is sent the client
+  model's typed view as ``{"view": ...}`` (its schema: ``web/static/view.schema.json``).
 """
 
 from __future__ import annotations
@@ -35,16 +38,25 @@ from typing import Any
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
+from ..client.model.client_model import (
+    BackToList,
+    ClientModel,
+    Effect,
+    Quit,
+    Rejoin,
+    Send,
+    Wake,
+)
+from ..client.model.display import display
 from ..client.runner import CannotConnect, ClientRunner
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
 from ..client.status import Status
-from ..client.ui.state import BackToList, ClientUi, Effect, Quit, Rejoin, Send, Wake
 from ..host.server import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS
 from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
 from .inbound import NotAPageMessage, page_message
-from .view import BadChoice, choose, page_strings, render_view
+from .view import BadIntent, languages, page_help, page_intent, page_strings, view_json
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +69,6 @@ JOIN_TIMEOUT = 120.0
 """Seconds a page may show its join form before it says whom it is."""
 TICK = 1.0
 """While a countdown runs on screen (a turn timer, a grace period), the view every second."""
-DEFAULT_SIZE = (44, 40)
 PING_INTERVAL = 5.0
 PAGE_SILENCE = 20.0
 """A page that answers no WebSocket ping for this long is gone (a phone off the Wi-Fi
@@ -132,11 +143,10 @@ class WebSeat:
         self.table_id = table_id
         self._code = code
         self._rate = RateLimiter(rate, rate * 2)
-        self.ui: ClientUi | None = None
+        self.model: ClientModel | None = None
         self._language = DEFAULT_LANGUAGE
         self.runner: ClientRunner | None = None
         self._changed = trio.Event()
-        self._size = DEFAULT_SIZE
         self._sent_view = ""
         self._told_seat: tuple[bool, bool] = (False, False)
         """(a new seat's token told, the seat kept) as the page was last told."""
@@ -195,8 +205,10 @@ class WebSeat:
                     "table": self.table_name,
                     "table_id": self.table_id,
                     "code_required": self._code is not None,
-                    "strings": page_strings(t._),
+                    "strings": page_strings(t),
                     "lang": language,
+                    "languages": languages(),
+                    "help": page_help(t),
                 }
             }
         )
@@ -216,8 +228,6 @@ class WebSeat:
     async def _join_message(self) -> dict[str, Any]:
         while True:
             message = await self._receive()
-            if "size" in message:
-                self._set_size(message["size"])
             join = message.get("join")
             if isinstance(join, dict):
                 return join
@@ -253,22 +263,13 @@ class WebSeat:
         session.code = self._code
         return session
 
-    def _set_size(self, size: object) -> None:
-        if (
-            isinstance(size, list)
-            and len(size) == 2
-            and all(isinstance(n, int) and not isinstance(n, bool) for n in size)
-        ):
-            self._size = (size[0], size[1])
-            self._changed.set()
-
     # ------------------------------------------------------------------ one session
 
     async def _play(self, session: ClientSession, join: dict[str, Any]) -> dict[str, Any] | None:
         """Play ``session`` until the page goes, or asks to join again (returned)."""
         language = normalize_language(_text(join.get("lang"), 16)) or self._language
-        ui = ClientUi(Translator(language), session, address="web", lists_tables=False)
-        self.ui = ui
+        model = ClientModel(Translator(language), session, address="web", lists_tables=False)
+        self.model = model
         again: list[dict[str, Any]] = []
 
         async def on_message(message: dict[str, Any]) -> None:
@@ -289,12 +290,12 @@ class WebSeat:
                 again.append(ASK_AGAIN)
                 nursery.cancel_scope.cancel()
                 return
-            for effect in ui.on_message(message):
+            for effect in model.on_message(message):
                 self._effects_in.send_nowait(effect)
             self._changed.set()
 
         def on_status(status: Status) -> None:
-            ui.on_status(status)
+            model.on_status(status)
             self._changed.set()
 
         runner = ClientRunner(
@@ -308,34 +309,32 @@ class WebSeat:
                 try:
                     await runner.run()
                 except CannotConnect as error:
-                    ui.model.cannot_connect(str(error), error.kind)
+                    model.cannot_connect(str(error), error.kind)
                 self._changed.set()
 
             nursery.start_soon(run_runner)
             nursery.start_soon(self._views)
             nursery.start_soon(self._carry_out, runner, nursery, again, join)
-            await self._choices(ui, runner)
+            await self._choices(model, runner)
             nursery.cancel_scope.cancel()
         if runner.status is not Status.CLOSED:
             runner.stop()
         return again[0] if again else None
 
-    async def _choices(self, ui: ClientUi, runner: ClientRunner) -> None:
-        """The page's choices, as presses of the table model, until the page goes."""
+    async def _choices(self, model: ClientModel, runner: ClientRunner) -> None:
+        """The page's intents, to the client model, until the page goes."""
         while True:
             message = await self._receive()
-            if "size" in message:
-                self._set_size(message["size"])
-                continue
             if "join" in message:
                 continue  # already at the table
             if "prove" in message:
                 await self._prove(runner, message["prove"])
                 continue
             try:
-                effects = choose(ui, message)
-            except BadChoice as error:
+                intent = page_intent(model, message)
+            except BadIntent as error:
                 raise PageError(str(error)) from None
+            effects = [] if intent is None else model.intend(intent)
             for effect in effects:
                 self._effects_in.send_nowait(effect)
             self._changed.set()
@@ -358,16 +357,16 @@ class WebSeat:
         again: list[dict[str, Any]],
         join: dict[str, Any],
     ) -> None:
-        ui = self.ui
-        assert ui is not None
+        model = self.model
+        assert model is not None
         done = nursery.cancel_scope
         async for effect in self._effects:
             if isinstance(effect, Wake):
-                nursery.start_soon(self._wake, ui, effect)
+                nursery.start_soon(self._wake, model, effect)
                 continue
             if isinstance(effect, Send):
                 if not await runner.send(effect.message):
-                    ui.model.say(ui.t._("Not connected: that was not sent."), "error")
+                    model.say(model.t._("Not connected: that was not sent."), "error")
                 if effect.message["type"] == "leave":
                     await self._tell_seat(runner.session)
             elif isinstance(effect, Quit):
@@ -386,24 +385,24 @@ class WebSeat:
                 return
             self._changed.set()
 
-    async def _wake(self, ui: ClientUi, wake: Wake) -> None:
+    async def _wake(self, model: ClientModel, wake: Wake) -> None:
         await trio.sleep(wake.after_s)
-        for effect in ui.wake():
+        for effect in model.wake():
             self._effects_in.send_nowait(effect)
         self._changed.set()
 
     async def _views(self) -> None:
         """The view, each time something changed (several changes drawn once)."""
-        ui = self.ui
-        assert ui is not None
+        model = self.model
+        assert model is not None
         while True:
-            with trio.move_on_after(TICK if ui.model.countdowns.running else math.inf):
+            with trio.move_on_after(TICK if model.countdowns.running else math.inf):
                 await self._changed.wait()
             self._changed = trio.Event()
-            session = ui.model.session
+            session = model.session
             if session is not None:
                 await self._tell_seat(session)
-            view = json.dumps({"view": render_view(ui, *self._size)}, ensure_ascii=False)
+            view = json.dumps({"view": view_json(display(model))}, ensure_ascii=False)
             if view != self._sent_view:
                 self._sent_view = view
                 await self.ws.send_message(view)

@@ -1,364 +1,126 @@
-"""What a browser shows, built from the client's table model, and what its taps mean.
+"""What a browser is sent, and what its taps mean: the typed view out, intents in.
 
-Sans-I/O: ``render_view`` turns a ``ClientUi`` into one JSON-able dict, already in the
-viewer's language; ``choose`` turns a choice from the page into the same key presses the
-terminal sends, so every check (an illegal set explained before anything is sent, the
-lobby's and the rules' checks) and every sentence (narration, seat status, results,
-standings, help) is the terminal's own, written once. The screen itself is the terminal
-screen's text at the width the page measured; the page adds touch: a button for each key
-the footer offers, the cards of the hand to point at, the legal sets to pick.
+Sans-I/O. ``view_json`` turns the client model's typed view (``client/model/display.py``)
+into the JSON the page lays out itself, already in the viewer's language; its schema is
+generated from the same classes (``tools/view_schema.py``, ``web/static/view.schema.json``).
+``page_intent`` turns a message from the page (``{"do": "pick_card", "card": 5}``) into an
+intent of the model (``client/model/intents.py``), which checks it as it checks every front
+end's: the page sends intents, never another front end's keys.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import re
+import types
+import typing
+from enum import Enum
 from typing import Any
 
 from ..client.model import intents as do
-from ..client.model.choosers import PlayChooser
-from ..client.model.display import next_deal, seat_rows
-from ..client.model.story import describe_event
-from ..client.ui.confirm import confirmation_lines
-from ..client.ui.help import help_text_lines
-from ..client.ui.hints import Hint, button
-from ..client.ui.screen import (
-    cards_played,
-    final_standings,
-    header_line,
-    render,
-    results_rows,
-    trick_story,
-    turn_line,
-    visible_hints,
-)
-from ..client.ui.state import (
-    FINAL_STANDINGS_HINT,
-    READ_RESULTS_HINT,
-    ClientUi,
-    Effect,
-    Overlay,
-    Screen,
-)
-from ..engine import JESTER
-from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_
-from ..lang.text import tidy
-from ..lang.words import card_label, describe_set
+from ..client.model.choosers import whole_answers
+from ..client.model.client_model import ClientModel
+from ..client.model.display import Display
+from ..client.model.help import game_sections
+from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_, Translator
 
-MIN_COLS, MAX_COLS = 30, 160
-MIN_ROWS, MAX_ROWS = 12, 80
+MAX_TEXT = 1000
+"""Characters of any text an intent from the page carries (a chat line is cut further)."""
 
-KEY_NAMES = {
-    "Enter": "enter",
-    "Esc": "escape",
-    "Tab": "tab",
-    "Space": "space",
-    "PgUp": "pageup",
-    "PgDn": "pagedown",
+
+def json_of(value: Any) -> Any:
+    """A typed view as JSON data: a dataclass an object, a tuple an array, an enum its
+    value."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: json_of(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [json_of(item) for item in value]
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def view_json(view: Display) -> dict[str, Any]:
+    return typing.cast(dict[str, Any], json_of(view))
+
+
+# ----------------------------------------------------------------------------- intents
+
+
+def _name(cls: type) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+PAGE_INTENTS: dict[str, type] = {
+    _name(cls): cls
+    for cls in typing.get_args(do.Intent)
+    if cls not in (do.Answer, do.JoinListing, do.JoinAddress, do.GiveName)
 }
-"""A key as the footer names it, and as ``ClientUi.press`` knows it."""
-ARROWS = {"←": "left", "→": "right", "↑": "up", "↓": "down"}
-ARROW_GLYPHS = {"left": "◀", "right": "▶", "up": "▲", "down": "▼"}
-
-PRESSABLE = frozenset({*KEY_NAMES.values(), *ARROWS.values(), "backspace", "s-tab", "+", "-", "?"})
-"""Named keys a page may send; any single printable character may be sent too."""
+"""The intents a page may send, by name (finding a table is not the page's: it belongs
+to one table; an answer given whole goes by its index, ``answer``)."""
+ANSWER = "answer"
 
 
-@dataclass(frozen=True)
-class Button:
-    key: str
-    label: str
+def intent_fields(cls: type) -> dict[str, Any]:
+    """An intent's fields and their types (``int``, ``str``, ``bool``, ``Any``, or a union
+    with ``None``)."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
 
-def hint_buttons(hint: Hint, translate: Any) -> list[Button]:
-    """The touch buttons for one footer hint. Words apart name keys doing different
-    things ("↑↓ x": move, then remove); a slash names keys doing one thing ("b/B",
-    "↑/Space", "o/Esc"): the first is enough; a pair of arrows is a pair of buttons.
-    "any key" is Enter's button."""
-    label = translate(hint.label)
-    if hint.keys == FINAL_STANDINGS_HINT.keys:
-        return [Button("enter", label)]
-    keys: list[str] = []
-    for word in hint.keys.split():
-        part = word.split("/")[0]
-        if part in KEY_NAMES:
-            keys.append(KEY_NAMES[part])
-        elif part and all(char in ARROWS for char in part):
-            keys += [ARROWS[char] for char in part]
-        elif part == "0-9":
-            keys.append("enter")  # a number is typed in the field that Enter opens
-        elif len(part) == 1:
-            keys.append(part)
-    arrows = [key for key in keys if key in ARROW_GLYPHS]
-    if len(arrows) == 2 and len(keys) == 2:
-        first, second = arrows
-        return [
-            Button(first, f"{ARROW_GLYPHS[first]} {label}"),
-            Button(second, f"{label} {ARROW_GLYPHS[second]}"),
-        ]
-    if arrows and len(keys) > len(arrows):  # "↑↓ x": move the cursor, then the key
-        rest = next(key for key in keys if key not in ARROW_GLYPHS)
-        return [Button(key, ARROW_GLYPHS[key]) for key in arrows] + [Button(rest, label)]
-    return [Button(keys[0], label)] if keys else []
+class BadIntent(ValueError):
+    """What the page sent is not an intent it can send (a hostile or broken page)."""
 
 
-def _fragments(line: list[tuple[str, str]]) -> list[list[str]]:
-    """A styled line as [class, text] pairs: ``class:turn`` becomes ``turn``."""
-    out: list[list[str]] = []
-    for style, text in line:
-        name = style.split()[-1].removeprefix("class:") if style else ""
-        if out and out[-1][0] == name:
-            out[-1][1] += text
-        else:
-            out.append([name, text])
-    return out
+def _checked(value: object, kind: Any) -> object:
+    options = typing.get_args(kind) if isinstance(kind, types.UnionType) else (kind,)
+    for option in options:
+        if option is Any:
+            if value is None or isinstance(value, bool | int | float | str):
+                return value
+        elif option is type(None):
+            if value is None:
+                return value
+        elif option is int:
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31:
+                return value
+        elif option is str:
+            if isinstance(value, str) and len(value) <= MAX_TEXT:
+                return value
+        elif option is bool and isinstance(value, bool):
+            return value
+    raise BadIntent(f"not a {kind}")
 
 
-def _hand(ui: ClientUi) -> dict[str, Any] | None:
-    """The viewer's cards; while choosing, the chooser's groups (what may be pointed at),
-    its cursor and the picks."""
-    chooser = ui.model.choosing
-    groups = None if chooser is None else chooser.groups()
-    session = ui.model.session
-    observation = None if session is None else session.observation
-    if not groups:
-        hand = None if observation is None or ui.model.me is None else observation.hand
-        if hand is None:
+def page_intent(model: ClientModel, message: dict[str, Any]) -> do.Intent | None:
+    """The intent a message from the page means (``None``: an answer no longer offered,
+    the view having changed meanwhile); ``BadIntent`` for anything else."""
+    name = message.get("do")
+    if name == ANSWER:
+        index = _checked(message.get("index"), int)
+        answers = [] if model.choosing is None else whole_answers(model.choosing)
+        if set(message) != {"do", "index"}:
+            raise BadIntent("an answer is its index")
+        assert isinstance(index, int)
+        if not 0 <= index < len(answers):
             return None
-        groups = [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
-    picked = {} if chooser is None else chooser.picked()
-    cursor = None if chooser is None else chooser.cursor_card
-    total = sum(count for _, count in groups)
-    return {
-        "title": ui.t.n_("Your hand: {n} card", "Your hand: {n} cards", total).format(n=total),
-        "tap": chooser is not None and chooser.groups() is not None,
-        "cards": [
-            {
-                "card": card,
-                "label": card_label(ui.t, card),
-                "rank": ui.t._("J") if card == JESTER else str(card),
-                "name": ui.t.card(card),
-                "count": count,
-                "cursor": card == cursor,
-                "picked": picked.get(card, 0),
-            }
-            for card, count in groups
-        ],
-    }
+        return do.Answer(answers[index][1])
+    if not isinstance(name, str) or name not in PAGE_INTENTS:
+        raise BadIntent("no such intent")
+    cls = PAGE_INTENTS[name]
+    fields = intent_fields(cls)
+    extra = set(message) - {"do"} - set(fields)
+    if extra:
+        raise BadIntent("unknown fields")
+    values = {key: _checked(message[key], kind) for key, kind in fields.items() if key in message}
+    try:
+        intent: do.Intent = cls(**values)
+    except TypeError:
+        raise BadIntent("missing fields") from None
+    return intent
 
 
-def _legal_sets(ui: ClientUi) -> list[dict[str, Any]]:
-    chooser = ui.model.choosing
-    if not isinstance(chooser, PlayChooser) or chooser.must_pass:
-        return []
-    current = chooser.current()
-    return [
-        {"label": describe_set(ui.t, card_set), "chosen": card_set == current}
-        for card_set in chooser.offers
-    ]
-
-
-def _table(ui: ClientUi, cols: int) -> dict[str, Any] | None:
-    """The table while a hand is played or over, laid out by the page: the seats with the
-    terminal's own seat flags, the trick's story, the decision, the log. None where the
-    terminal's screen is shown as it is (the lobby, results, help, problems)."""
-    session, table = ui.model.session, ui.model.table
-    observation = None if session is None else session.observation
-    if (
-        ui.model.screen is not Screen.TABLE
-        or session is None
-        or table is None
-        or table.lobby
-        or observation is None
-        or not observation.order
-        or ui.overlay is not None
-    ):
-        return None
-    t = ui.t
-    scoring = table.rules.scoring
-    seats = [
-        {
-            "name": seat.name,
-            "me": seat.me,
-            "turn": seat.turn,
-            "symbol": seat.symbol,
-            "role": seat.role_name,
-            "cards": seat.cards,
-            "score": seat.score,
-            "flags": [[mark.tone, mark.text] for mark in seat.flags],
-        }
-        for seat in seat_rows(ui.model, observation)
-    ]
-    chooser = ui.model.choosing
-    names = ui.model.namer()
-    memory = cards_played(ui, observation, 48) if ui.model.in_hand and ui.show_memory else []
-    results = _results(ui, observation)  # in place of the turn line and the standings
-    return {
-        "results": results,
-        "header": _fragments(header_line(ui, cols)),
-        "headings": [t._("Player"), t._("Role"), t._("Cards"), t._("Score") if scoring else ""],
-        "seats": seats,
-        "trick": [_fragments(line) for line in trick_story(ui, observation, cols)],
-        "turn": [] if results else _fragments(turn_line(ui, touch=True)),
-        "prompt": "" if chooser is None else chooser.prompt(t, names),
-        "selection": "" if chooser is None else chooser.selection(t, names),
-        "memory": [_fragments(line) for line in memory],
-        "standings": [] if results else [_fragments(line) for line in final_standings(ui, cols)],
-        "log_title": t._("Log and chat"),
-        "log": [[line.kind, tidy(line.text)] for line in list(ui.model.log)[-LOG_SHOWN:]],
-    }
-
-
-FOOTER_STYLES = ("class:hints", "class:prompt")
-"""The terminal footer's key hints and text field: the page has buttons and a field."""
-
-
-def _results(ui: ClientUi, observation: Any) -> dict[str, Any] | None:
-    """The hand just over, between the hands (until the next deal or a tap): the
-    terminal's own rows, its sentences for the cards that changed hands with you."""
-    result = ui.model.results
-    if result is None:
-        return None
-    t = ui.t
-    if observation.ended is not None:  # the last hand's points, then the standings
-        tap = t._("That was the last hand: tap {button} for the final standings.")
-        after = tap.format(button=button(t, FINAL_STANDINGS_HINT.label))
-    else:
-        after = next_deal(ui.model)
-        if ui.model.reading_results():
-            tap = t._("Tap {button} when you have read them.")
-            after += " " + tap.format(button=button(t, READ_RESULTS_HINT.label))
-    headers, rows = results_rows(ui)
-    notes = [
-        describe_event(t, transfer, ui.model.name_of, ui.model.me)
-        for transfer in observation.transfers
-    ]
-    return {
-        "title": t._("Hand {hand} is over").format(hand=result.hand),
-        "headers": headers,
-        "rows": [
-            {"cells": row, "me": player == ui.model.me}
-            for player, row in zip(result.finishing, rows, strict=True)
-        ],
-        "notes": [note for note in notes if note is not None],
-        "next": tidy(after),
-    }
-
-
-LOG_SHOWN = 80
-"""The log's last lines on the page (the terminal keeps more, to scroll back)."""
-
-
-def render_view(ui: ClientUi, cols: int, rows: int) -> dict[str, Any]:
-    """Everything the page draws, in the viewer's language."""
-    cols = min(MAX_COLS, max(MIN_COLS, cols))
-    rows = min(MAX_ROWS, max(MIN_ROWS, rows))
-    t = ui.t
-    table = _table(ui, cols)
-    screen: list[list[list[str]]] = []
-    question: list[list[list[str]]] = []
-    helping = ui.overlay is Overlay.HELP and ui.model.screen is Screen.TABLE
-    if helping:
-        # The whole help, for the page to scroll, without the keyboard's section.
-        title = [("class:title", t._("Help"))]
-        screen = [_fragments(line) for line in [title, *help_text_lines(t, cols, keys=False)]]
-    elif table is None:
-        lines = render(ui, cols, rows, touch=True)
-        # The footer's key hints are the buttons below; the rest is the screen.
-        screen = [_fragments(line) for line in lines if not (line and line[0][0] in FOOTER_STYLES)]
-        while screen and all(not text.strip() for _, text in screen[-1]):
-            screen.pop()
-    elif ui.model.question is not None:
-        question = [_fragments(line) for line in confirmation_lines(ui.model.question, cols)]
-    hints = [Hint("Esc", N_("close"))] if helping else visible_hints(ui, cols, rows)
-    buttons = [
-        {"key": button.key, "label": button.label}
-        for hint in hints
-        for button in hint_buttons(hint, t._)
-    ]
-    editor = None
-    if ui.editor is not None:
-        editor = {
-            "label": t._(ui.editor.label).format(**ui.editor.values),
-            "text": ui.editor.text,
-            "max": ui.editor.max_chars,
-            "chat": ui.editor.purpose == "chat",
-        }
-    notice = None
-    if ui.model.notice is not None and table is not None:  # the terminal's screen shows its own
-        notice = {"text": ui.model.notice.text, "level": ui.model.notice.level}
-    return {
-        "screen": screen,
-        "table": table,
-        "question": question,
-        "buttons": buttons,
-        "hand": _hand(ui),
-        "sets": _legal_sets(ui),
-        "sets_title": t._("Legal sets"),
-        "editor": editor,
-        "notice": notice,
-        "turn": ui.model.choosing is not None,
-        "lang": LANGUAGE_TAGS[t.language],
-        "languages": [[LANGUAGE_TAGS[code], name] for code, name in LANGUAGES.items()],
-    }
-
-
-class BadChoice(ValueError):
-    """What the page sent is not a choice it can make (a hostile or broken page)."""
-
-
-def choose(ui: ClientUi, choice: object) -> list[Effect]:
-    """A choice from the page, as key presses of the terminal's model.
-
-    ``{"key": K}`` presses K; ``{"card": C}`` moves the chooser's cursor to card C (by its
-    own arrow keys, so nothing is chosen that the arrows could not choose);
-    ``{"set": I}`` selects the I-th legal set offered (by its own Tab); ``{"text": S}``
-    fills the open text field with S and accepts it."""
-    if not isinstance(choice, dict) or len(choice) != 1:
-        raise BadChoice("a choice is an object with one member")
-    ((kind, value),) = choice.items()
-    if kind == "key":
-        if not isinstance(value, str) or not (
-            value in PRESSABLE or (len(value) == 1 and value.isprintable())
-        ):
-            raise BadChoice("no such key")
-        return ui.press(value)
-    if kind == "card":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise BadChoice("a card is a number")
-        return _point_at(ui, value)
-    if kind == "set":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise BadChoice("a set is a number")
-        return _pick_set(ui, value)
-    if kind == "text":
-        if not isinstance(value, str):
-            raise BadChoice("text is a string")
-        editor = ui.editor
-        if editor is None:
-            return []
-        editor.text = "".join(c for c in value if c.isprintable())[: editor.max_chars]
-        return ui.press("enter")
-    raise BadChoice("no such choice")
-
-
-def _pointing(ui: ClientUi) -> bool:
-    """Nothing over the table would take a tap instead of the chooser."""
-    return ui.model.question is None and ui.editor is None and ui.overlay is None
-
-
-def _point_at(ui: ClientUi, card: int) -> list[Effect]:
-    ui.model.results = None  # the results screen gives way to the table at any touch
-    if not _pointing(ui) or ui.model.choosing is None:
-        return []
-    return ui.model.intend(do.PointAt(card))
-
-
-def _pick_set(ui: ClientUi, index: int) -> list[Effect]:
-    ui.model.results = None
-    if not _pointing(ui) or not isinstance(ui.model.choosing, PlayChooser):
-        return []
-    return ui.model.intend(do.PickSet(index))
-
+# ----------------------------------------------------------------------------- the page's words
 
 PAGE_STRINGS = {
     "name": N_("Your name:"),
@@ -371,6 +133,9 @@ PAGE_STRINGS = {
     "closed": N_("The connection to the host is closed."),
     "again": N_("Join again"),
     "empty_name": N_("Your name cannot be empty."),
+    "send": N_("accept"),
+    "cancel": N_("cancel"),
+    "back": N_("back"),
     "unproven": N_(
         "The host at this address could not prove that it holds your seat, so nothing more "
         "was sent to it. It may be another program standing in for your table: ask whoever "
@@ -380,11 +145,67 @@ PAGE_STRINGS = {
     "other_table": N_(
         "Another table is open at this address now, not the one you were at. Join it?"
     ),
-    "send": N_("accept"),
-    "cancel": N_("cancel"),
+    "ready": N_("ready"),
+    "not_ready": N_("not ready"),
+    "start": N_("start"),
+    "add_bot": N_("add bot"),
+    "add_random_bot": N_("add random bot"),
+    "remove_bot": N_("remove bot"),
+    "kick": N_("kick"),
+    "nudge": N_("nudge"),
+    "skip": N_("skip"),
+    "rematch": N_("rematch"),
+    "auto_pass_on": N_("auto-pass on"),
+    "auto_pass_off": N_("auto-pass off"),
+    "chat": N_("chat"),
+    "say": N_("Say:"),
+    "help": N_("help"),
+    "close": N_("close"),
+    "quit": N_("quit"),
+    "read": N_("ready for the next hand"),
+    "back_to_table": N_("back to the table"),
+    "final_standings": N_("Final standings"),
+    "rules": N_("rules"),
+    "log": N_("Log and chat"),
+    "legal_sets": N_("Legal sets"),
+    "lobby_wait": N_("Waiting for the host player to start."),
+    "set": N_("set"),
 }
-"""The page's own words (its join form and connection line), in the catalogs."""
+"""The page's own words (its join form, buttons and connection line), in the catalogs."""
 
 
-def page_strings(translate: Any) -> dict[str, str]:
-    return {key: translate(text) for key, text in PAGE_STRINGS.items()}
+def page_strings(t: Translator) -> dict[str, str]:
+    return {key: t._(text) for key, text in PAGE_STRINGS.items()}
+
+
+def _named(t: Translator, label: str) -> str:
+    """A page's button named in a sentence, as its label reads."""
+    return t._("“{label}”").format(label=t._(label))
+
+
+def page_help(t: Translator) -> list[list[str]]:
+    """The page's help: its buttons named as they read, never a key; the game and its
+    roles as every front end says them."""
+    clocks = t._(
+        "A turn timer (the host player sets it with {rules}) makes the default move for "
+        "whoever runs out of time; everyone sees the countdown. When nothing of yours beats "
+        "the table, auto-pass passes for you after a moment, once you have seen what beat you: its "
+        "button turns it on or off. The host player can nudge whoever the table waits for "
+        "with {nudge} and, a little later, skip their turn with {skip}. Between hands, "
+        "{read} says you have read the results: the next hand is dealt once everyone is "
+        "ready, or when the pause runs out. After the last hand's points come the final "
+        "standings; then the host player can offer a rematch with {rematch}, which the "
+        "others accept with {ready}."
+    ).format(
+        rules=_named(t, N_("rules")),
+        nudge=_named(t, N_("nudge")),
+        skip=_named(t, N_("skip")),
+        read=_named(t, N_("ready for the next hand")),
+        rematch=_named(t, N_("rematch")),
+        ready=_named(t, N_("ready")),
+    )
+    return [[t._("Clocks and the evening"), clocks], *map(list, game_sections(t))]
+
+
+def languages() -> list[list[str]]:
+    return [[LANGUAGE_TAGS[code], name] for code, name in LANGUAGES.items()]

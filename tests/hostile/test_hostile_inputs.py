@@ -37,7 +37,7 @@ from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol import PROTOCOL_VERSION
 from dalmuti_net.protocol.messages import ACTION_TYPES
 from dalmuti_net.web.inbound import NotAPageMessage, page_message
-from dalmuti_net.web.view import PRESSABLE, BadChoice, choose
+from dalmuti_net.web.view import ANSWER, PAGE_INTENTS, BadIntent, page_intent
 
 FAULT = re.compile(r"after an error in the host|could not be handled because of an error")
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -80,7 +80,7 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(texts, inner, max_size=4),
     max_leaves=16,
 )
-NAMED = sorted({*NAMED_KEYS.values(), *PRESSABLE, "space"})
+NAMED = sorted({*NAMED_KEYS.values(), "space", "tab", "s-tab", "pageup", "pagedown"})
 keys = st.sampled_from(NAMED) | chars | st.sampled_from(list("otqarsbBxkny?gmp0123456789"))
 
 
@@ -179,21 +179,27 @@ def test_any_lines_at_the_plain_table(
 
 # ---------------------------------------------------------------------- web table's fields
 
+INTENT_NAMES = sorted({*PAGE_INTENTS, ANSWER})
+FIELDS = ["on", "anyway", "strategy", "player", "key", "value", "text", "up", "card", "index"]
 page_choices = st.one_of(
-    st.fixed_dictionaries({"key": st.sampled_from(sorted(PRESSABLE)) | texts}),
-    st.fixed_dictionaries({"text": texts}),
-    st.fixed_dictionaries({"card": numbers}),
-    st.fixed_dictionaries({"set": numbers}),
+    st.fixed_dictionaries(
+        {"do": st.sampled_from(INTENT_NAMES) | texts},
+        optional={field: json_values | digits for field in FIELDS},
+    ),
+    st.fixed_dictionaries({"do": st.just("type_rule"), "key": texts, "text": texts}),
+    st.fixed_dictionaries(
+        {"do": st.sampled_from(["point_at", "pick_card", "drop_card"]), "card": numbers}
+    ),
     st.dictionaries(texts, json_values, max_size=3),
     json_values,
 )
 
 
 @IN_MEMORY
-@given(choices=st.lists(page_choices | key_runs.map(lambda k: [{"key": x} for x in k]), max_size=6))
+@given(choices=st.lists(page_choices, max_size=6))
 def test_any_choices_from_a_page_through_its_checks(choices: list[Any]) -> None:
     """What ``/table`` does with a message, without the socket: the page's checks, then the
-    choice pressed on the page's table model."""
+    intent, to the page's client model."""
     local = LocalTable()
     flat = [c for item in choices for c in (item if isinstance(item, list) else [item])]
     for choice in flat:
@@ -202,9 +208,10 @@ def test_any_choices_from_a_page_through_its_checks(choices: list[Any]) -> None:
         except NotAPageMessage:
             continue
         try:
-            effects = choose(local.ui, message)
-        except BadChoice:
+            intent = page_intent(local.ui.model, message)
+        except BadIntent:
             continue
+        effects = [] if intent is None else local.ui.model.intend(intent)
         for effect in effects:
             if hasattr(effect, "message"):
                 local.send(effect.message)

@@ -90,7 +90,7 @@ def test_a_cut_name_keeps_its_number() -> None:
 def test_60x20_lobby_keeps_every_seat_and_what_it_waits_for(language: str, seats: int) -> None:
     """Eight seats used to push the lobby's last lines off a 60x20 screen: "press r when
     you are ready" was cut in two, the host player's "Enough players" was gone."""
-    from test_ui_web_words import SecondPlayer
+    from ui_support import SecondPlayer
 
     t = Translator(language)
     rules = Rules(scoring=True, first_deal_revolution=True, stripped_decks=True, hand_limit=20)

@@ -154,3 +154,35 @@ class LocalTable:
     def next_hand(self) -> None:
         self.table.begin_next_hand()
         self.pump()
+
+
+class SecondPlayer:
+    """Bo at the same table, with a table model of his own; played at random by the local
+    table while ``table.bots`` holds his connection."""
+
+    def __init__(self, table: LocalTable, language: str) -> None:
+        self.table = table
+        self.language = language
+        self.session = ClientSession("Bo")
+        self.connection = table._connect(self.session)
+        self.look()
+
+    def look(self) -> ClientUi:
+        """A table model of Bo's, from a fresh snapshot."""
+        self.ui = ClientUi(Translator(self.language), self.session, address="test")
+        self.ui.on_status(Status.CONNECTED)
+        self.table._send(self.connection, {"type": "snapshot_request"})
+        self.pump()
+        return self.ui
+
+    def pump(self) -> None:
+        self.table.pump()
+        for message in self.table._take(self.connection):
+            self.session.receive(message)
+            self.ui.on_message(message)
+
+    def press(self, key: str) -> None:
+        for effect in self.ui.press(key):
+            if isinstance(effect, Send):
+                self.table._send(self.connection, effect.message)
+        self.pump()

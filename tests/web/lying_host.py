@@ -49,7 +49,7 @@ class LyingServer(WebServer):
             "table": "Phones",
             "table_id": self.door.table_id,
             "code_required": self.way == "challenge",
-            "strings": page_strings(Translator(language)._),
+            "strings": page_strings(Translator(language)),
             "lang": language,
         }
         await ws.send_message(json.dumps({"hello": hello}))

@@ -159,9 +159,9 @@ const shown = (id) => {
 };
 const text = (id) => (shown(id) ? document.getElementById(id).innerText : "");
 return {
-  question: text("question"),
-  standings: text("standings"),
-  screen: text("screen"),
+  overlay: text("overlay"),
+  standings: text("standings-title"),
+  lobby: text("lobby"),
   seats: text("seats"),
   turnLine: text("turn-line"),
   log: text("log-lines"),
@@ -169,8 +169,9 @@ return {
   board: shown("board"),
   editor: shown("editor"),
   myTurn: document.body.classList.contains("my-turn"),
-  keys: Array.from(document.querySelectorAll("#buttons button"), (b) => b.dataset.key),
+  taps: Array.from(document.querySelectorAll("#buttons button"), (b) => b.dataset.do),
   sets: document.querySelectorAll("#sets button").length,
+  cards: document.querySelectorAll("#hand button:not([disabled])").length,
 };
 """
 """What the page shows, in one round trip to the browser (each Selenium call is one)."""
@@ -181,9 +182,9 @@ def look(driver: object) -> dict[str, Any]:
     return state
 
 
-def press(driver: object, key: str) -> None:
-    """Touch the first button for ``key``."""
-    driver.find_element(By.CSS_SELECTOR, f'#buttons button[data-key="{key}"]').click()
+def press(driver: object, intent: str) -> None:
+    """Touch the first button that sends (or opens) ``intent``."""
+    driver.find_element(By.CSS_SELECTOR, f'#buttons button[data-do="{intent}"]').click()
 
 
 def shot(driver: object, shots: dict[str, list[bytes]], kind: str, folder: Path) -> None:
@@ -199,34 +200,35 @@ TAX_ROUNDS = itertools.count()
 
 def answer(driver: object, state: dict[str, Any]) -> str | None:
     """One step of the browser player's decision, by touch; what kind it was."""
-    if state["question"]:
+    if state["overlay"]:
         return None
-    pressable = set(state["keys"])
+    taps = set(state["taps"])
     if state["sets"]:
         sets = driver.find_elements(By.CSS_SELECTOR, "#sets button")
         if not sets:
             return None  # redrawn meanwhile: look again
         sets[-1].click()  # the last offered: the one the chooser would offer last
-        press(driver, "enter")
+        press(driver, "commit")
         return "play"
-    if "p" in pressable and "enter" not in pressable:
-        press(driver, "p")
-        return "pass"
-    if "up" in pressable and "enter" in pressable and "tab" not in pressable:
-        # Taxes: one card more each time round, from the worst up (another card when one
-        # runs out: the chooser says so and adds nothing), then give; the chooser refuses
-        # to give too few, so this ends once enough are picked.
+    if "answer" in taps and "commit" not in taps:
+        press(driver, "answer")  # a pass, or the first of a revolution's or misdeal's two
+        return "pass" if "auto_pass" in taps else "other"
+    if "commit" in taps and "answer" not in taps and state["cards"]:
+        # Taxes: a card more each time round, from the worst up (another card when one
+        # runs out: the model says so and adds nothing), then give; the model refuses to
+        # give too few, so this ends once enough are picked.
         cards = driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")
         if not cards:
             return None
         cards[-1 - next(TAX_ROUNDS) % len(cards)].click()
-        press(driver, "up")
-        press(driver, "enter")
+        press(driver, "commit")
         return "taxes"
-    for key in ("n", "i", "d"):  # revolution: no; misdeal: intended; exchange: decline
-        if key in pressable:
-            press(driver, key)
-            return "other"
+    if "answer" in taps:  # the Merchant exchange: decline
+        press(driver, "answer")
+        return "other"
+    if "commit" in taps:  # seating a newcomer: where the model offers first
+        press(driver, "commit")
+        return "other"
     return None
 
 
@@ -241,7 +243,7 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
         driver.find_element(By.ID, "name").send_keys("Pat")
         shot(driver, shots, "form", tmp_path)
         driver.find_element(By.ID, "join-button").click()
-        wait_for(lambda: "s" in look(driver)["keys"], "the host player's lobby")
+        wait_for(lambda: "start" in look(driver)["taps"], "the host player's lobby")
         sdk = subprocess.Popen(
             [
                 sys.executable,
@@ -260,24 +262,24 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
             stderr=subprocess.DEVNULL,
         )
         wait_for(
-            lambda: "Players (4 of 4 to 8)" in look(driver)["screen"],
+            lambda: "Players (4 of 4 to 8)" in look(driver)["lobby"],
             "the two SDK players in the lobby",
         )
         shot(driver, shots, "lobby", tmp_path)
-        press(driver, "?")
-        wait_for(lambda: "Help" in look(driver)["screen"], "the help")
+        press(driver, "help")
+        wait_for(lambda: "The game" in look(driver)["overlay"], "the help")
         shot(driver, shots, "help", tmp_path)
-        press(driver, "escape")
-        wait_for(lambda: "t" in look(driver)["keys"], "the lobby again")
-        press(driver, "t")
+        driver.find_element(By.CSS_SELECTOR, '#overlay button[data-do="close"]').click()
+        wait_for(lambda: "chat" in look(driver)["taps"], "the lobby again")
+        press(driver, "chat")
         wait_for(lambda: look(driver)["editor"], "the chat field")
         driver.find_element(By.ID, "editor-input").send_keys("hello from a phone")
         shot(driver, shots, "chat", tmp_path)
         driver.find_element(By.ID, "editor-send").click()
-        wait_for(lambda: "hello from a phone" in look(driver)["screen"], "the chat line")
-        press(driver, "s")
-        wait_for(lambda: "escape" in look(driver)["keys"], "the question: start anyway?")
-        press(driver, "s")  # the SDK players have not said ready: start anyway
+        wait_for(lambda: "hello from a phone" in look(driver)["log"], "the chat line")
+        press(driver, "start")
+        wait_for(lambda: "choose" in look(driver)["taps"], "the question: start anyway?")
+        press(driver, "choose")  # the SDK players have not said ready: start anyway
         wait_for(lambda: look(driver)["board"], "the table")
         answered: set[str] = set()
         reloaded = False
@@ -295,11 +297,13 @@ def test_a_phone_plays_a_table_with_an_sdk_player(browser: object, tmp_path: Pat
                     # Seen once, end to end; then off (each pause is 1.2 s): the rest of
                     # the table is answered by touch, passes too.
                     auto_pass = "passed"
-                    press(driver, "a")
+                    press(driver, "auto_pass")
                 if "results" not in shots and state["results"]:
                     shot(driver, shots, "results", tmp_path)
-                if state["results"] and "enter" in state["keys"]:
-                    press(driver, "enter")  # read: ready, or after the last the standings
+                if state["results"] and "ready" in state["taps"]:
+                    press(driver, "ready")  # read: ready for the next hand
+                elif state["results"] and "close_results" in state["taps"]:
+                    press(driver, "close_results")  # after the last: the standings
                 if state["myTurn"]:
                     if "turn" not in shots and state["sets"]:
                         shot(driver, shots, "turn", tmp_path)

@@ -131,11 +131,9 @@ async def test_a_headless_tables_first_page_typing_a_superscript_two_into_a_rule
         with trio.fail_after(5):
             while not any(s.host for s in doors.table.seats.values()):
                 await trio.sleep(0.01)
-        for key in ["o", "down", "down", "down", "enter"]:  # the rules; Hands to play
-            await ws.send_message(json.dumps({"key": key}))
-        await ws.send_message(json.dumps({"text": "²"}))
-        await ws.send_message(json.dumps({"key": "²"}))
-        await ws.send_message(json.dumps({"key": "escape"}))
+        for text in ("²", "1²", "²0"):  # the hands to play, typed into the page's field
+            intent = {"do": "type_rule", "key": "hand_limit", "text": text}
+            await ws.send_message(json.dumps(intent))
         await trio.sleep(0.3)
         await serves_a_terminal(doors)
         # The page is still at the table: the field refused the number in one sentence.

@@ -272,7 +272,7 @@ def test_a_page_left_open_asks_before_joining_another_table(tmp_path: Path) -> N
             wait_for(lambda: driver.find_element(By.ID, "name").is_displayed(), "the form")
             driver.find_element(By.ID, "name").send_keys("Pat")
             driver.find_element(By.ID, "join-button").click()
-            wait_for(lambda: "Pat (you)" in look(driver)["screen"], "Pat in the lobby")
+            wait_for(lambda: "Pat (you)" in look(driver)["lobby"], "Pat in the lobby")
             stop(first)
             second, _, _ = start_host(tmp_path, web_port=port, name="Saturday")
             wait_for(
@@ -286,7 +286,7 @@ def test_a_page_left_open_asks_before_joining_another_table(tmp_path: Path) -> N
             assert driver.find_element(By.ID, "table-name").text == "Saturday"
             # Asked, the player joins.
             driver.find_element(By.ID, "join-button").click()
-            wait_for(lambda: "Pat (you)" in look(driver)["screen"], "Pat at Saturday's table")
+            wait_for(lambda: "Pat (you)" in look(driver)["lobby"], "Pat at Saturday's table")
     finally:
         stop(second)
         stop(first)

@@ -200,12 +200,12 @@ async def test_the_pages_channel_joins_and_refuses_nonsense() -> None:
             # lobby a seat is freed when its connection closes: this one is still open).
             async with websocket(port, "/table") as again:
                 await page(again)
-                await again.send_message(json.dumps({"size": [40, 30]}))
                 await take_back(again, token, table.table_id)
-                await again.send_message(json.dumps({"key": "no such key"}))
+                # A key press is another front end's: the page sends intents.
+                await again.send_message(json.dumps({"key": "enter"}))
                 while "error" not in (message := await page(again)):
                     pass
-                assert message["error"] == "no such key"
+                assert message["error"] == "no such intent"
         async with websocket(port, "/table") as ws:
             await page(ws)
             await ws.send_message("not json")

@@ -1,6 +1,7 @@
-"""The web table's view and choices, without a browser: every decision kind is offered as
-buttons the page can tap, each tap is the terminal's own key press, and an illegal choice
-is explained before anything is sent (the chooser's own checks)."""
+"""The web table's view and intents, without a browser: the page is sent the client
+model's typed view as JSON, every decision kind can be answered by taps that are intents
+(never another front end's key presses), and an illegal choice is explained before
+anything is sent (the model's own checks, as for every front end)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ from typing import Any
 
 import pytest
 
+from dalmuti_net.client.model.client_model import ClientModel, KeptPreferences, Screen, Send
+from dalmuti_net.client.model.display import display
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession
-from dalmuti_net.client.ui.help import help_text_lines
-from dalmuti_net.client.ui.hints import Hint
-from dalmuti_net.client.ui.state import ClientUi, Screen, Send
 from dalmuti_net.engine import (
     CardSet,
     Decision,
@@ -24,24 +24,28 @@ from dalmuti_net.engine import (
     PlacementDecision,
     PlayDecision,
     RevolutionDecision,
+    Rules,
     TaxDecision,
 )
 from dalmuti_net.engine.cards import counts_of
 from dalmuti_net.lang.i18n import Translator
-from dalmuti_net.web.view import BadChoice, choose, hint_buttons, render_view
+from dalmuti_net.web.view import BadIntent, page_help, page_intent, view_json
 
 HAND = (3, 5, 5, 7, 9, 9, 9, 12, 13)
 
 
-def owing(decision: Decision, language: str = "en") -> ClientUi:
-    """A table model whose seat (player 0, the Greater Dalmuti) owes ``decision``."""
+def model_at(
+    phase: str = "playing", language: str = "en", rules: Rules | None = None
+) -> ClientModel:
+    """The page's model: Ana (player 0, the Greater Dalmuti and host player) at a table of
+    four."""
     session = ClientSession("Ana")
-    session.player = 0
+    session.player, session.is_host = 0, True
     names = ["Ana", "Bo", "Cy", "Di"]
     session.table = {
         "name": "T",
-        "phase": "playing",
-        "rules": {"scoring": True},
+        "phase": phase,
+        "rules": (rules or Rules(scoring=True)).to_dict(),
         "spectators": 0,
         "players": [
             {
@@ -57,6 +61,18 @@ def owing(decision: Decision, language: str = "en") -> ClientUi:
             for p, name in enumerate(names)
         ],
     }
+    model = ClientModel(
+        Translator(language), session, lists_tables=False, preferences=KeptPreferences(True)
+    )
+    model.on_status(Status.CONNECTED)
+    model.screen = Screen.TABLE
+    return model
+
+
+def owing(decision: Decision, language: str = "en") -> ClientModel:
+    model = model_at(language=language)
+    session = model.session
+    assert session is not None
     session.observation = Observation(
         0,
         hand_number=1,
@@ -67,92 +83,92 @@ def owing(decision: Decision, language: str = "en") -> ClientUi:
         waiting=(0,),
     )
     session.decision = decision
-    ui = ClientUi(Translator(language), session, lists_tables=False)
-    ui.on_status(Status.CONNECTED)
-    ui.model.screen = Screen.TABLE
-    ui.on_message({"type": "heartbeat"})  # follows the decision owed
-    assert ui.model.choosing is not None
-    return ui
+    model.on_message({"type": "heartbeat"})  # follows the decision owed
+    return model
 
 
-def keys(view: dict[str, Any]) -> list[str]:
-    return [button["key"] for button in view["buttons"]]
+def view(model: ClientModel) -> dict[str, Any]:
+    data = view_json(display(model))
+    json.dumps(data)  # all of it goes to the page as JSON
+    return data
 
 
-def sent(effects: list[Any]) -> list[dict[str, Any]]:
+def tap(model: ClientModel, **message: Any) -> list[dict[str, Any]]:
+    """A tap of the page: the intent it sends, and the requests that went out."""
+    intent = page_intent(model, message)
+    effects = [] if intent is None else model.intend(intent)
     return [effect.message for effect in effects if isinstance(effect, Send)]
 
 
-def test_hints_become_buttons() -> None:
-    t = Translator("en")
-    assert [(b.key, b.label) for b in hint_buttons(Hint("←→", "rank"), t._)] == [
-        ("left", "◀ rank"),
-        ("right", "rank ▶"),
-    ]
-    assert [b.key for b in hint_buttons(Hint("↑↓ x", "remove bot"), t._)] == ["up", "down", "x"]
-    assert [b.key for b in hint_buttons(Hint("b/B", "add bot"), t._)] == ["b"]
-    assert [b.key for b in hint_buttons(Hint("o/Esc", "close"), t._)] == ["o"]
-    assert [b.key for b in hint_buttons(Hint("0-9/Enter", "type"), t._)] == ["enter"]
-    assert [b.key for b in hint_buttons(Hint("↑/Space", "add"), t._)] == ["up"]
-
-
 def test_play_offers_the_legal_sets_and_explains_an_illegal_one() -> None:
-    beat = CardSet(7, 1, 0)
-    legal = (CardSet(3, 1, 0), CardSet(5, 1, 0))
-    ui = owing(PlayDecision(legal, True, beat))
-    view = render_view(ui, 44, 40)
-    json.dumps(view)  # all of it goes to the page as JSON
+    model = owing(PlayDecision((CardSet(3, 1, 0), CardSet(5, 1, 0)), True, CardSet(7, 1)))
+    shown = view(model)
+    decision = shown["table"]["decision"]
     # Whole ranks first (the chooser's own order): the lone Earl Marshal, then an Abbess.
-    assert [s["label"] for s in view["sets"]] == ["Earl Marshal ×1", "Abbess ×1"]
-    assert {"left", "right", "up", "down", "enter", "p"} <= set(keys(view))
-    assert view["table"]["prompt"] == "Beat Seamstress ×1 with 1 better card, or pass."
-    assert view["table"]["seats"][0]["name"] == "Ana (you)"
+    assert [s["label"] for s in decision["sets"]] == ["Earl Marshal ×1", "Abbess ×1"]
+    assert decision["prompt"] == "Beat Seamstress ×1 with 1 better card, or pass."
+    assert [a["label"] for a in decision["answers"]] == ["pass"]
+    assert shown["table"]["my_turn"] and shown["table"]["hand"]["tappable"]
+    assert any(seat["name"] == "Ana (you)" and seat["me"] for seat in shown["table"]["seats"])
     # Point at the Cooks: a Cook does not beat a Seamstress; nothing is sent.
-    assert choose(ui, {"card": 9}) == []
-    assert sent(choose(ui, {"key": "enter"})) == []
-    view = render_view(ui, 44, 40)
-    assert view["notice"]["text"] == "Your rank must be better (lower) than 7 to beat it."
+    assert tap(model, do="point_at", card=9) == []
+    assert tap(model, do="commit") == []
+    assert view(model)["notice"]["text"] == "Your rank must be better (lower) than 7 to beat it."
     # A legal set, picked from the chips, and played.
-    choose(ui, {"set": 1})
-    assert render_view(ui, 44, 40)["sets"][1]["chosen"] is True
-    assert sent(choose(ui, {"key": "enter"})) == [
+    tap(model, do="pick_set", index=1)
+    assert view(model)["table"]["decision"]["sets"][1]["chosen"] is True
+    assert tap(model, do="commit") == [
         {"type": "play", "set": {"rank": 5, "count": 1, "jesters": 0}}
     ]
 
 
 def test_taxes_by_touch() -> None:
-    ui = owing(TaxDecision(2, HAND, 3))
-    view = render_view(ui, 44, 40)
-    assert view["hand"]["tap"] is True
-    assert view["table"]["prompt"] == "Taxes: give 2 cards of your choice to Di."
-    choose(ui, {"card": 12})
-    choose(ui, {"key": "up"})
-    assert sent(choose(ui, {"key": "enter"})) == []  # one of two: explained, not sent
-    assert "Choose exactly 2 cards" in render_view(ui, 44, 40)["notice"]["text"]
-    choose(ui, {"card": 13})
-    choose(ui, {"key": "up"})
-    assert sent(choose(ui, {"key": "enter"})) == [{"type": "tax", "cards": [12, 13]}]
+    model = owing(TaxDecision(2, HAND, 3))
+    shown = view(model)
+    assert shown["table"]["hand"]["tappable"] is True
+    assert shown["table"]["decision"]["prompt"] == "Taxes: give 2 cards of your choice to Di."
+    tap(model, do="pick_card", card=12)
+    assert tap(model, do="commit") == []  # one of two: explained, not sent
+    assert "Choose exactly 2 cards" in view(model)["notice"]["text"]
+    tap(model, do="pick_card", card=13)
+    tap(model, do="pick_card", card=3)  # one too many: said, not taken
+    assert "enough" in view(model)["notice"]["text"]
+    tap(model, do="drop_card", card=13)
+    tap(model, do="pick_card", card=5)
+    assert tap(model, do="commit") == [{"type": "tax", "cards": [5, 12]}]
 
 
 @pytest.mark.parametrize(
     ("decision", "taps", "message"),
     [
-        (RevolutionDecision(False), [{"key": "n"}], {"type": "revolution", "declare": False}),
-        (RevolutionDecision(True), [{"key": "y"}], {"type": "revolution", "declare": True}),
-        (MisdealDecision(4, 2, 3), [{"key": "p"}], {"type": "misdeal", "choice": "peon"}),
+        (
+            RevolutionDecision(False),
+            [{"do": "answer", "index": 1}],
+            {"type": "revolution", "declare": False},
+        ),
+        (
+            RevolutionDecision(True),
+            [{"do": "answer", "index": 0}],
+            {"type": "revolution", "declare": True},
+        ),
+        (
+            MisdealDecision(4, 2, 3),
+            [{"do": "answer", "index": 1}],
+            {"type": "misdeal", "choice": "peon"},
+        ),
         (
             ExchangeDecision((1, 2), HAND),
-            [{"card": 5}, {"key": "down"}, {"key": "enter"}],
+            [{"do": "point_at", "card": 5}, {"do": "pick_merchant", "player": 2}, {"do": "commit"}],
             {"type": "exchange", "merchant": 2, "card": 5},
         ),
         (
             ExchangeDecision((1, 2), HAND),
-            [{"key": "d"}],
+            [{"do": "answer", "index": 0}],
             {"type": "exchange", "merchant": None, "card": None},
         ),
         (
             PlacementDecision(3, (1, 2, 3)),
-            [{"key": "right"}, {"key": "enter"}],
+            [{"do": "pick_position", "index": 1}, {"do": "commit"}],
             {"type": "place", "position": 2},
         ),
     ],
@@ -160,41 +176,80 @@ def test_taxes_by_touch() -> None:
 def test_every_other_decision_by_touch(
     decision: Decision, taps: list[dict[str, Any]], message: dict[str, Any]
 ) -> None:
-    ui = owing(decision)
-    view = render_view(ui, 44, 40)
-    offered = set(keys(view)) | ({"card"} if view["hand"] and view["hand"]["tap"] else set())
-    for tap in taps:
-        assert next(iter(tap)) == "card" or tap["key"] in offered, (tap, offered)
-    effects: list[Any] = []
-    for tap in taps:
-        effects += choose(ui, tap)
-    assert sent(effects) == [message]
+    model = owing(decision)
+    offered = view(model)["table"]["decision"]
+    for each in taps:  # each tap is one the view offers
+        if each["do"] == "answer":
+            assert each["index"] < len(offered["answers"])
+        if each["do"] == "commit":
+            assert offered["commit"]
+    sent: list[dict[str, Any]] = []
+    for each in taps:
+        sent += tap(model, **each)
+    assert sent == [message]
 
 
 def test_the_view_speaks_the_viewers_language() -> None:
-    ui = owing(RevolutionDecision(False), "es")
-    view = render_view(ui, 44, 40)
-    assert view["lang"] == "es"
-    assert view["table"]["headings"][0] == Translator("es")._("Player")
-    assert "revolución" in view["table"]["prompt"]
-    assert {button["label"] for button in view["buttons"]} >= {Translator("es")._("declare")}
+    model = owing(RevolutionDecision(False), "es")
+    shown = view(model)
+    es = Translator("es")
+    assert shown["table"]["columns"][0] == es._("Player")
+    assert "revolución" in shown["table"]["decision"]["prompt"]
+    assert es._("declare") in [a["label"] for a in shown["table"]["decision"]["answers"]]
 
 
 @pytest.mark.parametrize(
-    "choice",
+    "message",
     [
-        [],
-        {"key": 5},
-        {"key": "ctrl-alt-del"},
-        {"card": "x"},
-        {"set": True},
-        {"nope": 1},
-        {"key": "a", "card": 1},
+        {},
+        {"do": 5},
+        {"do": "press_key", "key": "right"},
+        {"do": "point_at", "card": "x"},
+        {"do": "pick_set", "index": True},
+        {"do": "point_at"},
+        {"do": "point_at", "card": 1, "key": "a"},
+        {"do": "answer", "index": 0, "key": "p"},
+        {"do": "join_address", "text": "10.0.0.1"},
     ],
 )
-def test_what_no_page_of_ours_sends_is_refused(choice: object) -> None:
-    with pytest.raises(BadChoice):
-        choose(owing(RevolutionDecision(False)), choice)
+def test_what_no_page_of_ours_sends_is_refused(message: dict[str, Any]) -> None:
+    with pytest.raises(BadIntent):
+        page_intent(owing(RevolutionDecision(False)), message)
+
+
+def test_auto_pass_off_in_its_pause_gives_the_decision_back_on_the_page_too() -> None:
+    """Issue 39: the page's auto-pass button is the model's intent, as the terminal's
+    key and the plain table's word are: off in the pause, no pass goes out."""
+    model = owing(PlayDecision((), True, CardSet(1, 1)))
+    assert model.auto_passing() and view(model)["table"]["auto_passing"]
+    tap(model, do="auto_pass", on=False)
+    shown = view(model)
+    assert shown["table"]["my_turn"] and not shown["table"]["auto_passing"]
+    assert model.wake() == []
+    assert tap(model, do="answer", index=0) == [{"type": "pass"}]
+
+
+def test_no_hand_limit_with_scoring_is_refused_on_the_page_too() -> None:
+    model = model_at("lobby")
+    assert tap(model, do="set_rule", key="hand_limit", value=None) == []
+    assert view(model)["notice"]["text"] == "With scoring on, the table plays at least 1 hand."
+    assert tap(model, do="type_rule", key="hand_limit", text="") == []
+    free = model_at("lobby", rules=Rules(hand_limit=3))
+    assert tap(free, do="set_rule", key="hand_limit", value=None) == [
+        {"type": "set_rules", "rules": {"hand_limit": None}}
+    ]
+
+
+def test_the_lobby_is_data_the_page_lays_out() -> None:
+    model = model_at("lobby")
+    lobby = view(model)["lobby"]
+    assert lobby["heading"] == "Players (4 of 4 to 8)"
+    assert [seat["name"] for seat in lobby["seats"]] == ["Ana (you)", "Bo", "Cy", "Di"]
+    assert {"start", "add_bot", "set_rule"} <= set(view(model)["can"])
+    assert tap(model, do="add_bot", strategy="random") == [
+        {"type": "add_bot", "strategy": "random"}
+    ]
+    assert tap(model, do="start") == [{"type": "start"}]
 
 
 def test_dalmuti_hosts_shows_the_web_tables_address_and_qr_code() -> None:
@@ -236,28 +291,12 @@ def test_the_web_port_is_checked_like_the_port() -> None:
     assert options("--plain").plain is True
 
 
-def test_the_help_is_whole_and_speaks_of_no_keyboard() -> None:
-    ui = owing(RevolutionDecision(False), "zh_Hant")
-    choose(ui, {"key": "?"})
-    view = render_view(ui, 44, 12)  # a short screen: still the whole help, to scroll
-    text = "\n".join("".join(part for _, part in line) for line in view["screen"])
-    t = Translator("zh_Hant")
-    assert text.startswith(t._("Help"))
-    assert t._("Roles") in text and t._("The game") in text and t._("Keys") not in text
-    assert [button["key"] for button in view["buttons"]] == ["escape"]
-    choose(ui, {"key": "escape"})
-    assert render_view(ui, 44, 12)["table"] is not None  # back at the table
-
-
 @pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
 def test_the_web_help_names_its_buttons_as_they_read_and_no_key(language: str) -> None:
     t = Translator(language)
-    text = " ".join(
-        "".join(part for _, part in line) for line in help_text_lines(t, 1000, keys=False)
-    )
-    for label in ("cards played", "back to the table", "rules", "nudge", "skip", "rematch"):
+    text = " ".join(part for section in page_help(t) for part in section)
+    for label in ("rules", "nudge", "skip", "rematch"):
         assert t._("“{label}”").format(label=t._(label)) in text, label
     keys = {"n", "N", "m", "r", "Enter"}  # ("a" and "o" are words in en and es)
     assert not set(re.findall(r"[^\W\d_]+", text)) & keys
-    terminal = " ".join("".join(part for _, part in line) for line in help_text_lines(t, 1000))
-    assert keys <= set(re.findall(r"[^\W\d_]+", terminal))  # the terminal's help has them
+    assert t._("Roles") in text and t._("The game") in text

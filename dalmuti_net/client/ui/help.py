@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ...lang.i18n import N_, Translator
 from ...lang.text import width, wrap
-from .hints import Hint, button
+from ..model.help import game_sections
+from .hints import Hint
 
 Line = list[tuple[str, str]]
 
@@ -49,16 +50,11 @@ def discover_help_text_lines(t: Translator, cols: int) -> list[Line]:
     return _section_lines(discover_sections(t), cols)
 
 
-def help_text_lines(
-    t: Translator, cols: int, *, discover: bool = False, keys: bool = True
-) -> list[Line]:
+def help_text_lines(t: Translator, cols: int, *, discover: bool = False) -> list[Line]:
     """The help below its title, wrapped to ``cols`` cells: the game's, or with
-    ``discover`` the table list's. ``keys=False``: the web table's, which names its
-    buttons (one for each key, named on it) and no keys."""
+    ``discover`` the table list's."""
     if discover:
         return discover_help_text_lines(t, cols)
-    if not keys:
-        return _section_lines(touch_sections(t), cols)
     return _section_lines(help_sections(t), cols)
 
 
@@ -101,63 +97,7 @@ def help_sections(t: Translator) -> list[tuple[str, str]]:
                 "others accept with r."
             ),
         ),
-        (
-            t._("The game"),
-            t._(
-                "Get rid of your cards first. Lower numbers are better: the Dalmuti (1) is "
-                "best, the Peasant (12) worst. A Jester alone counts as 13; with other cards "
-                "it takes their rank. The leader plays any number of cards of one rank; each "
-                "next player plays as many cards of a better rank, or passes. When everyone "
-                "else has passed, whoever played last leads the next trick."
-            ),
-        ),
-        (
-            t._("Roles"),
-            t._(
-                "The first player out becomes the Greater Dalmuti, the second the Lesser "
-                "Dalmuti, the last the Greater Peon. Before play, the Greater Peon gives the "
-                "Greater Dalmuti their 2 best cards and gets 2 cards of the Dalmuti's choice; "
-                "the Lesser Peon and Lesser Dalmuti do the same with 1 card. Whoever holds "
-                "both Jesters may declare a revolution: no taxes; by the Greater Peon, all "
-                "roles are reversed."
-            ),
-        ),
-    ]
-
-
-def touch_sections(t: Translator) -> list[tuple[str, str]]:
-    """The web table's help: its buttons named as they read, no keys; the game and its
-    roles as on the terminal."""
-    game, roles = help_sections(t)[-2:]
-    on_screen = t._(
-        "The trick in progress is told turn by turn: who played what and who passed; the "
-        "last trick stays until the next lead. {cards} shows the cards played so far by "
-        "rank. At the end of each hand a results screen shows the finishing order, the next "
-        "hand's roles, the points and the taxes; {back} shows the table."
-    ).format(cards=button(t, N_("cards played")), back=button(t, N_("back to the table")))
-    clocks = t._(
-        "A turn timer (the host player sets it with {rules}) makes the default move for "
-        "whoever runs out of time; everyone sees the countdown. When nothing of yours beats "
-        "the table, auto-pass passes for you after a moment, once you have seen what beat you: its "
-        "button turns it on or off. The host player can nudge whoever the table waits for "
-        "with {nudge} and, a little later, skip their turn with {skip}. Between hands, "
-        "{read} says you have read the results: the next hand is dealt once everyone is "
-        "ready, or when the pause runs out. After the last hand's points come the final "
-        "standings; then the host player can offer a rematch with {rematch}, which the "
-        "others accept with {ready}."
-    ).format(
-        rules=button(t, N_("rules")),
-        nudge=button(t, N_("nudge")),
-        skip=button(t, N_("skip")),
-        read=button(t, N_("ready for the next hand")),
-        rematch=button(t, N_("rematch")),
-        ready=button(t, N_("ready")),
-    )
-    return [
-        (t._("On screen"), on_screen),
-        (t._("Clocks and the evening"), clocks),
-        game,
-        roles,
+        *game_sections(t),
     ]
 
 

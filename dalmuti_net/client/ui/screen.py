@@ -38,10 +38,9 @@ from ..model.watchers import watchers_line
 from ..status import Status
 from .confirm import confirmation_lines
 from .help import help_screen
-from .hints import Hint, button
-from .lobby import READY_HINT, START_HINT
+from .hints import Hint
 from .refusals import refusal_lines
-from .state import AUTO_PASSING, REMATCH_HINT, ClientUi, Overlay, Screen
+from .state import AUTO_PASSING, ClientUi, Overlay, Screen
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -51,10 +50,9 @@ WIDE = 110
 """From this many columns on, the trick and the chat get panels beside the seats and log."""
 
 
-def render(ui: ClientUi, cols: int, rows: int, *, touch: bool = False) -> list[Line]:
+def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     """Exactly ``rows`` lines, none wider than ``cols`` cells. The one thing it notes on
-    ``ui``: how far its log can scroll at this size (``log_top``), for PgUp to stop there.
-    ``touch``: for the web table, whose sentences name its buttons, not keys."""
+    ``ui``: how far its log can scroll at this size (``log_top``), for PgUp to stop there."""
     cols, rows = max(cols, 20), max(rows, 5)
     if ui.overlay is Overlay.HELP:
         body = []  # drawn below, once the footer's height is known
@@ -74,7 +72,7 @@ def render(ui: ClientUi, cols: int, rows: int, *, touch: bool = False) -> list[L
             ui.t, cols, rows, ui.help_scroll, discover=ui.model.screen is Screen.DISCOVER
         )
     elif ui.model.screen is Screen.TABLE:
-        body = _table(ui, cols, rows - len(footer), touch)
+        body = _table(ui, cols, rows - len(footer))
     body = body[: rows - len(footer)]
     body += [[] for _ in range(rows - len(footer) - len(body))]
     return [fit_line(line, cols) for line in body + footer]
@@ -342,8 +340,8 @@ def _header(ui: ClientUi, cols: int) -> Line:
     return [("class:title", fit(left, room)), ("", " "), (style, right)]
 
 
-def _turn_line(ui: ClientUi, touch: bool = False) -> Line:
-    """What the table waits for; ``touch``: its sentences name the web table's buttons."""
+def _turn_line(ui: ClientUi) -> Line:
+    """What the table waits for."""
     t = ui.t
     session = ui.model.session
     observation = None if session is None else session.observation
@@ -351,11 +349,6 @@ def _turn_line(ui: ClientUi, touch: bool = False) -> Line:
         return []
     if observation.ended is not None:
         over = [("class:heading", t._("The table is over."))]
-        if session is not None and session.is_host and touch:
-            offer = t._("Tap {button} to offer a rematch with the same seats.").format(
-                button=button(t, REMATCH_HINT.label)
-            )
-            return [*over, ("", " " + offer)]
         if session is not None and session.is_host:
             return [*over, ("", " " + t._("r offers a rematch with the same seats."))]
         return over
@@ -376,7 +369,7 @@ def _turn_line(ui: ClientUi, touch: bool = False) -> Line:
     return []
 
 
-def _table(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line]:
+def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     """The table's body in ``rows`` rows (the footer is drawn apart)."""
     session = ui.model.session
     table = ui.model.table
@@ -384,7 +377,7 @@ def _table(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
     if session is None or table is None:
         return lines
     if table.lobby:
-        return lines + _lobby(ui, cols, rows - 1, touch)
+        return lines + _lobby(ui, cols, rows - 1)
     observation = session.observation
     if observation is None or not observation.order:
         lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
@@ -920,7 +913,7 @@ def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Li
 # ----------------------------------------------------------------------------- lobby
 
 
-def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line]:
+def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     t = ui.t
     table = ui.model.table
     session = ui.model.session
@@ -956,42 +949,21 @@ def _lobby(ui: ClientUi, cols: int, rows: int, touch: bool = False) -> list[Line
     if table is not None and table.can_start and session is not None and session.is_host:
         if unready:
             names = t.list_separator.join(unready)
-            if touch:
-                text = t.n_(
-                    "Enough players. Not ready yet: {names} (tap {button} to start anyway).",
-                    "Enough players. Not ready yet: {names} (tap {button} to start anyway).",
-                    len(unready),
-                ).format(names=names, button=button(t, START_HINT.label))
-            else:
-                text = t.n_(
-                    "Enough players. Not ready yet: {names} (s starts anyway).",
-                    "Enough players. Not ready yet: {names} (s starts anyway).",
-                    len(unready),
-                ).format(names=names)
+            text = t.n_(
+                "Enough players. Not ready yet: {names} (s starts anyway).",
+                "Enough players. Not ready yet: {names} (s starts anyway).",
+                len(unready),
+            ).format(names=names)
             lines += wrapped(text, cols, "class:warning")[:2]
-        elif touch:
-            text = t._("Enough players: tap {button} to start.")
-            lines += wrapped(text.format(button=button(t, START_HINT.label)), cols, "class:good")
         else:
             lines.append(plain(t._("Enough players: press s to start."), "class:good"))
     elif session is not None and not session.is_host:
         me = None if table is None else table.seat(ui.model.me)
         rematch = table is not None and table.rematch
-        ready = button(t, READY_HINT.label)
         if rematch and me is not None and not me.ready:
-            if touch:
-                text = t._(
-                    "The host player offers a rematch with the same seats: tap {button} to accept."
-                ).format(button=ready)
-            else:
-                text = t._(
-                    "The host player offers a rematch with the same seats: press r to accept."
-                )
+            text = t._("The host player offers a rematch with the same seats: press r to accept.")
         elif rematch:
             text = t._("Rematch: it starts as soon as everyone has accepted.")
-        elif me is not None and not me.ready and touch:
-            text = t._("Waiting for the host player to start. Tap {button} when you are ready.")
-            text = text.format(button=ready)
         elif me is not None and not me.ready:
             text = t._("Waiting for the host player to start. Press r when you are ready.")
         else:
@@ -1103,22 +1075,4 @@ def _rules_not_applicable(ui: ClientUi, cols: int) -> list[Line]:
     return lines
 
 
-# The parts of the table the web table lays out itself (dalmuti_net/web/view.py): each
-# sentence, flag and line is written here once, for both.
-header_line = _header
-turn_line = _turn_line
-trick_story = _trick_story
-cards_played = _memory
-final_standings = _standings
-
-__all__ = [
-    "Line",
-    "cards_played",
-    "final_standings",
-    "header_line",
-    "render",
-    "results_rows",
-    "trick_story",
-    "turn_line",
-    "visible_hints",
-]
+__all__ = ["Line", "render", "results_rows", "visible_hints"]

@@ -1,7 +1,7 @@
-// The web table's page: a thin renderer. The host sends each view already drawn and in
-// the chosen language; this page lays it out for touch and sends back what was tapped.
-// No game rules live here: a choice the rules forbid is explained by the host's own
-// checks before anything reaches the table.
+// The web table's page: a thin renderer. The host sends the client model's typed view
+// (its schema: view.schema.json), already in the chosen language; this page lays it out
+// for touch and sends back intents ({do: ...}). No game rules live here: an intent the
+// rules forbid is explained by the model's own checks before anything reaches the table.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +13,6 @@ const store = {
 };
 const SEATS_KEY = "dalmuti.seats." + location.host;   // the seats' resume tokens, kept here
 const MOST_SEATS = 8;
-const MAIN_KEYS = new Set(["enter"]);
 
 // ---------------------------------------------------------------- proving a seat
 // The page takes its seat back as any client does (PROTOCOL.md, "Taking a seat back"):
@@ -115,7 +114,8 @@ let joined = null;          // {name, spectator, code}: what the player asked fo
 let left = false;           // the player left, or the host could not prove the seat: no reconnecting
 let retries = 0;
 let strings = {};
-let lastSize = "";
+let helpSections = [];    // the help, in the chosen language (the hello has it)
+let local = { help: false, rules: false, chat: false, typing: null };   // what only this page opens
 let tableName = "Dalmuti";
 let codeRequired = false;
 let tableId = null;         // the table this connection's host says it runs (a claim)
@@ -190,7 +190,7 @@ function connect() {
   asking = null;
   newSeat = false;
   refused.clear();   // a host that proved nothing cannot make this page drop a seat for good
-  socket.onopen = () => { retries = 0; sendSize(true); };   // the join waits for the host's hello
+  socket.onopen = () => { retries = 0; };   // the join waits for the host's hello
   socket.onmessage = (event) => { if (ws === socket) receive(JSON.parse(event.data)); };
   socket.onclose = () => {
     if (ws !== socket) return;   // an earlier connection, closed after its successor opened
@@ -298,6 +298,9 @@ function receive(message) {
 
 function hello(h) {
   strings = h.strings;
+  helpSections = h.help || [];
+  if (!$("lang").options.length) for (const [tag, name] of h.languages || []) $("lang").add(new Option(name, tag));
+  $("lang").value = h.lang;
   document.documentElement.lang = h.lang === "zh_Hant" ? "zh-Hant" : h.lang;
   $("table-name").textContent = h.table;
   tableName = h.table;
@@ -346,141 +349,284 @@ function join(spectator) {
   show("table");
 }
 
-function button(label, onTap, className) {
-  const b = document.createElement("button");
+
+// ---------------------------------------------------------------- drawing the view
+// Every name read from a view below is one view.schema.json holds (a test checks).
+
+let last = null;   // the last view, to draw again when this page opens or closes a panel
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+function button(label, intent, className) {
+  const b = el("button", className, label);
   b.type = "button";
-  b.textContent = label;
-  if (className) b.className = className;
+  if (intent) {
+    b.dataset.do = intent.do;
+    b.addEventListener("click", () => send(intent));
+  }
+  return b;
+}
+
+function pageButton(label, onTap, className, name) {   // opens or closes something of this page's
+  const b = el("button", className, label);
+  b.type = "button";
+  b.dataset.do = name;
   b.addEventListener("click", onTap);
   return b;
 }
 
-function fragments(parent, line) {
-  for (const [style, text] of line) {
-    const span = document.createElement("span");
-    if (style) span.className = style;
-    span.textContent = text;
-    parent.appendChild(span);
-  }
+function marks(parent, all) {
+  for (const mark of all) parent.appendChild(el("span", mark.tone, mark.text));
 }
 
-function lines(parent, all) {
-  parent.replaceChildren();
-  all.forEach((line, i) => { if (i) parent.appendChild(document.createTextNode("\n")); fragments(parent, line); });
+function fill(id, nodes) {
+  const parent = $(id);
+  parent.replaceChildren(...nodes);
+  return parent;
 }
 
-function cell(row, className, fill) {
-  const td = document.createElement("td");
-  if (className) td.className = className;
-  fill(td);
-  row.appendChild(td);
+function drawLobby(lobby, view) {
+  $("lobby").hidden = !lobby;
+  if (!lobby) return;
+  $("lobby-heading").textContent = lobby.heading;
+  fill("lobby-seats", lobby.seats.map((seat) => {
+    const row = el("li", seat.me ? "me" : "");
+    row.appendChild(el("span", "", seat.name));
+    marks(row, seat.marks);
+    if (view.host && seat.bot) row.appendChild(button(strings.remove_bot, { do: "remove_bot", player: seat.player }, "small"));
+    if (view.host && !seat.bot && !seat.host) row.appendChild(button(strings.kick, { do: "kick", player: seat.player }, "small"));
+    return row;
+  }));
+  $("lobby-watchers").textContent = lobby.watchers || "";
+  $("rules-title").textContent = lobby.rules_title;
+  $("clocks").textContent = lobby.clocks;
+  fill("rules", lobby.rules.map((rule) => {
+    const row = el("li", "");
+    row.appendChild(el("span", "", rule.label));
+    row.appendChild(el("b", rule.on ? "good" : "dim", rule.value));
+    if (rule.idle) row.appendChild(el("span", "warning", rule.idle));
+    if (view.host && local.rules) {
+      if (rule.switch) {
+        row.appendChild(button(rule.on ? "✓" : "○", { do: "set_rule", key: rule.key, value: !rule.on }, "small"));
+      } else {
+        row.appendChild(button("−", { do: "step_rule", key: rule.key, up: false }, "small"));
+        row.appendChild(button("+", { do: "step_rule", key: rule.key, up: true }, "small"));
+        row.appendChild(pageButton(strings.set, () => { local.typing = rule; redraw(); }, "small", "type_rule"));
+      }
+    }
+    return row;
+  }));
 }
 
 function drawResults(results) {
   $("results").hidden = !results;
-  $("seats").hidden = !!results;
-  $("trick").hidden = !!results;
   if (!results) return;
   $("results-title").textContent = results.title;
-  const head = $("results-head");
-  head.replaceChildren();
-  results.headers.forEach((text, i) => {
-    const th = document.createElement("th");
-    th.textContent = text;
-    if (i >= 3) th.className = "n";
-    head.appendChild(th);
-  });
-  const body = $("results-rows");
-  body.replaceChildren();
-  for (const row of results.rows) {
-    const tr = document.createElement("tr");
-    if (row.me) tr.className = "me";
-    row.cells.forEach((text, i) => cell(tr, i >= 3 ? "n" : "", (td) => { td.textContent = text; }));
-    body.appendChild(tr);
-  }
-  const notes = $("results-notes");
-  notes.replaceChildren();
-  for (const text of results.notes) {
-    const p = document.createElement("p");
-    p.textContent = text;
-    notes.appendChild(p);
-  }
+  fill("results-head", results.headers.map((text) => el("th", "", text)));
+  fill("results-rows", results.rows.map((row) => {
+    const tr = el("tr", row.me ? "me" : "");
+    for (const text of row.cells) tr.appendChild(el("td", "", text));
+    return tr;
+  }));
+  fill("results-notes", results.notes.map((text) => el("p", "", text)));
   $("results-next").textContent = results.next;
 }
 
-function drawBoard(board) {
-  drawResults(board.results);
-  const header = $("board-header");
-  header.replaceChildren();
-  const left = document.createElement("span");
-  const right = document.createElement("span");
-  const [first, ...rest] = board.header;
-  fragments(left, [first]);
-  fragments(right, rest.filter(([, text]) => text.trim()));
-  header.append(left, right);
-  const head = $("seat-head");
-  head.replaceChildren();
-  board.headings.forEach((text, i) => {
-    const th = document.createElement("th");
-    th.textContent = text;
-    if (i >= 2) th.style.textAlign = "right";
-    head.appendChild(th);
-  });
-  const body = $("seats").tBodies[0];
-  body.replaceChildren();
-  for (const seat of board.seats) {
-    const row = document.createElement("tr");
-    if (seat.turn) row.className = "turn";
-    cell(row, "", (td) => {
-      const name = document.createElement("div");
-      name.textContent = (seat.turn ? "▶ " : "") + seat.symbol + " " + seat.name;
-      if (seat.me) name.className = "me";
-      const flags = document.createElement("div");
-      flags.className = "flags";
-      fragments(flags, seat.flags);
-      td.append(name, flags);
-    });
-    cell(row, "role", (td) => { td.textContent = seat.role; });
-    cell(row, "n", (td) => { td.textContent = seat.cards; });
-    cell(row, "n", (td) => { td.textContent = seat.score === null ? "" : seat.score; });
-    body.appendChild(row);
-  }
-  lines($("trick"), board.trick);
-  lines($("memory"), board.memory);
-  lines($("standings"), board.standings);
-  lines($("turn-line"), [board.turn]);
-  $("prompt").textContent = board.prompt;
-  $("selection").textContent = board.selection;
-  $("log-title").textContent = board.log_title;
-  const log = $("log-lines");
-  const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
-  log.replaceChildren();
-  for (const [kind, text] of board.log) {
-    const div = document.createElement("div");
-    div.className = kind;
-    div.textContent = text;
-    log.appendChild(div);
-  }
-  if (atBottom) log.scrollTop = log.scrollHeight;
+function drawTable(state) {
+  $("board").hidden = !state;
+  if (!state) return;
+  $("board-heading").textContent = state.heading;
+  fill("seat-head", state.columns.map((text) => el("th", "", text)));
+  const body = fill("seat-rows", state.seats.map((seat) => {
+    const tr = el("tr", seat.turn ? "turn" : "");
+    const who = el("td", "");
+    who.appendChild(el("div", seat.me ? "me" : "", (seat.turn ? "▶ " : "") + seat.symbol + " " + seat.name));
+    const flags = el("div", "flags");
+    marks(flags, seat.flags);
+    who.appendChild(flags);
+    tr.append(who, el("td", "role", seat.role_name), el("td", "n", String(seat.cards)));
+    if (seat.score !== null) tr.appendChild(el("td", "n", String(seat.score)));
+    return tr;
+  }));
+  body.hidden = !!state.results;
+  $("joining").textContent = state.joining || "";
+  $("trick-title").textContent = state.trick_title;
+  fill("trick-steps", state.trick.map((text) => el("li", state.trick_current ? "" : "dim", text)));
+  $("trick").hidden = !!state.results;
+  drawResults(state.results);
+  fill("standings", state.standings.map((row) => {
+    const li = el("li", row.me ? "me" : (row.note ? "dim" : ""));
+    li.textContent = row.place + " " + row.name + " · " + row.figure + (row.note ? " · " + row.note : "");
+    return li;
+  }));
+  $("standings-title").textContent = strings.final_standings;
+  $("standings-title").hidden = !state.standings.length || !!state.results;
+  $("standings").hidden = !!state.results;
 }
 
+function drawHand(hand, decision) {
+  $("hand-title").textContent = hand ? hand.title : "";
+  fill("hand", (hand ? hand.cards : []).map((card) => {
+    const taxes = decision && decision.kind === "taxes";
+    const tap = !hand.tappable ? null :
+      (taxes ? { do: "pick_card", card: card.card } : { do: "point_at", card: card.card });
+    const b = button("", tap, card.pointed ? "cursor" : (hand.tappable ? "" : "still"));
+    b.disabled = !hand.tappable;
+    b.dataset.card = card.card;
+    b.append(el("b", "", card.rank), el("span", "", card.name), el("span", "", "×" + card.count));
+    b.setAttribute("aria-label", card.label + " ×" + card.count);
+    b.setAttribute("aria-pressed", card.pointed ? "true" : "false");
+    if (card.picked) {
+      const picked = el("span", "picked", "✓" + card.picked);
+      if (taxes) {   // a tap on the mark takes one back
+        picked.addEventListener("click", (event) => { event.stopPropagation(); send({ do: "drop_card", card: card.card }); });
+      }
+      b.appendChild(picked);
+    }
+    return b;
+  }));
+}
+
+function drawDecision(decision) {
+  $("prompt").textContent = decision ? decision.prompt : "";
+  $("selection").textContent = decision ? decision.selection : "";
+  const sets = $("sets");
+  const scrolled = sets.scrollLeft;
+  let chosen = null;
+  fill("sets", (decision ? decision.sets : []).map((set) => {
+    const chip = button(set.label, { do: "pick_set", index: set.index }, set.chosen ? "chosen" : "");
+    chip.dataset.set = set.index;
+    if (set.chosen) chosen = chip;
+    return chip;
+  }));
+  sets.scrollLeft = scrolled;
+  if (chosen) {
+    const left = chosen.offsetLeft - sets.offsetLeft;
+    if (left < sets.scrollLeft || left + chosen.offsetWidth > sets.scrollLeft + sets.clientWidth) sets.scrollLeft = left - 8;
+  }
+  const choices = [];
+  if (decision) {
+    for (const m of decision.merchants) {
+      choices.push(button(m.label, { do: "pick_merchant", player: m.index }, m.index === decision.merchant ? "chosen" : ""));
+    }
+    for (const p of decision.positions) {
+      choices.push(button(p.label, { do: "pick_position", index: p.index }, p.index === decision.position ? "chosen" : ""));
+    }
+  }
+  fill("choices", choices);
+}
+
+function actionButtons(view) {
+  const can = new Set(view.can);
+  const state = view.table;
+  const decision = state ? state.decision : null;
+  const buttons = [];
+  if (view.question) {
+    for (const c of view.question.choices) buttons.push(button(c.label, { do: "choose", action: c.action }, "main"));
+    buttons.push(button(strings.back, { do: "choose", action: "back" }));
+    return buttons;
+  }
+  if (view.refusal) {
+    for (const c of view.refusal.choices) buttons.push(button(c.label, { do: "choose", action: c.action }, "main"));
+    return buttons;
+  }
+  if (decision) {
+    if (decision.commit) buttons.push(button(decision.commit, { do: "commit" }, "main"));
+    for (const a of decision.answers) buttons.push(button(a.label, { do: "answer", index: a.index }, decision.commit ? "" : "main"));
+  }
+  if (state && state.results) {
+    if (state.results.reading) buttons.push(button(strings.read, { do: "ready", on: true }, "main"));
+    buttons.push(button(state.results.last ? strings.final_standings : strings.back_to_table, { do: "close_results" }));
+  }
+  if (view.lobby && can.has("ready") && view.lobby.ready !== null) {
+    buttons.push(button(view.lobby.ready ? strings.not_ready : strings.ready, { do: "ready", on: !view.lobby.ready }, view.lobby.ready ? "" : "main"));
+  }
+  if (can.has("start")) buttons.push(button(strings.start, { do: "start" }, "main"));
+  if (can.has("add_bot")) {
+    buttons.push(button(strings.add_bot, { do: "add_bot", strategy: "heuristic" }));
+    buttons.push(button(strings.add_random_bot, { do: "add_bot", strategy: "random" }));
+  }
+  if (can.has("set_rule")) buttons.push(pageButton(strings.rules, () => { local.rules = !local.rules; redraw(); }, local.rules ? "chosen" : "", "rules"));
+  if (can.has("rematch")) buttons.push(button(strings.rematch, { do: "rematch" }, "main"));
+  if (can.has("nudge")) buttons.push(button(strings.nudge, { do: "nudge" }));
+  if (can.has("skip")) buttons.push(button(strings.skip, { do: "skip" }));
+  if (can.has("auto_pass")) {
+    buttons.push(button(view.auto_pass ? strings.auto_pass_on : strings.auto_pass_off, { do: "auto_pass", on: !view.auto_pass }));
+  }
+  if (can.has("chat")) buttons.push(pageButton(strings.chat, () => { local.chat = true; redraw(); }, "", "chat"));
+  buttons.push(pageButton(strings.help, () => { local.help = true; redraw(); }, "", "help"));
+  buttons.push(button(strings.quit, { do: "exit" }));
+  return buttons;
+}
+
+function drawEditor(view) {
+  // A field the model asks for (a join code again), or one of this page's: chat, a rule.
+  const editor = $("editor");
+  const wasOpen = !editor.hidden;
+  let label = null;
+  let max = 500;
+  if (view.field) { label = view.field.label; max = view.field.max; }
+  else if (local.typing) { label = local.typing.field; max = String(local.typing.high).length; }
+  else if (local.chat) { label = strings.say; }
+  editor.hidden = label === null;
+  if (label === null) return;
+  $("editor-label").textContent = label;
+  const input = $("editor-input");
+  input.maxLength = max;
+  if (!wasOpen) { input.value = view.field ? view.field.text : ""; input.focus(); }
+}
+
+function drawOverlay(view) {
+  const overlay = $("overlay");
+  const parts = [];
+  if (local.help) {
+    for (const [title, text] of helpSections) parts.push(el("h3", "heading", title), el("p", "", text));
+    parts.push(pageButton(strings.close, () => { local.help = false; redraw(); }, "main", "close"));
+  } else if (view.question) {
+    parts.push(el("h3", "warning", view.question.title));
+    for (const c of view.question.choices) if (c.sentence) parts.push(el("p", "", c.sentence));
+  } else if (view.refusal) {
+    parts.push(el("h3", "title", view.refusal.title));
+    view.refusal.sentences.forEach((text, i) => parts.push(el("p", i ? "" : "error", text)));
+    if (view.refusal.standings.length) {
+      parts.push(el("h3", "heading", strings.final_standings));
+      for (const row of view.refusal.standings) parts.push(el("p", row.note ? "dim" : "", row.place + " " + row.name + " · " + row.figure));
+    }
+  }
+  overlay.replaceChildren(...parts);
+  overlay.hidden = !parts.length;
+}
+
+function redraw() { if (last) draw(last); }
+
 function draw(view) {
+  last = view;
   show("table");
   status("");
-  const board = view.table;
-  $("board").hidden = !board;
-  $("screen").hidden = !!board;
-  if (board) {
-    drawBoard(board);
-  } else {
-    for (const id of ["turn-line", "prompt", "selection"]) $(id).replaceChildren();
-    const pre = $("screen");
-    const atBottom = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
-    lines(pre, view.screen);
-    if (atBottom) pre.scrollTop = pre.scrollHeight;
-  }
-  lines($("question"), view.question);
-  const myTurn = !!view.turn;
+  const state = view.table;
+  drawLobby(view.lobby, view);
+  drawTable(state);
+  drawOverlay(view);
+  const decision = state ? state.decision : null;
+  $("turn-line").textContent = state && !state.results ? state.turn : "";
+  drawDecision(decision);
+  drawHand(state ? state.hand : null, decision);
+  const log = $("log-lines");
+  const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  fill("log-lines", view.log.map((line) => el("div", line.kind, line.text)));
+  if (atBottom) log.scrollTop = log.scrollHeight;
+  $("log-title").textContent = strings.log;
+  const notice = $("notice");
+  notice.textContent = view.notice ? view.notice.text : "";
+  notice.className = view.notice ? view.notice.level : "";
+  drawEditor(view);
+  fill("buttons", $("editor").hidden ? actionButtons(view) : []);
+  const myTurn = !!(state && state.my_turn);
   if (myTurn && !document.body.classList.contains("my-turn")) {
     // The terminal rings its bell and sets the window title: a phone buzzes, and the
     // tab's title says so for a laptop's browser with the table in another tab.
@@ -488,114 +634,33 @@ function draw(view) {
   }
   document.body.classList.toggle("my-turn", myTurn);
   document.title = (myTurn ? "▶ " : "") + tableName;
-
-  const sets = $("sets");
-  const scrolled = sets.scrollLeft;
-  let chosen = null;
-  sets.replaceChildren();
-  sets.scrollLeft = scrolled;
-  view.sets.forEach((s, i) => {
-    const chip = button(s.label, () => send({ set: i }), s.chosen ? "chosen" : "");
-    chip.dataset.set = i;
-    sets.appendChild(chip);
-    if (s.chosen) chosen = chip;
-  });
-  if (chosen) {
-    const left = chosen.offsetLeft - sets.offsetLeft;
-    if (left < sets.scrollLeft || left + chosen.offsetWidth > sets.scrollLeft + sets.clientWidth) {
-      sets.scrollLeft = left - 8;
-    }
-  }
-
-  const hand = $("hand");
-  hand.replaceChildren();
-  $("hand-title").textContent = board && view.hand ? view.hand.title : "";
-  const showHand = view.hand && (board || view.hand.tap);
-  for (const c of (showHand ? view.hand.cards : [])) {
-    const b = button("", () => send({ card: c.card }), c.cursor ? "cursor" : (view.hand.tap ? "" : "still"));
-    b.disabled = !view.hand.tap;
-    const rank = document.createElement("b");
-    rank.textContent = c.rank;
-    const name = document.createElement("span");
-    name.textContent = c.name;
-    const count = document.createElement("span");
-    count.textContent = "×" + c.count;
-    b.append(rank, name, count);
-    if (c.picked) {
-      const p = document.createElement("span");
-      p.className = "picked";
-      p.textContent = "✓" + c.picked;
-      b.appendChild(p);
-    }
-    b.dataset.card = c.card;
-    b.setAttribute("aria-label", c.label + " ×" + c.count);
-    b.setAttribute("aria-pressed", c.cursor ? "true" : "false");
-    hand.appendChild(b);
-  }
-
-  const notice = $("notice");
-  notice.textContent = view.notice ? view.notice.text : "";
-  notice.className = view.notice ? view.notice.level : "";
-
-  const editor = $("editor");
-  if (view.editor) {
-    const wasOpen = !editor.hidden;
-    editor.hidden = false;
-    $("editor-label").textContent = view.editor.label;
-    const input = $("editor-input");
-    input.maxLength = view.editor.max;
-    if (!wasOpen) { input.value = view.editor.text; input.focus(); }
-  } else {
-    editor.hidden = true;
-  }
-
-  const buttons = $("buttons");
-  buttons.replaceChildren();
-  if (!view.editor) {
-    for (const b of view.buttons) {
-      const tap = button(b.label, () => send({ key: b.key }), MAIN_KEYS.has(b.key) ? "main" : "");
-      if (b.key.length === 1) {
-        // The terminal's key, as the screen's own sentences name it ("press s to start").
-        const kbd = document.createElement("kbd");
-        kbd.textContent = b.key;
-        tap.prepend(kbd);
-      }
-      tap.dataset.key = b.key;
-      buttons.appendChild(tap);
-    }
-  }
-  const select = $("lang");
-  if (!select.options.length) {
-    for (const [tag, name] of view.languages) select.add(new Option(name, tag));
-  }
-  select.value = view.lang;
-}
-
-function sendSize(force) {
-  const measure = $("measure");
-  const charWidth = measure.getBoundingClientRect().width / 10 || 8;
-  const lineHeight = parseFloat(getComputedStyle($("screen")).fontSize) * 1.25 || 16;
-  const width = Math.min(document.documentElement.clientWidth, 1100) - 16;
-  const cols = Math.max(30, Math.floor(width / charWidth));
-  const rows = Math.max(16, Math.floor((window.innerHeight - 220) / lineHeight));
-  const size = cols + "x" + rows;
-  if (force || size !== lastSize) { lastSize = size; send({ size: [cols, rows] }); }
 }
 
 $("join").addEventListener("submit", (event) => { event.preventDefault(); join(false); });
 $("watch-button").addEventListener("click", () => join(true));
 $("editor").addEventListener("submit", (event) => {
   event.preventDefault();
-  send({ text: $("editor-input").value });
+  const text = $("editor-input").value;
   $("editor-input").value = "";
+  if (last && last.field) send({ do: "give_code", text: text });
+  else if (local.typing) send({ do: "type_rule", key: local.typing.key, text: text });
+  else if (local.chat) send({ do: "chat", text: text });
+  local.typing = null;
+  local.chat = false;
+  redraw();
 });
-$("editor-cancel").addEventListener("click", () => send({ key: "escape" }));
+$("editor-cancel").addEventListener("click", () => {
+  if (last && last.field) send({ do: "cancel_form" });
+  local.typing = null;
+  local.chat = false;
+  $("editor").hidden = true;
+  redraw();
+});
 $("again").addEventListener("click", () => { left = false; joined = null; retries = 0; if (ws) ws.close(); connect(); });
 $("lang").addEventListener("change", () => {
   store.set("dalmuti.lang", $("lang").value);
   if (ws) ws.close();   // back at once in the new language (the seat is kept)
 });
-window.addEventListener("resize", () => sendSize(false));
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && !ws && !left) { retries = 0; connect(); }
 });

@@ -1,0 +1,74 @@
+"""The page's view has one schema, generated from the client model's typed view and
+intents (``tools/view_schema.py``), and the page's script reads nothing it does not name
+(issue 39: before, only web/view.py and app.js agreed on the view's shape)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from tools import view_schema
+
+APP = Path(view_schema.SCHEMA_PATH).with_name("app.js")
+
+BROWSER = {
+    # The language and the browser's own objects the script uses: never a view's.
+    *("all", "buffer", "ceil", "charCodeAt", "className", "encode", "filter", "find"),
+    *("floor", "forEach", "from", "get", "getElementById", "getItem", "getRandomValues"),
+    *("getUint32", "has", "hidden", "isArray", "join", "lastIndexOf", "length", "map"),
+    *("padStart", "parse", "protocol", "reduce", "removeItem", "set", "setItem"),
+    *("setUint32", "slice", "splice", "stringify", "textContent", "toString"),
+}
+CHANNEL = {"lang", "proven", "token", "table_id"}
+"""The page channel's own words outside the view (``web/seat.py``: the hello, a kept seat)."""
+
+
+def named(schema: Any) -> set[str]:
+    """Every property name the schema holds, at any depth."""
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        found |= set(schema.get("properties", {}))
+        for value in schema.values():
+            found |= named(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found |= named(value)
+    return found
+
+
+def read_by_script() -> set[str]:
+    """The member names app.js reads, its comments and strings left out."""
+    code = APP.read_text(encoding="utf-8")
+    code = re.sub(r"//[^\n]*", "", code)
+    code = re.sub(r'"(?:\\.|[^"\\])*"', '""', code)
+    return set(re.findall(r"\.([A-Za-z_$][\w$]*)", code))
+
+
+def test_the_schema_is_current() -> None:
+    on_disk = view_schema.SCHEMA_PATH.read_text(encoding="utf-8")
+    assert on_disk == view_schema.text(), (
+        "view.schema.json is stale: run python -m tools.view_schema"
+    )
+
+
+def test_the_page_reads_only_what_the_schema_names() -> None:
+    schema = json.loads(view_schema.SCHEMA_PATH.read_text(encoding="utf-8"))
+    unnamed = read_by_script() - named(schema) - BROWSER - CHANNEL
+    assert not unnamed, f"app.js reads names the view's schema does not hold: {sorted(unnamed)}"
+
+
+def test_the_check_would_catch_a_name_the_schema_lacks() -> None:
+    schema = json.loads(view_schema.SCHEMA_PATH.read_text(encoding="utf-8"))
+    assert "sets" in named(schema) and "seat_rows" not in named(schema)
+    assert "screen" in named(schema) and "buttons" not in named(schema)  # the old view's
+
+
+def test_every_intent_the_page_sends_is_in_the_schema() -> None:
+    schema = json.loads(view_schema.SCHEMA_PATH.read_text(encoding="utf-8"))
+    offered = {
+        option["properties"]["do"]["const"] for option in schema["$defs"]["intents"]["oneOf"]
+    }
+    sent = set(re.findall(r'do: "([a-z_]+)"', APP.read_text(encoding="utf-8")))
+    assert sent and sent <= offered, sent - offered
