@@ -68,6 +68,8 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class LobbySeat:
+    """A seat in the lobby, with its marks (host, bot, ready, offline)."""
+
     player: int
     name: str
     me: bool
@@ -78,6 +80,8 @@ class LobbySeat:
 
 @dataclass(frozen=True)
 class RuleRow:
+    """A rule option or clock of the lobby, as the host player may change it."""
+
     key: str
     label: str
     value: str
@@ -95,6 +99,8 @@ class RuleRow:
 
 @dataclass(frozen=True)
 class LobbyView:
+    """The lobby: its seats, watchers, rules and clocks."""
+
     heading: str
     seats: tuple[LobbySeat, ...]
     watchers: str | None
@@ -109,6 +115,8 @@ class LobbyView:
 
 @dataclass(frozen=True)
 class CardView:
+    """A card of the hand, with how many are held and picked."""
+
     card: int
     rank: str
     """``12``, or ``J`` for the Jester."""
@@ -122,6 +130,8 @@ class CardView:
 
 @dataclass(frozen=True)
 class HandView:
+    """The viewer's hand (while choosing: the cards that may be chosen)."""
+
     title: str
     cards: tuple[CardView, ...]
     tappable: bool
@@ -130,6 +140,8 @@ class HandView:
 
 @dataclass(frozen=True)
 class SetView:
+    """A legal set of a play (``pick_set`` by its index)."""
+
     index: int
     label: str
     chosen: bool
@@ -145,6 +157,8 @@ class AnswerView:
 
 @dataclass(frozen=True)
 class DecisionView:
+    """The decision owed, as it is being chosen, with everything that answers it."""
+
     kind: str
     """play, taxes, revolution, misdeal, exchange or placement."""
     prompt: str
@@ -167,6 +181,8 @@ class DecisionView:
 
 @dataclass(frozen=True)
 class LogEntry:
+    """A line of the log, in the viewer's language."""
+
     kind: str
     """event, chat, error, info or drawing."""
     text: str
@@ -174,6 +190,8 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class ResultRow:
+    """A player's row of a hand's results."""
+
     cells: tuple[str, ...]
     me: bool
     role: Role | None
@@ -182,6 +200,8 @@ class ResultRow:
 
 @dataclass(frozen=True)
 class ResultsView:
+    """The hand just over, until the next deal (or a tap)."""
+
     title: str
     headers: tuple[str, ...]
     rows: tuple[ResultRow, ...]
@@ -197,6 +217,8 @@ class ResultsView:
 
 @dataclass(frozen=True)
 class StandingView:
+    """A row of the final standings."""
+
     place: str
     name: str
     figure: str
@@ -207,6 +229,8 @@ class StandingView:
 
 @dataclass(frozen=True)
 class ChoiceView:
+    """A choice of a question or a refusal, sent back as ``choose`` with its action."""
+
     action: str
     label: str
     sentence: str
@@ -214,12 +238,16 @@ class ChoiceView:
 
 @dataclass(frozen=True)
 class QuestionView:
+    """Asked before acting (quit, leave, start anyway, skip): answered before anything else."""
+
     title: str
     choices: tuple[ChoiceView, ...]
 
 
 @dataclass(frozen=True)
 class RefusalView:
+    """Why the connection is over, with the final standings it keeps and the ways on."""
+
     kind: str
     title: str
     sentences: tuple[str, ...]
@@ -229,6 +257,8 @@ class RefusalView:
 
 @dataclass(frozen=True)
 class FieldView:
+    """Something the model asks to be typed (a join code asked again)."""
+
     purpose: str
     label: str
     text: str
@@ -237,6 +267,8 @@ class FieldView:
 
 @dataclass(frozen=True)
 class NoticeView:
+    """The last thing said outside the log: mostly why an intent was refused."""
+
     text: str
     level: str
 
