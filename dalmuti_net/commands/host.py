@@ -346,6 +346,14 @@ def run(args: argparse.Namespace) -> int:
                 reason=error.strerror or error,
             )
         ) from error
+    if host.code_not_used:
+        tell(
+            "dalmuti host: "
+            + t._(
+                "a table taken up again keeps the join code it was opened with; "
+                "the --code given is not used"
+            )
+        )
     if host.unsaved_because is not None:
         tell(
             "dalmuti host: "

@@ -73,6 +73,8 @@ class PreparedHost:
     save_kept: bool = True
     """False once a save of the folder was let go at the clean stop (no hand was dealt)."""
     unsaved_because: str | None = None
+    code_not_used: bool = False
+    """A --code was given for a table taken up again, which keeps the code it had."""
     """Why the saves folder could not take the table, which is then played unsaved."""
     _save_closed: bool = field(default=False, init=False, repr=False)
 
@@ -92,7 +94,14 @@ class PreparedHost:
             if options.bot_pace is not None:  # the operator's word now, over the save's
                 table.bot_pace_ms = round(options.bot_pace * 1000)
             host_seat = next((s for s in table.seats.values() if s.host), None)
+            # The players know the code the table was opened with, and their clients and
+            # pages come back with it: a table taken up again keeps it. The host's own
+            # player, bots and join line use it too (a --code given now would lock the host
+            # player out of their own table).
+            code_not_used = options.code is not None and options.code != table.code
+            options.code = table.code
             prepared = cls(options, settings, table, resumed, t=messages(options.lang))
+            prepared.code_not_used = code_not_used
             prepared.host_token = (
                 None if saved.header.get("headless") or host_seat is None else host_seat.token
             )

@@ -478,3 +478,28 @@ def test_a_host_that_cannot_open_leaves_no_table_to_offer(
     own = state.parent / "own.save"
     assert main(["host", "--save", str(own), "--interface", "127.0.0.1", "--lang", "en"]) == 3
     assert summarize(own).stopped is not None  # closed cleanly, not "did not end cleanly"
+
+
+def test_a_table_taken_up_again_keeps_its_join_code(state: Path) -> None:
+    """A --code given with --resume once locked the host player out of their own table:
+    their terminal, the bots and the join line used the new code, the table the old one."""
+    saved = new_save_path(state, "Coded", datetime.now().astimezone())
+    save = SaveFile.create(saved, {**HEADER, "name": "Coded", "code": "4521"})
+    save.append(GOING_JOURNAL)
+    save.close(finished=False)
+    options = host_options("--resume", str(saved), "--code", "9999")
+    again = PreparedHost.create(options)
+    try:
+        assert again.table.code == "4521"
+        assert options.code == "4521"  # what the host's own player and bots will send
+        assert again.code_not_used
+    finally:
+        again.close_save()
+    # The same code given again, or none, is no news.
+    for argv in ((), ("--code", "4521")):
+        options = host_options("--resume", str(saved), *argv)
+        quiet = PreparedHost.create(options)
+        try:
+            assert options.code == "4521" and not quiet.code_not_used
+        finally:
+            quiet.close_save()
