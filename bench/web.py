@@ -57,40 +57,36 @@ FLAGS = [
 
 AUTOPLAY = """
 // The browser's player: on its turn, the last legal set offered, or pass; the time of
-// the tap that sends the move is kept.
+// the tap that sends the move is kept. Each button sends an intent (data-do).
 window.__moves = [];
+const tap = (what) => document.querySelector('#buttons button[data-do="' + what + '"]');
 setInterval(() => {
   if (!document.body.classList.contains("my-turn") || window.__busy) return;
   const sets = document.querySelectorAll("#sets button");
-  const play = document.querySelector('#buttons button[data-key="enter"]');
-  const pass = document.querySelector('#buttons button[data-key="p"]');
+  const play = tap("commit");
+  const answer = tap("answer");
   window.__busy = true;
   setTimeout(() => { window.__busy = false; }, 150);
   if (sets.length && play) {
     sets[sets.length - 1].click();
     setTimeout(() => {
-      const now = document.querySelector('#buttons button[data-key="enter"]');
+      const now = tap("commit");
       if (now) { window.__moves.push(Date.now()); now.click(); }
     }, 30);
-  } else if (pass) {
+  } else if (answer && !play) {
+    // A pass, or the first whole answer (a revolution declared, a misdeal's card kept).
     window.__moves.push(Date.now());
-    pass.click();
+    answer.click();
   } else {
     // Taxes: one more card each time round (another one when a card runs out), then
-    // give; a revolution is not declared.
-    const no = document.querySelector('#buttons button[data-key="n"]');
-    if (no) { no.click(); return; }
+    // give.
     const cards = document.querySelectorAll("#hand button:not([disabled])");
-    const up = document.querySelector('#buttons button[data-key="up"]');
-    if (!cards.length || !up) return;
+    if (!cards.length || !play) { if (play) play.click(); return; }
     window.__tax = (window.__tax || 0) + 1;
     cards[cards.length - 1 - (window.__tax % cards.length)].click();
     setTimeout(() => {
-      document.querySelector('#buttons button[data-key="up"]').click();
-      setTimeout(() => {
-        const give = document.querySelector('#buttons button[data-key="enter"]');
-        if (give) give.click();
-      }, 20);
+      const give = tap("commit");
+      if (give) give.click();
     }, 20);
   }
 }, 10);
@@ -144,7 +140,7 @@ def browser() -> Any:
     return driver
 
 
-SEATED = "return document.querySelector('#screen .me') !== null"
+SEATED = "return document.querySelector('#lobby-seats .me') !== null"
 FILL_AND_JOIN = """
 const go = () => {
   if (document.getElementById('join').hidden) return setTimeout(go, 1);
@@ -177,7 +173,7 @@ def time_joins(driver: Any, url: str, joins: int) -> tuple[list[float], list[flo
             time.sleep(0.002)
         back.append(time.perf_counter() - start)
         # Leave the lobby seat for the next first visit (q leaves a lobby at once).
-        driver.execute_script("document.querySelector('#buttons button[data-key=\"q\"]').click()")
+        driver.execute_script("document.querySelector('#buttons button[data-do=\"exit\"]').click()")
         time.sleep(0.2)
     return first, back
 
@@ -280,12 +276,13 @@ async def time_moves(driver: Any, port: int, url: str, hands: int) -> dict[str, 
         await trio.to_thread.run_sync(driver.execute_script, AUTOPLAY)
         await trio.to_thread.run_sync(
             driver.execute_script,
-            "document.querySelector('#buttons button[data-key=\"s\"]').click()",
+            "document.querySelector('#buttons button[data-do=\"start\"]').click()",
         )
         await trio.sleep(0.3)
         await trio.to_thread.run_sync(
             driver.execute_script,
-            "const s = document.querySelector('#buttons button[data-key=\"s\"]'); if (s) s.click()",
+            "const s = document.querySelector('#buttons button[data-do=\"choose\"]');"
+            " if (s) s.click()",
         )
         with trio.fail_after(60 * hands):
             await done.wait()
