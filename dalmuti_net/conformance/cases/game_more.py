@@ -417,3 +417,61 @@ async def misdeal(ctx: Context) -> None:
     resolved = next(m for m in got if m.get("type") == "misdeal_resolved")
     if not exposed.get("needs_decision") and resolved.get("choice") != "intended":
         raise CaseFailed("nobody was asked, yet the choice is not intended")
+
+
+@case(
+    "liveness.stand-in-ends-on-resume",
+    LL,
+    "A stand-in plays a dropped seat until its player comes back with the token, which ends"
+    " the stand-in at once.",
+    stage=GAME,
+)
+async def stand_in_ends(ctx: Context) -> None:
+    game = await new_game(ctx, bots=2, humans=1, start=False)
+    ctx.wait_allowed("the grace period", game.host.welcome["limits"]["grace_period_ms"])
+    peer = game.host.peer
+    await must(peer, {"type": "start"}, 1)
+    guest = game.others[0]
+    await guest.peer.expect("hand_started")
+    await guest.peer.aclose()
+    await play_until(
+        peer,
+        lambda m: (
+            m.get("type") == "table"
+            and any(s["player"] == guest.player and s["stand_in"] for s in m["table"]["players"])
+        ),
+        timeout=10,
+        what="the stand-in",
+    )
+    back = await ctx.resume(guest.token, "guest again")
+    mine = next(s for s in back.snapshot["table"]["players"] if s["player"] == guest.player)
+    if mine["stand_in"] or not mine["connected"]:
+        raise CaseFailed(f"after the resume the seat is {mine}")
+
+
+@case(
+    "liveness.nudge-after-wait",
+    LL,
+    "Once a player has owed a decision for timing.nudge_after_ms, the host player MAY nudge"
+    " them: everyone gets nudged {player, by}.",
+    stage=GAME,
+)
+async def nudge(ctx: Context) -> None:
+    game = await new_game(ctx, bots=2, humans=1, timing={"turn_timer_ms": None}, start=False)
+    after = game.host.snapshot["table"]["timing"]["nudge_after_ms"]
+    ctx.wait_allowed("nudge_after_ms", after)
+    watcher = await ctx.join(role="spectator")
+    peer = game.host.peer
+    await must(peer, {"type": "start"}, 1)
+    guest = game.others[0]
+    ctx.helpers.start_soon(answer_only, guest.peer, frozenset({"revolution"}))
+    await play_until(
+        peer,
+        lambda m: m.get("type") == "waiting" and guest.player in m.get("players", []),
+        what="a public decision owed by the guest (who never answers)",
+    )
+    await trio.sleep(after / 1000 + 0.3)
+    await must(peer, {"type": "nudge", "player": guest.player}, 2)
+    nudged = await watcher.peer.expect("nudged", what="nudged, at a spectator")
+    if nudged.get("player") != guest.player or nudged.get("by") != game.host.player:
+        raise CaseFailed(f"nudged is {nudged}")
