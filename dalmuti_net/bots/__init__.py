@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ..told import N_, Listed, Told
 from .base import SeededStrategy, Strategy
 from .heuristic import HeuristicBot
+from .learned import LearnedBot
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 
@@ -25,6 +26,7 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "montecarlo": MonteCarloBot,
+    "learned": LearnedBot,
 }
 
 
@@ -125,6 +127,7 @@ def _import_factory(spec: str) -> StrategyFactory:
 __all__ = [
     "STRATEGIES",
     "HeuristicBot",
+    "LearnedBot",
     "RandomBot",
     "SeededStrategy",
     "Strategy",

@@ -11,5 +11,6 @@ BOT_NAMES: dict[str, str] = {
     "Heuristic bot": N_("Heuristic bot"),
     "Random bot": N_("Random bot"),
     "Montecarlo bot": N_("Monte Carlo bot"),
+    "Learned bot": N_("Learned bot"),
 }
 """The names of the strategies' bots (``<Strategy> bot``), translatable for ``dalmuti bot``."""

@@ -112,7 +112,9 @@ class Table:
 @settings(max_examples=30)
 @given(
     seed=st.integers(0, 2**32 - 1),
-    strategies=st.lists(st.sampled_from(["heuristic", "random"]), min_size=4, max_size=8),
+    strategies=st.lists(
+        st.sampled_from(["heuristic", "random", "learned"]), min_size=4, max_size=8
+    ),
 )
 def test_no_bot_ever_answers_illegally_with_every_rule_on(seed: int, strategies: list[str]) -> None:
     table = Table(strategies, seed)
@@ -140,7 +142,9 @@ def test_every_kind_of_decision_comes_up_and_is_answered() -> None:
 @settings(max_examples=400)
 @given(
     seed=st.integers(0, 2**32 - 1),
-    strategies=st.lists(st.sampled_from(["heuristic", "random"]), min_size=4, max_size=8),
+    strategies=st.lists(
+        st.sampled_from(["heuristic", "random", "learned"]), min_size=4, max_size=8
+    ),
 )
 def test_long_campaign_of_bots_with_every_rule_on(seed: int, strategies: list[str]) -> None:
     Table(strategies, seed).play(hands=40)

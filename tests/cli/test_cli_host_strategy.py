@@ -40,6 +40,7 @@ def prepared(strategy: str, code: str | None = None) -> PreparedHost:
     [
         ("montecarlo", ["Montecarlo bot", "Montecarlo bot (2)", "Montecarlo bot (3)"]),
         ("random", ["Random bot", "Random bot (2)", "Random bot (3)"]),
+        ("learned", ["Learned bot", "Learned bot (2)", "Learned bot (3)"]),
         (
             "dalmuti_net.bots.random_bot:RandomBot",
             ["RandomBot bot", "RandomBot bot (2)", "RandomBot bot (3)"],

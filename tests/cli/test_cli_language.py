@@ -128,7 +128,7 @@ def test_argparse_gets_its_own_words_back_after_a_parse() -> None:
         (
             ["bot", "127.0.0.1:8600", "--strategy", "nope", "--lang", "es"],
             "dalmuti bot: estrategia desconocida 'nope'; estrategias conocidas: heuristic, "
-            "montecarlo, random (o paquete.módulo:atributo para la tuya)\n",
+            "learned, montecarlo, random (o paquete.módulo:atributo para la tuya)\n",
         ),
         (
             ["sim", "--strategies", "no_such_module_8600:Bot", "--lang", "zh-Hant"],
