@@ -204,9 +204,14 @@ async def ready_reset(ctx: Context) -> None:
         if tables[-1].get("type") != "table":
             continue
         players = tables[-1]["table"]["players"]
-        if any(p["ready"] for p in players) or not all(p["seated"] for p in players):
+        ready = [f"{p['player']} ({p['kind']})" for p in players if p["ready"]]
+        unseated = [str(p["player"]) for p in players if not p["seated"]]
+        if ready or unseated:
+            hand = messages[index].get("hand")
             raise CaseFailed(
-                f"a new hand's table: {[(p['player'], p['ready'], p['seated']) for p in players]}"
+                f"the table sent right before hand {hand}'s hand_started shows"
+                + (f" still ready: {', '.join(ready)}" if ready else "")
+                + (f"; not seated: {', '.join(unseated)}" if unseated else "")
             )
 
 
