@@ -120,7 +120,7 @@ def run_in_private_namespace(item: pytest.Function) -> None:
         report_file = Path(folder) / "report.xml"
         pytest_command = [
             sys.executable,
-            *("-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", ""),
+            *("-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "", "-n", "0"),
             f"--junitxml={report_file}",
             item.nodeid,
         ]
@@ -147,3 +147,24 @@ def run_in_private_namespace(item: pytest.Function) -> None:
         pytest.skip(skipped.get("message", "skipped in the private network namespace"))
     if finished.returncode != 0 or case.find("failure") is not None:
         pytest.fail(output, pytrace=False)
+
+
+# pytest-xdist runs the suite on as many workers as the machine has cores (pyproject's
+# addopts: `-n auto --dist loadgroup`). Most tests wait (on a host process, a socket, a
+# browser) more than they compute, so two workers on two cores take well under the time
+# of one. Tests that announce or browse over mDNS share the one loopback multicast group:
+# they run one after another on a single worker, so no two of them hear each other's
+# tables or clash on an instance name.
+MAX_WORKERS = 4
+"""More workers than this only add hosts and browsers fighting over the same cores."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, MAX_WORKERS))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "loopback" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("mdns"))
