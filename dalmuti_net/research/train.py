@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import register_strategy
+from ..bots import STRATEGIES, register_strategy
 from ..bots.duplicate import per_deal, play_duplicate
 from ..bots.heuristic import HeuristicBot
 from ..bots.learned import FEATURES, LearnedBot, PlayState
@@ -199,9 +199,12 @@ class Measure:
 def measure(weights: Sequence[float], players: int, deals: int, seed: int) -> Measure:
     """Duplicate deals, one seat of ``weights`` against heuristic bots, rules scoring."""
     frozen = list(weights)
-    register_strategy(CANDIDATE, lambda bot_seed: LearnedBot(bot_seed, frozen))
     entrants = [CANDIDATE] + ["heuristic"] * (players - 1)
-    result = play_duplicate(entrants, Rules(scoring=True), deals, seed)
+    register_strategy(CANDIDATE, lambda bot_seed: LearnedBot(bot_seed, frozen))
+    try:
+        result = play_duplicate(entrants, Rules(scoring=True), deals, seed)
+    finally:  # known to this measurement only: never listed among the strategies
+        del STRATEGIES[CANDIDATE]
     mine = per_deal(result, CANDIDATE, "points")
     theirs = per_deal(result, "heuristic", "points")
     margin, half = mean_interval([a - b for a, b in zip(mine, theirs, strict=True)])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dalmuti_net.bots import learned
+from dalmuti_net.bots import learned, strategy_names
 from dalmuti_net.research import train
 
 TINY = [
@@ -32,6 +32,7 @@ def test_the_same_seed_trains_the_same_weights(tmp_path: Path) -> None:
     first, first_curve = run(5, tmp_path)
     second, second_curve = run(5, tmp_path)
     assert first == second and first_curve == second_curve
+    assert train.CANDIDATE not in strategy_names()  # measured, then forgotten
     assert json.loads(first)["features"] == list(learned.FEATURES)
     assert first_curve[-1]["labelled"] > 0 and "margin_4" in first_curve[-1]
     assert first_curve[-1]["weights"] == json.loads(first)["weights"]
