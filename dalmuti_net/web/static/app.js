@@ -174,6 +174,7 @@ function language() {
 
 function show(section) {
   for (const id of ["join", "table", "gone"]) $(id).hidden = id !== section;
+  if (section !== "table") $("watching").hidden = true;
 }
 
 function status(text, bad) {
@@ -197,10 +198,16 @@ function connect() {
     ws = null;
     asking = null;
     if (left) return;
-    status(strings.reconnecting || "…", true);
+    // After the final standings a closed connection loses nothing: the standings stay.
+    if (!ended()) status(strings.reconnecting || "…", true);
     const delay = Math.min(8000, 500 * 2 ** retries++);
     setTimeout(() => { if (!ws && !left) connect(); }, delay);
   };
+}
+
+function ended() {   // the final standings are on the page: the table is over
+  const state = last && last.table;
+  return !!(state && state.standings.length && !state.results);
 }
 
 function send(message) {
@@ -300,8 +307,9 @@ function hello(h) {
   strings = h.strings;
   helpSections = h.help || [];
   if (!$("lang").options.length) for (const [tag, name] of h.languages || []) $("lang").add(new Option(name, tag));
-  $("lang").value = h.lang;
-  document.documentElement.lang = h.lang === "zh_Hant" ? "zh-Hant" : h.lang;
+  const tag = h.lang === "zh_Hant" ? "zh-Hant" : h.lang;   // the menu's values are BCP 47 tags
+  $("lang").value = tag;
+  document.documentElement.lang = tag;
   $("table-name").textContent = h.table;
   tableName = h.table;
   tableId = typeof h.table_id === "string" ? h.table_id : null;
@@ -457,7 +465,7 @@ function drawTable(state) {
   $("joining").textContent = state.joining || "";
   $("trick-title").textContent = state.trick_title;
   fill("trick-steps", state.trick.map((text) => el("li", state.trick_current ? "" : "dim", text)));
-  $("trick").hidden = !!state.results;
+  $("trick").hidden = !!state.results || !state.trick.length;
   drawResults(state.results);
   fill("standings", state.standings.map((row) => {
     const li = el("li", row.me ? "me" : (row.note ? "dim" : ""));
@@ -465,8 +473,10 @@ function drawTable(state) {
     return li;
   }));
   $("standings-title").textContent = strings.final_standings;
-  $("standings-title").hidden = !state.standings.length || !!state.results;
-  $("standings").hidden = !!state.results;
+  // Once: the final standings a closed table's notice gives are not drawn twice.
+  const told = !!(last && last.refusal && last.refusal.standings.length);
+  $("standings-title").hidden = !state.standings.length || !!state.results || told;
+  $("standings").hidden = !!state.results || told;
 }
 
 function drawHand(hand, decision) {
@@ -478,8 +488,8 @@ function drawHand(hand, decision) {
     const b = button("", tap, card.pointed ? "cursor" : (hand.tappable ? "" : "still"));
     b.disabled = !hand.tappable;
     b.dataset.card = card.card;
-    b.append(el("b", "", card.rank), el("span", "", card.name), el("span", "", "×" + card.count));
-    b.setAttribute("aria-label", card.label + " ×" + card.count);
+    // Three lines, spoken as they are shown: "12 Peasant ×3".
+    b.append(el("b", "", card.rank), " ", el("span", "", card.name), " ", el("span", "", "×" + card.count));
     b.setAttribute("aria-pressed", card.pointed ? "true" : "false");
     if (card.picked) {
       const picked = el("span", "picked", "✓" + card.picked);
@@ -521,23 +531,27 @@ function drawDecision(decision) {
   fill("choices", choices);
 }
 
+function capital(label) {   // a button's word as a button says it: "pass" → "Pass"
+  return label.charAt(0).toLocaleUpperCase(document.documentElement.lang || undefined) + label.slice(1);
+}
+
 function actionButtons(view) {
   const can = new Set(view.can);
   const state = view.table;
   const decision = state ? state.decision : null;
   const buttons = [];
   if (view.question) {
-    for (const c of view.question.choices) buttons.push(button(c.label, { do: "choose", action: c.action }, "main"));
+    for (const c of view.question.choices) buttons.push(button(capital(c.label), { do: "choose", action: c.action }, "main"));
     buttons.push(button(strings.back, { do: "choose", action: "back" }));
     return buttons;
   }
   if (view.refusal) {
-    for (const c of view.refusal.choices) buttons.push(button(c.label, { do: "choose", action: c.action }, "main"));
+    for (const c of view.refusal.choices) buttons.push(button(capital(c.label), { do: "choose", action: c.action }, "main"));
     return buttons;
   }
   if (decision) {
-    if (decision.commit) buttons.push(button(decision.commit, { do: "commit" }, "main"));
-    for (const a of decision.answers) buttons.push(button(a.label, { do: "answer", index: a.index }, decision.commit ? "" : "main"));
+    if (decision.commit) buttons.push(button(capital(decision.commit), { do: "commit" }, "main"));
+    for (const a of decision.answers) buttons.push(button(capital(a.label), { do: "answer", index: a.index }, decision.commit ? "" : "main"));
   }
   if (state && state.results) {
     if (state.results.reading) buttons.push(button(strings.read, { do: "ready", on: true }, "main"));
@@ -602,6 +616,66 @@ function drawOverlay(view) {
   overlay.hidden = !parts.length;
 }
 
+// ---------------------------------------------------------------- the log
+// The log follows its newest line unless the player scrolled back to read; then a button
+// says newer lines are below. Lines are added, not redrawn, so a screen reader hears each
+// new one once (#log-lines is a live region).
+
+let logShown = [];       // the lines on the page, as "kind\0text"
+let logFollows = true;   // the player has not scrolled back
+let logPinned = 0;       // where following left the log: scrolling above it is the player's
+
+function logAtEnd(log) { return log.scrollTop + log.clientHeight >= log.scrollHeight - 4; }
+
+function logToEnd() {
+  const log = $("log-lines");
+  log.scrollTop = log.scrollHeight;
+  logPinned = log.scrollTop;
+  logFollows = true;
+  $("log-newer").hidden = true;
+}
+
+function drawLog(lines) {
+  const log = $("log-lines");
+  const wanted = lines.map((line) => line.kind + "\0" + line.text);
+  // The longest run of the lines shown that the new lines go on from.
+  let kept = Math.min(logShown.length, wanted.length);
+  while (kept > 0 && !sameRun(logShown, logShown.length - kept, wanted, kept)) kept--;
+  const added = wanted.length - kept;
+  if (kept === 0 && logShown.length) {
+    // All new (another language): read again silently, not announced line by line.
+    log.setAttribute("aria-live", "off");
+    log.replaceChildren();
+    setTimeout(() => log.setAttribute("aria-live", "polite"), 0);
+  }
+  for (let i = 0; i < logShown.length - kept && log.firstChild; i++) log.firstChild.remove();
+  for (const line of lines.slice(kept)) log.appendChild(el("div", line.kind, line.text));
+  logShown = wanted;
+  $("log-title").textContent = strings.log;
+  $("log-newer").textContent = strings.newer || "↓";
+  if (logFollows) logToEnd();
+  else if (added) $("log-newer").hidden = false;
+}
+
+function sameRun(shown, from, wanted, count) {
+  for (let i = 0; i < count; i++) if (shown[from + i] !== wanted[i]) return false;
+  return true;
+}
+
+$("log-lines").addEventListener("scroll", () => {
+  // Only the player scrolls up: a box that shrank or lost lines is followed still.
+  const log = $("log-lines");
+  if (logAtEnd(log)) { logFollows = true; $("log-newer").hidden = true; }
+  else if (log.scrollTop < logPinned - 4) logFollows = false;
+});
+// The controls' height, for a laptop's log beside them to take the rest.
+if (window.ResizeObserver) new ResizeObserver(() => {
+  document.documentElement.style.setProperty("--controls", $("controls").offsetHeight + "px");
+}).observe($("controls"));
+// The log's box shrinks on one's turn: the newest line stays in sight.
+if (window.ResizeObserver) new ResizeObserver(() => { if (logFollows) logToEnd(); }).observe($("log-lines"));
+$("log-newer").addEventListener("click", logToEnd);
+
 function redraw() { if (last) draw(last); }
 
 function draw(view) {
@@ -609,6 +683,8 @@ function draw(view) {
   show("table");
   status("");
   const state = view.table;
+  $("watching").textContent = strings.watching;
+  $("watching").hidden = !view.watching;
   drawLobby(view.lobby, view);
   drawTable(state);
   drawOverlay(view);
@@ -616,11 +692,6 @@ function draw(view) {
   $("turn-line").textContent = state && !state.results ? state.turn : "";
   drawDecision(decision);
   drawHand(state ? state.hand : null, decision);
-  const log = $("log-lines");
-  const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
-  fill("log-lines", view.log.map((line) => el("div", line.kind, line.text)));
-  if (atBottom) log.scrollTop = log.scrollHeight;
-  $("log-title").textContent = strings.log;
   const notice = $("notice");
   notice.textContent = view.notice ? view.notice.text : "";
   notice.className = view.notice ? view.notice.level : "";
@@ -631,9 +702,11 @@ function draw(view) {
     // The terminal rings its bell and sets the window title: a phone buzzes, and the
     // tab's title says so for a laptop's browser with the table in another tab.
     if (navigator.vibrate) navigator.vibrate(80);
+    $("trick").scrollIntoView({ block: "nearest" });   // what is to beat, in sight
   }
   document.body.classList.toggle("my-turn", myTurn);
   document.title = (myTurn ? "▶ " : "") + tableName;
+  drawLog(view.log);   // last: the log's box has its size for this view
 }
 
 $("join").addEventListener("submit", (event) => { event.preventDefault(); join(false); });
