@@ -178,13 +178,12 @@ def test_the_plain_table_quits_under_a_flood(
         draining = threading.Thread(target=lambda: sum(1 for _ in plain.stdout or ()))
         draining.start()
         time.sleep(1.5)
-        started = time.monotonic()
         plain.stdin.write("quit\n1\n")  # quit, keeping the seat
         plain.stdin.flush()
+        # The flood never stops: a quit starved by it would never be read, and the wait
+        # would time out.
         plain.wait(timeout=10)
-        took = time.monotonic() - started
         draining.join()
         err = plain.stderr.read() if plain.stderr is not None else ""
     assert plain.returncode == 0, err
     assert not any(marker in err for marker in UNEXPECTED), err
-    assert took < 2
