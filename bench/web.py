@@ -16,13 +16,24 @@ size (Debian's chromium and chromium-driver, driven with Selenium):
   ``time.time()``) to the spectator receiving the ``played`` or ``passed`` event. Both are
   wall-clock times on one machine (a millisecond's resolution in the browser).
 
-Run by hand (not a test): ``python bench/web.py [--hands N] [--joins N]``.
+- **cost** (``--cost``, issue 43.1): the host's CPU a hand with 8 watchers as pages of the
+  web table against 8 watchers over TCP, on the same flat-out table (4 host bots, basic
+  rules, ``--bot-pace 0``): a fresh host for each kind, in alternating rounds in one run;
+  the host's user+system CPU (``/proc/PID/stat``) over the round divided by the hands
+  played in it. A page here is a scripted WebSocket client that does what the page does
+  with a view (reads each one and answers pings); a TCP watcher reads every frame.
+
+Run by hand (not a test): ``python bench/web.py [--hands N] [--joins N]``, or
+``python bench/web.py --cost [--seconds S] [--rounds N] [--against COMMIT]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import platform
 import re
 import shutil
 import statistics
@@ -35,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from wake import cpu_model  # bench/, beside this file
 
 from dalmuti_net.client.model.choosers import TaxChooser
 from dalmuti_net.client.runner import ClientRunner, Status
@@ -42,6 +54,7 @@ from dalmuti_net.client.session import TABLE_UI_SOFTWARE, ClientSession
 from dalmuti_net.client.ui.state import ClientUi, Send
 from dalmuti_net.engine import PlayDecision
 from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.protocol import PROTOCOL_VERSION, encode
 from dalmuti_net.protocol.messages import Message
 
 FLAGS = [
@@ -315,11 +328,133 @@ def summary(values: list[float]) -> str:
     )
 
 
+# ------------------------------------------------------------------------ the host's cost
+
+
+def host_cpu_s(pid: int) -> float:
+    """The process's user + system CPU so far, in seconds."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def tcp_watcher(port: int, name: str) -> None:
+    """A spectator over TCP that reads every frame (a terminal's share of the host)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    hello = {"type": "hello", "version": PROTOCOL_VERSION, "role": "spectator", "name": name}
+    await stream.send_all(encode(hello))
+    heartbeat = encode({"type": "heartbeat"})
+
+    async def beat() -> None:
+        while True:
+            await trio.sleep(2)
+            await stream.send_all(heartbeat)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beat)
+        while await stream.receive_some(65536):
+            pass
+        nursery.cancel_scope.cancel()
+
+
+async def page_watcher(web_port: int, name: str, views: list[int]) -> None:
+    """A page watching: joins ``/table`` as a spectator and reads every message (the
+    WebSocket library answers the host's pings, as the browser does)."""
+    from trio_websocket import open_websocket_url
+
+    async with open_websocket_url(f"ws://127.0.0.1:{web_port}/table") as ws:
+        await ws.get_message()  # hello
+        join = {"join": {"name": name, "lang": "en", "spectator": True}}
+        await ws.send_message(json.dumps(join))
+        while True:
+            message = await ws.get_message()
+            if message.startswith('{"view"'):
+                views[0] += 1
+
+
+async def hand_counter(port: int, hands: list[int]) -> None:
+    """One more TCP spectator (in both kinds of round) counting the hands ended."""
+    session = ClientSession("Counter", spectator=True)
+
+    async def connect() -> trio.abc.Stream:
+        return await trio.open_tcp_stream("127.0.0.1", port)
+
+    async def on_message(message: Message) -> None:
+        if message["type"] == "hand_ended":
+            hands[0] += 1
+
+    await ClientRunner(session, connect, on_message=on_message).run()
+
+
+async def cost_round(
+    pid: int, port: int, web_port: int, kind: str, watchers: int, seconds: float
+) -> tuple[float, int, int]:
+    """(host CPU seconds, hands, views the pages got) over ``seconds`` of watching."""
+    hands, views = [0], [0]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(hand_counter, port, hands)
+        for index in range(watchers):
+            if kind == "web":
+                nursery.start_soon(page_watcher, web_port, f"Page {index}", views)
+            else:
+                nursery.start_soon(tcp_watcher, port, f"Watcher {index}")
+        await trio.sleep(2)  # everyone joined and caught up
+        cpu, played = host_cpu_s(pid), hands[0]
+        await trio.sleep(seconds)
+        cpu, played = host_cpu_s(pid) - cpu, hands[0] - played
+        nursery.cancel_scope.cancel()
+    return cpu, played, views[0]
+
+
+def cost(commits: list[str | None], seconds: float, rounds: int, watchers: int) -> None:
+    from guesses import free_port, source_of
+    from web_readers import host as web_host
+
+    print(
+        f"{cpu_model()}, {os.cpu_count()} cores, {platform.python_implementation()} "
+        f"{platform.python_version()}; load average {os.getloadavg()[0]:.2f} at the start"
+    )
+    figures: dict[tuple[str | None, str], list[float]] = {}
+    for number in range(rounds):
+        for commit in commits:
+            with source_of(commit) as source:
+                for kind in ("tcp", "web"):
+                    port, web_port = free_port(), free_port()
+                    with web_host(source, port, web_port) as process:
+                        cpu, played, views = trio.run(
+                            cost_round, process.pid, port, web_port, kind, watchers, seconds
+                        )
+                    per_hand = cpu * 1000 / max(played, 1)
+                    figures.setdefault((commit, kind), []).append(per_hand)
+                    print(
+                        f"  round {number + 1} {commit or 'this checkout'} {kind}: "
+                        f"{cpu:.2f} s CPU, {played} hands, {per_hand:.1f} ms a hand"
+                        + (f", {views} views" if kind == "web" else "")
+                        + f" (load {os.getloadavg()[0]:.1f})"
+                    )
+    for commit in commits:
+        tcp = statistics.median(figures[(commit, "tcp")])
+        web = statistics.median(figures[(commit, "web")])
+        print(
+            f"{commit or 'this checkout'}: median CPU a hand, {watchers} watchers: "
+            f"web {web:.1f} ms, TCP {tcp:.1f} ms: web/TCP {web / tcp:.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--joins", type=int, default=10)
+    parser.add_argument("--cost", action="store_true", help="the host's CPU a hand")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--watchers", type=int, default=8)
+    parser.add_argument("--against", metavar="COMMIT", help="also the host of this commit")
     args = parser.parse_args()
+    if args.cost:
+        commits: list[str | None] = [args.against, None] if args.against else [None]
+        cost(commits, args.seconds, args.rounds, args.watchers)
+        return
     with tempfile.TemporaryDirectory() as folder:
         driver = browser()
         host, port, url = start_host(args.hands, Path(folder))

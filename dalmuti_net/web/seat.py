@@ -69,6 +69,16 @@ JOIN_TIMEOUT = 120.0
 """Seconds a page may show its join form before it says whom it is."""
 TICK = 1.0
 """While a countdown runs on screen (a turn timer, a grace period), the view every second."""
+VIEW_GAP = 0.1
+"""Seconds at least between two views sent to one page while changes keep coming (a table
+of bots playing flat out changes many times a second): the first change after a quiet
+spell is drawn at once, the ones that follow within the gap are drawn together at its
+end, the latest state winning. So no view (a decision owed, the final state) waits more
+than this for its turn, and a page costs the host a bounded number of renders a second
+whatever the table's pace. What the page itself does is drawn at once."""
+WATCHING_GAP = 0.25
+"""The same for a page that watches: it owes no decision, and a quarter of a second is
+less than a person notices in a view that only follows the play."""
 PING_INTERVAL = 5.0
 PAGE_SILENCE = 20.0
 """A page that answers no WebSocket ping for this long is gone (a phone off the Wi-Fi
@@ -134,8 +144,17 @@ class WebSeat:
         rate: float,
         ping_interval: float = PING_INTERVAL,
         silence: float = PAGE_SILENCE,
+        view_gap: float = VIEW_GAP,
+        watching_gap: float = WATCHING_GAP,
     ) -> None:
         self.ws = ws
+        self._view_gap = view_gap
+        self._watching_gap = watching_gap
+        self.views_rendered = 0
+        """Views rendered for this page so far (the cost the gap bounds)."""
+        self._answer = False
+        """The page did something since the last view: the next one is not held back
+        (its own taps, rate-limited as its messages are, answered at once)."""
         self._ping_interval = ping_interval
         self._silence = silence
         self._connect = connect
@@ -337,6 +356,7 @@ class WebSeat:
             effects = [] if intent is None else model.intend(intent)
             for effect in effects:
                 self._effects_in.send_nowait(effect)
+            self._answer = True  # what the page did is drawn at once
             self._changed.set()
 
     async def _prove(self, runner: ClientRunner, proof: object) -> None:
@@ -392,20 +412,41 @@ class WebSeat:
         self._changed.set()
 
     async def _views(self) -> None:
-        """The view, each time something changed (several changes drawn once)."""
+        """The view, each time something changed: at once after a quiet spell, then at
+        most one every gap while changes keep coming (those made meanwhile drawn once,
+        the latest state winning), and every ``TICK`` while a countdown runs."""
+        drawn = -math.inf
+        while True:
+            with trio.move_on_after(TICK if self._counting_down() else math.inf):
+                await self._changed.wait()
+            if not self._answer:
+                gap = self._watching_gap if self._watching() else self._view_gap
+                await trio.sleep_until(drawn + gap)  # changes gather meanwhile
+            self._changed = trio.Event()
+            self._answer = False
+            drawn = trio.current_time()
+            self.views_rendered += 1
+            await self._draw()
+
+    def _counting_down(self) -> bool:
+        return self.model is not None and self.model.countdowns.running
+
+    def _watching(self) -> bool:
+        session = None if self.model is None else self.model.session
+        return session is not None and session.spectator
+
+    async def _draw(self) -> None:
+        """Renders the view and sends it if it changed (after what the seat's token
+        needs to say)."""
         model = self.model
         assert model is not None
-        while True:
-            with trio.move_on_after(TICK if model.countdowns.running else math.inf):
-                await self._changed.wait()
-            self._changed = trio.Event()
-            session = model.session
-            if session is not None:
-                await self._tell_seat(session)
-            view = json.dumps({"view": view_json(display(model))}, ensure_ascii=False)
-            if view != self._sent_view:
-                self._sent_view = view
-                await self.ws.send_message(view)
+        session = model.session
+        if session is not None:
+            await self._tell_seat(session)
+        view = json.dumps({"view": view_json(display(model))}, ensure_ascii=False)
+        if view != self._sent_view:
+            self._sent_view = view
+            await self.ws.send_message(view)
 
     async def _tell_seat(self, session: ClientSession) -> None:
         """The page keeps the seat's resume token: told once, after the seat's first
