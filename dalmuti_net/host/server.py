@@ -71,6 +71,7 @@ from ..protocol.codec import FrameCache
 from ..protocol.messages import ACTION_TYPES, Message
 from ..told import N_, Told
 from .listen import serve_listeners
+from .ratelimit import RateLimiter
 from .savefile import SaveFile, SaveWriteError
 from .table import Batch, Close, StartBot, Table, Tell
 
@@ -100,25 +101,6 @@ HEARTBEAT = encode({"type": "heartbeat"})
 
 BotRunner = Callable[[trio.abc.Stream, StartBot], Awaitable[None]]
 """Plays a bot seat over ``stream`` (a client of this host), given the seat's token."""
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = burst
-        self._last = trio.current_time()
-
-    def allow(self) -> bool:
-        now = trio.current_time()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
 
 
 Receive = Callable[[], Awaitable[bytes | bytearray]]
@@ -325,7 +307,11 @@ class TableServer:
         closes one that said none in time, whatever it sent meanwhile.)"""
         limits = self.table.limits
         frames = FrameReader(self.table.max_frame_bytes)
-        rate = RateLimiter(limits.max_messages_per_second, limits.max_messages_per_second * 2)
+        rate = RateLimiter(
+            limits.max_messages_per_second,
+            limits.max_messages_per_second * 2,
+            trio.current_time(),
+        )
         timeout = limits.heartbeat_timeout_ms / 1000
         # Only whole frames count as being heard from: a byte a second holds no
         # connection open.
@@ -372,7 +358,11 @@ class TableServer:
             try:
                 raw = unpack(body)
                 request_id = _request_id(raw)
-                if not internal and not self._answers_decision(link, raw) and not rate.allow():
+                if (
+                    not internal
+                    and not self._answers_decision(link, raw)
+                    and not rate.allow(trio.current_time())
+                ):
                     await self._refuse(
                         link,
                         ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down"),

@@ -51,7 +51,7 @@ from ..client.model.display import display
 from ..client.runner import CannotConnect, ClientRunner
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
 from ..client.status import Status
-from ..host.server import RateLimiter
+from ..host.ratelimit import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS
 from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
@@ -161,7 +161,7 @@ class WebSeat:
         self.table_name = table_name
         self.table_id = table_id
         self._code = code
-        self._rate = RateLimiter(rate, rate * 2)
+        self._rate = RateLimiter(rate, rate * 2, trio.current_time())
         self.model: ClientModel | None = None
         self._language = DEFAULT_LANGUAGE
         self.runner: ClientRunner | None = None
@@ -178,7 +178,7 @@ class WebSeat:
 
     async def _receive(self) -> dict[str, Any]:
         raw = await self.ws.get_message()
-        if not self._rate.allow():
+        if not self._rate.allow(trio.current_time()):
             raise PageError("too many messages; slow down")
         if not isinstance(raw, str):
             raise PageError("this channel takes JSON text messages")
