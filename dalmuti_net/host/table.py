@@ -19,7 +19,7 @@ import math
 import secrets
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import replace
+from functools import cached_property
 from typing import Any
 
 from .. import __version__
@@ -28,39 +28,23 @@ from ..engine import (
     MIN_PLAYERS,
     Action,
     Event,
-    Game,
-    IllegalAction,
     Phase,
-    RevolutionDecision,
     Rules,
     RulesError,
     observe,
 )
-from ..engine.events import (
-    HandEnded,
-    HandStarted,
-    NewcomerPlaced,
-    PlayerRemoved,
-    RolesMirrored,
-    SeatingSettled,
-    TableEnded,
-    Waiting,
-)
-from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, ViewerFeed, snapshot_message
+from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, snapshot_message
 from ..protocol.catalogue import (
-    MAX_CHAT_CHARS,
     MAX_NAME_CHARS,
     MAX_PLAYER_ID,
     SNAPSHOT_CHAT_CHARS,
 )
-from ..protocol.errors import from_refusal
 from ..protocol.feed import hand_event_positions
 from ..protocol.messages import (
     ACTION_TYPES,
     Message,
     action_from_message,
     action_message,
-    decision_message,
 )
 from ..protocol.names import free_name, look_alike, normal_name
 from ..protocol.resume import client_proof, host_proof, proof_matches, seat_ids_match
@@ -74,6 +58,7 @@ from .admission import (
 )
 from .countdowns import timers_message
 from .default_moves import default_move
+from .journal import Journal, UnplayableChange
 from .records import (
     Batch,
     Challenge,
@@ -105,16 +90,6 @@ __all__ = [
 ]
 
 SOFTWARE = f"dalmuti-net/{__version__}"
-_TABLE_CHANGING = (
-    HandEnded,
-    TableEnded,
-    PlayerRemoved,
-    NewcomerPlaced,
-    SeatingSettled,
-    RolesMirrored,
-)
-"""Events after which the seats, their order (which orders ``heirs``) or the table's phase
-have changed: a ``table`` follows."""
 WATCHING = " (watching)"
 """What a spectator's name ends with in a chat line (beside the message's nil ``player``)."""
 HOST_ONLY = frozenset(
@@ -145,6 +120,11 @@ def _made_by(event: Event) -> int | None:
 
 class Table(TableState):
     """The table core's façade: what the server and the commands call."""
+
+    @cached_property
+    def changes(self) -> Journal:
+        """The journal: every change to the table goes through ``changes.commit``."""
+        return Journal(self)
 
     # ------------------------------------------------------------------ state
 
@@ -198,7 +178,7 @@ class Table(TableState):
 
     def _deal_if_all_read(self) -> None:
         if self.hand_over() and all(seat.ready for seat in self._readers()):
-            self._commit({"op": "next_hand"})
+            self.changes.commit({"op": "next_hand"})
 
     def bot_pace(self) -> float:
         """Seconds each answer of the host's own bots should take now, counted from its
@@ -259,7 +239,7 @@ class Table(TableState):
         player = self._free_player_number()
         self._arriving = connection
         try:
-            self._commit(
+            self.changes.commit(
                 {
                     "op": "seat",
                     "player": player,
@@ -797,7 +777,7 @@ class Table(TableState):
         """Chat is part of the table: journaled (so saved, and in histories and replays),
         and its last lines are in every snapshot."""
         name = connection.name + WATCHING if connection.spectator else connection.name
-        self._commit(
+        self.changes.commit(
             {
                 "op": "chat",
                 "player": None if connection.spectator else connection.player,
@@ -805,19 +785,6 @@ class Table(TableState):
                 "text": text[: self.limits.max_chat_chars],
             }
         )
-
-    def _apply_chat(self, entry: dict[str, Any]) -> None:
-        player, name, text = entry["player"], str(entry["name"]), str(entry["text"])
-        if (player is not None and type(player) is not int) or not text:
-            raise ValueError("a chat line without a speaker or text")
-        line = {
-            "player": player,
-            "name": name[: MAX_NAME_CHARS + 16],
-            "text": text[:MAX_CHAT_CHARS],
-        }
-        self.chat.append(line)
-        self._chat_said.append(None if self.game is None else (self._logs, len(self.game.log)))
-        self._broadcast({"type": "chat", **line})
 
     def chat_for_snapshot(self, positions: Sequence[int] = ()) -> list[dict[str, Any]]:
         """The last chat lines, oldest first, as many as fit ``SNAPSHOT_CHAT_CHARS``; with
@@ -880,7 +847,7 @@ class Table(TableState):
             )
         for seat in away:
             self._leave(seat)
-        self._commit({"op": "start", "seed": self.seed, "players": self.seated_players})
+        self.changes.commit({"op": "start", "seed": self.seed, "players": self.seated_players})
 
     def add_bot(self, strategy: str | None = None, name: str | None = None) -> Seat:
         if strategy is not None and strategy not in self.known_strategies:
@@ -927,7 +894,7 @@ class Table(TableState):
             rules = Rules.from_dict(merged)
         except RulesError as error:
             raise ProtocolError(ErrorCode.BAD_RULES, str(error)) from None
-        self._commit({"op": "rules", "rules": rules.to_dict()})
+        self.changes.commit({"op": "rules", "rules": rules.to_dict()})
 
     def set_timing(self, changes: dict[str, Any]) -> None:
         """The table's clocks (validated by the catalogue: ranges and types)."""
@@ -939,7 +906,7 @@ class Table(TableState):
             "results_ms": changes.get("results_ms", self.results_ms),
             "bot_pace_ms": changes.get("bot_pace_ms", self.bot_pace_ms),
         }
-        self._commit(entry)
+        self.changes.commit(entry)
 
     def _waited_for(self, player: int, now: float) -> float:
         """How long the table has waited for ``player``'s decision, which must be one
@@ -976,7 +943,7 @@ class Table(TableState):
     def offer_rematch(self, host: Seat) -> None:
         if self.phase != "ended" or self.game is None:
             raise ProtocolError(ErrorCode.TOO_SOON, "a rematch is offered once the table ended")
-        self._commit({"op": "rematch", "host": host.player, "seed": secrets.randbits(63)})
+        self.changes.commit({"op": "rematch", "host": host.player, "seed": secrets.randbits(63)})
         # Whoever is away is not at the rematch: in the lobby a seat is a place in line.
         for seat in list(self.seats.values()):
             if seat.kind == "human" and seat.connection is None and not seat.host:
@@ -985,7 +952,7 @@ class Table(TableState):
     def end_table(self) -> None:
         if self.phase == "ended":
             raise ProtocolError(ErrorCode.TABLE_ENDED, "the table has already ended")
-        self._commit({"op": "end"})
+        self.changes.commit({"op": "end"})
 
     def _leave(self, seat: Seat, wanted_heir: int | None = None) -> None:
         connection_id = seat.connection
@@ -993,7 +960,7 @@ class Table(TableState):
         if seat.host:
             # Who is connected is not in the journal: the heir is, so a replay agrees.
             entry["heir"] = self._heir_for(seat, wanted_heir)
-        self._commit(entry)
+        self.changes.commit(entry)
         if self.game is None and seat.kind == "bot" and connection_id in self.connections:
             self._close(self.connections[connection_id])
         # Nobody to take the host role: the table ends, but for a lobby without a host
@@ -1013,7 +980,7 @@ class Table(TableState):
     def _end_without_host(self, leaver_connection: int | None) -> None:
         """The host player left and nobody can take the role: the table ends, and every
         connection is told why before it is closed."""
-        self._commit({"op": "end"})
+        self.changes.commit({"op": "end"})
         for connection in list(self.connections.values()):
             if connection.id == leaver_connection or connection.internal or connection.closing:
                 continue
@@ -1037,35 +1004,7 @@ class Table(TableState):
         entry = {"op": "act", "player": player, "action": action_message(action)}
         if by is not None:  # journaled too: histories and a resumed table say it as well
             entry["by"] = by
-        self._commit(entry)
-
-    def _apply_act(self, entry: dict[str, Any]) -> None:
-        """A move; one made for the player (``by``) is said to all, before its events."""
-        assert self.game is not None
-        player, action = entry["player"], action_from_message(entry["action"])
-        by = entry.get("by")
-        if by is None:  # the player's own move: nothing to say beside its events
-            self._distribute(self.game.apply(player, action))
-            return
-        if by not in ("timer", "stand_in", "host"):
-            raise ValueError(f"a move made by {by!r}")
-        # Rule 20: that a revolution was asked is the holder's secret, and so is who
-        # answered it for them.
-        secret = self._owed.get(player) is RevolutionDecision
-        told = {c.id for c in self._connections_of(player)} if secret else None
-        marks = {c.id: len(c.outbox) for c in self.connections.values()}
-        log = self.game.log
-        logged = len(log)
-        self._distribute(self.game.apply(player, action))
-        # A move that starts a hand (the log begins again) has nothing in this hand's log.
-        if self.game.log is log and len(log) > logged:
-            self._made_for.append((logged, len(log), player, by, secret))
-        note: Message = {"type": "moved_for", "player": player, "by": by}
-        for connection in self.connections.values():
-            if told is not None and connection.id not in told:
-                continue
-            if connection.greeted and not connection.closing and connection.id in marks:
-                connection.outbox.insert(marks[connection.id], note)
+        self.changes.commit(entry)
 
     def play_default(self, player: int) -> None:
         """The turn timer ran out: make the documented default move for ``player``."""
@@ -1077,7 +1016,7 @@ class Table(TableState):
 
     def begin_next_hand(self) -> None:
         if self.hand_over():
-            self._commit({"op": "next_hand"})
+            self.changes.commit({"op": "next_hand"})
 
     # ------------------------------------------------------------------ time
 
@@ -1152,223 +1091,12 @@ class Table(TableState):
                     message = timers_message({}, {}, now=now)
                 connection.outbox.append(message)
 
-    # ------------------------------------------------------------------ committing changes
-
-    def _commit(self, entry: dict[str, Any]) -> None:
-        """Apply one change to the table; journal it only if it was accepted."""
-        try:
-            self._apply(entry)
-        except IllegalAction as refusal:
-            raise ProtocolError(from_refusal(refusal.code), refusal.message) from None
-        if not self._replaying:
-            self.journal.append(entry)
-
-    def _apply(self, entry: dict[str, Any]) -> None:
-        op = entry["op"]
-        if op == "act":
-            self._apply_act(entry)
-        elif op == "seat":
-            player = entry["player"]
-            if self.game is not None:
-                events = self.game.request_join(player)
-            self._next_player = max(self._next_player, player + 1)
-            self.seats[player] = Seat(
-                player,
-                # Saves from before names were checked, or normalised as they are now.
-                normal_name(entry["name"], MAX_NAME_CHARS) or "Player",
-                entry["kind"],
-                entry["token"],
-                host=entry["host"],
-                ready=entry["kind"] == "bot",  # a bot is ready as soon as it is seated
-                strategy=entry["strategy"],
-            )
-            self._feeds[player] = ViewerFeed(player)
-            if self._arriving is not None:
-                self._attach(self._arriving, self.seats[player])
-            # The table first: whoever is told that a newcomer is joining already has
-            # their seat and name (else a client could only call them by number).
-            self._broadcast_table()
-            if self.game is not None:
-                self._distribute(events)
-        elif op == "start":
-            self.rematch = False
-            self.game_number += 1
-            self.seed = entry["seed"]
-            self.game = Game(entry["players"], self.rules, self.seed)
-            self._logs += 1
-            self._broadcast_table()
-            self._distribute(self.game.start())
-        elif op == "rules":
-            self.rules = Rules.from_dict(entry["rules"])
-            self._broadcast_table()
-        elif op == "leave":
-            self._apply_leave(self.seats[entry["player"]], entry)
-        elif op == "chat":
-            self._apply_chat(entry)
-        elif op == "next_hand":
-            assert self.game is not None
-            events = self.game.begin_next_hand()
-            self._drop_departed()
-            # Seats may have gone too: the table follows the new hand's start at the latest.
-            self._distribute(events, table_changed=True)
-        elif op == "timing":
-            self.limits = replace(self.limits, turn_timer_ms=entry["turn_timer_ms"])
-            self.results_ms = entry["results_ms"]
-            self.bot_pace_ms = entry.get("bot_pace_ms", self.bot_pace_ms)  # older saves lack it
-            self._broadcast_table()
-        elif op == "rematch":
-            self._apply_rematch(entry)
-        elif op == "end":
-            if self.game is None:
-                self.ended = True
-                self._broadcast_table()
-            else:
-                self._distribute(self.game.end_table())
-        else:
-            raise ValueError(f"unknown journal entry {op!r}")
-
-    def _apply_leave(self, seat: Seat, entry: dict[str, Any]) -> None:
-        if self.game is None:
-            del self.seats[seat.player]
-            self._feeds.pop(seat.player, None)
-            if seat.connection is not None and seat.connection in self.connections:
-                self.connections[seat.connection].player = None
-        else:
-            in_game = seat.player in self.game.order or seat.player in self.game.joining
-            if in_game and self.game.phase is not Phase.ENDED:
-                self._distribute(self.game.request_leave(seat.player))
-            seat.gone = True
-        if seat.host:
-            seat.host = False
-            if "heir" in entry:
-                heir = None if entry["heir"] is None else self.seats.get(entry["heir"])
-            else:  # journals from before heirs were recorded
-                heir = next(
-                    (s for s in self.seats.values() if s.kind == "human" and not s.gone), None
-                )
-            if heir is not None:
-                heir.host = True
-        self._broadcast_table()
-
-    def _apply_rematch(self, entry: dict[str, Any]) -> None:
-        """The same seats, back in the lobby: those who left are gone, the rest wait until
-        everyone is ready (the host player, who offered it, and bots already are)."""
-        for player, seat in list(self.seats.items()):
-            if seat.gone:
-                del self.seats[player]
-                self._feeds.pop(player, None)
-                for connection_id in (seat.connection, seat.stand_in):
-                    if connection_id is not None and connection_id in self.connections:
-                        self._close(self.connections[connection_id])
-                continue
-            seat.ready = seat.kind == "bot" or seat.player == entry["host"]
-            if seat.stand_in is not None and seat.stand_in in self.connections:
-                self._close(self.connections[seat.stand_in])
-            seat.stand_in = None
-        self.game = None
-        self.ended = False
-        self.rematch = True
-        # The game that ended keeps its leavers and marks; the next one starts afresh.
-        self.departed = []
-        self._scores = {}
-        self._hands_played = {}
-        self._made_for = []
-        self._owed = {}
-        self._awaiting_stand_in.clear()
-        self.seed = entry.get("seed", self.seed)
-        self._broadcast_table()
-        if not self._replaying:
-            self.effects.extend(self.bot_seats())  # the host's bots stopped at the end
-
-    def _drop_departed(self) -> None:
-        """After a new hand starts, seats that left are gone for good (a player who played
-        is remembered among the departed, with their points)."""
-        assert self.game is not None
-        for player, seat in list(self.seats.items()):
-            if seat.gone and player not in self.game.order and player not in self.game.joining:
-                del self.seats[player]
-                if player in self._hands_played:
-                    self.departed.append(
-                        Departed(
-                            player,
-                            seat.name,
-                            seat.kind,
-                            self._scores.get(player, 0),
-                            self._hands_played[player],
-                        )
-                    )
-                for connection_id in (seat.connection, seat.stand_in):
-                    if connection_id is not None and connection_id in self.connections:
-                        self._close(self.connections[connection_id])
-
-    def _distribute(self, events: list[Event], *, table_changed: bool = False) -> None:
-        """Each viewer's visible events, then each newly owed decision to whoever owes it.
-
-        A ``table`` message the events call for goes right after the last event that
-        calls for it, never at the end of the batch: where a batch ends can depend on a
-        secret (it stops at a revolution check only when someone holds both Jesters), and
-        so must not show in anyone's stream (RULES.md rule 20).
-        """
-        assert self.game is not None
-        if self.on_events is not None:
-            self.on_events(events)
-        for event in events:
-            if isinstance(event, HandStarted):
-                self._made_for = []
-                self._logs += 1
-            if isinstance(event, HandEnded):
-                for player, score in zip(event.finishing, event.scores, strict=True):
-                    self._scores[player] = score
-                    self._hands_played[player] = self._hands_played.get(player, 0) + 1
-        if any(isinstance(e, HandEnded | HandStarted) for e in events):
-            # Each hand's results are read anew (before the `table` these events bring).
-            for seat in self.seats.values():
-                seat.ready = seat.kind == "bot"
-        # A new hand's ``table`` (leavers removed, newcomers seated, ``ready`` cleared)
-        # comes right before its ``hand_started``, whatever dealt it; any other right after
-        # the last event that changes it.
-        started = next((i for i, e in enumerate(events) if isinstance(e, HandStarted)), None)
-        changed = max(
-            (i + 1 for i, e in enumerate(events) if isinstance(e, _TABLE_CHANGING)), default=None
-        )
-        cuts = {cut for cut in (started, changed) if cut is not None}
-        if table_changed and started is None:
-            cuts.add(len(events))
-        start = 0
-        for cut in sorted(cuts):
-            self._deliver(events[start:cut])
-            self._broadcast_table()
-            start = cut
-        self._deliver(events[start:])
-        pending = self.game.pending()
-        # A new turn, a new misdeal or a new placement asks again even if the same player
-        # owed the last decision; during taxes the same decisions simply stay owed.
-        asked_again = any(isinstance(e, Waiting) and e.phase != "taxes" for e in events)
-        for player, decision in pending.items():
-            if self._owed.get(player) is type(decision) and not asked_again:
-                continue
-            self.decisions_asked[player] = self.decisions_asked.get(player, 0) + 1
-            message = decision_message(
-                decision, self.limits.turn_timer_ms, decision_id=self.decisions_asked[player]
-            )
-            for connection in self._connections_of(player):
-                connection.outbox.append(message)
-        self._owed = {player: type(decision) for player, decision in pending.items()}
-
-    def _deliver(self, events: list[Event]) -> None:
-        fields: dict[int, Message] = {}
-        by_viewer = {viewer: feed.messages(events, fields) for viewer, feed in self._feeds.items()}
-        for connection in self.connections.values():
-            if connection.greeted and not connection.closing:
-                viewer = None if connection.spectator else connection.player
-                connection.outbox.extend(by_viewer.get(viewer, []))
-
     # ------------------------------------------------------------------ rebuilding
 
     def apply_saved(self, entry: dict[str, Any]) -> None:
         """Apply one entry of a save as it happened live: unlike ``replay``, its messages go
         to the connections attached now (this is how hand histories listen to a table)."""
-        self._apply(entry)
+        self.changes.apply(entry)
 
     @classmethod
     def replay(cls, journal: list[dict[str, Any]], **settings: Any) -> Table:
@@ -1378,30 +1106,9 @@ class Table(TableState):
         try:
             for number, entry in enumerate(journal, start=1):
                 try:
-                    table._apply(entry)
+                    table.changes.apply(entry)
                 except Exception as error:  # a save is a file: anything in it may be wrong
                     raise UnplayableChange(number, error) from error
         finally:
             table._replaying = False
         return table
-
-
-class UnplayableChange(Told):
-    """A saved change the table cannot take again (the save was damaged or forged)."""
-
-    def __init__(self, number: int, error: Exception) -> None:
-        reason: object
-        if isinstance(error, KeyError):
-            reason = (
-                Told(N_("it lacks {key}"), key=repr(error.args[0]))
-                if error.args
-                else Told(N_("something is missing"))
-            )
-        elif isinstance(error, Told):
-            reason = error
-        else:
-            reason = str(error) or Told(N_("it does not fit the table at that point"))
-        super().__init__(
-            N_("change {number} cannot be played again ({reason})"), number=number, reason=reason
-        )
-        self.number = number

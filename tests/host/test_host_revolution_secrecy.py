@@ -24,7 +24,7 @@ import msgpack
 import pytest
 
 from dalmuti_net.engine import JESTER, Game, Phase, Rules
-from dalmuti_net.host import table as table_module
+from dalmuti_net.host import journal as journal_module
 from dalmuti_net.host.default_moves import default_move
 from dalmuti_net.host.table import Close, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION, encode
@@ -92,7 +92,7 @@ def play(case: Case, holds: bool, monkeypatch: pytest.MonkeyPatch) -> Run:
             self._rng = RiggedRandom(self, case, holds)
             rigs.append(self._rng)
 
-    monkeypatch.setattr(table_module, "Game", RiggedGame)
+    monkeypatch.setattr(journal_module, "Game", RiggedGame)  # the journal starts games
     tokens = (f"token-{n}" for n in itertools.count(1))
     table = Table(
         "rule 20", case.rules, seed=case.seed, token_factory=lambda: next(tokens), table_id="t"
