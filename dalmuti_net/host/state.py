@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from .. import __version__
 from ..engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -38,6 +39,9 @@ from ..protocol.text import clean_text
 from .admission import ChatBudget, CodeGuesses, address_key
 from .countdowns import Countdowns
 from .records import Close, Connection, Departed, Effect, Limits, Seat, StartBot
+
+SOFTWARE = f"dalmuti-net/{__version__}"
+"""What the host says it runs, in ``about`` and ``welcome``."""
 
 
 class TableState:

@@ -15,31 +15,23 @@ time in seconds.
 
 from __future__ import annotations
 
-import math
 import secrets
-from bisect import bisect_left
-from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from .. import __version__
 from ..engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Action,
-    Event,
     Phase,
     Rules,
     RulesError,
-    observe,
 )
-from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, snapshot_message
+from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError
 from ..protocol.catalogue import (
     MAX_NAME_CHARS,
     MAX_PLAYER_ID,
-    SNAPSHOT_CHAT_CHARS,
 )
-from ..protocol.feed import hand_event_positions
 from ..protocol.messages import (
     ACTION_TYPES,
     Message,
@@ -47,17 +39,9 @@ from ..protocol.messages import (
     action_message,
 )
 from ..protocol.names import free_name, look_alike, normal_name
-from ..protocol.resume import client_proof, host_proof, proof_matches, seat_ids_match
-from ..told import N_, Told
-from .admission import (
-    Admission,
-    MakeRoom,
-    address_key,
-    is_loopback,
-    same_code,
-)
 from .countdowns import timers_message
 from .default_moves import default_move
+from .handshake import WRONG_CODES, Handshake
 from .journal import Journal, UnplayableChange
 from .records import (
     Batch,
@@ -71,7 +55,8 @@ from .records import (
     StartBot,
     Tell,
 )
-from .state import TableState
+from .snapshot import send_snapshot
+from .state import SOFTWARE, TableState
 
 __all__ = [
     "WRONG_CODES",
@@ -89,7 +74,6 @@ __all__ = [
     "UnplayableChange",
 ]
 
-SOFTWARE = f"dalmuti-net/{__version__}"
 WATCHING = " (watching)"
 """What a spectator's name ends with in a chat line (beside the message's nil ``player``)."""
 HOST_ONLY = frozenset(
@@ -108,16 +92,6 @@ HOST_ONLY = frozenset(
 )
 
 
-WRONG_CODES = N_("Someone at {address} has tried {count} wrong join codes.")
-"""Told to the host player once per step (admission.TELL_AT), never once per try."""
-
-
-def _made_by(event: Event) -> int | None:
-    """The player who made the move an event tells (``player``, or ``giver`` of a tax)."""
-    player = getattr(event, "player", None)
-    return player if player is not None else getattr(event, "giver", None)
-
-
 class Table(TableState):
     """The table core's façade: what the server and the commands call."""
 
@@ -125,6 +99,22 @@ class Table(TableState):
     def changes(self) -> Journal:
         """The journal: every change to the table goes through ``changes.commit``."""
         return Journal(self)
+
+    @cached_property
+    def handshake(self) -> Handshake:
+        """Admission, ``hello``, and a resume's ``challenge`` and ``prove``."""
+        return Handshake(self, self.reserve_seat, self._unique_name)
+
+    def connect(
+        self,
+        *,
+        internal: bool = False,
+        address: str | None = None,
+        now: float = 0.0,
+        unseen: bool = False,
+    ) -> int:
+        """A new connection's id (``Handshake.connect``); ``now``: the server's clock."""
+        return self.handshake.connect(internal=internal, address=address, now=now, unseen=unseen)
 
     # ------------------------------------------------------------------ state
 
@@ -308,67 +298,6 @@ class Table(TableState):
 
     # ------------------------------------------------------------------ connections
 
-    @property
-    def admission(self) -> Admission:
-        """The admission limits, from the limits in force."""
-        limits = self.limits
-        return Admission(
-            limits.max_connections,
-            limits.max_unwelcomed,
-            limits.max_unwelcomed_per_address,
-            limits.max_seats_per_address,
-            limits.max_spectators_per_address,
-        )
-
-    def _held_to_address_caps(self, connection: Connection) -> bool:
-        """Whether the per-address caps on seats, spectators and chat apply (not to a
-        connection whose address is unknown: nothing to count it by)."""
-        if connection.internal or connection.address is None:
-            return False
-        return not (self.limits.loopback_exempt and is_loopback(connection.address))
-
-    def connect(
-        self,
-        *,
-        internal: bool = False,
-        address: str | None = None,
-        now: float = 0.0,
-        unseen: bool = False,
-    ) -> int:
-        """A new connection's id; room may be made for it by closing the oldest idle
-        connection that has not said hello (``admission``): a newcomer is never refused
-        here, so that nothing locks out a resume. ``now``: the server's clock, in seconds.
-        The limit on connections that said hello applies at ``hello``."""
-        if not internal:
-            # One that awaits its prove named a real seat: not waiting, never closed here.
-            waiting = [
-                c
-                for c in self.connections.values()
-                if not (c.internal or c.greeted or c.closing or c.challenge is not None)
-            ]
-            verdict = self.admission.arrive(waiting, address, now)
-            if isinstance(verdict, MakeRoom):
-                self.refuse(verdict.oldest.id, verdict.error)
-        connection = Connection(self._next_connection, internal, address=address)
-        connection.unseen = internal and unseen
-        connection.connected_at = now
-        self._next_connection += 1
-        self.connections[connection.id] = connection
-        if not internal:
-            self.countdowns.expect_hello(connection.id, now + self.limits.hello_timeout_ms / 1000)
-        return connection.id
-
-    def hello_overdue(self, connection_id: int) -> None:
-        """The hello deadline has passed for this connection (``tick``): it is refused,
-        whatever it sent meanwhile."""
-        connection = self.connections.get(connection_id)
-        if connection is not None and not connection.greeted:
-            seconds = self.limits.hello_timeout_ms / 1000
-            self.refuse(
-                connection_id,
-                ProtocolError(ErrorCode.TIMEOUT, f"no hello within {seconds:g} s of connecting"),
-            )
-
     def listening(self, connection_id: int) -> bool:
         """Whether the connection said hello and is not being closed: the server sends it
         what it sends everyone (timers, a save problem)."""
@@ -467,10 +396,10 @@ class Table(TableState):
             return
         if not connection.greeted:
             if kind == "prove":
-                self._prove(connection, message["proof"])
+                self.handshake.prove(connection, message["proof"])
             elif kind == "hello":
                 connection.challenge = None
-                self._hello(connection, message, now)
+                self.handshake.hello(connection, message, now)
             else:
                 raise ProtocolError(ErrorCode.NOT_HELLO, "send hello first")
             return
@@ -484,10 +413,10 @@ class Table(TableState):
             self._close(connection)
             return
         if kind == "snapshot_request":
-            self._send_snapshot(connection)
+            send_snapshot(self, connection)
             return
         if kind == "chat":
-            if self._held_to_address_caps(connection) and not self._chat_budget.allow(
+            if self.handshake.held_to_address_caps(connection) and not self._chat_budget.allow(
                 connection.address, now
             ):
                 raise ProtocolError(
@@ -551,228 +480,6 @@ class Table(TableState):
                 ErrorCode.STALE_DECISION, f"decision {decision_id} is no longer owed; {now}"
             )
 
-    def _hello(self, connection: Connection, message: Message, now: float = 0.0) -> None:
-        if message["version"] != PROTOCOL_VERSION:
-            raise ProtocolError(
-                ErrorCode.VERSION_MISMATCH,
-                f"this host speaks protocol version {PROTOCOL_VERSION}, "
-                f"the client version {message['version']}",
-            )
-        connection.person = message.get("person") is True
-        resume = message.get("resume")
-        if self.code is not None:
-            self._check_code(connection, message.get("code"), resumes=resume is not None, now=now)
-        if resume is None and not connection.internal:
-            outside = sum(
-                1
-                for c in self.connections.values()
-                if c.greeted and not c.internal and not c.closing
-            )
-            self.admission.check_hello(outside)
-        if resume is not None:
-            seat = self._resumable(connection, resume["seat"])
-            host_nonce = self._new_nonce()
-            connection.challenge = Challenge(seat.player, message, resume["nonce"], host_nonce)
-            proof = host_proof(seat.token, self.table_id, resume["nonce"], host_nonce)
-            connection.outbox.append({"type": "challenge", "nonce": host_nonce, "proof": proof})
-            return
-        spectator = message["role"] == "spectator"
-        if self._held_to_address_caps(connection):
-            self.admission.check_place(spectator, self._taken_from(connection, spectator))
-        if spectator:
-            spectators = sum(1 for c in self.connections.values() if c.spectator)
-            if spectators >= self.limits.max_spectators:
-                raise ProtocolError(ErrorCode.TABLE_FULL, "no spectator place is left")
-            connection.spectator = True
-            connection.name = self._unique_name(message["name"], spectator=True)
-        else:
-            if self.phase == "ended":
-                raise ProtocolError(
-                    ErrorCode.TABLE_ENDED,
-                    "this table has ended",
-                    fatal=True,
-                    details=self._final_standings(),
-                )
-            becomes_host = self.headless and not any(
-                s.host for s in self.seats.values() if not s.gone
-            )
-            self.reserve_seat(message["name"], host=becomes_host, connection=connection)
-        self._welcome(connection, resumed=False)
-
-    def _check_code(
-        self, connection: Connection, given: object, *, resumes: bool, now: float
-    ) -> None:
-        """The join code, slowed per address (``admission.CodeGuesses``). While an address
-        waits its codes are not looked at; a resume then goes on without one, as its
-        proof of the seat's token (``_prove``) says more than the code could, so that a
-        neighbour guessing codes behind the same address never locks a seat out."""
-        assert self.code is not None
-        address = None if connection.internal else connection.address
-        wait = self.guesses.wait_left(address, now)
-        if wait > 0:
-            if resumes:
-                return
-            raise ProtocolError(
-                ErrorCode.BAD_CODE,
-                f"too many wrong join codes from your address: try again in {math.ceil(wait)} s",
-            )
-        if same_code(given, self.code):
-            return
-        told = self.guesses.wrong(address, now)
-        if told is not None:
-            self.effects.append(Tell(Told(WRONG_CODES, address=told.address, count=told.count)))
-        raise ProtocolError(ErrorCode.BAD_CODE, "this table needs the right join code")
-
-    def _taken_from(self, connection: Connection, spectator: bool) -> int:
-        """Seats (or spectator places) taken by connections from ``connection``'s address:
-        a seat counts while it is held (connected, or kept for its player's return)."""
-        key = address_key(connection.address)
-        if spectator:
-            return sum(
-                1
-                for c in self.connections.values()
-                if c.spectator and not c.internal and address_key(c.address) == key
-            )
-        return sum(
-            1
-            for seat in self.seats.values()
-            if not seat.gone and seat.kind == "human" and seat.address_key == key
-        )
-
-    def _resumable(self, connection: Connection, seat_id: str) -> Seat:
-        """The seat a ``resume`` names, if this connection may take it back."""
-        seat = next((s for s in self.seats.values() if seat_ids_match(s.token, seat_id)), None)
-        # A seat that left keeps being played until the hand ends: by its stand-in only.
-        stand_in = seat is not None and self._stand_in_due(connection, seat)
-        if (
-            seat is None
-            or (seat.gone and not stand_in)
-            or (seat.kind == "bot" and not connection.internal)
-        ):
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "that seat is not one this table gives back")
-        return seat
-
-    def _prove(self, connection: Connection, proof: str) -> None:
-        """The client's answer to the challenge: the seat is its own only if the proof is
-        right for this connection's two nonces (and the seat is still there to take)."""
-        challenge, connection.challenge = connection.challenge, None
-        if challenge is None:
-            raise ProtocolError(ErrorCode.BAD_PROOF, "no challenge is pending on this connection")
-        seat = self.seats.get(challenge.player)
-        if seat is None:
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "that seat is not one this table gives back")
-        expected = client_proof(
-            seat.token, self.table_id, challenge.client_nonce, challenge.host_nonce
-        )
-        if not proof_matches(expected, proof):
-            raise ProtocolError(ErrorCode.BAD_PROOF, "that proof does not match the challenge")
-        # Checked again: the seat may have gone, or its stand-in come, since the challenge.
-        seat = self._resumable(connection, challenge.hello["resume"]["seat"])
-        self._resume(connection, seat)
-        self._welcome(connection, resumed=True)
-
-    def _welcome(self, connection: Connection, *, resumed: bool) -> None:
-        connection.greeted = True
-        self.countdowns.no_hello_due(connection.id)
-        seat = None if connection.spectator else self.seats.get(connection.player or -1)
-        connection.outbox.append(
-            {
-                "type": "welcome",
-                "version": PROTOCOL_VERSION,
-                "player": None if seat is None else seat.player,
-                # Sent once, to the seat's new player; a resumed seat proved it has it.
-                "token": None if seat is None or resumed else seat.token,
-                "host": seat is not None and seat.host,
-                "table": self.name,
-                "table_id": self.table_id,
-                "software": SOFTWARE,
-                "rules": self.rules.to_dict(),
-                "limits": self.limits.message(self.max_frame_bytes),
-            }
-        )
-        self._send_snapshot(connection)
-        self._broadcast_table(connection)  # its snapshot has the table already
-
-    def _stand_in_due(self, connection: Connection, seat: Seat) -> bool:
-        return connection.internal and seat.player in self._awaiting_stand_in
-
-    def _resume(self, connection: Connection, seat: Seat) -> None:
-        if self._stand_in_due(connection, seat):
-            self._awaiting_stand_in.discard(seat.player)
-            if seat.connection is not None:
-                # The player came back between the stand-in's start and its hello.
-                raise ProtocolError(ErrorCode.REPLACED, "the seat's player is back")
-            seat.stand_in = connection.id
-            connection.player = seat.player
-            connection.name = seat.name
-            return
-        for previous, why in (
-            (seat.connection, "this seat was resumed by another connection"),
-            (seat.stand_in, "the seat's player is back"),
-        ):
-            if previous is not None and previous in self.connections:
-                self.refuse(previous, ProtocolError(ErrorCode.REPLACED, why))
-        seat.stand_in = None
-        self._attach(connection, seat)
-
-    def _send_snapshot(self, connection: Connection) -> None:
-        viewer = None if connection.spectator else connection.player
-        feed = self._feeds[viewer]
-        observation = decision = None
-        told: list[Event] = []
-        positions: list[int] = []
-        if self.game is not None:
-            observation = observe(self.game, viewer)
-            positions = hand_event_positions(self.game.log, viewer)
-            told = [self.game.log[at] for at in positions]
-            if viewer is not None and self.game.phase is not Phase.ENDED:
-                decision = self.game.decision_for(viewer)
-        asked = self.decisions_asked.get(viewer, 0) if viewer is not None else 0
-        snapshot = snapshot_message(
-            feed.seq,
-            viewer,
-            self.table_message(),
-            observation,
-            decision,
-            self._time_left(viewer, asked) if decision is not None else None,
-            asked,
-            told,
-        )
-        marks = self._moved_for_marks(positions, viewer)
-        if marks:
-            snapshot["moved_for"] = marks
-        chat = self.chat_for_snapshot(positions)
-        if chat:
-            snapshot["chat"] = chat
-        connection.outbox.append(snapshot)
-        connection.timers_told = False  # a `timers` follows every snapshot (``tick``)
-
-    def _time_left(self, player: int | None, decision_id: int) -> int | None:
-        """A snapshot's ``deadline_ms``: the time left on the seat's turn timer now, the
-        whole timer if it has not started yet; None without a turn timer."""
-        allowed = self.limits.turn_timer_ms
-        if allowed is None or player is None:
-            return allowed
-        left = self.countdowns.turn_left(player, decision_id, self._now)
-        return allowed if left is None else min(allowed, round(left * 1000))
-
-    def _moved_for_marks(self, positions: list[int], viewer: int | None) -> list[dict[str, Any]]:
-        """Where in a snapshot's hand events (``positions``: their places in the game's log)
-        each move made for a player is: at its first event this viewer was told that the
-        player made (a play, a pass, a tax: the last tax given completes everyone's, whose
-        events come first), else at its first event this viewer was told."""
-        at = {place: index for index, place in enumerate(positions)}
-        log = [] if self.game is None else self.game.log
-        marks = []
-        for start, end, player, by, secret in self._made_for:
-            if secret and viewer != player:
-                continue
-            told = [place for place in range(start, end) if place in at]
-            own = [place for place in told if _made_by(log[place]) == player]
-            if own or told:
-                marks.append({"at": at[(own or told)[0]], "player": player, "by": by})
-        return marks
-
     def _chat(self, connection: Connection, text: str) -> None:
         """Chat is part of the table: journaled (so saved, and in histories and replays),
         and its last lines are in every snapshot."""
@@ -785,22 +492,6 @@ class Table(TableState):
                 "text": text[: self.limits.max_chat_chars],
             }
         )
-
-    def chat_for_snapshot(self, positions: Sequence[int] = ()) -> list[dict[str, Any]]:
-        """The last chat lines, oldest first, as many as fit ``SNAPSHOT_CHAT_CHARS``; with
-        the places in the game's log of a snapshot's hand events (``positions``), each line
-        said after some of them says after how many (``after``)."""
-        kept: list[dict[str, Any]] = []
-        room = SNAPSHOT_CHAT_CHARS
-        for line, said in zip(reversed(self.chat), reversed(self._chat_said), strict=True):
-            room -= len(line["text"]) + len(line["name"])
-            if room < 0:
-                break
-            after = 0
-            if said is not None and said[0] == self._logs:
-                after = bisect_left(positions, said[1])
-            kept.append({**line, "after": after} if after else line)
-        return kept[::-1]
 
     def _ready(self, seat: Seat, ready: bool) -> None:
         if self.ended:
@@ -1047,7 +738,7 @@ class Table(TableState):
             else:
                 self.request_stand_in(player)
         for connection_id in due.hello:
-            self.hello_overdue(connection_id)
+            self.handshake.hello_overdue(connection_id)
         game = self.game
         if due.next_hand is not None and game is not None and game.hand_number == due.next_hand:
             self.begin_next_hand()  # unless everyone's being ready dealt it already
