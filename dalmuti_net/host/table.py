@@ -11,38 +11,38 @@ timers, grace periods, the pause between hands, how long a decision has been wai
 the hello a new connection owes) and says when it next needs to act (``next_deadline``);
 the server calls ``tick(now)`` then, and after every batch it delivers, with its clock's
 time in seconds.
+
+``Table`` is the façade, as h11's ``Connection`` is: the server and the commands call it and
+nothing behind it. Its rooms each do one job on the table's state (``state.TableState``),
+which they are handed: the connection handshake (``handshake.py``: admission, ``hello``,
+a resume's ``challenge`` and ``prove``), the journal (``journal.py``: commit, apply,
+distribute, and so replay), the lobby (``lobby.py``: seats, rules, clocks, bots,
+readiness, leaving, heirs) and the snapshot (``snapshot.py``). What stays here is what
+only the façade does: routing each request to its room, the game's moves, time (``tick``)
+and the batch the server takes.
 """
 
 from __future__ import annotations
 
-import secrets
 from functools import cached_property
 from typing import Any
 
 from ..engine import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     Action,
     Phase,
-    Rules,
-    RulesError,
 )
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError
-from ..protocol.catalogue import (
-    MAX_NAME_CHARS,
-    MAX_PLAYER_ID,
-)
 from ..protocol.messages import (
     ACTION_TYPES,
     Message,
     action_from_message,
     action_message,
 )
-from ..protocol.names import free_name, look_alike, normal_name
 from .countdowns import timers_message
 from .default_moves import default_move
 from .handshake import WRONG_CODES, Handshake
 from .journal import Journal, UnplayableChange
+from .lobby import WATCHING, Lobby
 from .records import (
     Batch,
     Challenge,
@@ -74,8 +74,6 @@ __all__ = [
     "UnplayableChange",
 ]
 
-WATCHING = " (watching)"
-"""What a spectator's name ends with in a chat line (beside the message's nil ``player``)."""
 HOST_ONLY = frozenset(
     {
         "start",
@@ -101,9 +99,14 @@ class Table(TableState):
         return Journal(self)
 
     @cached_property
+    def lobby(self) -> Lobby:
+        """Seats, rules, clocks, bots, readiness, leaving and heirs."""
+        return Lobby(self, self.changes)
+
+    @cached_property
     def handshake(self) -> Handshake:
         """Admission, ``hello``, and a resume's ``challenge`` and ``prove``."""
-        return Handshake(self, self.reserve_seat, self._unique_name)
+        return Handshake(self, self.lobby.reserve_seat, self.lobby.unique_name)
 
     def connect(
         self,
@@ -150,25 +153,6 @@ class Table(TableState):
         if connection is None or connection.player is None or connection.spectator:
             return False
         return connection.player in self.pending_players()
-
-    def _readers(self) -> list[Seat]:
-        """Between hands, the seats the next deal waits for: connected people in the game
-        (a seat a stand-in plays, or nobody, is not reading anything)."""
-        assert self.game is not None
-        in_game = set(self.game.order) | set(self.game.joining)
-        return [
-            seat
-            for seat in self.seats.values()
-            if seat.player in in_game
-            and seat.kind == "human"
-            and not seat.gone
-            and seat.connection is not None
-            and seat.stand_in is None
-        ]
-
-    def _deal_if_all_read(self) -> None:
-        if self.hand_over() and all(seat.ready for seat in self._readers()):
-            self.changes.commit({"op": "next_hand"})
 
     def bot_pace(self) -> float:
         """Seconds each answer of the host's own bots should take now, counted from its
@@ -218,83 +202,26 @@ class Table(TableState):
         host: bool = False,
         kind: str = "human",
         strategy: str | None = None,
-        connection: Connection | None = None,
     ) -> Seat:
-        """A new seat, for ``connection`` if it is taken now (a ``hello``); else the server
-        hands its token to a local client (host player, a bot)."""
-        if self.phase == "ended":
-            raise ProtocolError(ErrorCode.TABLE_ENDED, "this table has ended")
-        if len(self.seated_players) >= MAX_PLAYERS:
-            raise ProtocolError(ErrorCode.TABLE_FULL, f"all {MAX_PLAYERS} seats are taken")
-        player = self._free_player_number()
-        self._arriving = connection
-        try:
-            self.changes.commit(
-                {
-                    "op": "seat",
-                    "player": player,
-                    "name": self._unique_name(name, refuse=kind != "bot"),
-                    "kind": kind,
-                    "token": self._new_token(),
-                    "host": host,
-                    "strategy": strategy,
-                }
-            )
-        finally:
-            self._arriving = None
-        return self.seats[player]
+        """A new seat whose token the server hands to a local client (the host player, a
+        bot): ``Lobby.reserve_seat``."""
+        return self.lobby.reserve_seat(name, host=host, kind=kind, strategy=strategy)
 
-    def _free_player_number(self) -> int:
-        """In the lobby the lowest number no seat has: a seat left there is forgotten, so
-        someone reconnecting over and over without a token never uses up the numbers a
-        message may carry (past them every client would refuse the ``table`` message).
-        Once a game has begun a number is never given twice (the game and its history
-        name players by number), and past the largest the table is full."""
-        if self.game is None:
-            return next(n for n in range(1, MAX_PLAYER_ID + 1) if n not in self.seats)
-        if self._next_player > MAX_PLAYER_ID:
-            raise ProtocolError(
-                ErrorCode.TABLE_FULL, "this table has seated all the players it can"
-            )
-        return self._next_player
-
-    def _unique_name(self, wanted: str, *, refuse: bool = True, spectator: bool = False) -> str:
-        """The name rule (``protocol.names``, PROTOCOL.md "Names"): ``wanted`` normalised;
-        numbered (`` (2)``...) if it is exactly a name at the table; refused if it only
-        looks like one, unless ``refuse`` is false (the host's own bots), when it is
-        numbered too. Names are held against each other as chat shows them too (a
-        spectator's with ``WATCHING``)."""
-        base = normal_name(wanted, MAX_NAME_CHARS) or "Player"
-        watching = [c.name for c in self.connections.values() if c.spectator]
-        taken = [seat.name for seat in self.seats.values()] + watching
-        taken += [name + WATCHING for name in watching]
-        shown_as = ("", WATCHING) if spectator else ("",)
-        other = look_alike(base, taken, shown_as) if refuse else None
-        if other is not None:
-            raise ProtocolError(
-                ErrorCode.NAME_TAKEN,
-                f"the name {base!r} looks like {other!r}, who is at this table: names that "
-                "differ only in case, invisible characters or look-alike letters (Cyrillic, "
-                "Greek, 0 for O, 1 or I for l) are refused; choose another name",
-            )
-        return free_name(base, taken, MAX_NAME_CHARS, shown_as)
-
-    def _host_seat_expired(self, player: int) -> None:
-        """The host player of a lobby without a host terminal stayed away for the grace
-        period: their seat is let go as by ``leave`` (the host role to an heir)."""
-        seat = self.seats.get(player)
-        if seat is not None and seat.host and seat.connection is None and self.game is None:
-            self._leave(seat)
+    def add_bot(self, strategy: str | None = None, name: str | None = None) -> Seat:
+        return self.lobby.add_bot(strategy, name)
 
     def request_stand_in(self, player: int) -> None:
         """Start a bot that plays ``player``'s seat until they come back."""
-        seat = self.seats.get(player)
-        if seat is None or self.phase != "playing" or seat.connection is not None:
-            return
-        if seat.stand_in is not None or player in self._awaiting_stand_in:
-            return
-        self._awaiting_stand_in.add(player)
-        self.effects.append(StartBot(seat.token, seat.strategy, seat.name))
+        self.lobby.request_stand_in(player)
+
+    def start(self) -> None:
+        self.lobby.start()
+
+    def set_timing(self, changes: dict[str, Any]) -> None:
+        self.lobby.set_timing(changes)
+
+    def end_table(self) -> None:
+        self.lobby.end_table()
 
     # ------------------------------------------------------------------ connections
 
@@ -364,10 +291,10 @@ class Table(TableState):
             # ended, for their players to come back to (``start`` frees those still away).
             freed = not seat.host and not self.rematch
             if self.game is None and seat.kind == "human" and freed:
-                self._leave(seat)
+                self.lobby.leave(seat)
         if connection.greeted:
             self._broadcast_table()
-        self._deal_if_all_read()  # the one still reading went away
+        self.lobby.deal_if_all_read()  # the one still reading went away
 
     def receive(self, connection_id: int, message: Message, now: float = 0.0) -> None:
         """One validated message from a connection, at ``now`` (the server's clock, in
@@ -434,30 +361,30 @@ class Table(TableState):
             by = "stand_in" if seat.stand_in == connection.id else None
             self._act(seat.player, action_from_message(message), by)
         elif kind == "ready":
-            self._ready(seat, message["ready"])
+            self.lobby.ready(seat, message["ready"])
         elif kind == "leave":
-            self._leave(seat, message.get("heir"))
+            self.lobby.leave(seat, message.get("heir"))
             self._close(connection)
         elif kind == "start":
-            self.start()
+            self.lobby.start()
         elif kind == "add_bot":
-            self.add_bot(message.get("strategy"), message.get("name"))
+            self.lobby.add_bot(message.get("strategy"), message.get("name"))
         elif kind == "remove_bot":
-            self.remove_bot(message["player"])
+            self.lobby.remove_bot(message["player"])
         elif kind == "set_rules":
-            self.set_rules(message["rules"])
+            self.lobby.set_rules(message["rules"])
         elif kind == "kick":
-            self.kick(message["player"])
+            self.lobby.kick(message["player"])
         elif kind == "end_table":
-            self.end_table()
+            self.lobby.end_table()
         elif kind == "set_timing":
-            self.set_timing(message)
+            self.lobby.set_timing(message)
         elif kind == "nudge":
             self.nudge(seat, message["player"], now)
         elif kind == "skip":
             self.skip(message["player"], now)
         elif kind == "rematch":
-            self.offer_rematch(seat)
+            self.lobby.offer_rematch(seat)
         else:  # pragma: no cover - the codec lets only catalogue types through
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"no request {kind!r}")
 
@@ -493,111 +420,7 @@ class Table(TableState):
             }
         )
 
-    def _ready(self, seat: Seat, ready: bool) -> None:
-        if self.ended:
-            raise ProtocolError(ErrorCode.TABLE_ENDED, "the table has ended")
-        if self.game is None:
-            seat.ready = ready
-            self._broadcast_table()
-            if self.rematch and ready and self._all_ready_for_rematch():
-                self.start()
-            return
-        if not self.hand_over():
-            return  # crossed the next deal (or the end): nothing to wait for any more
-        seat.ready = ready
-        self._broadcast_table()
-        self._deal_if_all_read()
-
-    def _all_ready_for_rematch(self) -> bool:
-        people = [s for s in self.seats.values() if s.kind == "human" and not s.gone]
-        return len(self.seated_players) >= MIN_PLAYERS and all(s.ready for s in people)
-
     # ------------------------------------------------------------------ the host player's
-
-    def start(self) -> None:
-        if self.game is not None or self.ended:
-            raise ProtocolError(ErrorCode.WRONG_PHASE, "the table has already started")
-        # Whoever is still away when a rematch starts is not dealt in (a seat kept for a
-        # player who dropped in its lobby; as at the offer, ``offer_rematch``), but only
-        # once the start is accepted: a refused request changes nothing.
-        away = [
-            seat
-            for seat in self.seats.values()
-            if self.rematch
-            and seat.kind == "human"
-            and seat.connection is None
-            and not seat.gone
-            and not seat.host
-        ]
-        players = [p for p in self.seated_players if p not in {seat.player for seat in away}]
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise ProtocolError(
-                ErrorCode.NOT_ENOUGH_PLAYERS,
-                f"a table starts with {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                f"and {len(players)} are seated",
-            )
-        for seat in away:
-            self._leave(seat)
-        self.changes.commit({"op": "start", "seed": self.seed, "players": self.seated_players})
-
-    def add_bot(self, strategy: str | None = None, name: str | None = None) -> Seat:
-        if strategy is not None and strategy not in self.known_strategies:
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE,
-                f"unknown bot strategy {strategy!r}; known: {', '.join(self.known_strategies)}",
-            )
-        if len(self.seated_players) >= MAX_PLAYERS:
-            raise ProtocolError(
-                ErrorCode.TABLE_FULL, f"all {MAX_PLAYERS} seats are taken", fatal=False
-            )
-        label = name or f"{(strategy or self.known_strategies[0]).capitalize()} bot"
-        try:
-            seat = self.reserve_seat(label, kind="bot", strategy=strategy)
-        except ProtocolError as error:  # every number used: the host player stays all the same
-            raise ProtocolError(error.code, error.message, fatal=False) from None
-        self.effects.append(StartBot(seat.token, strategy, seat.name))
-        return seat
-
-    def remove_bot(self, player: int) -> None:
-        seat = self.seats.get(player)
-        if seat is None or seat.kind != "bot" or seat.gone:
-            raise ProtocolError(ErrorCode.UNKNOWN_PLAYER, "no such bot at this table")
-        self._leave(seat)
-
-    def kick(self, player: int) -> None:
-        seat = self.seats.get(player)
-        if seat is None or seat.gone:
-            raise ProtocolError(ErrorCode.UNKNOWN_PLAYER, "no such player at this table")
-        if seat.host:
-            raise ProtocolError(ErrorCode.NOT_HOST, "the host player cannot be kicked")
-        connection_id = seat.connection
-        self._leave(seat)
-        if connection_id is not None:
-            self.refuse(
-                connection_id, ProtocolError(ErrorCode.KICKED, "the host player removed you")
-            )
-
-    def set_rules(self, changes: dict[str, Any]) -> None:
-        if self.game is not None or self.ended:
-            raise ProtocolError(ErrorCode.WRONG_PHASE, "rules change only in the lobby")
-        merged = {**self.rules.to_dict(), **changes}  # only the options given change
-        try:
-            rules = Rules.from_dict(merged)
-        except RulesError as error:
-            raise ProtocolError(ErrorCode.BAD_RULES, str(error)) from None
-        self.changes.commit({"op": "rules", "rules": rules.to_dict()})
-
-    def set_timing(self, changes: dict[str, Any]) -> None:
-        """The table's clocks (validated by the catalogue: ranges and types)."""
-        if self.game is not None or self.ended:
-            raise ProtocolError(ErrorCode.WRONG_PHASE, "the clocks change only in the lobby")
-        entry = {
-            "op": "timing",
-            "turn_timer_ms": changes.get("turn_timer_ms", self.limits.turn_timer_ms),
-            "results_ms": changes.get("results_ms", self.results_ms),
-            "bot_pace_ms": changes.get("bot_pace_ms", self.bot_pace_ms),
-        }
-        self.changes.commit(entry)
 
     def _waited_for(self, player: int, now: float) -> float:
         """How long the table has waited for ``player``'s decision, which must be one
@@ -630,60 +453,6 @@ class Table(TableState):
         decision = self.game.decision_for(player)
         assert decision is not None  # owed: ``_waited_for`` said so
         self._act(player, default_move(decision), "host")
-
-    def offer_rematch(self, host: Seat) -> None:
-        if self.phase != "ended" or self.game is None:
-            raise ProtocolError(ErrorCode.TOO_SOON, "a rematch is offered once the table ended")
-        self.changes.commit({"op": "rematch", "host": host.player, "seed": secrets.randbits(63)})
-        # Whoever is away is not at the rematch: in the lobby a seat is a place in line.
-        for seat in list(self.seats.values()):
-            if seat.kind == "human" and seat.connection is None and not seat.host:
-                self._leave(seat)
-
-    def end_table(self) -> None:
-        if self.phase == "ended":
-            raise ProtocolError(ErrorCode.TABLE_ENDED, "the table has already ended")
-        self.changes.commit({"op": "end"})
-
-    def _leave(self, seat: Seat, wanted_heir: int | None = None) -> None:
-        connection_id = seat.connection
-        entry: dict[str, Any] = {"op": "leave", "player": seat.player}
-        if seat.host:
-            # Who is connected is not in the journal: the heir is, so a replay agrees.
-            entry["heir"] = self._heir_for(seat, wanted_heir)
-        self.changes.commit(entry)
-        if self.game is None and seat.kind == "bot" and connection_id in self.connections:
-            self._close(self.connections[connection_id])
-        # Nobody to take the host role: the table ends, but for a lobby without a host
-        # terminal, whose next player to sit down takes the role.
-        waits = self.headless and self.game is None
-        if "heir" in entry and entry["heir"] is None and self.phase != "ended" and not waits:
-            self._end_without_host(connection_id)
-
-    def _heir_for(self, leaver: Seat, wanted: int | None) -> int | None:
-        """The host role goes to the connected human the leaver named, else to the next
-        connected human in seat order after the leaver; None when there is nobody."""
-        able = self._heirs_of(leaver)
-        if wanted in able:
-            return wanted
-        return able[0] if able else None
-
-    def _end_without_host(self, leaver_connection: int | None) -> None:
-        """The host player left and nobody can take the role: the table ends, and every
-        connection is told why before it is closed."""
-        self.changes.commit({"op": "end"})
-        for connection in list(self.connections.values()):
-            if connection.id == leaver_connection or connection.internal or connection.closing:
-                continue
-            if connection.greeted:
-                connection.outbox.append(
-                    {
-                        "type": "goodbye",
-                        "reason": "the host player left and nobody could take over",
-                        "code": "host_left",
-                    }
-                )
-            self._close(connection)
 
     # ------------------------------------------------------------------ the game
 
@@ -734,9 +503,9 @@ class Table(TableState):
             self.play_default(player)
         for player in due.grace:
             if self.game is None:
-                self._host_seat_expired(player)
+                self.lobby.host_seat_expired(player)
             else:
-                self.request_stand_in(player)
+                self.lobby.request_stand_in(player)
         for connection_id in due.hello:
             self.handshake.hello_overdue(connection_id)
         game = self.game
@@ -749,7 +518,7 @@ class Table(TableState):
         away = []
         for player, immediately in self.unplayed_seats():
             if immediately:  # left or kicked: nobody will come back to it
-                self.request_stand_in(player)
+                self.lobby.request_stand_in(player)
             else:
                 away.append(player)
         allowed = self.limits.turn_timer_ms

@@ -23,7 +23,7 @@ def test_the_screen_waits_for_whom_the_host_waits_for() -> None:
         local.table.play_default(local.session.player)
         local.pump()
     assert local.table.hand_over()
-    waited = [seat for seat in local.table._readers() if not seat.ready]
+    waited = [seat for seat in local.table.lobby.readers() if not seat.ready]
     assert "Dan" in [seat.name for seat in waited]
     assert set(local.ui.model.still_reading()) == {
         local.ui.model.name_of(seat.player) for seat in waited
