@@ -37,7 +37,9 @@ from selenium.common.exceptions import (  # noqa: E402
     NoSuchElementException,
     StaleElementReferenceException,
 )
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None, reason="chromium and chromium-driver are not installed"
@@ -322,9 +324,16 @@ def my_first_turn(driver: Any, checks: Checks) -> None:
     assert found["keys"] == 0 and not any(word in found["text"] for word in TERMINAL_WORDS)
     checks.shot("en-phone-turn")
     checks.audit("my turn")
-    # A tap on a card picks a legal set of it: the play button is there to give it.
-    driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")[0].click()
+    # A tap on a card picks a legal set of it: the play button is there to give it. From
+    # the keyboard (as a screen reader's user): the focus stays on the card after the
+    # redraw its press brings.
+    card = driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")[0]
+    number = card.get_attribute("data-card")
+    enter(driver, card)
     wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#sets button.chosen"), "a set picked")
+    time.sleep(0.3)  # the redraw
+    focus = driver.execute_script("return document.activeElement.dataset.card || null")
+    checks.expect(focus == number, f"the focus left the card pressed: {focus!r}")
     checks.shot("en-phone-card-tapped")
     checks.size(LAPTOP)
     checks.shot("en-laptop-turn")
@@ -335,9 +344,15 @@ def my_first_turn(driver: Any, checks: Checks) -> None:
     checks.shot("zh_Hant-phone-turn")
     checks.audit("my turn zh_Hant")
     checks.language("en", lambda state: state["myTurn"])
-    press(driver, "commit")
+    enter(driver, driver.find_element(By.CSS_SELECTOR, '#buttons button[data-do="commit"]'))
     wait_for(lambda: not look(driver)["myTurn"], "the play given")
     newcomers(driver, checks)
+
+
+def enter(driver: Any, button: Any) -> None:
+    """The keyboard's Enter on a button, as a screen reader's user presses it."""
+    driver.execute_script("arguments[0].focus()", button)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
 
 
 def newcomers(driver: Any, checks: Checks) -> None:
@@ -358,6 +373,13 @@ def newcomers(driver: Any, checks: Checks) -> None:
     )
     checks.expect(heading == "You are watching", f"the spectator's heading: {heading!r}")
     checks.shot("en-phone-watching")
+    plays = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#trick-steps li'), (li) => li.innerText)"
+    )
+    checks.expect(
+        len(plays) >= 1 and not any(" · " in play for play in plays),
+        f"the trick's plays are not one to a line: {plays}",
+    )
     checks.audit("watching")
     driver.execute_script("localStorage.clear()")
     driver.refresh()

@@ -678,7 +678,31 @@ $("log-newer").addEventListener("click", logToEnd);
 
 function redraw() { if (last) draw(last); }
 
+// A redraw replaces the buttons: the one a keyboard or screen reader was on gets the focus
+// back, found by what it sends, so a hand can be played from the buttons alone.
+function focused() {
+  const at = document.activeElement;
+  const parent = at && at !== document.body ? at.parentElement : null;
+  if (!parent || !parent.id || at.tagName !== "BUTTON") return null;
+  return { parent: parent.id, card: at.dataset.card, set: at.dataset.set, do: at.dataset.do };
+}
+
+function refocus(was) {
+  if (!was || (document.activeElement && document.activeElement !== document.body)) return;
+  const parent = $(was.parent);
+  if (!parent) return;
+  const again = Array.from(parent.children).find((b) => b.dataset.card === was.card &&
+    b.dataset.set === was.set && b.dataset.do === was.do);
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+}
+
 function draw(view) {
+  const was = focused();
+  drawView(view);
+  refocus(was);
+}
+
+function drawView(view) {
   last = view;
   show("table");
   status("");
@@ -689,7 +713,8 @@ function draw(view) {
   drawTable(state);
   drawOverlay(view);
   const decision = state ? state.decision : null;
-  $("turn-line").textContent = state && !state.results ? state.turn : "";
+  const turn = state && !state.results ? state.turn : "";
+  if ($("turn-line").textContent !== turn) $("turn-line").textContent = turn;   // said once
   drawDecision(decision);
   drawHand(state ? state.hand : null, decision);
   const notice = $("notice");
