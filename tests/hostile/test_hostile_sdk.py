@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import trio
 from hostile_host import SCENARIOS, chat_flood, hostile_host, quiet, tiny_heartbeats, welcome
+from trio.testing import MockClock
 
 from dalmuti_net.client import play_bot
 from dalmuti_net.client.runner import UNREADABLE_STRIKES, ClientRunner
@@ -21,7 +22,9 @@ def first_legal(observation: Observation, decision: Decision) -> Action:
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-async def test_a_lie_ends_the_bot_with_a_reason(name: str) -> None:
+async def test_a_lie_ends_the_bot_with_a_reason(name: str, autojump_clock: MockClock) -> None:
+    # On trio's fake clock: the reconnect backoff is waited for in no wall-clock time, and
+    # its total (under 5 s) is measured on that clock.
     async with hostile_host(SCENARIOS[name]) as host:
         started = trio.current_time()
         with trio.fail_after(10):
@@ -42,7 +45,9 @@ async def test_a_welcome_of_another_version_is_refused() -> None:
     assert host.connections == 1 and "hello" in host.received
 
 
-async def test_heartbeats_of_one_millisecond_are_not_obeyed() -> None:
+async def test_heartbeats_of_one_millisecond_are_not_obeyed(autojump_clock: MockClock) -> None:
+    # On trio's fake clock: the 2 s below pass at once, and obeyed 1 ms heartbeats would be
+    # 2000 of them.
     async with hostile_host(quiet, tiny_heartbeats()) as host, trio.open_nursery() as nursery:
         nursery.start_soon(play_bot, ("127.0.0.1", host.port), first_legal)
         await trio.sleep(2)
