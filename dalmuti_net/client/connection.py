@@ -19,7 +19,12 @@ RECEIVE_CHUNK = 16 * 1024
 
 
 class ConnectionClosed(Exception):
-    """The host closed the connection (or it broke)."""
+    """The host closed the connection (or it broke, or went silent): ``kind`` says which
+    (``closed``, ``broke``, ``silent``), so that a player is told it in their language."""
+
+    def __init__(self, reason: str, kind: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
 
 
 class Connection:
@@ -36,7 +41,7 @@ class Connection:
             try:
                 await self.stream.send_all(encode(message))
             except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
-                raise ConnectionClosed("the connection to the host broke") from error
+                raise ConnectionClosed("the connection to the host broke", "broke") from error
 
     async def receive(self) -> Message:
         """The next message from the host that this client understands."""
@@ -47,9 +52,9 @@ class Connection:
                 try:
                     data = await self.stream.receive_some(RECEIVE_CHUNK)
                 except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
-                    raise ConnectionClosed("the connection to the host broke") from error
+                    raise ConnectionClosed("the connection to the host broke", "broke") from error
                 if not data:
-                    raise ConnectionClosed("the host closed the connection")
+                    raise ConnectionClosed("the host closed the connection", "closed")
                 self._ready.extend(self._frames.feed(data))
             raw = unpack(self._ready.pop(0))
             try:

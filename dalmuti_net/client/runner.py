@@ -235,7 +235,9 @@ class ClientRunner:
                 finished = await self._receive_loop(connection)
                 nursery.cancel_scope.cancel()
         except* ConnectionClosed as group:
-            self.session.drop(str(group.exceptions[0]))
+            closed = group.exceptions[0]
+            kind = closed.kind if isinstance(closed, ConnectionClosed) else None
+            self.session.drop(str(closed), kind)
             if first_connection and not self._answered:
                 not_a_host = (
                     "the connection was closed before any answer: is it a dalmuti-net host?"
@@ -317,4 +319,4 @@ class ClientRunner:
         silence_s = self.session.limit_ms("heartbeat_timeout_ms") / 1000
         with trio.move_on_after(silence_s):
             return await connection.receive()
-        raise ConnectionClosed(f"the host said nothing for {silence_s:g} s")
+        raise ConnectionClosed(f"the host said nothing for {silence_s:g} s", "silent")

@@ -520,3 +520,24 @@ def test_a_table_without_scoring_ends_with_its_order_and_roles_not_points() -> N
     assert "1.º" in standings and "4.º" in standings, standings
     assert "Gran Dalmuti" in standings and "Gran Peón" in standings, standings
     assert "punto" not in standings, standings
+
+
+async def test_a_lost_connection_is_told_in_the_players_language() -> None:
+    # A host that hangs up (kill -9, a restart): the reason came in English at an
+    # es or zh-Hant table ("Conexión perdida (the host closed the connection)").
+    import trio.testing
+
+    from dalmuti_net.client.connection import Connection, ConnectionClosed
+
+    client, host = trio.testing.memory_stream_pair()
+    await host.aclose()
+    try:
+        await Connection(client).receive()
+    except ConnectionClosed as closed:
+        reason, kind = str(closed), closed.kind
+    table = PlainLocal(language="es")
+    table.type("start")
+    table.take()
+    table.local.session.drop(reason, kind)
+    table.plain.on_status(Status.RECONNECTING)
+    assert table.take() == ["Conexión perdida (el anfitrión cerró la conexión); reconectando…"]

@@ -103,6 +103,9 @@ CONNECT_FAILURES: dict[str, str] = {
     "no_route": N_("this computer has no way to that address from this network"),
     "timed_out": N_("no answer came in time"),
     "not_a_host": N_("something answers there, but it is not a dalmuti-net table"),
+    "closed": N_("the host closed the connection"),
+    "broke": N_("the connection to the host broke"),
+    "silent": N_("the host stopped answering"),
 }
 
 
