@@ -111,6 +111,10 @@ class LobbyView:
     ready: bool | None
     """This seat's ready mark (None: a spectator, or the host player, whose start is it)."""
     not_ready: tuple[str, ...]
+    rematch: bool
+    """The host player offered a rematch with the same seats: ready accepts it."""
+    waiting: str
+    """What a guest waits for, in words ('' for the host player, whose start it is)."""
 
 
 @dataclass(frozen=True)
@@ -401,6 +405,12 @@ def lobby_view(model: ClientModel) -> LobbyView | None:
         can_start=table.can_start,
         ready=None if mine is None or mine.host else mine.ready,
         not_ready=tuple(model.not_ready()),
+        rematch=table.rematch,
+        waiting=""
+        if model.is_host
+        else t._("Rematch: it starts as soon as everyone has accepted.")
+        if table.rematch
+        else t._("Waiting for the host player to start."),
     )
 
 

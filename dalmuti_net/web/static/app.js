@@ -402,6 +402,7 @@ function drawLobby(lobby, view) {
   $("lobby").hidden = !lobby;
   if (!lobby) return;
   $("lobby-heading").textContent = lobby.heading;
+  $("lobby-waiting").textContent = lobby.waiting;
   fill("lobby-seats", lobby.seats.map((seat) => {
     const row = el("li", seat.me ? "me" : "");
     row.appendChild(el("span", "", seat.name));
