@@ -9,7 +9,7 @@ from typing import Any
 import trio
 
 from .context import Context, Seat
-from .wire import CaseFailed, CaseSkipped, Message, Peer
+from .wire import CaseFailed, CaseSkipped, Message, Peer, describe_type
 
 RULES_OFF: dict[str, Any] = {
     "first_deal_revolution": False,
@@ -72,7 +72,13 @@ async def play_until(
     while True:
         left = deadline - trio.current_time()
         if left <= 0:
-            raise CaseFailed(f"{peer.label}: {what} did not come within {timeout:g} s")
+            last = [describe_type(m) for m in got[-6:]]
+            timers = next((m for m in reversed(got) if m.get("type") == "timers"), None)
+            raise CaseFailed(
+                f"{peer.label}: {what} did not come within {timeout:g} s (last: {', '.join(last)}"
+                + (f"; timers {timers}" if timers else "")
+                + ")"
+            )
         message = await peer.maybe_next(left)
         if message is None:
             raise CaseFailed(f"{peer.label}: the host closed the connection before {what}")

@@ -165,7 +165,9 @@ async def nudges(ctx: Context) -> None:
     stage=GAME,
 )
 async def leave_mid(ctx: Context) -> None:
-    game = await new_game(ctx, bots=3, humans=1, rules={"hand_limit": 3})
+    game = await new_game(
+        ctx, bots=3, humans=1, rules={"hand_limit": 3}, timing={"results_ms": 3000}
+    )  # the statement is not about readiness: a short pause bounds the case
     peer = game.host.peer
     guest = game.others[0]
     await guest.peer.expect("hand_started")

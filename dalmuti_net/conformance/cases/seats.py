@@ -56,7 +56,9 @@ async def placed(ctx: Context) -> None:
     stage=GAME,
 )
 async def kick(ctx: Context) -> None:
-    game = await new_game(ctx, bots=3, humans=1, rules={"hand_limit": 3})
+    game = await new_game(
+        ctx, bots=3, humans=1, rules={"hand_limit": 3}, timing={"results_ms": 3000}
+    )  # the statement is not about readiness: a short pause bounds the case
     peer = game.host.peer
     guest = game.others[0]
     guest.peer.leave_on_close = False
