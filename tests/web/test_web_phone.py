@@ -275,12 +275,24 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     # One's turn: the trick and whose turn stay in sight, a tap on a card picks a set
     # (findings 6, 7).
     turns = 0
+    taxed = False
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
             state = look(driver)
             if state["standings"]:
                 break
+            taxes = "commit" in state["taps"] and "answer" not in state["taps"]
+            if state["myTurn"] and taxes and state["cards"] and not state["sets"] and not taxed:
+                # A tax or a gift: one tap a card picks it, one tap gives (finding 6).
+                taxed = True
+                cards = driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")
+                chosen = cards[-1].get_attribute("data-card")
+                cards[-1].click()
+                picked = f'#hand button[data-card="{chosen}"] .picked'
+                wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, picked), "a pick")  # noqa: B023
+                checks.shot("en-phone-taxes")
+                continue
             if state["myTurn"] and state["sets"]:
                 turns += 1
                 if turns == 1:
@@ -297,6 +309,7 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     else:
         pytest.fail("the table did not end in time")
     assert turns >= 1, "never my turn with a set to play"
+    assert taxed, "no tax or gift to give (seed 7 makes Pat the Greater Dalmuti)"
 
     # The final standings; the host ends the table: no red "reconnecting" (finding 5).
     checks.shot("en-phone-final")
