@@ -23,8 +23,17 @@ size (Debian's chromium and chromium-driver, driven with Selenium):
   played in it. A page here is a scripted WebSocket client that does what the page does
   with a view (reads each one and answers pings); a TCP watcher reads every frame.
 
+- **full table** (``--full-table``, issue 43.2): one terminal player (the terminal's own
+  client stack over TCP, as in **move**) with 7 seated pages and 8 watching pages, against
+  the same table with those 15 over TCP (the 7 players as terminal client stacks); for
+  each of the terminal player's moves, the time from its send to a TCP spectator
+  receiving it. A seated page here is a scripted WebSocket client answering each
+  decision its view shows as a page's taps do (the cheapest legal set and commit, or
+  pass; taxes: the last cards offered; the whole answers' first, "do not declare" for a
+  revolution).
+
 Run by hand (not a test): ``python bench/web.py [--hands N] [--joins N]``, or
-``python bench/web.py --cost [--seconds S] [--rounds N] [--against COMMIT]``.
+``python bench/web.py --cost|--full-table [--seconds S] [--rounds N] [--against COMMIT]``.
 """
 
 from __future__ import annotations
@@ -194,10 +203,10 @@ def time_joins(driver: Any, url: str, joins: int) -> tuple[list[float], list[flo
 class Terminal:
     """The terminal's client stack playing a seat: answers through ClientUi's keys."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, name: str = "Term") -> None:
         self.port = port
         self.sent: list[float] = []
-        self.session = ClientSession("Term", software=TABLE_UI_SOFTWARE)
+        self.session = ClientSession(name, software=TABLE_UI_SOFTWARE)
         self.ui = ClientUi(Translator("en"), self.session, lists_tables=False)
 
     async def run(self) -> None:
@@ -320,11 +329,13 @@ async def time_moves(driver: Any, port: int, url: str, hands: int) -> dict[str, 
 
 
 def summary(values: list[float]) -> str:
+    if not values:
+        return "n=0"
     values = sorted(values)
     p90 = values[int(len(values) * 0.9)] if values else float("nan")
     return (
         f"n={len(values)} p50={statistics.median(values):.1f} ms "
-        f"p90={p90:.1f} ms max={values[-1]:.1f} ms"
+        f"p90={p90:.1f} ms p99={p99(values):.1f} ms max={values[-1]:.1f} ms"
     )
 
 
@@ -341,7 +352,15 @@ def host_cpu_s(pid: int) -> float:
 async def tcp_watcher(port: int, name: str) -> None:
     """A spectator over TCP that reads every frame (a terminal's share of the host)."""
     stream = await trio.open_tcp_stream("127.0.0.1", port)
-    hello = {"type": "hello", "version": PROTOCOL_VERSION, "role": "spectator", "name": name}
+    # A person, as the page says it is: the host paces its table for people the same
+    # way for both kinds (time to read a hand's results), so the hands are alike.
+    hello = {
+        "type": "hello",
+        "version": PROTOCOL_VERSION,
+        "role": "spectator",
+        "name": name,
+        "person": True,
+    }
     await stream.send_all(encode(hello))
     heartbeat = encode({"type": "heartbeat"})
 
@@ -374,7 +393,7 @@ async def page_watcher(web_port: int, name: str, views: list[int]) -> None:
 
 async def hand_counter(port: int, hands: list[int]) -> None:
     """One more TCP spectator (in both kinds of round) counting the hands ended."""
-    session = ClientSession("Counter", spectator=True)
+    session = ClientSession("Counter", spectator=True, person=True)
 
     async def connect() -> trio.abc.Stream:
         return await trio.open_tcp_stream("127.0.0.1", port)
@@ -441,19 +460,220 @@ def cost(commits: list[str | None], seconds: float, rounds: int, watchers: int) 
         )
 
 
+# ------------------------------------------------------------------------ the full table
+
+
+def start_full_host(source: Path, folder: Path, port: int, web_port: int) -> subprocess.Popen[str]:
+    rules = folder / "rules.toml"
+    rules.write_text("[table]\nbetween_hands = 0.5\n")
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(source),
+        "HOME": str(folder),
+        "XDG_STATE_HOME": str(folder),
+        "XDG_CONFIG_HOME": str(folder),
+    }
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "dalmuti_net", "host", "--headless", "--no-announce"),
+            *("--interface", "127.0.0.1", "--port", str(port), "--web-port", str(web_port)),
+            *("--bots", "0", "--autostart", "8", "--bot-pace", "0", "--rules", str(rules)),
+            *("--lang", "en", "--no-save"),
+        ],
+        env=env,
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            import socket
+
+            socket.create_connection(("127.0.0.1", web_port), timeout=1).close()
+            return process
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError("the host did not start") from None
+            time.sleep(0.1)
+
+
+def page_answers(decision: dict[str, Any], hand: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """What a page's taps send for the decision its view shows."""
+    kind = decision["kind"]
+    if kind == "play":
+        if decision["sets"]:
+            return [{"do": "pick_set", "index": 0}, {"do": "commit"}]
+        return [{"do": "answer", "index": 0}]
+    if kind == "taxes":
+        picks: list[dict[str, Any]] = []
+        for card in reversed((hand or {}).get("cards", [])):
+            for _ in range(card["count"]):
+                if len(picks) < decision["count"]:
+                    picks.append({"do": "pick_card", "card": card["card"]})
+        return [*picks, {"do": "commit"}]
+    if kind == "revolution":
+        return [{"do": "answer", "index": 1}]
+    if decision["answers"]:
+        return [{"do": "answer", "index": 0}]
+    return [{"do": "commit"}]
+
+
+async def page_player(web_port: int, name: str) -> None:
+    """A seated page: joins, then answers each decision its views show."""
+    from trio_websocket import open_websocket_url
+
+    async with open_websocket_url(f"ws://127.0.0.1:{web_port}/table") as ws:
+        await ws.get_message()  # hello
+        await ws.send_message(json.dumps({"join": {"name": name, "lang": "en"}}))
+        answered: tuple[Any, ...] | None = None
+        when = 0.0
+        while True:
+            told = json.loads(await ws.get_message())
+            table = (told.get("view") or {}).get("table") or {}
+            decision = table.get("decision")
+            if decision is None:
+                answered = None
+                continue
+            key = (decision["kind"], decision["prompt"])
+            if key == answered and time.monotonic() - when < 2:
+                continue  # answered; its effect is on its way
+            answered, when = key, time.monotonic()
+            for intent in page_answers(decision, table.get("hand")):
+                await ws.send_message(json.dumps(intent))
+
+
+async def tcp_player(port: int, name: str, sent: list[float]) -> None:
+    """A seat over TCP, on the client model under the terminal's screen: it answers each
+    decision as a seated page does (the same intents), the moment its model shows it;
+    the times it sends a play or a pass are kept in ``sent``."""
+    from dalmuti_net.client.model.client_model import ClientModel, Wake
+    from dalmuti_net.client.model.client_model import Send as ModelSend
+    from dalmuti_net.client.model.display import display
+    from dalmuti_net.web.view import page_intent, view_json
+
+    session = ClientSession(name, software=TABLE_UI_SOFTWARE, person=True)
+    model = ClientModel(Translator("en"), session, lists_tables=False)
+
+    async def connect() -> trio.abc.Stream:
+        return await trio.open_tcp_stream("127.0.0.1", port)
+
+    async def carry_out(effects: list[Any]) -> None:
+        for effect in effects:
+            if isinstance(effect, ModelSend):
+                if effect.message["type"] in ("play", "pass"):
+                    sent.append(time.time())
+                await runner.send(effect.message)
+            elif isinstance(effect, Wake):
+                nursery.start_soon(wake, effect.after_s)
+
+    async def wake(after_s: float) -> None:
+        await trio.sleep(after_s)
+        await carry_out(model.wake())
+        await answer()
+
+    async def answer() -> None:
+        if model.choosing is None:
+            return
+        table = view_json(display(model)).get("table") or {}
+        decision = table.get("decision")
+        if decision is None:
+            return
+        for tap in page_answers(decision, table.get("hand")):
+            intent = page_intent(model, tap)
+            if intent is not None:
+                await carry_out(model.intend(intent))
+
+    async def on_message(message: Message) -> None:
+        await carry_out(model.on_message(message))
+        await answer()
+
+    runner = ClientRunner(session, connect, on_message=on_message, on_status=model.on_status)
+    async with trio.open_nursery() as nursery:
+        await runner.run()
+
+
+async def full_round(port: int, web_port: int, kind: str, seconds: float) -> list[float]:
+    """Milliseconds from each of the terminal player's moves to a spectator."""
+    events: list[tuple[int, float]] = []
+    sent: list[float] = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch, port, events, trio.Event())
+        nursery.start_soon(tcp_player, port, "Term", sent)
+        await trio.sleep(0.3)
+        for index in range(7):
+            if kind == "web":
+                nursery.start_soon(page_player, web_port, f"Page {index}")
+            else:
+                nursery.start_soon(tcp_player, port, f"Player {index}", [])
+            await trio.sleep(0.1)
+        for index in range(8):
+            if kind == "web":
+                nursery.start_soon(page_watcher, web_port, f"Watcher {index}", [0])
+            else:
+                nursery.start_soon(tcp_watcher, port, f"Watcher {index}")
+        await trio.sleep(seconds)
+        nursery.cancel_scope.cancel()
+    return latencies(sent, [t for p, t in events if p == 1])  # Term took the first seat
+
+
+def full_table(commits: list[str | None], seconds: float, rounds: int) -> None:
+    from guesses import free_port, source_of
+
+    print(
+        f"{cpu_model()}, {os.cpu_count()} cores, {platform.python_implementation()} "
+        f"{platform.python_version()}; load average {os.getloadavg()[0]:.2f} at the start"
+    )
+    figures: dict[tuple[str | None, str], list[float]] = {}
+    for number in range(rounds):
+        for commit in commits:
+            with source_of(commit) as source:
+                for kind in ("tcp", "web"):
+                    port, web_port = free_port(), free_port()
+                    with tempfile.TemporaryDirectory() as folder:
+                        process = start_full_host(source, Path(folder), port, web_port)
+                        try:
+                            values = trio.run(full_round, port, web_port, kind, seconds)
+                        finally:
+                            process.terminate()
+                            process.wait(10)
+                    figures.setdefault((commit, kind), []).extend(values)
+                    print(
+                        f"  round {number + 1} {commit or 'this checkout'} {kind}: "
+                        f"{summary(values)} (load {os.getloadavg()[0]:.1f})"
+                    )
+    for commit in commits:
+        tcp, web = figures[(commit, "tcp")], figures[(commit, "web")]
+        print(
+            f"{commit or 'this checkout'}: the terminal's move to the others, p99: "
+            f"web table {p99(web):.1f} ms, TCP {p99(tcp):.1f} ms: "
+            f"web/TCP {p99(web) / p99(tcp):.2f} (all rounds: {summary(web)} | {summary(tcp)})"
+        )
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else math.nan
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--joins", type=int, default=10)
     parser.add_argument("--cost", action="store_true", help="the host's CPU a hand")
+    parser.add_argument("--full-table", action="store_true", help="a terminal among pages")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--watchers", type=int, default=8)
     parser.add_argument("--against", metavar="COMMIT", help="also the host of this commit")
     args = parser.parse_args()
+    commits: list[str | None] = [args.against, None] if args.against else [None]
     if args.cost:
-        commits: list[str | None] = [args.against, None] if args.against else [None]
         cost(commits, args.seconds, args.rounds, args.watchers)
+        return
+    if args.full_table:
+        full_table(commits, args.seconds, args.rounds)
         return
     with tempfile.TemporaryDirectory() as folder:
         driver = browser()
