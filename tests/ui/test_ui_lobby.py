@@ -329,3 +329,17 @@ def test_the_rules_menu_takes_every_key_of_a_burst() -> None:
     assert local.table.rules.hand_limit == 15
     local.press("left")  # the table has caught up: on from there
     assert local.table.rules.hand_limit == 14
+
+
+def test_the_start_anyway_question_goes_once_everyone_is_ready() -> None:
+    # Seen at an evening's table: the host pressed s while the phone was not ready; the
+    # phone then said ready, the lobby's line said "press s to start", and the question
+    # still said "Not ready yet: Phone. Start the table anyway?".
+    local, _ = lobby_with_bea()
+    local.press("s")
+    assert local.ui.model.question is not None
+    local._send(max(local.table.connections), {"type": "ready", "ready": True})  # Bea's
+    local.pump()
+    assert local.ui.model.question is None
+    local.press("s")
+    assert local.sent[-1] == {"type": "start"} and local.table.phase == "playing"

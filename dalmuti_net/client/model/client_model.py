@@ -546,6 +546,16 @@ class ClientModel(TableModel):
             ),
         )
 
+    def _follow_start_question(self) -> None:
+        """An open "start anyway?" names who is not ready as the table says now: it goes
+        once everyone is ready (the lobby's line then says s starts), or the lobby is over."""
+        question = self.question
+        if question is None or not question.choices or question.choices[0].action != "start":
+            return
+        table = self.table
+        unready = self.not_ready() if table is not None and table.lobby else []
+        self.question = self._start_question(unready) if unready else None
+
     def _follow_rules_sent(self, refused: bool) -> None:
         """A change sent is settled when the table shows it; a refusal drops them all."""
         if not self._rules_sent:
@@ -963,6 +973,7 @@ class ClientModel(TableModel):
         if got.closed is not None or got.goodbye:
             self._show_closed(session)
         self._follow_rules_sent(got.rules_refused)
+        self._follow_start_question()
         if got.decision_changed:
             effects += self._decision_changed(session)
         return effects
