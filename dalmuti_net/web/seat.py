@@ -287,7 +287,9 @@ class WebSeat:
     async def _play(self, session: ClientSession, join: dict[str, Any]) -> dict[str, Any] | None:
         """Play ``session`` until the page goes, or asks to join again (returned)."""
         language = normalize_language(_text(join.get("lang"), 16)) or self._language
-        model = ClientModel(Translator(language), session, address="web", lists_tables=False)
+        model = ClientModel(
+            Translator(language), session, address="web", lists_tables=False, in_a_page=True
+        )
         self.model = model
         again: list[dict[str, Any]] = []
 

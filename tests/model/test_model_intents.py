@@ -173,3 +173,27 @@ def test_quitting_mid_game_asks_first_and_skip_asks_whom() -> None:
     assert model.question.title == "Skip Bo?"
     assert sent(model.intend(do.Choose("skip"))) == [{"type": "skip", "player": 1}]
     assert sent(model.intend(do.Nudge())) == [{"type": "nudge", "player": 1}]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_a_page_is_never_told_to_run_a_command(language: str) -> None:
+    """Issue 40, finding 5: the phone's quit menu said "Quit this program... Run dalmuti join
+    again". A page comes back by being opened again, and says so in its own words."""
+    from dalmuti_net.client.model.errors import describe_goodbye
+
+    model = model_at(language=language)
+    model.in_a_page = True
+    model.session.is_host = False  # type: ignore[union-attr]
+    model.status = Status.CONNECTED
+    owe(model, None, waiting=(1,))
+    assert model.intend(do.Exit()) == [] and model.question is not None
+    keep = model.question.choices[0]
+    assert keep.action == "quit" and keep.label == "step away"
+    page_words = [keep.sentence or "", model.how_to_return()]
+    page_words.append(describe_goodbye(model.t, "shutting_down", in_a_page=True))
+    for sentence in page_words:
+        assert sentence and "dalmuti" not in sentence and "program" not in sentence, sentence
+    # The terminal's words are unchanged where a command is what brings a player back.
+    model.in_a_page = False
+    assert "dalmuti join" in model.how_to_return()
+    assert "dalmuti join" in describe_goodbye(Translator("en"), "shutting_down")

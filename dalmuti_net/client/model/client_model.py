@@ -172,8 +172,12 @@ class ClientModel(TableModel):
         preferences: Preferences | None = None,
         draws_table: bool = True,
         live: bool = True,
+        in_a_page: bool = False,
     ) -> None:
         super().__init__(t, session, live=live, draws_table=draws_table)
+        self.in_a_page = in_a_page
+        """The front end is the web table's page: a player comes back by opening the page
+        again (it proves the seat by itself), not by running a command."""
         self.preferences: Preferences = preferences or KeptPreferences()
         self.lists_tables = lists_tables and not local_host
         """A refusal may offer the list of tables on the network (the host player's own
@@ -314,6 +318,11 @@ class ClientModel(TableModel):
 
     def how_to_return(self) -> str:
         """Said once this program has quit keeping the seat: how to take it back."""
+        if self.in_a_page:
+            return self.t._(
+                "Your seat is kept. To take it back, open this page again "
+                "(a bot plays it while you are away over {n} s)."
+            ).format(n=self.grace_seconds())
         return self.t._(
             "Your seat is kept. To take it back, run: dalmuti join {address} "
             "(a bot plays it while you are away over {n} s)."
@@ -604,14 +613,24 @@ class ClientModel(TableModel):
         if heirs:
             name = next(name for player, name in heirs if player == self._heir)
             leave += " " + t._("{name} becomes the host player.").format(name=name)
-        keep = Choice(
-            "quit",
-            N_("quit this program"),
-            t._(
-                "Quit this program: your seat stays yours. Run dalmuti join again "
-                "to take it back; a bot plays it if you are away over {n} s."
-            ).format(n=self.grace_seconds()),
-        )
+        if self.in_a_page:
+            keep = Choice(
+                "quit",
+                N_("step away"),
+                t._(
+                    "Step away: your seat stays yours. Open this page again to take it "
+                    "back; a bot plays it if you are away over {n} s."
+                ).format(n=self.grace_seconds()),
+            )
+        else:
+            keep = Choice(
+                "quit",
+                N_("quit this program"),
+                t._(
+                    "Quit this program: your seat stays yours. Run dalmuti join again "
+                    "to take it back; a bot plays it if you are away over {n} s."
+                ).format(n=self.grace_seconds()),
+            )
         if self.status is not Status.CONNECTED:
             # A `leave` cannot reach the host now: offering it would be a promise not kept.
             unsent = t._("Leaving the table needs the connection to the host; it is down now.")
@@ -923,7 +942,10 @@ class ClientModel(TableModel):
         else:
             ended = session.observation.ended if session.observation is not None else None
             self.problem = describe_goodbye(
-                self.t, session.goodbye_code, None if ended is None else ended.reason
+                self.t,
+                session.goodbye_code,
+                None if ended is None else ended.reason,
+                in_a_page=self.in_a_page,
             )
             # A goodbye with a known code is said in words; its English reason adds nothing.
             known = session.goodbye_code in GOODBYE_SENTENCES

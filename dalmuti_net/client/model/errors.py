@@ -131,10 +131,26 @@ GOODBYE_SENTENCES: dict[str, str] = {
 ENDED_THEN_CLOSED = N_("The table has ended, and the host has closed it.")
 
 
-def describe_goodbye(t: Translator, code: str | None, ended_reason: str | None = None) -> str:
+PAGE_SHUTTING_DOWN = N_(
+    "The host stopped the table. If it was saved, the host can start it again where it was, "
+    "and this page takes your seat back by itself."
+)
+"""``shutting_down`` on the web table's page, which comes back by itself: no command."""
+
+
+def describe_goodbye(
+    t: Translator,
+    code: str | None,
+    ended_reason: str | None = None,
+    *,
+    in_a_page: bool = False,
+) -> str:
     """``ended_reason``: the `table_ended` reason when the table had ended before the
-    goodbye (then it was not stopped midway: nothing is left to come back to)."""
+    goodbye (then it was not stopped midway: nothing is left to come back to).
+    ``in_a_page``: said on the web table's page, where no command is typed."""
     if ended_reason is not None and ended_reason != "host_ended" and code != "host_left":
         return t._(ENDED_THEN_CLOSED)
+    if in_a_page and code == "shutting_down":
+        return t._(PAGE_SHUTTING_DOWN)
     sentence = GOODBYE_SENTENCES.get(code or "")
     return t._(sentence) if sentence is not None else t._("The host closed the connection.")
