@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.bot import play, stream_connector
@@ -290,7 +291,7 @@ def test_the_host_players_own_seat_comes_back_with_host_resume(tmp_path: Path) -
 
 
 async def test_a_client_restarted_in_the_lobby_takes_one_new_seat_and_keeps_it(
-    tmp_path: Path,
+    tmp_path: Path, autojump_clock: MockClock
 ) -> None:
     """In the lobby a dropped seat is freed, so the restarted client's remembered token
     is refused: it takes a new seat once and stays in it. (It used to reconnect in a
@@ -310,6 +311,8 @@ async def test_a_client_restarted_in_the_lobby_takes_one_new_seat_and_keeps_it(
         again = Player(store, "Bo")
         nursery.start_soon(again.run, tcp(port))
         await again.until(lambda: again.session.welcome is not None)
+        # A second on trio's fake clock (the client's reconnect backoff runs on it too): a
+        # client reconnecting in a loop says hello again meanwhile.
         await trio.sleep(1.0)
         hellos = [m for m in table.heard if m["type"] == "hello" and m["name"] == "Bo"]
         assert len(hellos) == 3, "the first run, the refused token, the new seat"
