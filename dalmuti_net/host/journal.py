@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..engine import Event, Game, IllegalAction, Phase, RevolutionDecision, Rules
+from ..engine import Action, Event, Game, IllegalAction, Phase, RevolutionDecision, Rules
 from ..engine.events import (
     HandEnded,
     HandStarted,
@@ -24,10 +24,10 @@ from ..engine.events import (
     TableEnded,
     Waiting,
 )
-from ..protocol import ProtocolError, ViewerFeed
+from ..protocol import ErrorCode, ProtocolError, ViewerFeed
 from ..protocol.catalogue import MAX_CHAT_CHARS, MAX_NAME_CHARS
 from ..protocol.errors import from_refusal
-from ..protocol.messages import Message, action_from_message, decision_message
+from ..protocol.messages import Message, action_from_message, action_message, decision_message
 from ..protocol.names import normal_name
 from ..told import N_, Told
 from .records import Departed, Seat
@@ -51,6 +51,17 @@ class Journal:
 
     def __init__(self, state: TableState) -> None:
         self.state = state
+
+    def act(self, player: int, action: Action, by: str | None = None) -> None:
+        """A move of ``player``'s, committed as an ``act`` entry. ``by``: a move made for the
+        player (``"timer"``, ``"stand_in"``, ``"host"`` at the host player's ``skip``), said
+        to all."""
+        if self.state.game is None or self.state.game.phase is Phase.ENDED:
+            raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
+        entry = {"op": "act", "player": player, "action": action_message(action)}
+        if by is not None:  # journaled too: histories and a resumed table say it as well
+            entry["by"] = by
+        self.commit(entry)
 
     def commit(self, entry: dict[str, Any]) -> None:
         """Apply one change to the table; journal it only if it was accepted."""

@@ -17,6 +17,7 @@ from ..engine import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from ..protocol import ErrorCode, ProtocolError
 from ..protocol.catalogue import MAX_NAME_CHARS, MAX_PLAYER_ID
 from ..protocol.names import free_name, look_alike, normal_name
+from .default_moves import default_move
 from .journal import Journal
 from .records import Connection, Seat, StartBot
 from .state import TableState
@@ -301,3 +302,35 @@ class Lobby:
                     }
                 )
             self.state._close(connection)
+
+    def _waited_for(self, player: int, now: float) -> float:
+        """How long the table has waited for ``player``'s decision, which must be one
+        everyone may know of (a revolution is its holder's secret: rule 20)."""
+        seat = self.state.seats.get(player)
+        if seat is None or seat.gone:
+            raise ProtocolError(ErrorCode.UNKNOWN_PLAYER, "no such player at this table")
+        public = {p for p in self.state.pending_players() if p not in self.state.secretly_pending()}
+        if player not in public or seat.host:
+            raise ProtocolError(ErrorCode.NOT_WAITING, "the table is not waiting for them")
+        return self.state.countdowns.waited(player, now)
+
+    def nudge(self, host: Seat, player: int, now: float) -> None:
+        waited = self._waited_for(player, now)
+        if waited < self.state.countdowns.nudge_after:
+            raise ProtocolError(
+                ErrorCode.TOO_SOON,
+                f"a player may be nudged {self.state.countdowns.nudge_after:g} s into their turn",
+            )
+        self.state._broadcast({"type": "nudged", "player": player, "by": host.player})
+
+    def skip(self, player: int, now: float) -> None:
+        waited = self._waited_for(player, now)
+        if waited < self.state.countdowns.skip_after:
+            raise ProtocolError(
+                ErrorCode.TOO_SOON,
+                f"a player may be skipped {self.state.countdowns.skip_after:g} s into their turn",
+            )
+        assert self.state.game is not None
+        decision = self.state.game.decision_for(player)
+        assert decision is not None  # owed: ``_waited_for`` said so
+        self.journal.act(player, default_move(decision), "host")

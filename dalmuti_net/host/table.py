@@ -28,7 +28,6 @@ from functools import cached_property
 from typing import Any
 
 from ..engine import (
-    Action,
     Phase,
 )
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError
@@ -36,7 +35,6 @@ from ..protocol.messages import (
     ACTION_TYPES,
     Message,
     action_from_message,
-    action_message,
 )
 from .countdowns import timers_message
 from .default_moves import default_move
@@ -359,7 +357,7 @@ class Table(TableState):
         if kind in ACTION_TYPES:
             self._check_fresh(seat.player, message.get("decision_id"))
             by = "stand_in" if seat.stand_in == connection.id else None
-            self._act(seat.player, action_from_message(message), by)
+            self.changes.act(seat.player, action_from_message(message), by)
         elif kind == "ready":
             self.lobby.ready(seat, message["ready"])
         elif kind == "leave":
@@ -380,9 +378,9 @@ class Table(TableState):
         elif kind == "set_timing":
             self.lobby.set_timing(message)
         elif kind == "nudge":
-            self.nudge(seat, message["player"], now)
+            self.lobby.nudge(seat, message["player"], now)
         elif kind == "skip":
-            self.skip(message["player"], now)
+            self.lobby.skip(message["player"], now)
         elif kind == "rematch":
             self.lobby.offer_rematch(seat)
         else:  # pragma: no cover - the codec lets only catalogue types through
@@ -420,51 +418,7 @@ class Table(TableState):
             }
         )
 
-    # ------------------------------------------------------------------ the host player's
-
-    def _waited_for(self, player: int, now: float) -> float:
-        """How long the table has waited for ``player``'s decision, which must be one
-        everyone may know of (a revolution is its holder's secret: rule 20)."""
-        seat = self.seats.get(player)
-        if seat is None or seat.gone:
-            raise ProtocolError(ErrorCode.UNKNOWN_PLAYER, "no such player at this table")
-        public = {p for p in self.pending_players() if p not in self.secretly_pending()}
-        if player not in public or seat.host:
-            raise ProtocolError(ErrorCode.NOT_WAITING, "the table is not waiting for them")
-        return self.countdowns.waited(player, now)
-
-    def nudge(self, host: Seat, player: int, now: float) -> None:
-        waited = self._waited_for(player, now)
-        if waited < self.countdowns.nudge_after:
-            raise ProtocolError(
-                ErrorCode.TOO_SOON,
-                f"a player may be nudged {self.countdowns.nudge_after:g} s into their turn",
-            )
-        self._broadcast({"type": "nudged", "player": player, "by": host.player})
-
-    def skip(self, player: int, now: float) -> None:
-        waited = self._waited_for(player, now)
-        if waited < self.countdowns.skip_after:
-            raise ProtocolError(
-                ErrorCode.TOO_SOON,
-                f"a player may be skipped {self.countdowns.skip_after:g} s into their turn",
-            )
-        assert self.game is not None
-        decision = self.game.decision_for(player)
-        assert decision is not None  # owed: ``_waited_for`` said so
-        self._act(player, default_move(decision), "host")
-
     # ------------------------------------------------------------------ the game
-
-    def _act(self, player: int, action: Action, by: str | None = None) -> None:
-        """``by``: a move made for the player (``"timer"``, ``"stand_in"``, ``"host"`` at
-        the host player's ``skip``), said to all."""
-        if self.game is None or self.game.phase is Phase.ENDED:
-            raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played")
-        entry = {"op": "act", "player": player, "action": action_message(action)}
-        if by is not None:  # journaled too: histories and a resumed table say it as well
-            entry["by"] = by
-        self.changes.commit(entry)
 
     def play_default(self, player: int) -> None:
         """The turn timer ran out: make the documented default move for ``player``."""
@@ -472,7 +426,7 @@ class Table(TableState):
             return
         decision = self.game.decision_for(player)
         if decision is not None:
-            self._act(player, default_move(decision), "timer")
+            self.changes.act(player, default_move(decision), "timer")
 
     def begin_next_hand(self) -> None:
         if self.hand_over():
