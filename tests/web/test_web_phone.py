@@ -348,6 +348,20 @@ def my_first_turn(driver: Any, checks: Checks) -> None:
     focus = driver.execute_script("return document.activeElement.dataset.card || null")
     checks.expect(focus == number, f"the focus left the card pressed: {focus!r}")
     checks.shot("en-phone-card-tapped")
+    # Leaving asks what it means, in a page's words, not a terminal's (finding 5).
+    press(driver, "exit")
+    wait_for(lambda: look(driver)["overlay"], "the leave question")
+    overlay = look(driver)["overlay"]
+    terminal = [word for word in TERMINAL_WORDS if word in overlay]
+    checks.expect(not terminal, f"a terminal's words in the leave question: {terminal}")
+    checks.shot("en-phone-leave")
+    answers = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#buttons button'), (b) =>"
+        " b.getBoundingClientRect().bottom <= window.innerHeight)"
+    )
+    checks.expect(answers and all(answers), f"the leave question's answers out of sight: {answers}")
+    driver.find_elements(By.CSS_SELECTOR, '#buttons button[data-do="choose"]')[-1].click()
+    wait_for(lambda: not look(driver)["overlay"], "the question closed")
     checks.size(LAPTOP)
     checks.shot("en-laptop-turn")
     checks.size(PHONE)

@@ -718,6 +718,9 @@ function drawView(view) {
   if ($("turn-line").textContent !== turn) $("turn-line").textContent = turn;   // said once
   drawDecision(decision);
   drawHand(state ? state.hand : null, decision);
+  // A question first: its answers in sight, the cards back once it is answered.
+  const asked = !!(view.question || view.refusal);
+  for (const id of ["prompt", "selection", "hand-title", "sets", "choices", "hand"]) $(id).hidden = asked;
   const notice = $("notice");
   notice.textContent = view.notice ? view.notice.text : "";
   notice.className = view.notice ? view.notice.level : "";
