@@ -306,3 +306,29 @@ async def test_a_twin_announced_on_loopback_is_listed_as_such(loopback: list[str
         (f"127.0.0.1:{ports[0]}",),
         (f"127.0.0.1:{ports[1]}",),
     }
+
+
+def test_a_seat_last_seen_elsewhere_is_told_once_across_reconnections() -> None:
+    # Seen at a host that answers about and never hello: each reconnection printed the
+    # same "This host says it runs a table where you have a seat..." line again.
+    from dalmuti_net.client.model.client_model import ClientModel
+    from dalmuti_net.lang.i18n import Translator
+    from dalmuti_net.protocol import PROTOCOL_VERSION
+
+    session = ClientSession("Ana")
+    session.moved_from, session.address = "127.0.0.1:7341", "127.0.0.1:7400"
+    model = ClientModel(Translator("en"), session)
+    about = {
+        "type": "about",
+        "version": PROTOCOL_VERSION,
+        "table_id": "t1",
+        "table": "Friday table",
+        "phase": "playing",
+        "code_required": False,
+        "software": "dalmuti-net",
+    }
+    for _ in range(3):
+        session.receive(dict(about))
+        model.on_message(about)
+    told = [line.text for line in model.log if "last seen at 127.0.0.1:7341" in line.text]
+    assert len(told) == 1

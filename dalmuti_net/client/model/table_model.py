@@ -168,6 +168,8 @@ class TableModel:
         self._told_made_for: set[tuple[int | None, int]] = set()
         """Moves the stand-in made for this seat already told after a return."""
         self._rematch_told = False
+        self._moved_told: tuple[str | None, str | None] | None = None
+        """The seat's old address and this host's, once told (``MOVED_ON_JOIN``)."""
         self._save_stalled = False
         self._raw_table: object = None
         self._table_view: TableView | None = None
@@ -305,11 +307,12 @@ class TableModel:
                     got.events.append(event)
                 self._tell_event(event)
             case OtherSent(type="about"):
-                if session.moved_from is not None and session.address:
-                    # A table id is a claim: where the seat was, and where this host is, said.
-                    text = self.t._(MOVED_ON_JOIN).format(
-                        old=session.moved_from, new=session.address
-                    )
+                moved = (session.moved_from, session.address)
+                if moved[0] is not None and moved[1] and moved != self._moved_told:
+                    # A table id is a claim: where the seat was, and where this host is, said
+                    # (once: a host that never answers the hello is asked again and again).
+                    self._moved_told = moved
+                    text = self.t._(MOVED_ON_JOIN).format(old=moved[0], new=moved[1])
                     self.add_log("info", text)
             case OtherSent(type="goodbye"):
                 got.goodbye = True
