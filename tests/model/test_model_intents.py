@@ -197,3 +197,29 @@ def test_a_page_is_never_told_to_run_a_command(language: str) -> None:
     model.in_a_page = False
     assert "dalmuti join" in model.how_to_return()
     assert "dalmuti join" in describe_goodbye(Translator("en"), "shutting_down")
+
+
+def test_a_placement_owed_at_a_hand_end_comes_before_its_results() -> None:
+    """Found in an evening: a late arrival's placement, owed by the Greater Dalmuti as a
+    hand ended, was hidden behind that hand's results on every front end, and the table
+    waited for it. A decision owed comes first; the results come back once answered."""
+    from dalmuti_net.client.model.display import display
+    from dalmuti_net.engine import PlacementDecision
+    from dalmuti_net.engine.events import HandEnded
+
+    model = model_at()
+    model.status = Status.CONNECTED
+    owe(model, None, waiting=())
+    model.results = HandEnded(1, (0, 1, 2, 3), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    session = model.session
+    assert session is not None and session.observation is not None
+    session.observation.phase = "hand_over"
+    shown = display(model)
+    assert shown.table is not None and shown.table.results is not None
+    assert "close_results" in shown.can
+    owe(model, PlacementDecision(newcomer=4, positions=(1, 2, 3, 4)), waiting=(0,))
+    session.observation.phase = "hand_over"
+    shown = display(model)
+    assert shown.table is not None and shown.table.results is None
+    assert shown.table.turn == "Your turn!" and shown.table.decision is not None
+    assert "close_results" not in shown.can

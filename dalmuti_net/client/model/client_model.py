@@ -246,6 +246,13 @@ class ClientModel(TableModel):
         """The decision being chosen (none once our answer is on its way)."""
         return None if self.answered else self.chooser
 
+    @property
+    def results_shown(self) -> bool:
+        """Whether the hand just over is on screen: until it is closed, unless a decision
+        is owed first (a newcomer's placement at the end of a hand, which the next deal
+        waits for: hidden behind the results, it held the table up)."""
+        return self.results is not None and self.choosing is None
+
     def namer(self) -> Names:
         names = {} if self.session is None else self.session.names
         return Names({p: self.name_of(p) for p in names})

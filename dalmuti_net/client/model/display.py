@@ -495,7 +495,7 @@ def results_view(model: ClientModel, observation: Observation) -> ResultsView | 
     """The hand just over: place, player, next hand's role (none after the last hand),
     and with scoring the points and totals; the cards that changed hands with you."""
     t, result = model.t, model.results
-    if result is None:
+    if result is None or not model.results_shown:
         return None
     scoring = model.table is not None and model.table.rules.scoring
     last = observation.ended is not None
@@ -570,7 +570,7 @@ def _turn(model: ClientModel, observation: Observation) -> str:
     t = model.t
     if observation.ended is not None:
         return t._("The table is over.")
-    if observation.phase == "hand_over":
+    if observation.phase == "hand_over" and model.choosing is None:
         return next_deal(model)
     if model.chooser is not None and model.choosing is None:
         from .client_model import AUTO_PASSING
@@ -642,7 +642,7 @@ def _can(model: ClientModel) -> tuple[str, ...]:
             can += ["start", "add_bot", "remove_bot", "kick", "set_rule"]
     if model.reading_results():
         can.append("ready")
-    if model.results is not None:
+    if model.results_shown:
         can.append("close_results")
     if model.in_hand and model.seated:
         can.append("auto_pass")

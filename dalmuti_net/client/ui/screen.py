@@ -382,7 +382,7 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     if observation is None or not observation.order:
         lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
         return lines + _log_block(ui, cols, rows - 2)
-    if ui.model.results is not None:  # the last hand's too, before the final standings
+    if ui.model.results_shown:  # the last hand's too, before the final standings
         lines += _results(ui, observation, cols)
         return lines + _log_block(ui, cols, rows - len(lines))
     top: list[Line] = []

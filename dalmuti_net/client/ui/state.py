@@ -307,7 +307,7 @@ class ClientUi:
             return []
         if key == "a" and model.seated:
             return model.intend(do.AutoPass())
-        if model.results is not None and key not in ("?", "pageup", "pagedown"):
+        if model.results_shown and key not in ("?", "pageup", "pagedown"):
             if key in ("enter", "space", "r") and model.reading_results():
                 return model.intend(do.Ready(True))  # the results stay meanwhile
             # The last hand's points read: the final standings; else back to the table.
@@ -406,9 +406,9 @@ class ClientUi:
             return [Hint("q", N_("quit"))]
         hints: list[Hint] = []
         session = model.session
-        if model.results is not None and model.ended:
+        if model.results_shown and model.ended:
             hints.append(FINAL_STANDINGS_HINT)
-        elif model.results is not None:
+        elif model.results_shown:
             if model.reading_results():
                 hints.append(READ_RESULTS_HINT)
             hints.append(Hint("Esc", N_("back to the table")))
