@@ -377,7 +377,8 @@ def render_example_bot() -> str:
 
 def render_conformance_cases() -> str:
     """Each section of this document and the conformance cases that hold it."""
-    from dalmuti_net.conformance.registry import NOT_HELD, SECTIONS, all_cases
+    from dalmuti_net.conformance.cases import all_cases
+    from dalmuti_net.conformance.registry import NOT_HELD, SECTIONS
 
     cases = all_cases()
     lines = ["| Section | Conformance cases |", "| --- | --- |"]

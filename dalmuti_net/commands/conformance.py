@@ -114,8 +114,8 @@ def read_expected(path: str, t: Translator) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     import trio
 
+    from ..conformance.cases import all_cases
     from ..conformance.context import Options
-    from ..conformance.registry import all_cases
     from ..conformance.runner import (
         Unreachable,
         failed,

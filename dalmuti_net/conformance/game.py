@@ -224,3 +224,20 @@ async def new_game(
         await peer.send({"type": "start", "id": 9030})
         game.started = await peer.quiet(0)  # nothing read yet: the caller reads on
     return game
+
+
+async def latest_table(peer: Peer, test: Any = None, what: str = "the table") -> Message:
+    found = await peer.expect(
+        lambda m: m.get("type") == "table" and (test is None or test(m["table"])), what=what
+    )
+    table: Message = found["table"]
+    return table
+
+
+def seat_of(table: Message, player: int) -> Message | None:
+    return next((p for p in table["players"] if p["player"] == player), None)
+
+
+def messages(*items: Message) -> tuple[Message, ...]:
+    """Messages to send one after another (typed for the checker)."""
+    return items

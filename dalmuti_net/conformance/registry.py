@@ -104,10 +104,3 @@ def case(
         return run
 
     return register
-
-
-def all_cases() -> list[Case]:
-    """Every case, in the order they run: by stage, then as registered."""
-    from . import cases  # noqa: F401  (registers them)
-
-    return sorted(CASES, key=lambda c: c.stage)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from dalmuti_net.commands.conformance import read_expected
-from dalmuti_net.conformance.registry import NOT_HELD, SECTIONS, all_cases
+from dalmuti_net.conformance.cases import all_cases
+from dalmuti_net.conformance.registry import NOT_HELD, SECTIONS
 from dalmuti_net.conformance.runner import select
 from dalmuti_net.lang.i18n import translator_for
 

@@ -1,3 +1,4 @@
+from ..registry import CASES, Case
 from . import (  # noqa: F401
     connection,
     extra,
@@ -15,3 +16,8 @@ from . import (  # noqa: F401
     timing,
     websocket,
 )
+
+
+def all_cases() -> list[Case]:
+    """Every case, in the order they run: by stage, then as registered."""
+    return sorted(CASES, key=lambda c: c.stage)

@@ -9,11 +9,10 @@ from collections import Counter
 import trio
 
 from ..context import Context
-from ..game import autoplay, must, new_game, of_type, play_until, request
+from ..game import autoplay, latest_table, must, new_game, of_type, play_until, request, seat_of
+from ..recording import EVENTS, hands, recording
 from ..registry import Stage, case
 from ..wire import CaseFailed, CaseSkipped, Message, Peer
-from .lobby import latest_table, seat_of
-from .recorded import EVENTS, hands, recording
 
 L = "The lobby and the table"
 N = "Names"

@@ -5,11 +5,10 @@ from __future__ import annotations
 import struct
 
 from ..context import Context
-from ..game import must
+from ..game import latest_table, must, seat_of
+from ..recording import EVENTS, recording
 from ..registry import Stage, case
 from ..wire import CaseFailed, pack, reply_to
-from .lobby import latest_table, seat_of
-from .recorded import EVENTS, recording
 
 S = "The connection's states"
 F = "Framing"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 from ..context import Context, seat_id
-from ..game import first_answer, must, new_game, of_type, owed, play_until, request
+from ..game import first_answer, messages, must, new_game, of_type, owed, play_until, request
 from ..registry import Stage, case
 from ..wire import CaseFailed, Message
 
@@ -21,10 +21,6 @@ E = "Error codes"
 
 def is_decision(message: Message) -> bool:
     return owed(message) is not None
-
-
-def _as_messages(*messages: Message) -> tuple[Message, ...]:
-    return messages
 
 
 @case(
@@ -284,7 +280,7 @@ async def wrong_phase(ctx: Context) -> None:
     peer = game.host.peer
     await peer.expect("hand_started")
     for number, message in enumerate(
-        _as_messages(
+        messages(
             {"type": "set_rules", "rules": {"scoring": True}},
             {"type": "set_timing", "results_ms": 0},
         ),

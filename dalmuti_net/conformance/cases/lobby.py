@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 from ..context import Context, Seat
-from ..game import must, request
+from ..game import latest_table, messages, must, request, seat_of
 from ..registry import Stage, case
-from ..wire import CaseFailed, Message, Peer
+from ..wire import CaseFailed, Message
 
 L = "The lobby and the table"
 W = "Words used here"
@@ -16,22 +15,6 @@ N = "Names"
 NR = "Numbering and resumes"
 E = "Error codes"
 LOBBY = Stage.LOBBY
-
-
-async def latest_table(peer: Peer, test: Any = None, what: str = "the table") -> Message:
-    found = await peer.expect(
-        lambda m: m.get("type") == "table" and (test is None or test(m["table"])), what=what
-    )
-    table: Message = found["table"]
-    return table
-
-
-def seat_of(table: Message, player: int) -> Message | None:
-    return next((p for p in table["players"] if p["player"] == player), None)
-
-
-def _as_messages(*messages: Message) -> tuple[Message, ...]:
-    return messages
 
 
 @case(
@@ -168,7 +151,7 @@ async def unknown_option(ctx: Context) -> None:
 async def timing_ranges(ctx: Context) -> None:
     seat = await ctx.lobby_host()
     for number, fields in enumerate(
-        _as_messages(
+        messages(
             {"turn_timer_ms": 4999},
             {"turn_timer_ms": 3_600_001},
             {"results_ms": 600_001},
@@ -181,7 +164,7 @@ async def timing_ranges(ctx: Context) -> None:
         if reply.get("code") != "bad_message":
             raise CaseFailed(f"set_timing {fields} got {reply.get('type')} {reply.get('code', '')}")
     for number, fields in enumerate(
-        _as_messages(
+        messages(
             {"turn_timer_ms": 5000},
             {"turn_timer_ms": None},
             {"results_ms": 600_000},
@@ -249,7 +232,7 @@ async def tables_differ(ctx: Context) -> None:
     seat = await ctx.lobby_host()
     watcher = await ctx.join(role="spectator")
     for number, message in enumerate(
-        _as_messages(
+        messages(
             {"type": "add_bot"},
             {"type": "set_rules", "rules": {"scoring": True}},
             {"type": "set_rules", "rules": {"scoring": True}},

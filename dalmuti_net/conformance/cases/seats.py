@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from ..context import Context
-from ..game import autoplay, must, new_game, play_until
+from ..game import autoplay, latest_table, must, new_game, play_until, seat_of
 from ..registry import Stage, case
 from ..wire import CaseFailed
-from .lobby import latest_table, seat_of
 
 SH = "The shape of a hand"
 L = "The lobby and the table"
