@@ -241,3 +241,50 @@ def seat_of(table: Message, player: int) -> Message | None:
 def messages(*items: Message) -> tuple[Message, ...]:
     """Messages to send one after another (typed for the checker)."""
     return items
+
+
+def is_lead(message: Message) -> bool:
+    """A play decision on a lead (nothing to beat)."""
+    return (
+        message.get("type") == "decision"
+        and message.get("kind") == "play"
+        and message.get("to_beat") is None
+    )
+
+
+async def game_until(
+    ctx: Context,
+    stop: Callable[[Message], bool] | None = None,
+    answer: bool = False,
+    what: str = "a decision",
+    **options: Any,
+) -> tuple[Game, Message]:
+    """A new game (``options`` as ``new_game``'s), its host seat played until ``stop``;
+    the game and that message."""
+    game = await new_game(ctx, **options)
+    got = await play_until(game.host.peer, stop or of_type("decision"), answer=answer, what=what)
+    return game, got[-1]
+
+
+async def in_hand(ctx: Context, **options: Any) -> Game:
+    """A new game whose first hand has begun."""
+    game = await new_game(ctx, **options)
+    await game.host.peer.expect("hand_started")
+    return game
+
+
+async def refuse(peer: Peer, message: Message, rid: int, code: str, what: str = "") -> Message:
+    """Send ``message`` with id ``rid``: the reply must be an error ``code``, not fatal."""
+    reply = await request(peer, message, rid)
+    if reply.get("type") != "error" or reply.get("code") != code or reply.get("fatal"):
+        raise CaseFailed(
+            f"{what or message['type']} got {reply.get('type')} {reply.get('code', '')}"
+            f" (fatal {reply.get('fatal')}), not {code}"
+        )
+    return reply
+
+
+async def fresh_snapshot(peer: Peer) -> Message:
+    """A snapshot asked for now."""
+    await peer.send({"type": "snapshot_request"})
+    return await peer.expect("snapshot")

@@ -4,8 +4,23 @@ from __future__ import annotations
 
 import secrets
 
+import trio
+
 from ..context import Context, seat_id
-from ..game import first_answer, messages, must, new_game, of_type, owed, play_until, request
+from ..game import (
+    first_answer,
+    fresh_snapshot,
+    game_until,
+    in_hand,
+    is_lead,
+    must,
+    new_game,
+    of_type,
+    owed,
+    play_until,
+    refuse,
+    request,
+)
 from ..registry import Stage, case
 from ..wire import CaseFailed, Message
 
@@ -31,20 +46,10 @@ def is_decision(message: Message) -> bool:
     stage=GAME,
 )
 async def stale(ctx: Context) -> None:
-    game = await new_game(ctx)
-    peer = game.host.peer
-    got = await play_until(peer, is_decision, answer=False, what="a decision")
-    decision = owed(got[-1])
-    assert decision is not None
+    game, decision = await game_until(ctx)
     answer = first_answer(decision)
-    await peer.send(answer)
-    await peer.send({**answer, "id": 71})
-    reply = await peer.expect(lambda m: m.get("re") == 71, what="the reply to the second answer")
-    if reply.get("code") != "stale_decision" or reply.get("fatal") is not False:
-        raise CaseFailed(
-            f"a second answer to decision {decision['decision_id']} got"
-            f" {reply.get('type')} {reply.get('code', '')}"
-        )
+    await game.host.peer.send(answer)
+    await refuse(game.host.peer, answer, 71, "stale_decision", "a second answer")
 
 
 @case(
@@ -55,25 +60,10 @@ async def stale(ctx: Context) -> None:
     stage=GAME,
 )
 async def must_lead(ctx: Context) -> None:
-    game = await new_game(ctx)
-    peer = game.host.peer
-    got = await play_until(
-        peer,
-        lambda m: (
-            m.get("type") == "decision" and m.get("kind") == "play" and m.get("to_beat") is None
-        ),
-        what="a lead",
-        ready=True,
-    )
-    decision = got[-1]
-    await peer.send({"type": "pass", "decision_id": decision["decision_id"], "id": 72})
-    reply = await peer.expect(lambda m: m.get("re") == 72)
-    if reply.get("code") != "must_lead" or reply.get("fatal") is not False:
-        raise CaseFailed(f"pass on a lead got {reply.get('type')} {reply.get('code', '')}")
-    await peer.send({**first_answer(decision), "id": 73})
-    reply = await peer.expect(lambda m: m.get("re") == 73)
-    if reply.get("type") != "ack":
-        raise CaseFailed(f"the answer after must_lead got {reply.get('code')}")
+    game, decision = await game_until(ctx, is_lead, answer=True, what="a lead")
+    pass_ = {"type": "pass", "decision_id": decision["decision_id"]}
+    await refuse(game.host.peer, pass_, 72, "must_lead", "pass on a lead")
+    await must(game.host.peer, first_answer(decision), 73)
 
 
 @case(
@@ -139,12 +129,9 @@ async def illegal(ctx: Context) -> None:
     stage=GAME,
 )
 async def keeps_id(ctx: Context) -> None:
-    game = await new_game(ctx)
-    peer = game.host.peer
-    got = await play_until(peer, of_type("decision"), answer=False, what="a decision")
-    await peer.send({"type": "snapshot_request"})
-    snapshot = await peer.expect("snapshot")
-    if (snapshot.get("decision") or {}).get("decision_id") != got[-1]["decision_id"]:
+    game, decision = await game_until(ctx)
+    snapshot = await fresh_snapshot(game.host.peer)
+    if (snapshot.get("decision") or {}).get("decision_id") != decision["decision_id"]:
         raise CaseFailed(f"the snapshot's decision is {snapshot.get('decision')}")
 
 
@@ -157,16 +144,11 @@ async def keeps_id(ctx: Context) -> None:
     stage=GAME,
 )
 async def deadline(ctx: Context) -> None:
-    game = await new_game(ctx, timing={"turn_timer_ms": 60000})
-    peer = game.host.peer
-    got = await play_until(peer, of_type("decision"), answer=False, what="a decision")
-    if got[-1].get("deadline_ms") != 60000:
-        raise CaseFailed(f"the decision says deadline_ms {got[-1].get('deadline_ms')}")
-    import trio
-
+    game, decision = await game_until(ctx, timing={"turn_timer_ms": 60000})
+    if decision.get("deadline_ms") != 60000:
+        raise CaseFailed(f"the decision says deadline_ms {decision.get('deadline_ms')}")
     await trio.sleep(1.5)
-    await peer.send({"type": "snapshot_request"})
-    snapshot = await peer.expect("snapshot")
+    snapshot = await fresh_snapshot(game.host.peer)
     left = (snapshot.get("decision") or {}).get("deadline_ms")
     if not isinstance(left, int) or left > 60000 - 1000:
         raise CaseFailed(f"1.5 s into the turn the snapshot's deadline_ms is {left}")
@@ -181,12 +163,9 @@ async def deadline(ctx: Context) -> None:
     stage=GAME,
 )
 async def timers_after(ctx: Context) -> None:
-    game = await new_game(ctx, timing={"turn_timer_ms": None})
-    peer = game.host.peer
-    await play_until(peer, of_type("decision"), answer=False, what="a decision")
-    await peer.send({"type": "snapshot_request"})
-    await peer.expect("snapshot")
-    timers = await peer.expect("timers", timeout=3, what="a timers after the snapshot")
+    game, _ = await game_until(ctx, timing={"turn_timer_ms": None})
+    await fresh_snapshot(game.host.peer)
+    timers = await game.host.peer.expect("timers", timeout=3, what="a timers after the snapshot")
     if timers.get("turn"):
         raise CaseFailed(f"with no turn timer, timers.turn is {timers.get('turn')}")
 
@@ -199,11 +178,8 @@ async def timers_after(ctx: Context) -> None:
     stage=GAME,
 )
 async def resume(ctx: Context) -> None:
-    game = await new_game(ctx)
-    peer = game.host.peer
-    got = await play_until(peer, of_type("decision"), answer=False, what="a decision")
-    decision = got[-1]
-    await peer.aclose()
+    game, decision = await game_until(ctx)
+    await game.host.peer.aclose()
     back = await ctx.resume(
         game.host.token if game.host.welcome.get("token") else ctx.shared.host_token or ""
     )
@@ -276,19 +252,11 @@ async def nonces(ctx: Context) -> None:
     stage=GAME,
 )
 async def wrong_phase(ctx: Context) -> None:
-    game = await new_game(ctx)
-    peer = game.host.peer
-    await peer.expect("hand_started")
-    for number, message in enumerate(
-        messages(
-            {"type": "set_rules", "rules": {"scoring": True}},
-            {"type": "set_timing", "results_ms": 0},
-        ),
-        start=1,
-    ):
-        reply = await request(peer, message, number)
-        if reply.get("code") != "wrong_phase":
-            raise CaseFailed(f"{message['type']} mid-game got {reply.get('code')!r}")
+    game = await in_hand(ctx)
+    await refuse(
+        game.host.peer, {"type": "set_rules", "rules": {"scoring": True}}, 1, "wrong_phase"
+    )
+    await refuse(game.host.peer, {"type": "set_timing", "results_ms": 0}, 2, "wrong_phase")
 
 
 @case(
@@ -298,11 +266,8 @@ async def wrong_phase(ctx: Context) -> None:
     stage=GAME,
 )
 async def rematch_soon(ctx: Context) -> None:
-    game = await new_game(ctx)
-    await game.host.peer.expect("hand_started")
-    reply = await request(game.host.peer, {"type": "rematch"}, 1)
-    if reply.get("code") != "too_soon":
-        raise CaseFailed(f"rematch mid-game got {reply.get('code')!r}")
+    game = await in_hand(ctx)
+    await refuse(game.host.peer, {"type": "rematch"}, 1, "too_soon")
 
 
 @case(
@@ -313,16 +278,12 @@ async def rematch_soon(ctx: Context) -> None:
     stage=GAME,
 )
 async def end_table(ctx: Context) -> None:
-    game = await new_game(ctx)
-    peer = game.host.peer
-    await peer.expect("hand_started")
+    peer = (await in_hand(ctx)).host.peer
     await must(peer, {"type": "end_table"}, 1)
     ended = await play_until(peer, of_type("table_ended"), what="table_ended")
     if ended[-1].get("reason") != "host_ended":
         raise CaseFailed(f"the table ended with reason {ended[-1].get('reason')!r}")
-    reply = await request(peer, {"type": "end_table"}, 2)
-    if reply.get("code") != "table_ended" or reply.get("fatal") is not False:
-        raise CaseFailed(f"a second end_table got {reply.get('code')!r} {reply.get('fatal')}")
+    await refuse(peer, {"type": "end_table"}, 2, "table_ended", "a second end_table")
 
 
 @case(
@@ -333,9 +294,7 @@ async def end_table(ctx: Context) -> None:
     stage=GAME,
 )
 async def ended_hello(ctx: Context) -> None:
-    game = await new_game(ctx)
-    peer = game.host.peer
-    await peer.expect("hand_started")
+    peer = (await in_hand(ctx)).host.peer
     await must(peer, {"type": "end_table"}, 1)
     await peer.expect("table_ended")
     late = await ctx.connect("latecomer")
