@@ -7,7 +7,7 @@ from collections.abc import Callable
 import trio
 
 from ..context import Context
-from ..game import answer_only, must, new_game, of_type, owed, play_until, request
+from ..game import answer_only, must, new_game, of_type, owed, play_until, refuse, request
 from ..registry import Stage, case
 from ..wire import CaseFailed, Message
 
@@ -146,12 +146,9 @@ async def nudges(ctx: Context) -> None:
         what="a public decision owed by the guest (who never answers)",
     )
     for number, kind in enumerate(("nudge", "skip"), start=1):
-        reply = await request(peer, {"type": kind, "player": guest.player}, number)
-        if reply.get("code") != "too_soon" or reply.get("fatal") is not False:
-            raise CaseFailed(f"an early {kind} got {reply.get('code')!r}")
-    reply = await request(peer, {"type": "nudge", "player": game.host.player}, 3)
-    if reply.get("code") != "not_waiting":
-        raise CaseFailed(f"nudging the host player got {reply.get('code')!r}")
+        await refuse(peer, {"type": kind, "player": guest.player}, number, "too_soon")
+    nudge_host = {"type": "nudge", "player": game.host.player}
+    await refuse(peer, nudge_host, 3, "not_waiting", "nudging the host player")
     reply = await request(peer, {"type": "skip", "player": game.bots[0]}, 4)
     if reply.get("code") not in ("not_waiting", "too_soon"):
         raise CaseFailed(f"skipping a bot that owes nothing got {reply.get('code')!r}")
