@@ -164,7 +164,26 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(1, min(cores or 1, MAX_WORKERS))
 
 
+LONG_POLES = (
+    "tests/conformance/test_conformance_suite.py",
+    "tests/clients/test_quick_start_bot.py",
+    "tests/web/test_web_browser.py",
+    "tests/web/test_web_phone.py",
+)
+"""Files whose tests take 30 s to a few minutes each (tests/README.md lists why). They are
+collected first, so the workers start them first: collected last (tests/web), the two
+browser tests (44 s and 40 s) ran alone on one worker at the end of a quiet run while the
+other idled (the run used 105% of the 2 cores). Whole files move, so a module's
+fixtures are still set up once; the longest first."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if "loopback" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("mdns"))
+
+    def first(item: pytest.Item) -> int:
+        poles = [n for n, path in enumerate(LONG_POLES) if item.nodeid.startswith(path)]
+        return poles[0] if poles else len(LONG_POLES)
+
+    items.sort(key=first)
