@@ -133,6 +133,7 @@ async def request(peer: Peer, message: Message, rid: int) -> Message:
     return await peer.expect(
         lambda m: m.get("type") in ("ack", "error") and m.get("re") == rid,
         what=f"the reply to {message['type']}",
+        keep=True,
     )
 
 
@@ -204,6 +205,9 @@ async def new_game(
     settings = {"bot_pace_ms": 0, "results_ms": 30000, "turn_timer_ms": 60000}
     await must(peer, {"type": "set_timing", **settings, **(timing or {})}, 9011)
     game = Game(seat, [])
+    # Tables from before (a rematch's bots being removed) are not this game's: each
+    # table is the whole state, so dropping the older ones loses nothing.
+    peer.unread = [m for m in peer.unread if m.get("type") != "table"]
     for number in range(bots):
         await must(peer, {"type": "add_bot"}, 9020 + number)
     for _ in range(humans):
@@ -288,3 +292,17 @@ async def fresh_snapshot(peer: Peer) -> Message:
     """A snapshot asked for now."""
     await peer.send({"type": "snapshot_request"})
     return await peer.expect("snapshot")
+
+
+async def past_revolution_check(host: Peer, guest: Peer) -> None:
+    """Let a guest seat answer its secret revolution decision (in the background) and wait,
+    playing the host's seat, until the hand is past its revolution check: a seat that
+    leaves while it owes that secret decision is not what such a case is about."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(answer_only, guest, frozenset({"revolution"}))
+        await play_until(
+            host,
+            lambda m: m.get("type") == "waiting" and m.get("phase") in ("taxes", "play"),
+            what="the hand past its revolution check",
+        )
+        nursery.cancel_scope.cancel()  # the guest's connection is the case's again

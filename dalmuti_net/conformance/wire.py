@@ -135,12 +135,15 @@ class Peer:
         wanted: str | Callable[[Message], bool],
         timeout: float = DEFAULT_WAIT,
         what: str | None = None,
+        keep: bool = False,
     ) -> Message:
         """Read until a message of type ``wanted`` (or for which it is true) arrives; the
-        ones before it are skipped (still in ``received``)."""
+        ones before it are skipped (still in ``received``), or with ``keep`` left to be
+        read next (a reply awaited mid-game must not swallow a decision)."""
         test = (lambda m: m.get("type") == wanted) if isinstance(wanted, str) else wanted
         name = what or (f"a {wanted!r}" if isinstance(wanted, str) else "the message awaited")
         seen: list[str] = []
+        skipped: list[Message] = []
         deadline = trio.current_time() + timeout
         while True:
             left = deadline - trio.current_time()
@@ -159,8 +162,11 @@ class Peer:
                 continue
             assert isinstance(got, dict)
             if test(got):
+                if keep:
+                    self.unread[0:0] = skipped
                 return got
             seen.append(describe_type(got))
+            skipped.append(got)
 
     async def expect_error(
         self, code: str, fatal: bool | None = None, timeout: float = DEFAULT_WAIT

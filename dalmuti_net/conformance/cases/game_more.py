@@ -7,7 +7,17 @@ from collections.abc import Callable
 import trio
 
 from ..context import Context
-from ..game import answer_only, must, new_game, of_type, owed, play_until, refuse, request
+from ..game import (
+    answer_only,
+    must,
+    new_game,
+    of_type,
+    owed,
+    past_revolution_check,
+    play_until,
+    refuse,
+    request,
+)
 from ..registry import Stage, case
 from ..wire import CaseFailed, Message
 
@@ -167,7 +177,7 @@ async def leave_mid(ctx: Context) -> None:
     )  # the statement is not about readiness: a short pause bounds the case
     peer = game.host.peer
     guest = game.others[0]
-    await guest.peer.expect("hand_started")
+    await past_revolution_check(peer, guest.peer)
     await guest.peer.send({"type": "leave"})
     await guest.peer.expect_closed()
     got = await play_until(

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from ..context import Context
-from ..game import autoplay, latest_table, must, new_game, play_until, seat_of
+from ..game import (
+    autoplay,
+    latest_table,
+    must,
+    new_game,
+    past_revolution_check,
+    play_until,
+    seat_of,
+)
 from ..registry import Stage, case
 from ..wire import CaseFailed
 
@@ -61,7 +69,7 @@ async def kick(ctx: Context) -> None:
     peer = game.host.peer
     guest = game.others[0]
     guest.peer.leave_on_close = False
-    await peer.expect("hand_started")
+    await past_revolution_check(peer, guest.peer)
     await must(peer, {"type": "kick", "player": guest.player}, 1)
     await guest.peer.expect_error("kicked", fatal=True)
     got = await play_until(
