@@ -189,9 +189,9 @@ async def chat_bounded(ctx: Context) -> None:
 @case(
     "between.ready-reset-at-new-hand",
     BH,
-    "The host resets every seat's ready when a hand"
-    " starts: the table sent with a new hand shows nobody ready; in a game every seat is"
-    " seated.",
+    "The host resets every seat's ready but its own"
+    " bots' when a hand starts: the table sent with a new hand shows no seat ready but those"
+    " of kind bot (always ready); in a game every seat is seated.",
     stage=GAME,
 )
 async def ready_reset(ctx: Context) -> None:
@@ -203,14 +203,20 @@ async def ready_reset(ctx: Context) -> None:
         if tables[-1].get("type") != "table":
             continue
         players = tables[-1]["table"]["players"]
-        ready = [f"{p['player']} ({p['kind']})" for p in players if p["ready"]]
+        ready = [
+            f"{p['player']} ({p['kind']})" for p in players if p["ready"] and p["kind"] != "bot"
+        ]
+        bots_not_ready = [
+            str(p["player"]) for p in players if p["kind"] == "bot" and not p["ready"]
+        ]
         unseated = [str(p["player"]) for p in players if not p["seated"]]
-        if ready or unseated:
+        if ready or unseated or bots_not_ready:
             hand = messages[index].get("hand")
             raise CaseFailed(
                 f"the table sent right before hand {hand}'s hand_started shows"
                 + (f" still ready: {', '.join(ready)}" if ready else "")
                 + (f"; not seated: {', '.join(unseated)}" if unseated else "")
+                + (f"; bots not ready: {', '.join(bots_not_ready)}" if bots_not_ready else "")
             )
 
 
