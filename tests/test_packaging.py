@@ -10,7 +10,13 @@ import dalmuti_net
 import tools
 
 PACKAGE = Path(dalmuti_net.__file__).resolve().parent
-ENTRY_POINTS = {PACKAGE / "__main__.py", PACKAGE / "cli.py"}
+ENTRY_POINTS = {
+    PACKAGE / "__main__.py",
+    PACKAGE / "cli.py",
+    # The learned bot's training recipe (issue 42), behind the research extra:
+    # `python -m dalmuti_net.research.train`, documented for researchers, never run by a game.
+    PACKAGE / "research" / "train.py",
+}
 
 
 def modules() -> list[Path]:
