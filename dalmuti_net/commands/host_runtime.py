@@ -228,15 +228,7 @@ class PreparedHost:
 
         server = self.server
         assert server is not None and self.port is not None
-        table = self.table
-        door = TableDoor(
-            connect=lambda address: server.connect_local(outside=address),
-            table_name=lambda: table.name,
-            table_id=table.table_id,
-            code=table.code,
-            max_frame_bytes=table.max_frame_bytes,
-            rate=table.limits.max_messages_per_second,
-        )
+        door = TableDoor.of(server)
         wanted = self.ports[1] or self.port + 1
         listeners = await self._listen(self.options.web_port, wanted, "--web-port")
         self.web_port = listeners[0].socket.getsockname()[1]

@@ -32,6 +32,7 @@ from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_server_st
 from ..faults import CONNECTION_FAILED, log_fault
 from ..host.admission import address_key
 from ..host.listen import serve_listeners
+from ..host.server import TableServer
 from ..lang.i18n import DEFAULT_LANGUAGE, normalize_language
 from ..protocol import FrameReader, ProtocolError
 from ..protocol.framing import frame
@@ -122,6 +123,20 @@ class TableDoor:
     @property
     def code_required(self) -> bool:
         return self.code is not None
+
+    @classmethod
+    def of(cls, server: TableServer) -> TableDoor:
+        """The door of the table ``server`` serves: each page's client is an ordinary,
+        bounded connection of that server, speaking for the browser's address."""
+        table = server.table
+        return cls(
+            connect=lambda address: server.connect_local(outside=address),
+            table_name=lambda: table.name,
+            table_id=table.table_id,
+            code=table.code,
+            max_frame_bytes=table.max_frame_bytes,
+            rate=table.limits.max_messages_per_second,
+        )
 
 
 def static_file(name: str) -> bytes:

@@ -44,14 +44,7 @@ async def both_doors(table: Table | None = None, **timing: float) -> AsyncIterat
     """``table`` served on a TCP port and a web port (free ones, 127.0.0.1)."""
     table = table if table is not None else Table("Doors")
     server = TableServer(table, run_bot=no_bots, between_hands=0)
-    door = TableDoor(
-        connect=lambda address: server.connect_local(outside=address),
-        table_name=lambda: table.name,
-        table_id=table.table_id,
-        code=table.code,
-        max_frame_bytes=table.max_frame_bytes,
-        rate=table.limits.max_messages_per_second,
-    )
+    door = TableDoor.of(server)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         tcp = await trio.open_tcp_listeners(0, host="127.0.0.1")

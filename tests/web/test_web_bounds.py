@@ -35,14 +35,7 @@ async def web_table_of(table: Table, **timing: float) -> AsyncIterator[int]:
 @asynccontextmanager
 async def web_server_of(table: Table, **timing: float) -> AsyncIterator[tuple[int, WebServer]]:
     server = TableServer(table, run_bot=no_bots, between_hands=0)
-    door = TableDoor(
-        connect=lambda address: server.connect_local(outside=address),
-        table_name=lambda: table.name,
-        table_id=table.table_id,
-        code=table.code,
-        max_frame_bytes=table.max_frame_bytes,
-        rate=table.limits.max_messages_per_second,
-    )
+    door = TableDoor.of(server)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
