@@ -9,9 +9,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import dalmuti_net.web
 from tools import view_schema
 
-APP = Path(view_schema.SCHEMA_PATH).with_name("app.js")
+# The page's files as the installed package ships them (in CI's second leg the tests run
+# from the sdist against the wheel, with no dalmuti_net/ folder beside them).
+STATIC = Path(dalmuti_net.web.__file__).resolve().parent / "static"
+SCHEMA = STATIC / view_schema.SCHEMA_PATH.name
+APP = STATIC / "app.js"
 
 BROWSER = {
     # The language and the browser's own objects the script uses: never a view's.
@@ -47,26 +52,26 @@ def read_by_script() -> set[str]:
 
 
 def test_the_schema_is_current() -> None:
-    on_disk = view_schema.SCHEMA_PATH.read_text(encoding="utf-8")
+    on_disk = SCHEMA.read_text(encoding="utf-8")
     assert on_disk == view_schema.text(), (
         "view.schema.json is stale: run python -m tools.view_schema"
     )
 
 
 def test_the_page_reads_only_what_the_schema_names() -> None:
-    schema = json.loads(view_schema.SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     unnamed = read_by_script() - named(schema) - BROWSER - CHANNEL
     assert not unnamed, f"app.js reads names the view's schema does not hold: {sorted(unnamed)}"
 
 
 def test_the_check_would_catch_a_name_the_schema_lacks() -> None:
-    schema = json.loads(view_schema.SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     assert "sets" in named(schema) and "seat_rows" not in named(schema)
     assert "screen" in named(schema) and "buttons" not in named(schema)  # the old view's
 
 
 def test_every_intent_the_page_sends_is_in_the_schema() -> None:
-    schema = json.loads(view_schema.SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     offered = {
         option["properties"]["do"]["const"] for option in schema["$defs"]["intents"]["oneOf"]
     }
