@@ -223,3 +223,27 @@ def test_a_placement_owed_at_a_hand_end_comes_before_its_results() -> None:
     assert shown.table is not None and shown.table.results is None
     assert shown.table.turn == "Your turn!" and shown.table.decision is not None
     assert "close_results" not in shown.can
+
+
+def test_a_player_removed_before_the_next_deal_has_no_next_role() -> None:
+    """Found in an evening: after a placement at a hand's end the host had removed Bo, who
+    had left, from the seating, and the results on screen gave him the next hand's crown."""
+    from dalmuti_net.client.model.display import display
+    from dalmuti_net.engine.events import HandEnded
+
+    model = model_at()
+    model.status = Status.CONNECTED
+    owe(model, None, waiting=())
+    session = model.session
+    assert session is not None and session.observation is not None and session.table
+    session.table = {
+        **session.table,
+        "players": [p for p in session.table["players"] if p["player"] != 1],
+        "departed": [{"player": 1, "name": "Bo", "kind": "human", "score": 4, "hands": 1}],
+    }
+    model.results = HandEnded(1, (1, 0, 2, 3), (4, 2, 1, 0), (0, 0, 0, 0), (4, 2, 1, 0))
+    session.observation.phase = "hand_over"
+    shown = display(model)
+    assert shown.table is not None and shown.table.results is not None
+    roles = {row.cells[1]: row.cells[2] for row in shown.table.results.rows}
+    assert roles["Bo"] == "left" and roles["Ana (you)"] == "Greater Dalmuti", roles

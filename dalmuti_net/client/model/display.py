@@ -499,7 +499,11 @@ def results_view(model: ClientModel, observation: Observation) -> ResultsView | 
         return None
     scoring = model.table is not None and model.table.rules.scoring
     last = observation.ended is not None
-    leaving = model.leaving()
+    # Those leaving, and those already removed from the seating (a placement at the hand's
+    # end can come between the results and the next deal): neither has a next role.
+    table = model.table
+    removed = () if table is None else table.departed
+    leaving = model.leaving() | {gone.player for gone in removed}
     roles = roles_of(tuple(next_seating(result.finishing, leaving)))
     headers = [t._("Place"), t._("Player")]
     if not last:
