@@ -24,7 +24,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from io import BytesIO
 from pathlib import Path
 
@@ -60,7 +60,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def host(source: Path, port: int, code: str) -> Iterator[subprocess.Popen[str]]:
+def running_host(
+    source: Path, arguments: list[str], wait_port: int
+) -> Iterator[subprocess.Popen[str]]:
+    """`dalmuti host ARGUMENTS` from ``source``, in a private HOME, once ``wait_port``
+    accepts connections (both benchmarks that compare two commits start hosts this way)."""
     with tempfile.TemporaryDirectory() as home:
         env = {
             **os.environ,
@@ -69,23 +73,7 @@ def host(source: Path, port: int, code: str) -> Iterator[subprocess.Popen[str]]:
             "XDG_STATE_HOME": home,
             "XDG_CONFIG_HOME": home,
         }
-        command = [
-            sys.executable,
-            "-m",
-            "dalmuti_net",
-            "host",
-            "--headless",
-            "--no-web",
-            "--no-announce",
-            "--interface",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--code",
-            code,
-            "--lang",
-            "en",
-        ]
+        command = [sys.executable, "-m", "dalmuti_net", "host", *arguments]
         process = subprocess.Popen(
             command, env=env, cwd=home, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
         )
@@ -93,7 +81,7 @@ def host(source: Path, port: int, code: str) -> Iterator[subprocess.Popen[str]]:
             deadline = time.monotonic() + 30
             while True:
                 try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    socket.create_connection(("127.0.0.1", wait_port), timeout=1).close()
                     break
                 except OSError:
                     if time.monotonic() > deadline or process.poll() is not None:
@@ -103,6 +91,17 @@ def host(source: Path, port: int, code: str) -> Iterator[subprocess.Popen[str]]:
         finally:
             process.terminate()
             process.wait(10)
+
+
+def host(source: Path, port: int, code: str) -> AbstractContextManager[subprocess.Popen[str]]:
+    return running_host(
+        source,
+        [
+            *("--headless", "--no-web", "--no-announce", "--interface", "127.0.0.1"),
+            *("--port", str(port), "--code", code, "--lang", "en"),
+        ],
+        port,
+    )
 
 
 async def guess(port: int, seconds: float) -> tuple[int, int]:

@@ -23,16 +23,13 @@ import os
 import platform
 import socket
 import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import msgpack
 import trio
-from guesses import free_port, source_of  # bench/, beside this file
+from guesses import free_port, running_host, source_of  # bench/, beside this file
 from wake import cpu_model
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, BytesMessage, Request, TextMessage
@@ -40,38 +37,16 @@ from wsproto.events import AcceptConnection, BytesMessage, Request, TextMessage
 from dalmuti_net.protocol import PROTOCOL_VERSION, encode
 
 
-@contextmanager
-def host(source: Path, port: int, web_port: int) -> Iterator[subprocess.Popen[str]]:
-    with tempfile.TemporaryDirectory() as home:
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(source),
-            "HOME": home,
-            "XDG_STATE_HOME": home,
-            "XDG_CONFIG_HOME": home,
-        }
-        command = [
-            *(sys.executable, "-m", "dalmuti_net", "host", "--headless", "--no-announce"),
-            *("--interface", "127.0.0.1", "--port", str(port), "--web-port", str(web_port)),
+def host(source: Path, port: int, web_port: int) -> AbstractContextManager[subprocess.Popen[str]]:
+    return running_host(
+        source,
+        [
+            *("--headless", "--no-announce", "--interface", "127.0.0.1"),
+            *("--port", str(port), "--web-port", str(web_port)),
             *("--bots", "4", "--autostart", "4", "--bot-pace", "0", "--lang", "en"),
-        ]
-        process = subprocess.Popen(
-            command, env=env, cwd=home, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-        )
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", web_port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or process.poll() is not None:
-                        raise RuntimeError("the host did not start") from None
-                    time.sleep(0.1)
-            yield process
-        finally:
-            process.terminate()
-            process.wait(10)
+        ],
+        web_port,
+    )
 
 
 def rss_mb(pid: int) -> float:
