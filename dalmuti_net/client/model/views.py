@@ -1,7 +1,9 @@
 """The host's ``welcome``, ``table`` and ``snapshot`` messages as frozen, typed views.
 
 The one place on the client that reads these messages' fields by name: every front end
-reads the views. The messages were validated against the catalogue before they get here
+reads the views. The table's own views (``TableView`` and its parts) are the session's,
+in ``client.table_view``: the session keeps the table decoded, and this module names them
+too. The messages were validated against the catalogue before they get here
 (``client.connection``), so a field has its type; a field the catalogue makes optional
 gets its documented default here, once.
 """
@@ -9,122 +11,61 @@ gets its documented default here, once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from ...engine import Rules
 from ...engine.events import Event
 from ...protocol.messages import Message, event_from_message
+from ..table_view import (
+    RULE_NAMES,
+    DepartedView,
+    RulesView,
+    SeatView,
+    TableView,
+    TimingView,
+    decode_rules,
+    decode_seat,
+    decode_table,
+    decode_timing,
+)
 
-RULE_NAMES = tuple(field.name for field in fields(Rules))
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """One seat of the table (the catalogue's ``Seat``)."""
-
-    player: int
-    name: str
-    kind: str
-    """``human`` or ``bot``."""
-    connected: bool
-    ready: bool
-    host: bool
-    seated: bool
-    stand_in: bool
-    left: bool = False
-    """The player gave up the seat; a stand-in plays out the hand."""
-    leave_ends: str | None = None
-    """What this seat's ``leave`` would do to the table now, as the host says."""
-
-    @property
-    def is_bot(self) -> bool:
-        return self.kind == "bot"
-
-    @property
-    def is_human(self) -> bool:
-        return self.kind == "human"
-
-
-@dataclass(frozen=True)
-class DepartedView:
-    """A player removed from the seating after leaving, with their points."""
-
-    player: int
-    name: str
-    kind: str
-    score: int
-    hands: int
-
-
-@dataclass(frozen=True)
-class TimingView:
-    """The table's clocks (ms), as the host player set them in the lobby."""
-
-    turn_timer_ms: int | None = None
-    results_ms: int = 0
-    nudge_after_ms: int = 0
-    skip_after_ms: int = 0
-
-
-@dataclass(frozen=True)
-class RulesView:
-    """The rule options in force, as the host sent them (an option left out is its
-    default). Not ``engine.Rules``: that one fills in and refuses combinations, and a view
-    shows what the host said."""
-
-    first_deal_revolution: bool = False
-    stripped_decks: bool = False
-    scoring: bool = False
-    hand_limit: int | None = None
-    philanthropic_scoring: bool = False
-    merchant_exchange: bool = False
-    misdeal_chance: float = 0.0
-
-    def values(self) -> dict[str, Any]:
-        """Option name -> value, for the rules menu (``lobby.RULE_FIELDS``)."""
-        return {name: getattr(self, name) for name in RULE_NAMES}
-
-
-@dataclass(frozen=True)
-class TableView:
-    """The table (the catalogue's ``Table``): seats, rules, phase."""
-
-    name: str
-    phase: str
-    """``lobby``, ``playing`` or ``ended``."""
-    players: tuple[SeatView, ...]
-    spectators: int = 0
-    rules: RulesView = RulesView()
-    code_required: bool = False
-    can_start: bool = False
-    departed: tuple[DepartedView, ...] = ()
-    watching: tuple[str, ...] = ()
-    heirs: tuple[int, ...] = ()
-    timing: TimingView = TimingView()
-    rematch: bool = False
-
-    @property
-    def lobby(self) -> bool:
-        return self.phase == "lobby"
-
-    @property
-    def playing(self) -> bool:
-        return self.phase == "playing"
-
-    def seat(self, player: int | None) -> SeatView | None:
-        return next((seat for seat in self.players if seat.player == player), None)
-
-    @property
-    def by_player(self) -> dict[int, SeatView]:
-        return {seat.player: seat for seat in self.players}
-
-    @property
-    def host_player(self) -> int | None:
-        return next((seat.player for seat in self.players if seat.host), None)
-
-    def departed_seat(self, player: int) -> DepartedView | None:
-        return next((gone for gone in self.departed if gone.player == player), None)
+# The table's views (TableView and its parts, decode_table...) live one floor down, in
+# client.table_view, with the session that keeps them; named here too, so that the model's
+# readers take every view from one module.
+__all__ = [
+    "RULE_NAMES",
+    "ChatLine",
+    "ChatSent",
+    "DepartedView",
+    "ErrorSent",
+    "EventSent",
+    "Incoming",
+    "MovedFor",
+    "MovedForSent",
+    "NudgedSent",
+    "OtherSent",
+    "RulesView",
+    "SeatView",
+    "SnapshotSent",
+    "SnapshotView",
+    "TableSent",
+    "TableView",
+    "TimersSent",
+    "TimersView",
+    "TimingView",
+    "WelcomeView",
+    "Welcomed",
+    "decode_chat",
+    "decode_message",
+    "decode_rules",
+    "decode_seat",
+    "decode_snapshot",
+    "decode_table",
+    "decode_timers",
+    "decode_timing",
+    "decode_welcome",
+    "says_host_saves",
+]
 
 
 @dataclass(frozen=True)
@@ -186,59 +127,6 @@ class TimersView:
 # ---------------------------------------------------------------------- decoding
 
 
-def decode_seat(seat: Mapping[str, Any]) -> SeatView:
-    return SeatView(
-        player=seat["player"],
-        name=str(seat["name"]),
-        kind=seat["kind"],
-        connected=bool(seat["connected"]),
-        ready=bool(seat["ready"]),
-        host=bool(seat["host"]),
-        seated=bool(seat["seated"]),
-        stand_in=bool(seat["stand_in"]),
-        left=bool(seat.get("left", False)),
-        leave_ends=seat.get("leave_ends"),
-    )
-
-
-def decode_rules(rules: Mapping[str, Any]) -> RulesView:
-    known = {name: rules[name] for name in RULE_NAMES if name in rules}
-    if "misdeal_chance" in known:
-        known["misdeal_chance"] = float(known["misdeal_chance"])
-    return RulesView(**known)
-
-
-def decode_timing(timing: Mapping[str, Any] | None) -> TimingView:
-    if timing is None:
-        return TimingView()
-    return TimingView(
-        turn_timer_ms=timing.get("turn_timer_ms"),
-        results_ms=timing.get("results_ms", 0),
-        nudge_after_ms=timing.get("nudge_after_ms", 0),
-        skip_after_ms=timing.get("skip_after_ms", 0),
-    )
-
-
-def decode_table(table: Mapping[str, Any]) -> TableView:
-    return TableView(
-        name=str(table.get("name", "")),
-        phase=table["phase"],
-        players=tuple(decode_seat(seat) for seat in table["players"]),
-        spectators=table.get("spectators", 0),
-        rules=decode_rules(table.get("rules") or {}),
-        code_required=bool(table.get("code_required", False)),
-        can_start=bool(table.get("can_start", False)),
-        departed=tuple(
-            DepartedView(g["player"], str(g["name"]), g["kind"], g["score"], g["hands"])
-            for g in table.get("departed", ())
-        ),
-        watching=tuple(str(name) for name in table.get("watching", ())),
-        heirs=tuple(player for player in table.get("heirs", ()) if type(player) is int),
-        timing=decode_timing(table.get("timing")),
-        rematch=bool(table.get("rematch", False)),
-    )
-
-
 def decode_welcome(message: Message) -> WelcomeView:
     limits = message.get("limits") or {}
     grace = limits.get("grace_period_ms")
@@ -268,10 +156,11 @@ def decode_chat(line: Mapping[str, Any]) -> ChatLine:
     )
 
 
-def decode_snapshot(message: Message) -> SnapshotView:
+def decode_snapshot(message: Message, table: TableView | None = None) -> SnapshotView:
+    """``table``: the snapshot's table, where the session decoded it already."""
     return SnapshotView(
         you=message["you"],
-        table=decode_table(message["table"]),
+        table=table if table is not None else decode_table(message["table"]),
         hand_events=tuple(event_from_message(told) for told in message["hand_events"]),
         moved_for=tuple(
             MovedFor(mark["at"], mark["player"], mark["by"])
@@ -360,17 +249,20 @@ Incoming = (
 )
 
 
-def decode_message(message: Message, event: Event | None = None) -> Incoming:
+def decode_message(
+    message: Message, event: Event | None = None, table: TableView | None = None
+) -> Incoming:
     """The host's message, validated already, as what the table model reads of it: the
     one place its ``type`` is looked at on the model's side. ``event``: this message's
-    event, where the session decoded it already."""
+    event, ``table``: this ``table`` or ``snapshot``'s table, where the session decoded
+    it already."""
     kind = message["type"]
     if kind == "welcome":
         return Welcomed(decode_welcome(message))
     if kind == "table":
-        return TableSent(decode_table(message["table"]))
+        return TableSent(table if table is not None else decode_table(message["table"]))
     if kind == "snapshot":
-        return SnapshotSent(decode_snapshot(message))
+        return SnapshotSent(decode_snapshot(message, table))
     if kind == "chat":
         return ChatSent(decode_chat(message))
     if kind == "timers":
