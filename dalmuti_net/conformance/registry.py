@@ -2,39 +2,45 @@
 
 from __future__ import annotations
 
+import inspect
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .context import Context
 
-SECTIONS: tuple[str, ...] = (
-    "Quick start: a bot in one page",
-    "Words used here",
-    "Transports",
-    "WebSocket",
-    "Framing",
-    "Security",
-    "Taking a seat back",
-    "Versions and compatibility",
-    "The connection's states",
-    "Requests, replies and errors",
-    "Error codes",
-    "Numbering and resumes",
-    "The lobby and the table",
-    "Between hands",
-    "Names",
-    "Cards, sets, seats and the game state",
-    "Decisions and their ids",
-    "The shape of a hand",
-    "Secrecy",
-    "Liveness and limits",
-    "What each role MUST do",
-)
-"""PROTOCOL.md's headings (## and ###) that hold checkable statements, in its order; a
-test holds them against the document."""
+
+class Section(StrEnum):
+    """PROTOCOL.md's headings (## and ###) that hold checkable statements, in its order; a
+    test holds them against the document. Every case names one."""
+
+    QUICK_START = "Quick start: a bot in one page"
+    WORDS = "Words used here"
+    TRANSPORTS = "Transports"
+    WEBSOCKET = "WebSocket"
+    FRAMING = "Framing"
+    SECURITY = "Security"
+    SEAT_BACK = "Taking a seat back"
+    VERSIONS = "Versions and compatibility"
+    STATES = "The connection's states"
+    REQUESTS = "Requests, replies and errors"
+    ERROR_CODES = "Error codes"
+    NUMBERING = "Numbering and resumes"
+    LOBBY = "The lobby and the table"
+    BETWEEN_HANDS = "Between hands"
+    NAMES = "Names"
+    CARDS = "Cards, sets, seats and the game state"
+    DECISIONS = "Decisions and their ids"
+    SHAPE = "The shape of a hand"
+    SECRECY = "Secrecy"
+    LIVENESS = "Liveness and limits"
+    ROLES = "What each role MUST do"
+
+
+SECTIONS: tuple[str, ...] = tuple(section.value for section in Section)
 
 
 NOT_HELD: dict[str, str] = {
@@ -71,7 +77,7 @@ class Case:
     id: str
     section: str
     statement: str
-    """What the document says, in one sentence: the report shows it."""
+    """What the document says, in one sentence (the case's docstring): the report shows it."""
     run: Run
     stage: Stage
     transport: str = "tcp"
@@ -85,22 +91,21 @@ CASES: list[Case] = []
 
 def case(
     id: str,
-    section: str,
-    statement: str,
+    section: Section,
     stage: Stage = Stage.CONNECTION,
     transport: str = "tcp",
     background: bool = False,
 ) -> Callable[[Run], Run]:
-    """Register the decorated coroutine as the case ``id`` of ``section``."""
-    if section not in SECTIONS:
-        raise ValueError(f"case {id}: {section!r} is not a section of PROTOCOL.md")
+    """Register the decorated coroutine as the case ``id`` of ``section``; its docstring is
+    the statement it holds (what the report shows beside it)."""
     if any(existing.id == id for existing in CASES):
         raise ValueError(f"case {id} is registered twice")
 
     def register(run: Run) -> Run:
-        CASES.append(
-            Case(id, section, " ".join(statement.split()), run, stage, transport, background)
-        )
+        statement = " ".join(inspect.cleandoc(run.__doc__ or "").split())
+        if not statement and sys.flags.optimize < 2:  # -OO drops every docstring
+            raise ValueError(f"case {id} has no statement (its docstring)")
+        CASES.append(Case(id, section.value, statement, run, stage, transport, background))
         return run
 
     return register

@@ -5,22 +5,14 @@ from __future__ import annotations
 import secrets
 
 from ..context import VERSION, Context, seat_id
-from ..registry import case
+from ..registry import Section, case
 from ..wire import CaseFailed, reply_to
 
-V = "Versions and compatibility"
-S = "The connection's states"
-R = "Requests, replies and errors"
-SEC = "Taking a seat back"
 
-
-@case(
-    "versions.mismatch",
-    V,
-    "A hello of another version gets version_mismatch (fatal) with"
-    " host_version and client_version.",
-)
+@case("versions.mismatch", Section.VERSIONS)
 async def mismatch(ctx: Context) -> None:
+    """A hello of another version gets version_mismatch (fatal) with host_version and
+    client_version."""
     peer = await ctx.connect()
     await peer.send({**ctx.hello(ctx.name(), "spectator"), "version": 99})
     error = await peer.expect_error("version_mismatch", fatal=True)
@@ -32,12 +24,9 @@ async def mismatch(ctx: Context) -> None:
     await peer.expect_closed()
 
 
-@case(
-    "versions.welcome-and-about-say-2",
-    V,
-    "The protocol version is 2: `about` and `welcome` say so.",
-)
+@case("versions.welcome-and-about-say-2", Section.VERSIONS)
 async def version_two(ctx: Context) -> None:
+    """The protocol version is 2: `about` and `welcome` say so."""
     about = await ctx.about()
     seat = await ctx.join(role="spectator")
     if about.get("version") != VERSION or seat.welcome.get("version") != VERSION:
@@ -46,48 +35,36 @@ async def version_two(ctx: Context) -> None:
         )
 
 
-@case(
-    "versions.unknown-fields-ignored",
-    V,
-    "A receiver MUST ignore fields it does not know: a"
-    " hello with a field of a later version is accepted.",
-)
+@case("versions.unknown-fields-ignored", Section.VERSIONS)
 async def unknown_fields(ctx: Context) -> None:
+    """A receiver MUST ignore fields it does not know: a hello with a field of a later version is
+    accepted."""
     peer = await ctx.connect()
     await peer.send({**ctx.hello(ctx.name(), "spectator"), "x_later": {"a": [1, 2]}})
     await peer.expect("welcome")
 
 
-@case(
-    "versions.unknown-type-fatal",
-    V,
-    "A message type a client may not send is refused with unknown_type (fatal).",
-)
+@case("versions.unknown-type-fatal", Section.VERSIONS)
 async def unknown_type(ctx: Context) -> None:
+    """A message type a client may not send is refused with unknown_type (fatal)."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "x_teleport"})
     await seat.peer.expect_error("unknown_type", fatal=True)
     await seat.peer.expect_closed()
 
 
-@case(
-    "versions.host-only-type-is-unknown",
-    V,
-    "A type only the host sends (`welcome`) is not one a client may send: unknown_type.",
-)
+@case("versions.host-only-type-is-unknown", Section.VERSIONS)
 async def host_type(ctx: Context) -> None:
+    """A type only the host sends (`welcome`) is not one a client may send: unknown_type."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "table", "table": {}})
     await seat.peer.expect_error("unknown_type", fatal=True)
 
 
-@case(
-    "versions.bad-field-not-fatal",
-    V,
-    "A known type that breaks a field's type or range gets"
-    " bad_message, not fatal, and the connection stays.",
-)
+@case("versions.bad-field-not-fatal", Section.VERSIONS)
 async def bad_field(ctx: Context) -> None:
+    """A known type that breaks a field's type or range gets bad_message, not fatal, and the
+    connection stays."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "chat", "text": 42})
     await seat.peer.expect_error("bad_message", fatal=False)
@@ -95,13 +72,10 @@ async def bad_field(ctx: Context) -> None:
     await seat.peer.expect("about")
 
 
-@case(
-    "states.about-any-number",
-    S,
-    "Before hello a client MAY send about any number of times;"
-    " each gets an about and the connection stays open for hello.",
-)
+@case("states.about-any-number", Section.STATES)
 async def about_many(ctx: Context) -> None:
+    """Before hello a client MAY send about any number of times; each gets an about and the
+    connection stays open for hello."""
     peer = await ctx.connect()
     for _ in range(3):
         await peer.send({"type": "about"})
@@ -110,12 +84,10 @@ async def about_many(ctx: Context) -> None:
     await peer.expect("welcome")
 
 
-@case(
-    "states.about-fields",
-    S,
-    "about gives the version, the table's id, name and phase, and whether a join code is needed.",
-)
+@case("states.about-fields", Section.STATES)
 async def about_fields(ctx: Context) -> None:
+    """about gives the version, the table's id, name and phase, and whether a join code is
+    needed."""
     about = await ctx.about()
     wanted = {"version": int, "table_id": str, "table": str, "phase": str, "code_required": bool}
     for field, kind in wanted.items():
@@ -127,13 +99,10 @@ async def about_fields(ctx: Context) -> None:
         raise CaseFailed("--code was given but about says no code is required")
 
 
-@case(
-    "states.table-id-stable",
-    S,
-    "The table id names a table for its whole life: about and"
-    " welcome give the same one, every time.",
-)
+@case("states.table-id-stable", Section.STATES)
 async def table_id(ctx: Context) -> None:
+    """The table id names a table for its whole life: about and welcome give the same one, every
+    time."""
     first = await ctx.about()
     seat = await ctx.join(role="spectator")
     second = await ctx.about()
@@ -142,18 +111,18 @@ async def table_id(ctx: Context) -> None:
         raise CaseFailed(f"the table's id changed: {sorted(map(str, ids))}")
 
 
-@case(
-    "states.not-hello-first", S, "A first message other than hello or about gets not_hello (fatal)."
-)
+@case("states.not-hello-first", Section.STATES)
 async def not_hello(ctx: Context) -> None:
+    """A first message other than hello or about gets not_hello (fatal)."""
     peer = await ctx.connect()
     await peer.send({"type": "chat", "text": "hi"})
     await peer.expect_error("not_hello", fatal=True)
     await peer.expect_closed()
 
 
-@case("states.welcome-then-snapshot", S, "Right after welcome the host sends one snapshot.")
+@case("states.welcome-then-snapshot", Section.STATES)
 async def welcome_snapshot(ctx: Context) -> None:
+    """Right after welcome the host sends one snapshot."""
     peer = await ctx.connect()
     await peer.send(ctx.hello(ctx.name(), "spectator"))
     first = await peer.next()
@@ -163,12 +132,9 @@ async def welcome_snapshot(ctx: Context) -> None:
         raise CaseFailed(f"the host sent {kinds} after hello")
 
 
-@case(
-    "states.spectator-welcome",
-    S,
-    "A spectator's welcome has player nil and token nil; its snapshot has `you` nil.",
-)
+@case("states.spectator-welcome", Section.STATES)
 async def spectator_welcome(ctx: Context) -> None:
+    """A spectator's welcome has player nil and token nil; its snapshot has `you` nil."""
     seat = await ctx.join(role="spectator")
     if seat.welcome.get("player") is not None or seat.welcome.get("token") is not None:
         raise CaseFailed(f"welcome has player {seat.welcome.get('player')!r}, a token or both")
@@ -176,10 +142,9 @@ async def spectator_welcome(ctx: Context) -> None:
         raise CaseFailed(f"the snapshot's you is {seat.snapshot.get('you')!r}")
 
 
-@case(
-    "states.welcome-limits", S, "welcome carries the limits the host enforces, every field of them."
-)
+@case("states.welcome-limits", Section.STATES)
 async def limits(ctx: Context) -> None:
+    """welcome carries the limits the host enforces, every field of them."""
     seat = await ctx.join(role="spectator")
     limits = seat.welcome.get("limits") or {}
     fields = (
@@ -196,12 +161,9 @@ async def limits(ctx: Context) -> None:
         raise CaseFailed(f"welcome.limits lacks {', '.join(missing)}")
 
 
-@case(
-    "states.already-hello",
-    S,
-    "A second hello on a greeted connection is refused with already_hello, not fatal.",
-)
+@case("states.already-hello", Section.STATES)
 async def already(ctx: Context) -> None:
+    """A second hello on a greeted connection is refused with already_hello, not fatal."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send(ctx.hello(ctx.name(), "spectator"))
     await seat.peer.expect_error("already_hello", fatal=False)
@@ -209,13 +171,10 @@ async def already(ctx: Context) -> None:
     await seat.peer.expect("about")
 
 
-@case(
-    "states.spectator-may-not-act",
-    S,
-    "A spectator's request other than chat,"
-    " snapshot_request, heartbeat, goodbye and about is refused with spectator (not fatal).",
-)
+@case("states.spectator-may-not-act", Section.STATES)
 async def spectator_acts(ctx: Context) -> None:
+    """A spectator's request other than chat, snapshot_request, heartbeat, goodbye and about is
+    refused with spectator (not fatal)."""
     seat = await ctx.join(role="spectator")
     for message in ({"type": "ready", "ready": True}, {"type": "pass"}, {"type": "start"}):
         await seat.peer.send(message)
@@ -224,12 +183,9 @@ async def spectator_acts(ctx: Context) -> None:
             raise CaseFailed(f"{message['type']} from a spectator got {error.get('code')!r}")
 
 
-@case(
-    "states.spectator-may-watch",
-    S,
-    "A spectator MAY send chat, snapshot_request, heartbeat and about: each is accepted.",
-)
+@case("states.spectator-may-watch", Section.STATES)
 async def spectator_may(ctx: Context) -> None:
+    """A spectator MAY send chat, snapshot_request, heartbeat and about: each is accepted."""
     seat = await ctx.join(role="spectator")
     for number, message in enumerate(
         (
@@ -246,13 +202,10 @@ async def spectator_may(ctx: Context) -> None:
             raise CaseFailed(f"{message['type']} from a spectator got {reply.get('code')!r}")
 
 
-@case(
-    "states.goodbye-closes",
-    S,
-    "The client MAY send goodbye and close; the host sends no"
-    " ack for it (requests that close get none) and closes.",
-)
+@case("states.goodbye-closes", Section.STATES)
 async def goodbye(ctx: Context) -> None:
+    """The client MAY send goodbye and close; the host sends no ack for it (requests that close get
+    none) and closes."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "goodbye", "id": 77})
     got = await seat.peer.expect_closed()
@@ -260,12 +213,9 @@ async def goodbye(ctx: Context) -> None:
         raise CaseFailed("goodbye got a reply")
 
 
-@case(
-    "requests.ack-before-about",
-    R,
-    "A request with an id gets an ack before what it caused; the about itself carries no re.",
-)
+@case("requests.ack-before-about", Section.REQUESTS)
 async def ack_about(ctx: Context) -> None:
+    """A request with an id gets an ack before what it caused; the about itself carries no re."""
     peer = await ctx.connect()
     await peer.send({"type": "about", "id": 1})
     first = await peer.next()
@@ -276,12 +226,9 @@ async def ack_about(ctx: Context) -> None:
         raise CaseFailed(f"then came {second!r}")
 
 
-@case(
-    "requests.ack-before-welcome",
-    R,
-    "hello with an id: ack first, then welcome and snapshot, which carry no re.",
-)
+@case("requests.ack-before-welcome", Section.REQUESTS)
 async def ack_welcome(ctx: Context) -> None:
+    """hello with an id: ack first, then welcome and snapshot, which carry no re."""
     peer = await ctx.connect()
     await peer.send({**ctx.hello(ctx.name(), "spectator"), "id": "h-1"})
     got = [await peer.next() for _ in range(3)]
@@ -292,12 +239,9 @@ async def ack_welcome(ctx: Context) -> None:
         raise CaseFailed("welcome or snapshot carries re")
 
 
-@case(
-    "requests.error-carries-re",
-    R,
-    "A refused request with an id gets exactly one error carrying it as re.",
-)
+@case("requests.error-carries-re", Section.REQUESTS)
 async def error_re(ctx: Context) -> None:
+    """A refused request with an id gets exactly one error carrying it as re."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "ready", "ready": True, "id": 2024})
     error = await seat.peer.expect("error")
@@ -308,8 +252,9 @@ async def error_re(ctx: Context) -> None:
         raise CaseFailed("a second reply carried the same re")
 
 
-@case("requests.no-id-no-reply", R, "An accepted request without an id gets no reply of its own.")
+@case("requests.no-id-no-reply", Section.REQUESTS)
 async def no_id(ctx: Context) -> None:
+    """An accepted request without an id gets no reply of its own."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "heartbeat"})
     await seat.peer.send({"type": "about"})
@@ -318,12 +263,9 @@ async def no_id(ctx: Context) -> None:
         raise CaseFailed("an ack came for a request without id")
 
 
-@case(
-    "requests.refused-without-id",
-    R,
-    "A refused request without an id still gets an error, without re.",
-)
+@case("requests.refused-without-id", Section.REQUESTS)
 async def refused_no_id(ctx: Context) -> None:
+    """A refused request without an id still gets an error, without re."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "ready", "ready": True})
     error = await seat.peer.expect("error")
@@ -331,12 +273,9 @@ async def refused_no_id(ctx: Context) -> None:
         raise CaseFailed(f"the error carries re {error['re']!r}")
 
 
-@case(
-    "requests.id-kinds",
-    R,
-    "An id is an int 0..2147483647 or a str of at most 64 characters: both limits are echoed.",
-)
+@case("requests.id-kinds", Section.REQUESTS)
 async def id_kinds(ctx: Context) -> None:
+    """An id is an int 0..2147483647 or a str of at most 64 characters: both limits are echoed."""
     seat = await ctx.join(role="spectator")
     for rid in (0, 2147483647, "", "q" * 64):
         await seat.peer.send({"type": "heartbeat", "id": rid})
@@ -345,13 +284,10 @@ async def id_kinds(ctx: Context) -> None:
             raise CaseFailed(f"id {rid!r} came back as {ack.get('re')!r}")
 
 
-@case(
-    "requests.invalid-id-not-echoed",
-    R,
-    "An invalid id (negative, float, 65 characters, a"
-    " list, a control character) gets bad_message with no re.",
-)
+@case("requests.invalid-id-not-echoed", Section.REQUESTS)
 async def invalid_id(ctx: Context) -> None:
+    """An invalid id (negative, float, 65 characters, a list, a control character) gets bad_message
+    with no re."""
     seat = await ctx.join(role="spectator")
     for rid in (-1, 1.5, "q" * 65, [1], "a\x07", 2147483648):
         await seat.peer.send({"type": "heartbeat", "id": rid})
@@ -362,8 +298,9 @@ async def invalid_id(ctx: Context) -> None:
             raise CaseFailed(f"id {rid!r} was echoed as re {error['re']!r}")
 
 
-@case("requests.error-fields", R, "An error carries a code, a message for people and fatal.")
+@case("requests.error-fields", Section.REQUESTS)
 async def error_fields(ctx: Context) -> None:
+    """An error carries a code, a message for people and fatal."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "start"})
     error = await seat.peer.expect("error")
@@ -375,12 +312,9 @@ async def error_fields(ctx: Context) -> None:
         raise CaseFailed(f"the error is {error!r}")
 
 
-@case(
-    "seat-back.unknown-seat",
-    SEC,
-    "A resume naming no seat gets bad_token (fatal), with no challenge.",
-)
+@case("seat-back.unknown-seat", Section.SEAT_BACK)
 async def unknown_seat(ctx: Context) -> None:
+    """A resume naming no seat gets bad_token (fatal), with no challenge."""
     peer = await ctx.connect()
     resume = {"seat": seat_id(secrets.token_urlsafe(16)), "nonce": secrets.token_hex(16)}
     await peer.send(ctx.hello(ctx.name(), resume=resume))
@@ -388,12 +322,9 @@ async def unknown_seat(ctx: Context) -> None:
     await peer.expect_closed()
 
 
-@case(
-    "seat-back.prove-without-challenge",
-    SEC,
-    "A prove with no challenge pending gets bad_proof (fatal).",
-)
+@case("seat-back.prove-without-challenge", Section.SEAT_BACK)
 async def prove_first(ctx: Context) -> None:
+    """A prove with no challenge pending gets bad_proof (fatal)."""
     peer = await ctx.connect()
     await peer.send({"type": "about"})
     await peer.expect("about")

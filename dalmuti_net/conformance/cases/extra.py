@@ -11,27 +11,14 @@ import trio
 from ..context import Context
 from ..game import autoplay, latest_table, must, new_game, of_type, play_until, request, seat_of
 from ..recording import EVENTS, hands, recording
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, CaseSkipped, Message, Peer
 
-L = "The lobby and the table"
-N = "Names"
-NR = "Numbering and resumes"
-D = "Decisions and their ids"
-SH = "The shape of a hand"
-C = "Cards, sets, seats and the game state"
-W = "Words used here"
-LOBBY, GAME = Stage.LOBBY, Stage.GAME
 
-
-@case(
-    "lobby.heirs",
-    L,
-    "table.heirs lists who would take over as host player: the connected"
-    " humans, the one the role goes to first.",
-    stage=LOBBY,
-)
+@case("lobby.heirs", Section.LOBBY, stage=Stage.LOBBY)
 async def heirs(ctx: Context) -> None:
+    """table.heirs lists who would take over as host player: the connected humans, the one the role
+    goes to first."""
     seat = await ctx.lobby_host()
     await must(seat.peer, {"type": "add_bot"}, 1)
     guest = await ctx.join(name=ctx.name("Guest"))
@@ -40,13 +27,9 @@ async def heirs(ctx: Context) -> None:
         raise CaseFailed(f"heirs is {table.get('heirs')} with one guest and a bot")
 
 
-@case(
-    "lobby.leave-with-heir",
-    L,
-    "When the host player leaves, the role goes to the connected human named in leave.heir.",
-    stage=LOBBY,
-)
+@case("lobby.leave-with-heir", Section.LOBBY, stage=Stage.LOBBY)
 async def leave_heir(ctx: Context) -> None:
+    """When the host player leaves, the role goes to the connected human named in leave.heir."""
     seat = await ctx.lobby_host()
     first = await ctx.join(name=ctx.name("Guest"))
     second = await ctx.join(name=ctx.name("Guest"))
@@ -62,15 +45,10 @@ async def leave_heir(ctx: Context) -> None:
     del first
 
 
-@case(
-    "lobby.next-sitter-is-host",
-    L,
-    "In the lobby of a table without a host terminal, when"
-    " the host player leaves and nobody can take the role, whoever sits down next is its"
-    " host player.",
-    stage=LOBBY,
-)
+@case("lobby.next-sitter-is-host", Section.LOBBY, stage=Stage.LOBBY)
 async def next_sitter(ctx: Context) -> None:
+    """In the lobby of a table without a host terminal, when the host player leaves and nobody can
+    take the role, whoever sits down next is its host player."""
     seat = await ctx.lobby_host()
     seat.peer.leave_on_close = False
     await seat.peer.send({"type": "leave"})
@@ -80,13 +58,9 @@ async def next_sitter(ctx: Context) -> None:
         raise CaseFailed("the next to sit is not the host player")
 
 
-@case(
-    "lobby.can-start",
-    L,
-    "table.can_start: in the lobby, whether enough players (4 to 8) are seated to start.",
-    stage=LOBBY,
-)
+@case("lobby.can-start", Section.LOBBY, stage=Stage.LOBBY)
 async def can_start(ctx: Context) -> None:
+    """table.can_start: in the lobby, whether enough players (4 to 8) are seated to start."""
     seat = await ctx.lobby_host()
     if seat.snapshot["table"].get("can_start") is not False:
         raise CaseFailed("can_start with one seat")
@@ -97,14 +71,10 @@ async def can_start(ctx: Context) -> None:
         raise CaseFailed("can_start is not true with four seats")
 
 
-@case(
-    "names.bots-numbered-never-refused",
-    N,
-    "The host's own bots are never refused: a bot"
-    " given a name at the table, or a look-alike of one, is numbered instead.",
-    stage=LOBBY,
-)
+@case("names.bots-numbered-never-refused", Section.NAMES, stage=Stage.LOBBY)
 async def bot_names(ctx: Context) -> None:
+    """The host's own bots are never refused: a bot given a name at the table, or a look-alike of
+    one, is numbered instead."""
     seat = await ctx.lobby_host()
     await ctx.join(name="Rufus")
     await must(seat.peer, {"type": "add_bot", "name": "Rufus"}, 1)
@@ -115,15 +85,11 @@ async def bot_names(ctx: Context) -> None:
         raise CaseFailed(f"the bots are named {names} beside Rufus")
 
 
-@case(
-    "names.watching-suffix",
-    N,
-    "A spectator's chat goes out under its name and"
-    " ' (watching)': names are held against that form too ('Bo (watching)' as a player"
-    " beside the spectator Bo is numbered, 'bo (watching)' refused).",
-    stage=LOBBY,
-)
+@case("names.watching-suffix", Section.NAMES, stage=Stage.LOBBY)
 async def watching(ctx: Context) -> None:
+    """A spectator's chat goes out under its name and ' (watching)': names are held against that
+    form too ('Bo (watching)' as a player beside the spectator Bo is numbered, 'bo (watching)'
+    refused)."""
     seat = await ctx.lobby_host()
     await ctx.join(role="spectator", name="Bo")
     numbered = await ctx.join(name="Bo (watching)")
@@ -139,13 +105,9 @@ async def watching(ctx: Context) -> None:
         raise CaseFailed(f"'bo (watching)' beside the spectator Bo got {reply.get('type')}")
 
 
-@case(
-    "words.ids-distinct",
-    W,
-    "A player id is an integer from 1 up (at most 9999); seats at the table have distinct ids.",
-    stage=LOBBY,
-)
+@case("words.ids-distinct", Section.WORDS, stage=Stage.LOBBY)
 async def ids(ctx: Context) -> None:
+    """A player id is an integer from 1 up (at most 9999); seats at the table have distinct ids."""
     seat = await ctx.lobby_host()
     for number in range(3):
         await must(seat.peer, {"type": "add_bot"}, number + 1)
@@ -156,15 +118,10 @@ async def ids(ctx: Context) -> None:
         raise CaseFailed(f"the ids are {found}")
 
 
-@case(
-    "lobby.rematch",
-    L,
-    "rematch once the table ended: back to the lobby with the same seats"
-    " (table.rematch true), the host's bots sit down again, the host player counts as"
-    " ready.",
-    stage=GAME,
-)
+@case("lobby.rematch", Section.LOBBY, stage=Stage.GAME)
 async def rematch(ctx: Context) -> None:
+    """rematch once the table ended: back to the lobby with the same seats (table.rematch true), the
+    host's bots sit down again, the host player counts as ready."""
     game = await new_game(ctx)
     peer = game.host.peer
     await peer.expect("hand_started")
@@ -184,14 +141,10 @@ async def rematch(ctx: Context) -> None:
         raise CaseFailed(f"rematch {table.get('rematch')}, host player ready {mine.get('ready')}")
 
 
-@case(
-    "lobby.rematch-starts-when-ready",
-    L,
-    "A rematch starts by itself once every seated"
-    " human has sent ready (a new seating draw, hand 1).",
-    stage=GAME,
-)
+@case("lobby.rematch-starts-when-ready", Section.LOBBY, stage=Stage.GAME)
 async def rematch_ready(ctx: Context) -> None:
+    """A rematch starts by itself once every seated human has sent ready (a new seating draw, hand
+    1)."""
     game = await new_game(ctx, bots=2, humans=1)
     peer = game.host.peer
     guest = game.others[0]
@@ -206,14 +159,10 @@ async def rematch_ready(ctx: Context) -> None:
         raise CaseFailed(f"the rematch began with hand {got[-1].get('hand')}")
 
 
-@case(
-    "numbering.spectators-share",
-    NR,
-    "All spectators share one numbering of the public"
-    " events: two spectators are sent the same events under the same numbers.",
-    stage=GAME,
-)
+@case("numbering.spectators-share", Section.NUMBERING, stage=Stage.GAME)
 async def spectators_share(ctx: Context) -> None:
+    """All spectators share one numbering of the public events: two spectators are sent the same
+    events under the same numbers."""
     game = await new_game(ctx, start=False)
     one = await ctx.join(role="spectator")
     two = await ctx.join(role="spectator")
@@ -229,14 +178,10 @@ async def spectators_share(ctx: Context) -> None:
         raise CaseFailed("two spectators got different events or numbers")
 
 
-@case(
-    "decisions.follow-refusals",
-    D,
-    "On a follow a set of another size is refused with"
-    " wrong_size, one not strictly better with not_better; the decision stays owed.",
-    stage=GAME,
-)
+@case("decisions.follow-refusals", Section.DECISIONS, stage=Stage.GAME)
 async def follow(ctx: Context) -> None:
+    """On a follow a set of another size is refused with wrong_size, one not strictly better with
+    not_better; the decision stays owed."""
     game = await new_game(ctx, rules={"hand_limit": 5})
     peer = game.host.peer
     for _ in range(200):
@@ -274,13 +219,9 @@ async def follow(ctx: Context) -> None:
     await must(peer, {"type": "pass", "decision_id": decision["decision_id"]}, 3)
 
 
-@case(
-    "decisions.tax-bad-cards",
-    D,
-    "A tax with the wrong number of cards is refused with bad_cards; the decision stays owed.",
-    stage=GAME,
-)
+@case("decisions.tax-bad-cards", Section.DECISIONS, stage=Stage.GAME)
 async def tax(ctx: Context) -> None:
+    """A tax with the wrong number of cards is refused with bad_cards; the decision stays owed."""
     game = await new_game(ctx, bots=0, humans=3)  # every seat the suite's: one owes a tax
     found: list[tuple[Peer, Message]] = []
     seen = trio.Event()
@@ -322,14 +263,10 @@ async def tax(ctx: Context) -> None:
     )
 
 
-@case(
-    "shape.tax-counts",
-    SH,
-    "The Peons' taxes: the Greater Peon gives the Greater Dalmuti 2"
-    " cards and gets 2 back, the Lesser Peon and Lesser Dalmuti 1 each (rule 8).",
-    stage=GAME,
-)
+@case("shape.tax-counts", Section.SHAPE, stage=Stage.GAME)
 async def tax_counts(ctx: Context) -> None:
+    """The Peons' taxes: the Greater Peon gives the Greater Dalmuti 2 cards and gets 2 back, the
+    Lesser Peon and Lesser Dalmuti 1 each (rule 8)."""
     rec = await recording(ctx)
     paid = [m for hand in hands(rec.watcher) for m in hand if m.get("type") == "tax_paid"]
     if not paid:
@@ -339,15 +276,10 @@ async def tax_counts(ctx: Context) -> None:
         raise CaseFailed(f"the first hand's taxes moved {counts[:4]} cards")
 
 
-@case(
-    "shape.tricks-and-places",
-    SH,
-    "Play: trick_won names the next leader; went_out places"
-    " count 1, 2, 3...; hand_ended's finishing lists every seat, points, bonus and scores"
-    " aligned with it.",
-    stage=GAME,
-)
+@case("shape.tricks-and-places", Section.SHAPE, stage=Stage.GAME)
 async def tricks(ctx: Context) -> None:
+    """Play: trick_won names the next leader; went_out places count 1, 2, 3...; hand_ended's
+    finishing lists every seat, points, bonus and scores aligned with it."""
     rec = await recording(ctx)
     for hand in hands(rec.watcher):
         order = hand[0]["order"]
@@ -366,15 +298,10 @@ async def tricks(ctx: Context) -> None:
             raise CaseFailed(f"hand_ended {ended} for order {order}")
 
 
-@case(
-    "cards.roles-from-order",
-    C,
-    "Roles follow from order: the taxes are owed by order[0]"
-    " (Greater Dalmuti) and order[1] (Lesser Dalmuti), with the merchant exchange by"
-    " order[2] (the top Merchant).",
-    stage=GAME,
-)
+@case("cards.roles-from-order", Section.CARDS, stage=Stage.GAME)
 async def roles(ctx: Context) -> None:
+    """Roles follow from order: the taxes are owed by order[0] (Greater Dalmuti) and order[1]
+    (Lesser Dalmuti), with the merchant exchange by order[2] (the top Merchant)."""
     rec = await recording(ctx)
     checked = 0
     for hand in hands(rec.watcher):
@@ -390,13 +317,9 @@ async def roles(ctx: Context) -> None:
         raise CaseSkipped("the recorded table paid no taxes")
 
 
-@case(
-    "numbering.newcomer-numbered",
-    NR,
-    "A newcomer's events are numbered from its own snapshot's seq, with no gaps.",
-    stage=GAME,
-)
+@case("numbering.newcomer-numbered", Section.NUMBERING, stage=Stage.GAME)
 async def newcomer_numbers(ctx: Context) -> None:
+    """A newcomer's events are numbered from its own snapshot's seq, with no gaps."""
     game = await new_game(ctx, rules={"hand_limit": 3})
     await game.host.peer.expect("hand_started")
     ctx.helpers.start_soon(autoplay, game.host.peer)

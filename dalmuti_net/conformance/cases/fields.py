@@ -7,26 +7,14 @@ import struct
 from ..context import Context
 from ..game import latest_table, must, seat_of
 from ..recording import EVENTS, recording
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, pack, reply_to
 
-S = "The connection's states"
-F = "Framing"
-R = "Requests, replies and errors"
-N = "Names"
-L = "The lobby and the table"
-BH = "Between hands"
-WS = "WebSocket"
-LOBBY, GAME = Stage.LOBBY, Stage.GAME
 
-
-@case(
-    "states.welcome-fields",
-    S,
-    "welcome: the host's version, the player id, the token, whether"
-    " this seat is the host player's, the table's name, id and rules, and the limits.",
-)
+@case("states.welcome-fields", Section.STATES)
 async def welcome_fields(ctx: Context) -> None:
+    """welcome: the host's version, the player id, the token, whether this seat is the host
+    player's, the table's name, id and rules, and the limits."""
     seat = await ctx.join(role="spectator")
     welcome = seat.welcome
     kinds = {
@@ -43,13 +31,9 @@ async def welcome_fields(ctx: Context) -> None:
         raise CaseFailed(f"welcome's {', '.join(wrong) or 'host'}: {welcome}")
 
 
-@case(
-    "states.second-seat-not-host",
-    S,
-    "welcome.host says whether this seat is the host player's: false for a second player.",
-    stage=LOBBY,
-)
+@case("states.second-seat-not-host", Section.STATES, stage=Stage.LOBBY)
 async def second_not_host(ctx: Context) -> None:
+    """welcome.host says whether this seat is the host player's: false for a second player."""
     await ctx.lobby_host()
     guest = await ctx.join(name=ctx.name("Guest"))
     if guest.welcome.get("host") is not False or not isinstance(guest.welcome.get("token"), str):
@@ -59,15 +43,10 @@ async def second_not_host(ctx: Context) -> None:
         )
 
 
-@case(
-    "lobby.timing-in-table",
-    L,
-    "table.timing holds the clocks in force: turn_timer_ms,"
-    " results_ms, nudge_after_ms, skip_after_ms; welcome.limits.turn_timer_ms is the turn"
-    " timer when the client was welcomed.",
-    stage=LOBBY,
-)
+@case("lobby.timing-in-table", Section.LOBBY, stage=Stage.LOBBY)
 async def timing_fields(ctx: Context) -> None:
+    """table.timing holds the clocks in force: turn_timer_ms, results_ms, nudge_after_ms,
+    skip_after_ms; welcome.limits.turn_timer_ms is the turn timer when the client was welcomed."""
     seat = await ctx.lobby_host()
     await must(seat.peer, {"type": "set_timing", "turn_timer_ms": 45000}, 1)
     await latest_table(seat.peer, lambda t: t["timing"]["turn_timer_ms"] == 45000)
@@ -83,13 +62,10 @@ async def timing_fields(ctx: Context) -> None:
         )
 
 
-@case(
-    "framing.float32-accepted",
-    F,
-    "Floats MAY be float 32 or float 64: set_rules with misdeal_chance as a float 32 is accepted.",
-    stage=LOBBY,
-)
+@case("framing.float32-accepted", Section.FRAMING, stage=Stage.LOBBY)
 async def float32(ctx: Context) -> None:
+    """Floats MAY be float 32 or float 64: set_rules with misdeal_chance as a float 32 is
+    accepted."""
     seat = await ctx.lobby_host()
     body = (
         b"\x83"
@@ -111,13 +87,10 @@ async def float32(ctx: Context) -> None:
     await must(seat.peer, {"type": "set_rules", "rules": {"misdeal_chance": 0.0}}, 4)
 
 
-@case(
-    "names.lengths",
-    N,
-    "A player name is 1..32 characters: 32 is taken, 33 is refused with bad_message (not fatal).",
-    stage=LOBBY,
-)
+@case("names.lengths", Section.NAMES, stage=Stage.LOBBY)
 async def name_lengths(ctx: Context) -> None:
+    """A player name is 1..32 characters: 32 is taken, 33 is refused with bad_message (not
+    fatal)."""
     await ctx.lobby_host()
     await ctx.join(name="\u00e9" * 32)
     peer = await ctx.connect("long name")
@@ -125,13 +98,9 @@ async def name_lengths(ctx: Context) -> None:
     await peer.expect_error("bad_message", fatal=False)
 
 
-@case(
-    "names.empty-is-player",
-    N,
-    "A name that normalises to nothing (whitespace, invisible characters) is Player.",
-    stage=LOBBY,
-)
+@case("names.empty-is-player", Section.NAMES, stage=Stage.LOBBY)
 async def empty_name(ctx: Context) -> None:
+    """A name that normalises to nothing (whitespace, invisible characters) is Player."""
     seat = await ctx.lobby_host()
     guest = await ctx.join(name=" \u200b ")
     table = await latest_table(seat.peer, lambda t: seat_of(t, guest.player) is not None)
@@ -140,12 +109,10 @@ async def empty_name(ctx: Context) -> None:
         raise CaseFailed(f"a blank name became {name!r}")
 
 
-@case(
-    "requests.ids-need-not-be-unique",
-    R,
-    "The host does not check that ids are unique: two requests with one id each get their reply.",
-)
+@case("requests.ids-need-not-be-unique", Section.REQUESTS)
 async def same_ids(ctx: Context) -> None:
+    """The host does not check that ids are unique: two requests with one id each get their
+    reply."""
     seat = await ctx.join(role="spectator")
     for _ in range(2):
         await seat.peer.send({"type": "heartbeat", "id": "same"})
@@ -155,12 +122,9 @@ async def same_ids(ctx: Context) -> None:
             raise CaseFailed(f"a repeated id got {reply.get('code')}")
 
 
-@case(
-    "requests.software-field",
-    R,
-    "hello.software is for logs: at most 64 characters (65 is bad_message); it changes nothing.",
-)
+@case("requests.software-field", Section.REQUESTS)
 async def software(ctx: Context) -> None:
+    """hello.software is for logs: at most 64 characters (65 is bad_message); it changes nothing."""
     peer = await ctx.connect()
     await peer.send(ctx.hello(ctx.name(), "spectator", software="s" * 65))
     await peer.expect_error("bad_message", fatal=False)
@@ -168,13 +132,9 @@ async def software(ctx: Context) -> None:
     await peer.expect("welcome")
 
 
-@case(
-    "lobby.snapshot-chat-bounded",
-    L,
-    "A snapshot's chat holds at most 2,000 characters of names and texts.",
-    stage=LOBBY,
-)
+@case("lobby.snapshot-chat-bounded", Section.LOBBY, stage=Stage.LOBBY)
 async def chat_bounded(ctx: Context) -> None:
+    """A snapshot's chat holds at most 2,000 characters of names and texts."""
     seat = await ctx.lobby_host()
     for number in range(6):
         await seat.peer.send({"type": "chat", "text": f"{number} " + "long " * 99})
@@ -186,15 +146,11 @@ async def chat_bounded(ctx: Context) -> None:
         raise CaseFailed(f"the snapshot's chat has {len(lines)} lines, {size} characters")
 
 
-@case(
-    "between.ready-reset-at-new-hand",
-    BH,
-    "The host resets every seat's ready but its own"
-    " bots' when a hand starts: the table sent with a new hand shows no seat ready but those"
-    " of kind bot (always ready); in a game every seat is seated.",
-    stage=GAME,
-)
+@case("between.ready-reset-at-new-hand", Section.BETWEEN_HANDS, stage=Stage.GAME)
 async def ready_reset(ctx: Context) -> None:
+    """The host resets every seat's ready but its own bots' when a hand starts: the table sent with
+    a new hand shows no seat ready but those of kind bot (always ready); in a game every seat is
+    seated."""
     rec = await recording(ctx)
     messages = rec.seat
     starts = [i for i, m in enumerate(messages) if m.get("type") == "hand_started"]
@@ -220,14 +176,10 @@ async def ready_reset(ctx: Context) -> None:
             )
 
 
-@case(
-    "ws.rate-limit",
-    WS,
-    "Every other limit is the TCP one: over the rate, a message is"
-    " refused with rate_limited (not fatal).",
-    transport="ws",
-)
+@case("ws.rate-limit", Section.WEBSOCKET, transport="ws")
 async def ws_rate(ctx: Context) -> None:
+    """Every other limit is the TCP one: over the rate, a message is refused with rate_limited (not
+    fatal)."""
     peer = await ctx.ws()
     await peer.send(ctx.hello(ctx.name(), "spectator"))
     welcome = await peer.expect("welcome")
@@ -239,13 +191,9 @@ async def ws_rate(ctx: Context) -> None:
         raise CaseFailed(f"a burst of {burst} got {error.get('code')}")
 
 
-@case(
-    "ws.goodbye-closes-1000",
-    WS,
-    "After goodbye the host closes the WebSocket (code 1000).",
-    transport="ws",
-)
+@case("ws.goodbye-closes-1000", Section.WEBSOCKET, transport="ws")
 async def ws_goodbye(ctx: Context) -> None:
+    """After goodbye the host closes the WebSocket (code 1000)."""
     peer = await ctx.ws()
     await peer.send(ctx.hello(ctx.name(), "spectator"))
     await peer.expect("welcome")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from ..context import Context
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, CaseSkipped
 
-E = "Error codes"
 FATAL = frozenset(
     {
         "bad_frame",
@@ -57,14 +56,10 @@ NOT_FATAL = frozenset(
 """PROTOCOL.md, Error codes: `table_full` and `table_ended` depend on what they refuse."""
 
 
-@case(
-    "errors.fatal-flags",
-    E,
-    "Every error the host sent in this run carries the fatal flag"
-    " the table of error codes gives its code.",
-    stage=Stage.LAST,
-)
+@case("errors.fatal-flags", Section.ERROR_CODES, stage=Stage.LAST)
 async def fatal_flags(ctx: Context) -> None:
+    """Every error the host sent in this run carries the fatal flag the table of error codes gives
+    its code."""
     if not ctx.shared.errors:
         raise CaseSkipped("no error was received in this run (run it with the other cases)")
     wrong = sorted(
@@ -81,13 +76,10 @@ async def fatal_flags(ctx: Context) -> None:
     ctx.notes.append(f"{len(ctx.shared.errors)} errors looked at")
 
 
-@case(
-    "errors.fatal-then-closed",
-    "Requests, replies and errors",
-    "If fatal is true the host closes the connection right after the error (nothing follows it).",
-    stage=Stage.LAST,
-)
+@case("errors.fatal-then-closed", Section.REQUESTS, stage=Stage.LAST)
 async def fatal_closes(ctx: Context) -> None:
+    """If fatal is true the host closes the connection right after the error (nothing follows
+    it)."""
     fatal = [(error, closed) for error, closed in ctx.shared.errors if error.get("fatal")]
     if not fatal:
         raise CaseSkipped("no fatal error was received in this run")

@@ -7,21 +7,15 @@ import secrets
 import trio
 
 from ..context import Context, seat_id
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, CaseSkipped
 
-LL = "Liveness and limits"
 
-
-@case(
-    "limits.waiting-per-address",
-    LL,
-    "At most 8 connections from one address wait to say hello: a newcomer over that is let"
-    " in, and the oldest waiting one, once it has waited 1 s, is closed with"
-    " too_many_connections (issue 41, wrong statement 6).",
-    stage=Stage.FLOOD,
-)
+@case("limits.waiting-per-address", Section.LIVENESS, stage=Stage.FLOOD)
 async def waiting(ctx: Context) -> None:
+    """At most 8 connections from one address wait to say hello: a newcomer over that is let in, and
+    the oldest waiting one, once it has waited 1 s, is closed with too_many_connections (issue 41,
+    wrong statement 6)."""
     peers = [await ctx.connect(f"idle {n + 1}") for n in range(8)]
     await trio.sleep(1.2)
     newcomer = await ctx.connect("newcomer")
@@ -40,42 +34,30 @@ async def waiting(ctx: Context) -> None:
     await newcomer.expect("welcome")
 
 
-@case(
-    "limits.waiting-young-kept",
-    LL,
-    "Connections younger than 1 s are kept (clients starting together do not close each"
-    " other), up to four times the number: 32 from one address.",
-    stage=Stage.FLOOD,
-)
+@case("limits.waiting-young-kept", Section.LIVENESS, stage=Stage.FLOOD)
 async def young(ctx: Context) -> None:
+    """Connections younger than 1 s are kept (clients starting together do not close each other), up
+    to four times the number: 32 from one address."""
     peers = [await ctx.connect(f"young {n + 1}") for n in range(12)]
     for peer in peers:
         await peer.send({"type": "about"})
         await peer.expect("about")
 
 
-@case(
-    "limits.waiting-beyond-four-times",
-    LL,
-    "Beyond four times the number (a 33rd waiting connection from one address) the oldest is"
-    " closed however young.",
-    stage=Stage.FLOOD,
-)
+@case("limits.waiting-beyond-four-times", Section.LIVENESS, stage=Stage.FLOOD)
 async def beyond(ctx: Context) -> None:
+    """Beyond four times the number (a 33rd waiting connection from one address) the oldest is
+    closed however young."""
     peers = [await ctx.connect(f"crowd {n + 1}") for n in range(33)]
     await peers[0].expect_error("too_many_connections", fatal=True, timeout=2)
     await peers[-1].send({"type": "about"})
     await peers[-1].expect("about")
 
 
-@case(
-    "limits.resume-after-flood",
-    LL,
-    "A connection that sent a hello with resume is neither counted nor closed to make room: a"
-    " resume right after a flood from its own address gets its challenge and keeps it.",
-    stage=Stage.FLOOD,
-)
+@case("limits.resume-after-flood", Section.LIVENESS, stage=Stage.FLOOD)
 async def resume_after_flood(ctx: Context) -> None:
+    """A connection that sent a hello with resume is neither counted nor closed to make room: a
+    resume right after a flood from its own address gets its challenge and keeps it."""
     if ctx.shared.host_token is None:
         raise CaseSkipped("the suite holds no seat at this table (no game case ran)")
     token = ctx.shared.host_token

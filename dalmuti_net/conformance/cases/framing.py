@@ -8,10 +8,9 @@ import msgpack
 
 from ..context import Context
 from ..game import refuse
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, Message, pack
 
-F = "Framing"
 MAX_BODY = 65536
 
 
@@ -34,50 +33,44 @@ async def _refused_after_about(ctx: Context, message: Message, code: str = "bad_
     await peer.expect_closed()
 
 
-@case("framing.zero-length", F, "A frame whose length is 0 is a bad_frame (fatal, closed).")
+@case("framing.zero-length", Section.FRAMING)
 async def zero_length(ctx: Context) -> None:
+    """A frame whose length is 0 is a bad_frame (fatal, closed)."""
     await _refused_frame(ctx, b"")
 
 
-@case("framing.not-a-map", F, "A body that is not a msgpack map is a bad_frame (fatal).")
+@case("framing.not-a-map", Section.FRAMING)
 async def not_a_map(ctx: Context) -> None:
+    """A body that is not a msgpack map is a bad_frame (fatal)."""
     await _refused_frame(ctx, pack(["about"]))
 
 
-@case(
-    "framing.bytes-after-the-map",
-    F,
-    "The body is exactly one map: anything after it inside the frame is a bad_frame.",
-)
+@case("framing.bytes-after-the-map", Section.FRAMING)
 async def trailing(ctx: Context) -> None:
+    """The body is exactly one map: anything after it inside the frame is a bad_frame."""
     await _refused_frame(ctx, pack({"type": "about"}) + pack(1))
 
 
-@case("framing.keys-are-strings", F, "A map key that is not a str is a bad_frame.")
+@case("framing.keys-are-strings", Section.FRAMING)
 async def int_key(ctx: Context) -> None:
+    """A map key that is not a str is a bad_frame."""
     await _refused_frame(ctx, pack({"type": "about", 7: "seven"}))
 
 
-@case(
-    "framing.too-large-refused-from-header",
-    F,
-    "A header declaring more than 65536 bytes gets too_large and the close, before any body"
-    " is sent.",
-)
+@case("framing.too-large-refused-from-header", Section.FRAMING)
 async def too_large(ctx: Context) -> None:
+    """A header declaring more than 65536 bytes gets too_large and the close, before any body is
+    sent."""
     peer = await ctx.connect()
     await peer.send_bytes(struct.pack(">I", MAX_BODY + 1))
     await peer.expect_error("too_large", fatal=True)
     await peer.expect_closed()
 
 
-@case(
-    "framing.largest-body-accepted",
-    F,
-    "A body of exactly 65536 bytes within every other limit is a frame (and unknown fields in"
-    " it are ignored).",
-)
+@case("framing.largest-body-accepted", Section.FRAMING)
 async def largest(ctx: Context) -> None:
+    """A body of exactly 65536 bytes within every other limit is a frame (and unknown fields in it
+    are ignored)."""
     message: Message = {"type": "about"}
     for number in range(8):
         message[f"pad{number}"] = "x" * 8000
@@ -97,18 +90,21 @@ def _ext() -> bytes:
     return body
 
 
-@case("framing.no-bin", F, "A msgpack bin value, of any length, is a bad_frame.")
+@case("framing.no-bin", Section.FRAMING)
 async def no_bin(ctx: Context) -> None:
+    """A msgpack bin value, of any length, is a bad_frame."""
     await _refused_frame(ctx, msgpack.packb({"type": "about", "blob": b""}, use_bin_type=True))
 
 
-@case("framing.no-ext", F, "A msgpack ext value (a timestamp too) is a bad_frame.")
+@case("framing.no-ext", Section.FRAMING)
 async def no_ext(ctx: Context) -> None:
+    """A msgpack ext value (a timestamp too) is a bad_frame."""
     await _refused_frame(ctx, _ext())
 
 
-@case("framing.str-limit", F, "A str over 8192 bytes is a bad_frame (8192 is allowed).")
+@case("framing.str-limit", Section.FRAMING)
 async def str_limit(ctx: Context) -> None:
+    """A str over 8192 bytes is a bad_frame (8192 is allowed)."""
     peer = await ctx.connect()
     await peer.send({"type": "about", "note": "z" * 8192})
     await peer.expect("about")
@@ -117,8 +113,9 @@ async def str_limit(ctx: Context) -> None:
     await peer.expect_closed()
 
 
-@case("framing.array-limit", F, "An array over 1024 items is a bad_frame (1024 is allowed).")
+@case("framing.array-limit", Section.FRAMING)
 async def array_limit(ctx: Context) -> None:
+    """An array over 1024 items is a bad_frame (1024 is allowed)."""
     peer = await ctx.connect()
     await peer.send({"type": "about", "note": [0] * 1024})
     await peer.expect("about")
@@ -127,8 +124,9 @@ async def array_limit(ctx: Context) -> None:
     await peer.expect_closed()
 
 
-@case("framing.map-limit", F, "A map over 64 entries is a bad_frame (64 is allowed).")
+@case("framing.map-limit", Section.FRAMING)
 async def map_limit(ctx: Context) -> None:
+    """A map over 64 entries is a bad_frame (64 is allowed)."""
     peer = await ctx.connect()
     allowed: Message = {"type": "about", **{f"k{n}": n for n in range(63)}}
     await peer.send(allowed)
@@ -146,13 +144,10 @@ def _nested(levels: int) -> Message:
     return {"type": "about", "deep": value}
 
 
-@case(
-    "framing.nesting-limit",
-    F,
-    "Nesting: at most 8 levels counting the message map as 1 and every value, scalars too;"
-    " a 9th is a bad_frame.",
-)
+@case("framing.nesting-limit", Section.FRAMING)
 async def nesting(ctx: Context) -> None:
+    """Nesting: at most 8 levels counting the message map as 1 and every value, scalars too; a 9th
+    is a bad_frame."""
     peer = await ctx.connect()
     await peer.send(_nested(8))
     await peer.expect("about")
@@ -171,80 +166,64 @@ async def _bad_text_hello(ctx: Context, name: str) -> None:
     await peer.expect("welcome")
 
 
-@case(
-    "framing.control-character-refused",
-    F,
-    "A string with a control character (Cc) is refused with bad_message (not fatal); the"
-    " refused hello may be sent again.",
-)
+@case("framing.control-character-refused", Section.FRAMING)
 async def control_char(ctx: Context) -> None:
+    """A string with a control character (Cc) is refused with bad_message (not fatal); the refused
+    hello may be sent again."""
     await _bad_text_hello(ctx, "Ana\x1b[31m")
 
 
-@case("framing.c1-control-refused", F, "U+0085 (a C1 control, Cc) is refused like any Cc.")
+@case("framing.c1-control-refused", Section.FRAMING)
 async def c1_control(ctx: Context) -> None:
+    """U+0085 (a C1 control, Cc) is refused like any Cc."""
     await _bad_text_hello(ctx, "Ana\x85")
 
 
-@case(
-    "framing.bidi-refused", F, "Bidirectional overrides and isolates (U+202E, U+2066) are refused."
-)
+@case("framing.bidi-refused", Section.FRAMING)
 async def bidi(ctx: Context) -> None:
+    """Bidirectional overrides and isolates (U+202E, U+2066) are refused."""
     await _bad_text_hello(ctx, "Ana\u202e")
     await _bad_text_hello(ctx, "Ana\u2066")
 
 
-@case(
-    "framing.separators-refused", F, "U+2028 and U+2029 (line, paragraph separators) are refused."
-)
+@case("framing.separators-refused", Section.FRAMING)
 async def separators(ctx: Context) -> None:
+    """U+2028 and U+2029 (line, paragraph separators) are refused."""
     await _bad_text_hello(ctx, "Ana\u2028")
     await _bad_text_hello(ctx, "Ana\u2029")
 
 
-@case(
-    "framing.zwj-emoji-allowed",
-    F,
-    "Other format characters stay allowed: a name with a zero-width-joiner emoji sequence is"
-    " accepted.",
-)
+@case("framing.zwj-emoji-allowed", Section.FRAMING)
 async def zwj(ctx: Context) -> None:
+    """Other format characters stay allowed: a name with a zero-width-joiner emoji sequence is
+    accepted."""
     peer = await ctx.connect()
     await peer.send(ctx.hello("Fam \U0001f468\u200d\U0001f469\u200d\U0001f467", "spectator"))
     await peer.expect("welcome")
 
 
-@case(
-    "framing.control-in-unknown-field",
-    F,
-    "No control character in ANY string: a chat with an unknown field holding ESC is refused"
-    " with bad_message (issue 41, wrong statement 2).",
-)
+@case("framing.control-in-unknown-field", Section.FRAMING)
 async def control_unknown_field(ctx: Context) -> None:
+    """No control character in ANY string: a chat with an unknown field holding ESC is refused with
+    bad_message (issue 41, wrong statement 2)."""
     seat = await ctx.join(role="spectator")
     chat = {"type": "chat", "text": "hello", "colour": "\x1b[31m"}
     await refuse(seat.peer, chat, 5, "bad_message", "a chat with ESC in an unknown field")
 
 
-@case(
-    "framing.control-in-key",
-    F,
-    "No control character in any string, map keys too: a chat with a key holding ESC is"
-    " refused with bad_message (issue 41, wrong statement 2).",
-)
+@case("framing.control-in-key", Section.FRAMING)
 async def control_key(ctx: Context) -> None:
+    """No control character in any string, map keys too: a chat with a key holding ESC is refused
+    with bad_message (issue 41, wrong statement 2)."""
     seat = await ctx.join(role="spectator")
     chat = {"type": "chat", "text": "hello", "x\x1by": 1}
     await refuse(seat.peer, chat, 6, "bad_message", "a chat with ESC in a map key")
 
 
-@case(
-    "framing.any-integer-encoding",
-    F,
-    "A decoder MUST accept every valid encoding: a hello whose version is a uint64 (0xcf) is"
-    " accepted.",
-)
+@case("framing.any-integer-encoding", Section.FRAMING)
 async def int_encoding(ctx: Context) -> None:
+    """A decoder MUST accept every valid encoding: a hello whose version is a uint64 (0xcf) is
+    accepted."""
     name = ctx.name()
     body = (
         b"\x84"
@@ -265,13 +244,10 @@ async def int_encoding(ctx: Context) -> None:
     await peer.expect("welcome")
 
 
-@case(
-    "framing.host-uses-shortest-encoding",
-    F,
-    "Encoders SHOULD use the shortest encoding: every frame the host sends re-encodes to the"
-    " same bytes.",
-)
+@case("framing.host-uses-shortest-encoding", Section.FRAMING)
 async def shortest(ctx: Context) -> None:
+    """Encoders SHOULD use the shortest encoding: every frame the host sends re-encodes to the same
+    bytes."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "snapshot_request"})
     await seat.peer.expect("snapshot")
@@ -302,14 +278,10 @@ def strings(value: object) -> list[str]:
     return []
 
 
-@case(
-    "framing.host-strings-clean",
-    F,
-    "No control, bidi or separator character in any string, in both directions: the host's"
-    " own frames hold none.",
-    stage=Stage.CONNECTION,
-)
+@case("framing.host-strings-clean", Section.FRAMING, stage=Stage.CONNECTION)
 async def host_clean(ctx: Context) -> None:
+    """No control, bidi or separator character in any string, in both directions: the host's own
+    frames hold none."""
     seat = await ctx.join(role="spectator")
     peer = await ctx.connect()
     await peer.send({"type": "chat"})  # refused before hello: its error text counts too

@@ -21,58 +21,37 @@ from ..game import (
     refuse,
     request,
 )
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, Message
-
-GAME = Stage.GAME
-D = "Decisions and their ids"
-NR = "Numbering and resumes"
-SEC = "Taking a seat back"
-L = "The lobby and the table"
-LL = "Liveness and limits"
-S = "The connection's states"
-E = "Error codes"
 
 
 def is_decision(message: Message) -> bool:
     return owed(message) is not None
 
 
-@case(
-    "decisions.stale-answer",
-    D,
-    "An answer naming a decision no longer owed is refused with"
-    " stale_decision (not fatal) and changes nothing.",
-    stage=GAME,
-)
+@case("decisions.stale-answer", Section.DECISIONS, stage=Stage.GAME)
 async def stale(ctx: Context) -> None:
+    """An answer naming a decision no longer owed is refused with stale_decision (not fatal) and
+    changes nothing."""
     game, decision = await game_until(ctx)
     answer = first_answer(decision)
     await game.host.peer.send(answer)
     await refuse(game.host.peer, answer, 71, "stale_decision", "a second answer")
 
 
-@case(
-    "decisions.refused-answer-still-owed",
-    D,
-    "A refused answer (pass on a lead: must_lead)"
-    " changes nothing; the decision stays owed and is answered again.",
-    stage=GAME,
-)
+@case("decisions.refused-answer-still-owed", Section.DECISIONS, stage=Stage.GAME)
 async def must_lead(ctx: Context) -> None:
+    """A refused answer (pass on a lead: must_lead) changes nothing; the decision stays owed and is
+    answered again."""
     game, decision = await game_until(ctx, is_lead, answer=True, what="a lead")
     pass_ = {"type": "pass", "decision_id": decision["decision_id"]}
     await refuse(game.host.peer, pass_, 72, "must_lead", "pass on a lead")
     await must(game.host.peer, first_answer(decision), 73)
 
 
-@case(
-    "decisions.wrong-answer-type",
-    D,
-    "An answer of another kind than the decision owed is refused with wrong_decision.",
-    stage=GAME,
-)
+@case("decisions.wrong-answer-type", Section.DECISIONS, stage=Stage.GAME)
 async def wrong_kind(ctx: Context) -> None:
+    """An answer of another kind than the decision owed is refused with wrong_decision."""
     game = await new_game(ctx)
     peer = game.host.peer
     got = await play_until(
@@ -88,14 +67,10 @@ async def wrong_kind(ctx: Context) -> None:
         raise CaseFailed(f"a misdeal answer to a play decision got {reply.get('code')!r}")
 
 
-@case(
-    "decisions.illegal-sets",
-    D,
-    "A play that is not a set, of cards not held, is refused"
-    " (not_a_set, not_held) and the decision stays owed.",
-    stage=GAME,
-)
+@case("decisions.illegal-sets", Section.DECISIONS, stage=Stage.GAME)
 async def illegal(ctx: Context) -> None:
+    """A play that is not a set, of cards not held, is refused (not_a_set, not_held) and the
+    decision stays owed."""
     game = await new_game(ctx)
     peer = game.host.peer
     got = await play_until(
@@ -122,28 +97,19 @@ async def illegal(ctx: Context) -> None:
         raise CaseFailed("the decision is no longer owed after refused answers")
 
 
-@case(
-    "decisions.snapshot-keeps-id",
-    D,
-    "A decision keeps its id as long as it is owed: a snapshot holds the same decision_id.",
-    stage=GAME,
-)
+@case("decisions.snapshot-keeps-id", Section.DECISIONS, stage=Stage.GAME)
 async def keeps_id(ctx: Context) -> None:
+    """A decision keeps its id as long as it is owed: a snapshot holds the same decision_id."""
     game, decision = await game_until(ctx)
     snapshot = await fresh_snapshot(game.host.peer)
     if (snapshot.get("decision") or {}).get("decision_id") != decision["decision_id"]:
         raise CaseFailed(f"the snapshot's decision is {snapshot.get('decision')}")
 
 
-@case(
-    "liveness.snapshot-deadline-is-time-left",
-    "Liveness and limits",
-    "A snapshot's"
-    " decision carries deadline_ms, the time left on the turn timer, not the whole timer;"
-    " a decision message the whole timer (issue 41, wrong statement 5).",
-    stage=GAME,
-)
+@case("liveness.snapshot-deadline-is-time-left", Section.LIVENESS, stage=Stage.GAME)
 async def deadline(ctx: Context) -> None:
+    """A snapshot's decision carries deadline_ms, the time left on the turn timer, not the whole
+    timer; a decision message the whole timer (issue 41, wrong statement 5)."""
     game, decision = await game_until(ctx, timing={"turn_timer_ms": 60000})
     if decision.get("deadline_ms") != 60000:
         raise CaseFailed(f"the decision says deadline_ms {decision.get('deadline_ms')}")
@@ -154,15 +120,10 @@ async def deadline(ctx: Context) -> None:
         raise CaseFailed(f"1.5 s into the turn the snapshot's deadline_ms is {left}")
 
 
-@case(
-    "liveness.timers-after-every-snapshot",
-    S,
-    "A timers message follows every snapshot"
-    " (empty when nothing counts down): after a resume with no turn timer too (issue 41,"
-    " wrong statement 11).",
-    stage=GAME,
-)
+@case("liveness.timers-after-every-snapshot", Section.STATES, stage=Stage.GAME)
 async def timers_after(ctx: Context) -> None:
+    """A timers message follows every snapshot (empty when nothing counts down): after a resume with
+    no turn timer too (issue 41, wrong statement 11)."""
     game, _ = await game_until(ctx, timing={"turn_timer_ms": None})
     await fresh_snapshot(game.host.peer)
     timers = await game.host.peer.expect("timers", timeout=3, what="a timers after the snapshot")
@@ -170,14 +131,10 @@ async def timers_after(ctx: Context) -> None:
         raise CaseFailed(f"with no turn timer, timers.turn is {timers.get('turn')}")
 
 
-@case(
-    "seat-back.resume-mid-game",
-    NR,
-    "A seat outlives its connection: proving the token"
-    " takes it back; welcome.token is nil; the snapshot holds the decision owed, same id.",
-    stage=GAME,
-)
+@case("seat-back.resume-mid-game", Section.NUMBERING, stage=Stage.GAME)
 async def resume(ctx: Context) -> None:
+    """A seat outlives its connection: proving the token takes it back; welcome.token is nil; the
+    snapshot holds the decision owed, same id."""
     game, decision = await game_until(ctx)
     await game.host.peer.aclose()
     back = await ctx.resume(
@@ -189,13 +146,10 @@ async def resume(ctx: Context) -> None:
         raise CaseFailed(f"the snapshot's decision is {back.snapshot.get('decision')}")
 
 
-@case(
-    "seat-back.replaced",
-    SEC,
-    "Only a right proof takes the seat, closing the connection that held it with replaced (fatal).",
-    stage=GAME,
-)
+@case("seat-back.replaced", Section.SEAT_BACK, stage=Stage.GAME)
 async def replaced(ctx: Context) -> None:
+    """Only a right proof takes the seat, closing the connection that held it with replaced
+    (fatal)."""
     game = await new_game(ctx)
     token = ctx.shared.host_token or ""
     await ctx.resume(token, "second")
@@ -203,13 +157,9 @@ async def replaced(ctx: Context) -> None:
     await game.host.peer.expect_closed()
 
 
-@case(
-    "seat-back.wrong-proof",
-    SEC,
-    "A wrong prove gets bad_proof (fatal); nothing changes and the seat's holder keeps it.",
-    stage=GAME,
-)
+@case("seat-back.wrong-proof", Section.SEAT_BACK, stage=Stage.GAME)
 async def wrong_proof(ctx: Context) -> None:
+    """A wrong prove gets bad_proof (fatal); nothing changes and the seat's holder keeps it."""
     game = await new_game(ctx)
     token = ctx.shared.host_token or ""
     peer = await ctx.connect("thief")
@@ -223,13 +173,9 @@ async def wrong_proof(ctx: Context) -> None:
     await game.host.peer.expect(lambda m: m.get("re") == 5, what="the holder's ack")
 
 
-@case(
-    "seat-back.nonce-fresh",
-    SEC,
-    "The host's nonce is 32 hex digits, new for every attempt, and never the client's.",
-    stage=GAME,
-)
+@case("seat-back.nonce-fresh", Section.SEAT_BACK, stage=Stage.GAME)
 async def nonces(ctx: Context) -> None:
+    """The host's nonce is 32 hex digits, new for every attempt, and never the client's."""
     await new_game(ctx, start=False)
     token = ctx.shared.host_token or ""
     seen = set()
@@ -245,13 +191,9 @@ async def nonces(ctx: Context) -> None:
         await peer.aclose()
 
 
-@case(
-    "lobby.wrong-phase",
-    L,
-    "set_rules and set_timing are lobby only: wrong_phase later.",
-    stage=GAME,
-)
+@case("lobby.wrong-phase", Section.LOBBY, stage=Stage.GAME)
 async def wrong_phase(ctx: Context) -> None:
+    """set_rules and set_timing are lobby only: wrong_phase later."""
     game = await in_hand(ctx)
     await refuse(
         game.host.peer, {"type": "set_rules", "rules": {"scoring": True}}, 1, "wrong_phase"
@@ -259,25 +201,17 @@ async def wrong_phase(ctx: Context) -> None:
     await refuse(game.host.peer, {"type": "set_timing", "results_ms": 0}, 2, "wrong_phase")
 
 
-@case(
-    "lobby.rematch-too-soon",
-    E,
-    "rematch before the table ended is refused with too_soon.",
-    stage=GAME,
-)
+@case("lobby.rematch-too-soon", Section.ERROR_CODES, stage=Stage.GAME)
 async def rematch_soon(ctx: Context) -> None:
+    """rematch before the table ended is refused with too_soon."""
     game = await in_hand(ctx)
     await refuse(game.host.peer, {"type": "rematch"}, 1, "too_soon")
 
 
-@case(
-    "lobby.end-table",
-    L,
-    "end_table ends the table now (table_ended, reason host_ended); a"
-    " second one gets table_ended, not fatal.",
-    stage=GAME,
-)
+@case("lobby.end-table", Section.LOBBY, stage=Stage.GAME)
 async def end_table(ctx: Context) -> None:
+    """end_table ends the table now (table_ended, reason host_ended); a second one gets table_ended,
+    not fatal."""
     peer = (await in_hand(ctx)).host.peer
     await must(peer, {"type": "end_table"}, 1)
     ended = await play_until(peer, of_type("table_ended"), what="table_ended")
@@ -286,14 +220,10 @@ async def end_table(ctx: Context) -> None:
     await refuse(peer, {"type": "end_table"}, 2, "table_ended", "a second end_table")
 
 
-@case(
-    "states.new-seat-at-ended-table",
-    E,
-    "A hello for a new seat at a table that has ended"
-    " gets table_ended, fatal, with the final standings.",
-    stage=GAME,
-)
+@case("states.new-seat-at-ended-table", Section.ERROR_CODES, stage=Stage.GAME)
 async def ended_hello(ctx: Context) -> None:
+    """A hello for a new seat at a table that has ended gets table_ended, fatal, with the final
+    standings."""
     peer = (await in_hand(ctx)).host.peer
     await must(peer, {"type": "end_table"}, 1)
     await peer.expect("table_ended")
@@ -304,14 +234,10 @@ async def ended_hello(ctx: Context) -> None:
         raise CaseFailed("the refusal carries no standings")
 
 
-@case(
-    "lobby.newcomer",
-    L,
-    "A new seat while a game is on is a newcomer: everyone is sent a"
-    " table listing it seated false, then a player_joining event.",
-    stage=GAME,
-)
+@case("lobby.newcomer", Section.LOBBY, stage=Stage.GAME)
 async def newcomer(ctx: Context) -> None:
+    """A new seat while a game is on is a newcomer: everyone is sent a table listing it seated
+    false, then a player_joining event."""
     game = await new_game(ctx)
     peer = game.host.peer
     await peer.expect("hand_started")
@@ -336,15 +262,10 @@ async def newcomer(ctx: Context) -> None:
         raise CaseFailed("player_joining came before any table listing the newcomer")
 
 
-@case(
-    "seat-back.refused-start-keeps-seats",
-    NR,
-    "A refused start changes nothing: in a"
-    " rematch's lobby, a dropped seat is still taken back with its token after a start"
-    " refused with not_enough_players (issue 41, wrong statement 10).",
-    stage=GAME,
-)
+@case("seat-back.refused-start-keeps-seats", Section.NUMBERING, stage=Stage.GAME)
 async def refused_start(ctx: Context) -> None:
+    """A refused start changes nothing: in a rematch's lobby, a dropped seat is still taken back
+    with its token after a start refused with not_enough_players (issue 41, wrong statement 10)."""
     game = await new_game(ctx, bots=2, humans=1)
     peer = game.host.peer
     await peer.expect("hand_started")
@@ -373,14 +294,10 @@ async def refused_start(ctx: Context) -> None:
         raise CaseFailed("the guest's seat came back as another")
 
 
-@case(
-    "liveness.rate-limit",
-    LL,
-    "Over max_messages_per_second (bursts of twice that), a"
-    " message is dropped and refused with rate_limited (not fatal).",
-    stage=Stage.CONNECTION,
-)
+@case("liveness.rate-limit", Section.LIVENESS, stage=Stage.CONNECTION)
 async def rate(ctx: Context) -> None:
+    """Over max_messages_per_second (bursts of twice that), a message is dropped and refused with
+    rate_limited (not fatal)."""
     seat = await ctx.join(role="spectator")
     rate_ = seat.welcome["limits"]["max_messages_per_second"]
     sent = rate_ * 2 + 10
@@ -404,15 +321,10 @@ async def rate(ctx: Context) -> None:
         raise CaseFailed(f"only {acks} of a burst of {rate_ * 2} were taken")
 
 
-@case(
-    "seat-back.rematch-lobby-keeps-dropped-seat",
-    NR,
-    "A rematch's lobby keeps the seats of"
-    " the game that ended through a drop, to be taken back with their tokens (the host"
-    " player's too).",
-    stage=GAME,
-)
+@case("seat-back.rematch-lobby-keeps-dropped-seat", Section.NUMBERING, stage=Stage.GAME)
 async def rematch_keeps(ctx: Context) -> None:
+    """A rematch's lobby keeps the seats of the game that ended through a drop, to be taken back
+    with their tokens (the host player's too)."""
     game = await new_game(ctx, start=False)
     if not (game.host.snapshot["table"].get("rematch") or ctx.shared.host_token):
         raise CaseFailed("the suite is not in a rematch's lobby")

@@ -18,35 +18,19 @@ from ..game import (
     refuse,
     request,
 )
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, Message
-
-GAME = Stage.GAME
-LL = "Liveness and limits"
-D = "Decisions and their ids"
-L = "The lobby and the table"
-NR = "Numbering and resumes"
-SEC = "Secrecy"
-C = "Cards, sets, seats and the game state"
-BH = "Between hands"
-SH = "The shape of a hand"
-Q = "Quick start: a bot in one page"
 
 
 def worst_set(sets: list[Message]) -> Message:
     return max(sets, key=lambda s: (s["rank"], -s["count"], -s["jesters"]))
 
 
-@case(
-    "liveness.turn-timer-default-move",
-    LL,
-    "When the turn timer runs out the host plays the"
-    " default move for the seat, preceded by moved_for {by: timer} to everyone (pass when"
-    " allowed, else"
-    " the worst set; the worst-ranked cards for a tax).",
-    stage=GAME,
-)
+@case("liveness.turn-timer-default-move", Section.LIVENESS, stage=Stage.GAME)
 async def turn_timer(ctx: Context) -> None:
+    """When the turn timer runs out the host plays the default move for the seat, preceded by
+    moved_for {by: timer} to everyone (pass when allowed, else the worst set; the worst-ranked cards
+    for a tax)."""
     ctx.wait_allowed("the shortest turn timer set_timing allows", 5000)
     game = await new_game(ctx, timing={"turn_timer_ms": 5000}, start=False)
     watcher = await ctx.join(role="spectator")
@@ -88,15 +72,10 @@ async def turn_timer(ctx: Context) -> None:
             raise CaseFailed(f"the timer gave {cards['cards']} from {hand}")
 
 
-@case(
-    "liveness.stand-in-after-grace",
-    LL,
-    "A seat dropped for grace_period_ms is played by a"
-    " bot (stand_in in table), each move preceded by moved_for {by: stand_in}; timers.grace"
-    " counts the grace down.",
-    stage=GAME,
-)
+@case("liveness.stand-in-after-grace", Section.LIVENESS, stage=Stage.GAME)
 async def stand_in(ctx: Context) -> None:
+    """A seat dropped for grace_period_ms is played by a bot (stand_in in table), each move preceded
+    by moved_for {by: stand_in}; timers.grace counts the grace down."""
     game = await new_game(ctx, bots=2, humans=1, start=False)
     grace = game.host.welcome["limits"]["grace_period_ms"]
     ctx.wait_allowed("the grace period", grace)
@@ -138,14 +117,10 @@ async def stand_in(ctx: Context) -> None:
         raise CaseFailed("the stand-in's move came without moved_for {by: stand_in}")
 
 
-@case(
-    "liveness.nudge-skip-refusals",
-    LL,
-    "nudge or skip before the grace is too_soon; for a"
-    " player who owes no public decision, or the host player, not_waiting.",
-    stage=GAME,
-)
+@case("liveness.nudge-skip-refusals", Section.LIVENESS, stage=Stage.GAME)
 async def nudges(ctx: Context) -> None:
+    """nudge or skip before the grace is too_soon; for a player who owes no public decision, or the
+    host player, not_waiting."""
     game = await new_game(ctx, bots=2, humans=1, timing={"turn_timer_ms": None})
     peer = game.host.peer
     guest = game.others[0]
@@ -164,14 +139,10 @@ async def nudges(ctx: Context) -> None:
         raise CaseFailed(f"skipping a bot that owes nothing got {reply.get('code')!r}")
 
 
-@case(
-    "lobby.leave-mid-game",
-    L,
-    "leave in a game: player_leaving, the seat's left is true"
-    " until the hand is over, then player_removed; the connection is closed.",
-    stage=GAME,
-)
+@case("lobby.leave-mid-game", Section.LOBBY, stage=Stage.GAME)
 async def leave_mid(ctx: Context) -> None:
+    """leave in a game: player_leaving, the seat's left is true until the hand is over, then
+    player_removed; the connection is closed."""
     game = await new_game(
         ctx, bots=3, humans=1, rules={"hand_limit": 3}, timing={"results_ms": 3000}
     )  # the statement is not about readiness: a short pause bounds the case
@@ -203,14 +174,10 @@ async def leave_mid(ctx: Context) -> None:
         raise CaseFailed("a hand began before the leaver was removed")
 
 
-@case(
-    "decisions.no-decision-owed",
-    D,
-    "An answer while the seat owes nothing is refused with"
-    " no_decision_owed (a newcomer before its first hand).",
-    stage=GAME,
-)
+@case("decisions.no-decision-owed", Section.DECISIONS, stage=Stage.GAME)
 async def nothing_owed(ctx: Context) -> None:
+    """An answer while the seat owes nothing is refused with no_decision_owed (a newcomer before its
+    first hand)."""
     game = await new_game(ctx)
     await game.host.peer.expect("hand_started")
     late = await ctx.join(name=ctx.name("Late"))
@@ -220,15 +187,10 @@ async def nothing_owed(ctx: Context) -> None:
         raise CaseFailed(f"an answer owed nothing got {reply.get('code')!r}")
 
 
-@case(
-    "numbering.arriving-mid-hand",
-    NR,
-    "A spectator arriving mid-hand: its snapshot's"
-    " hand_events retell the hand so far, without seq and without waiting events; hand nil"
-    " and no transfers (Secrecy).",
-    stage=GAME,
-)
+@case("numbering.arriving-mid-hand", Section.NUMBERING, stage=Stage.GAME)
 async def mid_hand(ctx: Context) -> None:
+    """A spectator arriving mid-hand: its snapshot's hand_events retell the hand so far, without seq
+    and without waiting events; hand nil and no transfers (Secrecy)."""
     game = await new_game(ctx)
     peer = game.host.peer
     await play_until(
@@ -251,14 +213,10 @@ async def mid_hand(ctx: Context) -> None:
         raise CaseFailed("a spectator's snapshot holds a hand or transfers")
 
 
-@case(
-    "secrecy.snapshot-own-hand",
-    SEC,
-    "A player's snapshot holds its own hand (as its"
-    " cards_dealt and moves left it) and no one else's cards.",
-    stage=GAME,
-)
+@case("secrecy.snapshot-own-hand", Section.SECRECY, stage=Stage.GAME)
 async def own_hand(ctx: Context) -> None:
+    """A player's snapshot holds its own hand (as its cards_dealt and moves left it) and no one
+    else's cards."""
     game = await new_game(ctx)
     peer = game.host.peer
     got = await play_until(peer, of_type("decision"), answer=False, what="a decision")
@@ -279,14 +237,10 @@ async def own_hand(ctx: Context) -> None:
             raise CaseFailed(f"the snapshot shows a transfer between others: {transfer}")
 
 
-@case(
-    "cards.state-after-hand-ended",
-    C,
-    "After hand_ended the game's phase is hand_over and"
-    " order is already the next hand's seating (the finishing order), scores aligned.",
-    stage=GAME,
-)
+@case("cards.state-after-hand-ended", Section.CARDS, stage=Stage.GAME)
 async def hand_over(ctx: Context) -> None:
+    """After hand_ended the game's phase is hand_over and order is already the next hand's seating
+    (the finishing order), scores aligned."""
     game = await new_game(ctx, timing={"results_ms": 60000})
     peer = game.host.peer
     got = await play_until(peer, of_type("hand_ended"), ready=False, timeout=20, what="hand_ended")
@@ -302,15 +256,10 @@ async def hand_over(ctx: Context) -> None:
         raise CaseFailed(f"scores {state.get('scores')} against hand_ended's {ended['scores']}")
 
 
-@case(
-    "between.results-countdown",
-    BH,
-    "Between hands the results stay until every connected"
-    " human is ready or results_ms runs out (timers.results counts it down); then the next"
-    " hand is dealt.",
-    stage=GAME,
-)
+@case("between.results-countdown", Section.BETWEEN_HANDS, stage=Stage.GAME)
 async def results(ctx: Context) -> None:
+    """Between hands the results stay until every connected human is ready or results_ms runs out
+    (timers.results counts it down); then the next hand is dealt."""
     game = await new_game(ctx, timing={"results_ms": 1500})
     peer = game.host.peer
     await play_until(peer, of_type("hand_ended"), ready=False, timeout=20, what="hand_ended")
@@ -326,28 +275,19 @@ async def results(ctx: Context) -> None:
         raise CaseFailed(f"the next hand came {took:.1f} s after hand_ended, not 1.5 s")
 
 
-@case(
-    "between.ready-mid-game",
-    L,
-    "ready at any other time in a game is accepted and changes nothing.",
-    stage=GAME,
-)
+@case("between.ready-mid-game", Section.LOBBY, stage=Stage.GAME)
 async def ready_mid(ctx: Context) -> None:
+    """ready at any other time in a game is accepted and changes nothing."""
     game = await new_game(ctx)
     peer = game.host.peer
     await peer.expect("hand_started")
     await must(peer, {"type": "ready", "ready": True}, 5)
 
 
-@case(
-    "quickstart.bot-plays-a-table",
-    Q,
-    "A bot that does only what the quick start says"
-    " (answer each decision with its table's answer, naming decision_id; ready after"
-    " hand_ended) plays a table to its table_ended.",
-    stage=GAME,
-)
+@case("quickstart.bot-plays-a-table", Section.QUICK_START, stage=Stage.GAME)
 async def quick_start(ctx: Context) -> None:
+    """A bot that does only what the quick start says (answer each decision with its table's answer,
+    naming decision_id; ready after hand_ended) plays a table to its table_ended."""
     game = await new_game(ctx, rules={"hand_limit": 2, "merchant_exchange": True}, bots=5)
     peer = game.host.peer
     answers: dict[str, Callable[[Message], Message]] = {
@@ -379,14 +319,10 @@ async def quick_start(ctx: Context) -> None:
     raise CaseFailed("the table did not end within 30 s")
 
 
-@case(
-    "cards.stripped-deck",
-    C,
-    "stripped_decks (rule 14): 4 players play without the 12s and"
-    " 11s: hand_started.deck_size 57, and nobody is dealt a 12 or an 11.",
-    stage=GAME,
-)
+@case("cards.stripped-deck", Section.CARDS, stage=Stage.GAME)
 async def stripped(ctx: Context) -> None:
+    """stripped_decks (rule 14): 4 players play without the 12s and 11s: hand_started.deck_size 57,
+    and nobody is dealt a 12 or an 11."""
     game = await new_game(ctx, rules={"stripped_decks": True})
     got = await play_until(game.host.peer, of_type("cards_dealt"), what="the deal")
     started = next(m for m in got if m.get("type") == "hand_started")
@@ -394,15 +330,10 @@ async def stripped(ctx: Context) -> None:
         raise CaseFailed(f"deck_size {started.get('deck_size')}, dealt {got[-1]['cards']}")
 
 
-@case(
-    "shape.misdeal",
-    SH,
-    "A misdeal (rule 18): misdeal_exposed; if needs_decision a waiting"
-    " misdeal and the decision to the Greater Dalmuti; then misdeal_resolved, then"
-    " cards_dealt and deal_finished.",
-    stage=GAME,
-)
+@case("shape.misdeal", Section.SHAPE, stage=Stage.GAME)
 async def misdeal(ctx: Context) -> None:
+    """A misdeal (rule 18): misdeal_exposed; if needs_decision a waiting misdeal and the decision to
+    the Greater Dalmuti; then misdeal_resolved, then cards_dealt and deal_finished."""
     game = await new_game(ctx, rules={"misdeal_chance": 1.0})
     got = await play_until(
         game.host.peer, of_type("deal_finished"), timeout=15, what="the deal's end"
@@ -428,14 +359,10 @@ async def misdeal(ctx: Context) -> None:
         raise CaseFailed("nobody was asked, yet the choice is not intended")
 
 
-@case(
-    "liveness.stand-in-ends-on-resume",
-    LL,
-    "A stand-in plays a dropped seat until its player comes back with the token, which ends"
-    " the stand-in at once.",
-    stage=GAME,
-)
+@case("liveness.stand-in-ends-on-resume", Section.LIVENESS, stage=Stage.GAME)
 async def stand_in_ends(ctx: Context) -> None:
+    """A stand-in plays a dropped seat until its player comes back with the token, which ends the
+    stand-in at once."""
     game = await new_game(ctx, bots=2, humans=1, start=False)
     ctx.wait_allowed("the grace period", game.host.welcome["limits"]["grace_period_ms"])
     peer = game.host.peer
@@ -458,14 +385,10 @@ async def stand_in_ends(ctx: Context) -> None:
         raise CaseFailed(f"after the resume the seat is {mine}")
 
 
-@case(
-    "liveness.nudge-after-wait",
-    LL,
-    "Once a player has owed a decision for timing.nudge_after_ms, the host player MAY nudge"
-    " them: everyone gets nudged {player, by}.",
-    stage=GAME,
-)
+@case("liveness.nudge-after-wait", Section.LIVENESS, stage=Stage.GAME)
 async def nudge(ctx: Context) -> None:
+    """Once a player has owed a decision for timing.nudge_after_ms, the host player MAY nudge them:
+    everyone gets nudged {player, by}."""
     game = await new_game(ctx, bots=2, humans=1, timing={"turn_timer_ms": None}, start=False)
     after = game.host.snapshot["table"]["timing"]["nudge_after_ms"]
     ctx.wait_allowed("nudge_after_ms", after)

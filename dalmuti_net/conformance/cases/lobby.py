@@ -6,26 +6,14 @@ import itertools
 
 from ..context import Context, Seat
 from ..game import latest_table, messages, must, request, seat_of
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, Message
 
-L = "The lobby and the table"
-W = "Words used here"
-N = "Names"
-NR = "Numbering and resumes"
-E = "Error codes"
-LOBBY = Stage.LOBBY
 
-
-@case(
-    "words.first-seat-is-host-player",
-    W,
-    "At a host without a player of its own, the first"
-    " player to take a seat is the host player (`host` in welcome and in its seat); ids"
-    " start from 1.",
-    stage=LOBBY,
-)
+@case("words.first-seat-is-host-player", Section.WORDS, stage=Stage.LOBBY)
 async def first_host(ctx: Context) -> None:
+    """At a host without a player of its own, the first player to take a seat is the host player
+    (`host` in welcome and in its seat); ids start from 1."""
     seat = await ctx.lobby_host()
     mine = seat_of(seat.snapshot["table"], seat.player)
     if mine is None or mine.get("host") is not True:
@@ -34,14 +22,10 @@ async def first_host(ctx: Context) -> None:
         raise CaseFailed(f"player id {seat.player}")
 
 
-@case(
-    "lobby.only-host-player",
-    L,
-    "start, set_rules, add_bot... from anyone but the host"
-    " player are refused with not_host (not fatal).",
-    stage=LOBBY,
-)
+@case("lobby.only-host-player", Section.LOBBY, stage=Stage.LOBBY)
 async def only_host(ctx: Context) -> None:
+    """start, set_rules, add_bot... from anyone but the host player are refused with not_host (not
+    fatal)."""
     await ctx.lobby_host()
     guest = await ctx.join(name=ctx.name("Guest"))
     for message in (
@@ -57,14 +41,10 @@ async def only_host(ctx: Context) -> None:
             raise CaseFailed(f"{message['type']} from a guest got {error.get('code')!r}")
 
 
-@case(
-    "lobby.not-enough-players",
-    L,
-    "start with fewer than 4 seated players is refused with"
-    " not_enough_players and changes nothing.",
-    stage=LOBBY,
-)
+@case("lobby.not-enough-players", Section.LOBBY, stage=Stage.LOBBY)
 async def not_enough(ctx: Context) -> None:
+    """start with fewer than 4 seated players is refused with not_enough_players and changes
+    nothing."""
     seat = await ctx.lobby_host()
     await must(seat.peer, {"type": "add_bot"}, 1)
     reply = await request(seat.peer, {"type": "start"}, 2)
@@ -74,8 +54,9 @@ async def not_enough(ctx: Context) -> None:
         raise CaseFailed("the table left its lobby")
 
 
-@case("lobby.set-rules-keeps-others", L, "set_rules: only the options given change.", stage=LOBBY)
+@case("lobby.set-rules-keeps-others", Section.LOBBY, stage=Stage.LOBBY)
 async def rules_others(ctx: Context) -> None:
+    """set_rules: only the options given change."""
     seat = await ctx.lobby_host()
     await must(seat.peer, {"type": "set_rules", "rules": {"merchant_exchange": True}}, 1)
     await must(seat.peer, {"type": "set_rules", "rules": {"stripped_decks": True}}, 2)
@@ -84,14 +65,10 @@ async def rules_others(ctx: Context) -> None:
         raise CaseFailed(f"merchant_exchange was dropped: {table['rules']}")
 
 
-@case(
-    "lobby.set-rules-scoring-keeps-hand-limit",
-    L,
-    "set_rules changes only the options given:"
-    " {scoring: false} keeps hand_limit (issue 41, wrong statement 8).",
-    stage=LOBBY,
-)
+@case("lobby.set-rules-scoring-keeps-hand-limit", Section.LOBBY, stage=Stage.LOBBY)
 async def rules_hand_limit(ctx: Context) -> None:
+    """set_rules changes only the options given: {scoring: false} keeps hand_limit (issue 41, wrong
+    statement 8)."""
     seat = await ctx.lobby_host()
     await must(seat.peer, {"type": "set_rules", "rules": {"scoring": True, "hand_limit": 5}}, 1)
     await must(seat.peer, {"type": "set_rules", "rules": {"scoring": False}}, 2)
@@ -100,13 +77,9 @@ async def rules_hand_limit(ctx: Context) -> None:
         raise CaseFailed(f"{{scoring: false}} made hand_limit {table['rules'].get('hand_limit')!r}")
 
 
-@case(
-    "lobby.bad-rules-change-nothing",
-    L,
-    "An impossible combination of rules is refused with bad_rules and nothing changes.",
-    stage=LOBBY,
-)
+@case("lobby.bad-rules-change-nothing", Section.LOBBY, stage=Stage.LOBBY)
 async def bad_rules(ctx: Context) -> None:
+    """An impossible combination of rules is refused with bad_rules and nothing changes."""
     seat = await ctx.lobby_host()
     await must(
         seat.peer, {"type": "set_rules", "rules": {"scoring": False, "merchant_exchange": False}}, 1
@@ -126,13 +99,10 @@ async def bad_rules(ctx: Context) -> None:
         raise CaseFailed(f"a refused set_rules changed the rules: {rules}")
 
 
-@case(
-    "lobby.set-rules-unknown-option",
-    L,
-    "rules' keys are option names: an unknown one is refused with bad_rules and nothing changes.",
-    stage=LOBBY,
-)
+@case("lobby.set-rules-unknown-option", Section.LOBBY, stage=Stage.LOBBY)
 async def unknown_option(ctx: Context) -> None:
+    """rules' keys are option names: an unknown one is refused with bad_rules and nothing
+    changes."""
     seat = await ctx.lobby_host()
     reply = await request(
         seat.peer, {"type": "set_rules", "rules": {"x_bonus": True, "stripped_decks": True}}, 1
@@ -141,14 +111,10 @@ async def unknown_option(ctx: Context) -> None:
         raise CaseFailed(f"an unknown option got {reply.get('type')} {reply.get('code', '')}")
 
 
-@case(
-    "lobby.set-timing-ranges",
-    L,
-    "set_timing: turn_timer_ms 5 s to 1 h or nil, results_ms"
-    " 0 to 10 min, bot_pace_ms 0 to 60 s; out of range is bad_message.",
-    stage=LOBBY,
-)
+@case("lobby.set-timing-ranges", Section.LOBBY, stage=Stage.LOBBY)
 async def timing_ranges(ctx: Context) -> None:
+    """set_timing: turn_timer_ms 5 s to 1 h or nil, results_ms 0 to 10 min, bot_pace_ms 0 to 60 s;
+    out of range is bad_message."""
     seat = await ctx.lobby_host()
     for number, fields in enumerate(
         messages(
@@ -175,13 +141,9 @@ async def timing_ranges(ctx: Context) -> None:
         await must(seat.peer, {"type": "set_timing", **fields}, number)
 
 
-@case(
-    "lobby.set-timing-fields-stay",
-    L,
-    "set_timing: fields left out stay; table.timing holds the values in force.",
-    stage=LOBBY,
-)
+@case("lobby.set-timing-fields-stay", Section.LOBBY, stage=Stage.LOBBY)
 async def timing_stay(ctx: Context) -> None:
+    """set_timing: fields left out stay; table.timing holds the values in force."""
     seat = await ctx.lobby_host()
     await must(seat.peer, {"type": "set_timing", "results_ms": 1234, "turn_timer_ms": 6000}, 1)
     await must(seat.peer, {"type": "set_timing", "bot_pace_ms": 7}, 2)
@@ -191,10 +153,9 @@ async def timing_stay(ctx: Context) -> None:
         raise CaseFailed(f"table.timing is {timing}")
 
 
-@case(
-    "lobby.remove-unknown-bot", L, "remove_bot naming no such bot gets unknown_player.", stage=LOBBY
-)
+@case("lobby.remove-unknown-bot", Section.LOBBY, stage=Stage.LOBBY)
 async def remove_unknown(ctx: Context) -> None:
+    """remove_bot naming no such bot gets unknown_player."""
     seat = await ctx.lobby_host()
     reply = await request(seat.peer, {"type": "remove_bot", "player": seat.player}, 1)
     if reply.get("code") != "unknown_player":
@@ -204,13 +165,9 @@ async def remove_unknown(ctx: Context) -> None:
         raise CaseFailed(f"remove_bot 9999 got {reply.get('type')} {reply.get('code', '')}")
 
 
-@case(
-    "lobby.players-in-order-taken",
-    L,
-    "table.players lists the seats in the order they were taken.",
-    stage=LOBBY,
-)
+@case("lobby.players-in-order-taken", Section.LOBBY, stage=Stage.LOBBY)
 async def order_taken(ctx: Context) -> None:
+    """table.players lists the seats in the order they were taken."""
     seat = await ctx.lobby_host()
     await must(seat.peer, {"type": "add_bot"}, 1)
     guest = await ctx.join(name=ctx.name("Guest"))
@@ -222,13 +179,9 @@ async def order_taken(ctx: Context) -> None:
         raise CaseFailed(f"table.players is {list(zip(ids, kinds, strict=True))}")
 
 
-@case(
-    "lobby.tables-differ",
-    L,
-    "Two table messages in a row to one connection always differ.",
-    stage=LOBBY,
-)
+@case("lobby.tables-differ", Section.LOBBY, stage=Stage.LOBBY)
 async def tables_differ(ctx: Context) -> None:
+    """Two table messages in a row to one connection always differ."""
     seat = await ctx.lobby_host()
     watcher = await ctx.join(role="spectator")
     for number, message in enumerate(
@@ -255,13 +208,9 @@ async def tables_differ(ctx: Context) -> None:
                 raise CaseFailed(f"{peer.label} got the same table twice in a row")
 
 
-@case(
-    "lobby.ready-shown",
-    L,
-    "ready in the lobby is a courtesy shown to others (the seat's ready in table).",
-    stage=LOBBY,
-)
+@case("lobby.ready-shown", Section.LOBBY, stage=Stage.LOBBY)
 async def ready_shown(ctx: Context) -> None:
+    """ready in the lobby is a courtesy shown to others (the seat's ready in table)."""
     seat = await ctx.lobby_host()
     guest = await ctx.join(name=ctx.name("Guest"))
     await guest.peer.send({"type": "ready", "ready": True})
@@ -274,14 +223,10 @@ async def ready_shown(ctx: Context) -> None:
         raise CaseFailed("ready started the table")
 
 
-@case(
-    "lobby.kick",
-    L,
-    "kick removes a player: their connection is closed with kicked (fatal);"
-    " the host player cannot be kicked.",
-    stage=LOBBY,
-)
+@case("lobby.kick", Section.LOBBY, stage=Stage.LOBBY)
 async def kick(ctx: Context) -> None:
+    """kick removes a player: their connection is closed with kicked (fatal); the host player cannot
+    be kicked."""
     seat = await ctx.lobby_host()
     guest = await ctx.join(name=ctx.name("Guest"))
     await must(seat.peer, {"type": "kick", "player": guest.player}, 1)
@@ -297,13 +242,9 @@ async def kick(ctx: Context) -> None:
         raise CaseFailed(f"kicking the host player got {reply.get('type')}")
 
 
-@case(
-    "lobby.leave",
-    L,
-    "leave gives up the seat: in the lobby at once; the host closes the connection.",
-    stage=LOBBY,
-)
+@case("lobby.leave", Section.LOBBY, stage=Stage.LOBBY)
 async def leave(ctx: Context) -> None:
+    """leave gives up the seat: in the lobby at once; the host closes the connection."""
     seat = await ctx.lobby_host()
     guest = await ctx.join(name=ctx.name("Guest"))
     await guest.peer.send({"type": "leave"})
@@ -315,15 +256,10 @@ async def leave(ctx: Context) -> None:
     )
 
 
-@case(
-    "lobby.chat-to-everyone",
-    L,
-    "chat goes to everyone at the table, spectators too, with"
-    " the speaker's player id and name; a spectator's with player nil and its name and"
-    " ' (watching)'.",
-    stage=LOBBY,
-)
+@case("lobby.chat-to-everyone", Section.LOBBY, stage=Stage.LOBBY)
 async def chat(ctx: Context) -> None:
+    """chat goes to everyone at the table, spectators too, with the speaker's player id and name; a
+    spectator's with player nil and its name and ' (watching)'."""
     seat = await ctx.lobby_host()
     watcher = await ctx.join(role="spectator", name="Cyd")
     await seat.peer.send({"type": "chat", "text": "hello all"})
@@ -337,13 +273,9 @@ async def chat(ctx: Context) -> None:
         raise CaseFailed(f"a spectator's chat came as {line}")
 
 
-@case(
-    "lobby.chat-length",
-    L,
-    "chat text is 1 to limits.max_chat_chars (500) characters; outside that, bad_message.",
-    stage=LOBBY,
-)
+@case("lobby.chat-length", Section.LOBBY, stage=Stage.LOBBY)
 async def chat_length(ctx: Context) -> None:
+    """chat text is 1 to limits.max_chat_chars (500) characters; outside that, bad_message."""
     seat = await ctx.lobby_host()
     top = seat.welcome["limits"]["max_chat_chars"]
     await must(seat.peer, {"type": "chat", "text": "\u00e9" * top}, 1)
@@ -353,13 +285,9 @@ async def chat_length(ctx: Context) -> None:
             raise CaseFailed(f"a chat of {len(text)} characters got {reply.get('type')}")
 
 
-@case(
-    "lobby.snapshot-chat",
-    L,
-    "every snapshot carries the last chat lines (at most 20).",
-    stage=LOBBY,
-)
+@case("lobby.snapshot-chat", Section.LOBBY, stage=Stage.LOBBY)
 async def snapshot_chat(ctx: Context) -> None:
+    """every snapshot carries the last chat lines (at most 20)."""
     seat = await ctx.lobby_host()
     for number in range(22):
         await seat.peer.send({"type": "chat", "text": f"line {number}"})
@@ -370,14 +298,10 @@ async def snapshot_chat(ctx: Context) -> None:
         raise CaseFailed(f"the snapshot's chat has {len(lines)} lines, last {lines[-1:]}")
 
 
-@case(
-    "lobby.seat-lasts-with-connection",
-    NR,
-    "In the lobby a seat (not the host player's)"
-    " lasts only while its connection does: its token then names nothing (bad_token).",
-    stage=LOBBY,
-)
+@case("lobby.seat-lasts-with-connection", Section.NUMBERING, stage=Stage.LOBBY)
 async def lobby_token(ctx: Context) -> None:
+    """In the lobby a seat (not the host player's) lasts only while its connection does: its token
+    then names nothing (bad_token)."""
     seat = await ctx.lobby_host()
     guest = await ctx.join(name=ctx.name("Guest"))
     await guest.peer.aclose()
@@ -396,13 +320,9 @@ async def lobby_token(ctx: Context) -> None:
     await peer.expect_error("bad_token", fatal=True)
 
 
-@case(
-    "lobby.table-full-hello",
-    E,
-    "A table has at most 8 seats: a hello for a ninth gets table_full, fatal.",
-    stage=LOBBY,
-)
+@case("lobby.table-full-hello", Section.ERROR_CODES, stage=Stage.LOBBY)
 async def full_hello(ctx: Context) -> None:
+    """A table has at most 8 seats: a hello for a ninth gets table_full, fatal."""
     seat = await ctx.lobby_host()
     for number in range(7):
         await must(seat.peer, {"type": "add_bot"}, number + 1)
@@ -412,14 +332,10 @@ async def full_hello(ctx: Context) -> None:
     await peer.expect_closed()
 
 
-@case(
-    "lobby.table-full-add-bot",
-    E,
-    "add_bot at a full table gets table_full with fatal false:"
-    " the host player's connection stays (issue 41, wrong statement 1).",
-    stage=LOBBY,
-)
+@case("lobby.table-full-add-bot", Section.ERROR_CODES, stage=Stage.LOBBY)
 async def full_add_bot(ctx: Context) -> None:
+    """add_bot at a full table gets table_full with fatal false: the host player's connection stays
+    (issue 41, wrong statement 1)."""
     seat = await ctx.lobby_host()
     for number in range(7):
         await must(seat.peer, {"type": "add_bot"}, number + 1)
@@ -441,13 +357,9 @@ async def _names(ctx: Context, first: str, second: str) -> tuple[Seat, Message]:
     return seat, reply
 
 
-@case(
-    "names.same-name-numbered",
-    N,
-    "A name that is exactly one at the table gets the first free ' (2)'.",
-    stage=LOBBY,
-)
+@case("names.same-name-numbered", Section.NAMES, stage=Stage.LOBBY)
 async def numbered(ctx: Context) -> None:
+    """A name that is exactly one at the table gets the first free ' (2)'."""
     seat, reply = await _names(ctx, "Tomas", "Tomas")
     if reply["type"] != "welcome":
         raise CaseFailed(f"the second Tomas got {reply.get('code')}")
@@ -457,27 +369,19 @@ async def numbered(ctx: Context) -> None:
         raise CaseFailed(f"the names are {names}")
 
 
-@case(
-    "names.look-alike-refused",
-    N,
-    "A name that only looks like one at the table (case,"
-    " Cyrillic letters) is refused with name_taken, fatal.",
-    stage=LOBBY,
-)
+@case("names.look-alike-refused", Section.NAMES, stage=Stage.LOBBY)
 async def lookalike(ctx: Context) -> None:
+    """A name that only looks like one at the table (case, Cyrillic letters) is refused with
+    name_taken, fatal."""
     _, reply = await _names(ctx, "Marta", "M\u0430rta")
     if reply.get("code") != "name_taken" or reply.get("fatal") is not True:
         raise CaseFailed(f"a Cyrillic look-alike got {reply.get('type')} {reply.get('code', '')}")
 
 
-@case(
-    "names.normalised",
-    N,
-    "Names are normalised: runs of whitespace become one space, none"
-    " at either end; NFKC makes full-width letters plain.",
-    stage=LOBBY,
-)
+@case("names.normalised", Section.NAMES, stage=Stage.LOBBY)
 async def normalised(ctx: Context) -> None:
+    """Names are normalised: runs of whitespace become one space, none at either end; NFKC makes
+    full-width letters plain."""
     seat = await ctx.lobby_host()
     await ctx.join(name="  Rosa   Lee ")
     await ctx.join(name="\uff2b\uff49\uff4d")
@@ -487,15 +391,11 @@ async def normalised(ctx: Context) -> None:
         raise CaseFailed(f"the names are {names}")
 
 
-@case(
-    "lobby.host-player-seat-kept",
-    NR,
-    "At a host without a player of its own, the host"
-    " player's lobby seat is kept through a drop for the grace period and taken back with"
-    " its token, host role included (issue 41, wrong statement 7).",
-    stage=LOBBY,
-)
+@case("lobby.host-player-seat-kept", Section.NUMBERING, stage=Stage.LOBBY)
 async def host_kept(ctx: Context) -> None:
+    """At a host without a player of its own, the host player's lobby seat is kept through a drop
+    for the grace period and taken back with its token, host role included (issue 41, wrong
+    statement 7)."""
     seat = await ctx.lobby_host()
     seat.peer.leave_on_close = False
     await seat.peer.aclose()

@@ -5,48 +5,34 @@ from __future__ import annotations
 import trio
 
 from ..context import Context
-from ..registry import case
+from ..registry import Section, case
 from ..wire import CaseFailed, CaseSkipped
 
-S = "The connection's states"
-F = "Framing"
-R = "Requests, replies and errors"
-SEC = "Security"
-WS = "WebSocket"
 
-
-@case(
-    "states.unknown-type-before-hello",
-    S,
-    "Before welcome, a type no client may send is refused with unknown_type (fatal), as after it.",
-)
+@case("states.unknown-type-before-hello", Section.STATES)
 async def unknown_first(ctx: Context) -> None:
+    """Before welcome, a type no client may send is refused with unknown_type (fatal), as after
+    it."""
     peer = await ctx.connect()
     await peer.send({"type": "x_teleport"})
     await peer.expect_error("unknown_type", fatal=True)
     await peer.expect_closed()
 
 
-@case(
-    "states.timers-after-welcome",
-    S,
-    "A timers message follows every snapshot, the one after welcome in the lobby too (empty"
-    " when nothing counts down) (issue 41, wrong statement 11).",
-)
+@case("states.timers-after-welcome", Section.STATES)
 async def timers_welcome(ctx: Context) -> None:
+    """A timers message follows every snapshot, the one after welcome in the lobby too (empty when
+    nothing counts down) (issue 41, wrong statement 11)."""
     seat = await ctx.join(role="spectator")
     timers = await seat.peer.expect("timers", timeout=3, what="a timers after the snapshot")
     if not isinstance(timers.get("grace"), list) or not isinstance(timers.get("turn"), list):
         raise CaseFailed(f"the timers is {timers}")
 
 
-@case(
-    "framing.map-without-type",
-    F,
-    "A map without a str type is a message problem:"
-    " bad_message, not fatal (the map itself is a frame).",
-)
+@case("framing.map-without-type", Section.FRAMING)
 async def without_type(ctx: Context) -> None:
+    """A map without a str type is a message problem: bad_message, not fatal (the map itself is a
+    frame)."""
     seat = await ctx.join(role="spectator")
     for body in ({"name": "nobody"}, {"type": 7}):
         await seat.peer.send(body)
@@ -55,12 +41,9 @@ async def without_type(ctx: Context) -> None:
     await seat.peer.expect("about")
 
 
-@case(
-    "security.join-code-missing",
-    SEC,
-    "A table MAY require a join code: a hello without the code gets bad_code and is closed.",
-)
+@case("security.join-code-missing", Section.SECURITY)
 async def code_missing(ctx: Context) -> None:
+    """A table MAY require a join code: a hello without the code gets bad_code and is closed."""
     if ctx.options.code is None:
         raise CaseSkipped("the host was not started with a join code (give its --code)")
     peer = await ctx.connect()
@@ -71,12 +54,9 @@ async def code_missing(ctx: Context) -> None:
     await peer.expect_closed()
 
 
-@case(
-    "security.join-code-wrong",
-    SEC,
-    "A hello with a wrong join code gets bad_code (fatal); about says code_required.",
-)
+@case("security.join-code-wrong", Section.SECURITY)
 async def code_wrong(ctx: Context) -> None:
+    """A hello with a wrong join code gets bad_code (fatal); about says code_required."""
     if ctx.options.code is None:
         raise CaseSkipped("the host was not started with a join code (give its --code)")
     about = await ctx.about()
@@ -88,12 +68,9 @@ async def code_wrong(ctx: Context) -> None:
     await peer.expect_closed()
 
 
-@case(
-    "requests.ack-before-chat",
-    R,
-    "A chat with an id: the ack comes before the chat it caused, which carries no re.",
-)
+@case("requests.ack-before-chat", Section.REQUESTS)
 async def ack_chat(ctx: Context) -> None:
+    """A chat with an id: the ack comes before the chat it caused, which carries no re."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "chat", "text": "in order", "id": 41})
     reply = await seat.peer.expect(lambda m: m.get("type") in ("ack", "chat"))
@@ -104,12 +81,9 @@ async def ack_chat(ctx: Context) -> None:
         raise CaseFailed("the chat carries re")
 
 
-@case(
-    "requests.snapshot-request",
-    R,
-    "snapshot_request: a fresh snapshot, after the ack when it has an id.",
-)
+@case("requests.snapshot-request", Section.REQUESTS)
 async def snapshot_request(ctx: Context) -> None:
+    """snapshot_request: a fresh snapshot, after the ack when it has an id."""
     seat = await ctx.join(role="spectator")
     await seat.peer.send({"type": "snapshot_request", "id": 9})
     first = await seat.peer.expect(lambda m: m.get("type") in ("ack", "snapshot"))
@@ -141,13 +115,9 @@ async def _http(ctx: Context, path: str) -> int:
     return int(parts[1])
 
 
-@case(
-    "ws.other-paths-404",
-    WS,
-    "The web port serves the page at / and the WebSockets; any other path is 404.",
-    transport="ws",
-)
+@case("ws.other-paths-404", Section.WEBSOCKET, transport="ws")
 async def paths(ctx: Context) -> None:
+    """The web port serves the page at / and the WebSockets; any other path is 404."""
     if (status := await _http(ctx, "/")) != 200:
         raise CaseFailed(f"GET / got {status}")
     for path in ("/no-such-page", "/protocol/x", "/../etc/passwd"):

@@ -6,10 +6,9 @@ import trio
 
 from ..context import Context
 from ..game import autoplay, must, new_game
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, Message, Peer
 
-LL = "Liveness and limits"
 PACE_MS = 400
 
 
@@ -36,14 +35,10 @@ async def bot_gaps(peer: Peer, bots: set[int], moves: int) -> list[float]:
     return gaps
 
 
-@case(
-    "liveness.bot-pace-for-people",
-    LL,
-    "While a connection that said person: true watches,"
-    " the host's bots answer no sooner than bot_pace_ms after their decision arrived.",
-    stage=Stage.GAME,
-)
+@case("liveness.bot-pace-for-people", Section.LIVENESS, stage=Stage.GAME)
 async def paced(ctx: Context) -> None:
+    """While a connection that said person: true watches, the host's bots answer no sooner than
+    bot_pace_ms after their decision arrived."""
     game = await new_game(ctx, timing={"bot_pace_ms": PACE_MS}, start=False)
     watcher = await ctx.join(role="spectator", person=True)
     await must(game.host.peer, {"type": "start"}, 1)
@@ -56,14 +51,10 @@ async def paced(ctx: Context) -> None:
         )
 
 
-@case(
-    "liveness.bot-pace-not-for-programs",
-    LL,
-    "At a table of programs (no hello said person:"
-    " true) the host's bots play flat out, whatever bot_pace_ms says.",
-    stage=Stage.GAME,
-)
+@case("liveness.bot-pace-not-for-programs", Section.LIVENESS, stage=Stage.GAME)
 async def flat_out(ctx: Context) -> None:
+    """At a table of programs (no hello said person: true) the host's bots play flat out, whatever
+    bot_pace_ms says."""
     game = await new_game(ctx, timing={"bot_pace_ms": 5000}, start=False)
     watcher = await ctx.join(role="spectator")
     await must(game.host.peer, {"type": "start"}, 1)

@@ -7,17 +7,8 @@ import itertools
 
 from ..context import Context
 from ..recording import EVENTS, NOT_NUMBERED, PRIVATE, hands, recording
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed, CaseSkipped, Message
-
-GAME = Stage.GAME
-NR = "Numbering and resumes"
-SH = "The shape of a hand"
-SEC = "Secrecy"
-C = "Cards, sets, seats and the game state"
-D = "Decisions and their ids"
-L = "The lobby and the table"
-BH = "Between hands"
 
 
 def _no_gaps(messages: list[Message], start: int, who: str) -> None:
@@ -34,37 +25,25 @@ def _no_gaps(messages: list[Message], start: int, who: str) -> None:
         raise CaseFailed(f"{who} got no event")
 
 
-@case(
-    "numbering.no-gaps-player",
-    NR,
-    "A player's events are numbered without gaps: after a snapshot with seq S, S+1, S+2...",
-    stage=GAME,
-)
+@case("numbering.no-gaps-player", Section.NUMBERING, stage=Stage.GAME)
 async def gaps_player(ctx: Context) -> None:
+    """A player's events are numbered without gaps: after a snapshot with seq S, S+1, S+2..."""
     rec = await recording(ctx)
     _no_gaps(rec.seat, rec.snapshot_seq, "the seat")
 
 
-@case(
-    "numbering.no-gaps-spectator",
-    NR,
-    "The spectators' events are numbered without gaps from their snapshot's seq.",
-    stage=GAME,
-)
+@case("numbering.no-gaps-spectator", Section.NUMBERING, stage=Stage.GAME)
 async def gaps_watcher(ctx: Context) -> None:
+    """The spectators' events are numbered without gaps from their snapshot's seq."""
     rec = await recording(ctx)
     _no_gaps(rec.watcher, rec.watcher_seq, "the spectator")
 
 
-@case(
-    "numbering.what-carries-seq",
-    NR,
-    "Events carry seq; table, decision, timers, moved_for,"
-    " chat, ack, error, heartbeat, welcome, about, goodbye, challenge and nudged do not; a"
-    " snapshot carries the seq of the last event it includes (issue 41, wrong statement 9).",
-    stage=GAME,
-)
+@case("numbering.what-carries-seq", Section.NUMBERING, stage=Stage.GAME)
 async def what_seq(ctx: Context) -> None:
+    """Events carry seq; table, decision, timers, moved_for, chat, ack, error, heartbeat, welcome,
+    about, goodbye, challenge and nudged do not; a snapshot carries the seq of the last event it
+    includes (issue 41, wrong statement 9)."""
     rec = await recording(ctx)
     for message in rec.seat + rec.watcher:
         kind = message.get("type")
@@ -76,27 +55,19 @@ async def what_seq(ctx: Context) -> None:
             raise CaseFailed("a snapshot carries no seq")
 
 
-@case(
-    "secrecy.spectator-public-only",
-    SEC,
-    "Spectators are sent public events only: no dealt hand, tax or exchange cards, no decision.",
-    stage=GAME,
-)
+@case("secrecy.spectator-public-only", Section.SECRECY, stage=Stage.GAME)
 async def spectator_public(ctx: Context) -> None:
+    """Spectators are sent public events only: no dealt hand, tax or exchange cards, no decision."""
     rec = await recording(ctx)
     for message in rec.watcher:
         if message.get("type") in PRIVATE | {"decision"}:
             raise CaseFailed(f"the spectator was sent {message.get('type')}")
 
 
-@case(
-    "secrecy.own-cards-only",
-    SEC,
-    "Only the player concerned is sent their dealt hand and"
-    " the cards of a tax or exchange they took part in.",
-    stage=GAME,
-)
+@case("secrecy.own-cards-only", Section.SECRECY, stage=Stage.GAME)
 async def own_cards(ctx: Context) -> None:
+    """Only the player concerned is sent their dealt hand and the cards of a tax or exchange they
+    took part in."""
     rec = await recording(ctx)
     me = rec.player
     for message in rec.seat:
@@ -111,13 +82,9 @@ async def own_cards(ctx: Context) -> None:
             raise CaseFailed(f"the seat was sent {kind} between two others")
 
 
-@case(
-    "cards.lists-sorted",
-    C,
-    "Lists of cards are sorted best first, Jesters (13) last (cards_dealt, a decision's hand).",
-    stage=GAME,
-)
+@case("cards.lists-sorted", Section.CARDS, stage=Stage.GAME)
 async def sorted_cards(ctx: Context) -> None:
+    """Lists of cards are sorted best first, Jesters (13) last (cards_dealt, a decision's hand)."""
     rec = await recording(ctx)
     for message in rec.seat:
         cards = (
@@ -129,14 +96,10 @@ async def sorted_cards(ctx: Context) -> None:
             raise CaseFailed(f"{message.get('type')} lists {cards}")
 
 
-@case(
-    "cards.deal-counts",
-    C,
-    "deal_finished gives everyone's count aligned with"
-    " hand_started.order; they add up to deck_size.",
-    stage=GAME,
-)
+@case("cards.deal-counts", Section.CARDS, stage=Stage.GAME)
 async def deal_counts(ctx: Context) -> None:
+    """deal_finished gives everyone's count aligned with hand_started.order; they add up to
+    deck_size."""
     rec = await recording(ctx)
     for hand in hands(rec.watcher):
         started = hand[0]
@@ -153,14 +116,10 @@ async def deal_counts(ctx: Context) -> None:
             )
 
 
-@case(
-    "decisions.ids-count-up",
-    D,
-    "Every decision carries a decision_id: the seat's decision"
-    " number, then 2, 3...: a new decision always has a new, higher id.",
-    stage=GAME,
-)
+@case("decisions.ids-count-up", Section.DECISIONS, stage=Stage.GAME)
 async def ids_up(ctx: Context) -> None:
+    """Every decision carries a decision_id: the seat's decision number, then 2, 3...: a new
+    decision always has a new, higher id."""
     rec = await recording(ctx)
     ids = [m["decision_id"] for m in rec.seat if m.get("type") == "decision"]
     if not ids:
@@ -170,14 +129,10 @@ async def ids_up(ctx: Context) -> None:
             raise CaseFailed(f"decision {before} was followed by decision {after}")
 
 
-@case(
-    "decisions.sets-order",
-    D,
-    "play.sets: best rank first; within a rank fewest cards first;"
-    " within a count fewest Jesters first.",
-    stage=GAME,
-)
+@case("decisions.sets-order", Section.DECISIONS, stage=Stage.GAME)
 async def sets_order(ctx: Context) -> None:
+    """play.sets: best rank first; within a rank fewest cards first; within a count fewest Jesters
+    first."""
     rec = await recording(ctx)
     for message in rec.seat:
         if message.get("type") == "decision" and message.get("kind") == "play":
@@ -186,14 +141,10 @@ async def sets_order(ctx: Context) -> None:
                 raise CaseFailed(f"sets in the order {keys}")
 
 
-@case(
-    "decisions.lead-must-play",
-    D,
-    "On a lead may_pass is false and sets is not empty; every"
-    " list of options is non-empty except sets on a follow.",
-    stage=GAME,
-)
+@case("decisions.lead-must-play", Section.DECISIONS, stage=Stage.GAME)
 async def lead(ctx: Context) -> None:
+    """On a lead may_pass is false and sets is not empty; every list of options is non-empty except
+    sets on a follow."""
     rec = await recording(ctx)
     for message in rec.seat:
         if message.get("type") != "decision" or message.get("kind") != "play":
@@ -205,14 +156,10 @@ async def lead(ctx: Context) -> None:
             raise CaseFailed("a follow did not allow passing")
 
 
-@case(
-    "shape.deal-then-revolution-check",
-    SH,
-    "Each hand: hand_started, the deal (cards_dealt,"
-    " deal_finished), then a public waiting with phase revolution and players empty.",
-    stage=GAME,
-)
+@case("shape.deal-then-revolution-check", Section.SHAPE, stage=Stage.GAME)
 async def deal_shape(ctx: Context) -> None:
+    """Each hand: hand_started, the deal (cards_dealt, deal_finished), then a public waiting with
+    phase revolution and players empty."""
     rec = await recording(ctx)
     for hand in hands(rec.seat):
         kinds = [m.get("type") for m in hand if m.get("type") in EVENTS]
@@ -234,14 +181,10 @@ async def deal_shape(ctx: Context) -> None:
             raise CaseFailed(f"a hand began {kinds[:6]}, then {first_wait}")
 
 
-@case(
-    "shape.tax-transfer-order",
-    SH,
-    "When all taxes are in: the Greater Peon's tax to the"
-    " Greater Dalmuti, the GD's to the GP, the Lesser Peon's to the LD, the LD's to the LP.",
-    stage=GAME,
-)
+@case("shape.tax-transfer-order", Section.SHAPE, stage=Stage.GAME)
 async def tax_order(ctx: Context) -> None:
+    """When all taxes are in: the Greater Peon's tax to the Greater Dalmuti, the GD's to the GP, the
+    Lesser Peon's to the LD, the LD's to the LP."""
     rec = await recording(ctx)
     checked = 0
     for hand in hands(rec.watcher):
@@ -257,15 +200,10 @@ async def tax_order(ctx: Context) -> None:
         raise CaseSkipped("no hand of the recorded table paid taxes")
 
 
-@case(
-    "shape.merchant-exchange-place",
-    SH,
-    "merchant_exchange_declined comes before the first"
-    " tax_paid; merchant_exchanged after the four tax transfers (issue 41, wrong statement"
-    " 3).",
-    stage=GAME,
-)
+@case("shape.merchant-exchange-place", Section.SHAPE, stage=Stage.GAME)
 async def merchant_place(ctx: Context) -> None:
+    """merchant_exchange_declined comes before the first tax_paid; merchant_exchanged after the four
+    tax transfers (issue 41, wrong statement 3)."""
     rec = await recording(ctx)
     seen = 0
     for hand in hands(rec.watcher):
@@ -287,14 +225,10 @@ async def merchant_place(ctx: Context) -> None:
     ctx.notes.append(f"{seen} merchant exchanges (declined or made) looked at")
 
 
-@case(
-    "shape.table-right-before-hand-started",
-    SH,
-    "At a new hand the table (when it differs)"
-    " comes right before hand_started, no event between (issue 41, wrong statement 4).",
-    stage=GAME,
-)
+@case("shape.table-right-before-hand-started", Section.SHAPE, stage=Stage.GAME)
 async def table_before(ctx: Context) -> None:
+    """At a new hand the table (when it differs) comes right before hand_started, no event between
+    (issue 41, wrong statement 4)."""
     rec = await recording(ctx)
     messages = rec.seat
     starts = [i for i, m in enumerate(messages) if m.get("type") == "hand_started"]
@@ -312,13 +246,9 @@ async def table_before(ctx: Context) -> None:
             )
 
 
-@case(
-    "shape.last-hand-then-table-ended",
-    SH,
-    "After the last hand, hand_ended then table_ended.",
-    stage=GAME,
-)
+@case("shape.last-hand-then-table-ended", Section.SHAPE, stage=Stage.GAME)
 async def last_hand(ctx: Context) -> None:
+    """After the last hand, hand_ended then table_ended."""
     rec = await recording(ctx)
     events = [m for m in rec.watcher if m.get("type") in EVENTS]
     if [m.get("type") for m in events[-2:]] != ["hand_ended", "table_ended"]:
@@ -329,13 +259,10 @@ async def last_hand(ctx: Context) -> None:
         raise CaseFailed(f"standings are not best first: {standings}")
 
 
-@case(
-    "lobby.start-seating-draw",
-    L,
-    "start is followed by seating_draw events and one seating_settled with the first hand's order.",
-    stage=GAME,
-)
+@case("lobby.start-seating-draw", Section.LOBBY, stage=Stage.GAME)
 async def seating(ctx: Context) -> None:
+    """start is followed by seating_draw events and one seating_settled with the first hand's
+    order."""
     rec = await recording(ctx)
     events = [m for m in rec.watcher if m.get("type") in EVENTS]
     kinds = [m.get("type") for m in events]
@@ -349,14 +276,10 @@ async def seating(ctx: Context) -> None:
         raise CaseFailed("the first draw is not round 1")
 
 
-@case(
-    "between.ready-deals-at-once",
-    BH,
-    "Between hands, once every connected human seat has"
-    " sent ready, the next hand is dealt (no wait for results_ms).",
-    stage=GAME,
-)
+@case("between.ready-deals-at-once", Section.BETWEEN_HANDS, stage=Stage.GAME)
 async def ready_deals(ctx: Context) -> None:
+    """Between hands, once every connected human seat has sent ready, the next hand is dealt (no
+    wait for results_ms)."""
     rec = await recording(ctx)
     kinds = [m.get("type") for m in rec.seat]
     if kinds.count("hand_started") < 2:

@@ -12,23 +12,15 @@ from ..game import (
     play_until,
     seat_of,
 )
-from ..registry import Stage, case
+from ..registry import Section, Stage, case
 from ..wire import CaseFailed
 
-SH = "The shape of a hand"
-L = "The lobby and the table"
-GAME = Stage.GAME
 
-
-@case(
-    "shape.newcomer-placed-before-hand",
-    SH,
-    "Between hands a newcomer's newcomer_placed"
-    " (after a waiting placement and the Greater Dalmuti's decision, if it may sit in more"
-    " than one place) comes before the table and hand_started, whose order holds it.",
-    stage=GAME,
-)
+@case("shape.newcomer-placed-before-hand", Section.SHAPE, stage=Stage.GAME)
 async def placed(ctx: Context) -> None:
+    """Between hands a newcomer's newcomer_placed (after a waiting placement and the Greater
+    Dalmuti's decision, if it may sit in more than one place) comes before the table and
+    hand_started, whose order holds it."""
     game = await new_game(ctx, rules={"hand_limit": 3})
     peer = game.host.peer
     await peer.expect("hand_started")
@@ -55,14 +47,10 @@ async def placed(ctx: Context) -> None:
         raise CaseFailed(f"after newcomer_placed came {events_after}")
 
 
-@case(
-    "lobby.kick-mid-game",
-    L,
-    "kick in a game: the connection is closed with kicked; the"
-    " player leaves before the next hand (player_removed).",
-    stage=GAME,
-)
+@case("lobby.kick-mid-game", Section.LOBBY, stage=Stage.GAME)
 async def kick(ctx: Context) -> None:
+    """kick in a game: the connection is closed with kicked; the player leaves before the next hand
+    (player_removed)."""
     game = await new_game(
         ctx, bots=3, humans=1, rules={"hand_limit": 3}, timing={"results_ms": 3000}
     )  # the statement is not about readiness: a short pause bounds the case
@@ -90,27 +78,19 @@ async def _guest_leave_ends(ctx: Context, bots: int) -> object:
     return (seat_of(table, guest.player) or {}).get("leave_ends")
 
 
-@case(
-    "lobby.leave-ends-nothing",
-    L,
-    "Each seat's leave_ends says what its leave would do now:"
-    " nil (or absent) when it ends nothing (five seats: four would remain).",
-    stage=GAME,
-)
+@case("lobby.leave-ends-nothing", Section.LOBBY, stage=Stage.GAME)
 async def leave_ends_nil(ctx: Context) -> None:
+    """Each seat's leave_ends says what its leave would do now: nil (or absent) when it ends nothing
+    (five seats: four would remain)."""
     found = await _guest_leave_ends(ctx, bots=3)
     if found is not None:
         raise CaseFailed(f"with five seats a guest's leave_ends is {found!r}")
 
 
-@case(
-    "lobby.leave-ends-after-hand",
-    L,
-    "leave_ends is after_hand when fewer than four players"
-    " would be left (a bot plays the seat to the end of the hand, then the table ends).",
-    stage=GAME,
-)
+@case("lobby.leave-ends-after-hand", Section.LOBBY, stage=Stage.GAME)
 async def leave_ends_after(ctx: Context) -> None:
+    """leave_ends is after_hand when fewer than four players would be left (a bot plays the seat to
+    the end of the hand, then the table ends)."""
     found = await _guest_leave_ends(ctx, bots=2)
     if found != "after_hand":
         raise CaseFailed(f"with four seats a guest's leave_ends is {found!r}")

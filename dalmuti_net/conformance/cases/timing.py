@@ -7,21 +7,14 @@ import struct
 import trio
 
 from ..context import Context
-from ..registry import case
+from ..registry import Section, case
 from ..wire import CaseFailed
 
-LL = "Liveness and limits"
-S = "The connection's states"
 
-
-@case(
-    "states.hello-deadline",
-    S,
-    "A connection MUST send a valid hello within 10 s; whatever"
-    " it sends meanwhile (about), the host then closes it with timeout.",
-    background=True,
-)
+@case("states.hello-deadline", Section.STATES, background=True)
 async def hello_deadline(ctx: Context) -> None:
+    """A connection MUST send a valid hello within 10 s; whatever it sends meanwhile (about), the
+    host then closes it with timeout."""
     ctx.wait_allowed("the hello deadline", 10_000)
     peer = await ctx.connect()
     started = trio.current_time()
@@ -39,15 +32,10 @@ async def hello_deadline(ctx: Context) -> None:
     await peer.expect_closed()
 
 
-@case(
-    "liveness.silence-timeout",
-    LL,
-    "The host closes a connection it has received no whole"
-    " frame from for heartbeat_timeout_ms with a timeout error; bytes of a frame not yet"
-    " complete do not count.",
-    background=True,
-)
+@case("liveness.silence-timeout", Section.LIVENESS, background=True)
 async def silence(ctx: Context) -> None:
+    """The host closes a connection it has received no whole frame from for heartbeat_timeout_ms
+    with a timeout error; bytes of a frame not yet complete do not count."""
     seat = await ctx.join(role="spectator")
     timeout = seat.welcome["limits"]["heartbeat_timeout_ms"]
     ctx.wait_allowed("the heartbeat timeout", timeout)
@@ -73,15 +61,10 @@ async def silence(ctx: Context) -> None:
         raise CaseFailed(f"the timeout came after {took:.1f} s, not {timeout / 1000:g} s")
 
 
-@case(
-    "liveness.host-heartbeats",
-    LL,
-    "Each side MUST send a frame at least every"
-    " heartbeat_interval_ms: the host sends a heartbeat after an interval in which it sent"
-    " that connection nothing else.",
-    background=True,
-)
+@case("liveness.host-heartbeats", Section.LIVENESS, background=True)
 async def host_heartbeats(ctx: Context) -> None:
+    """Each side MUST send a frame at least every heartbeat_interval_ms: the host sends a heartbeat
+    after an interval in which it sent that connection nothing else."""
     seat = await ctx.join(role="spectator")
     interval = seat.welcome["limits"]["heartbeat_interval_ms"] / 1000
     ctx.wait_allowed("the heartbeat interval", int(interval * 1000 * 1.5))

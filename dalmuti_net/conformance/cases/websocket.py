@@ -6,34 +6,24 @@ import trio
 from trio_websocket import ConnectionRejected
 
 from ..context import Context
-from ..registry import case
+from ..registry import Section, case
 from ..wire import CaseFailed, CaseSkipped, WsPeer, open_ws, pack
 
-WS = "WebSocket"
 
-
-@case(
-    "ws.hello-welcome",
-    WS,
-    "Each message is one binary WebSocket message holding the"
-    " msgpack body alone; the host answers in binary messages too.",
-    transport="ws",
-)
+@case("ws.hello-welcome", Section.WEBSOCKET, transport="ws")
 async def hello(ctx: Context) -> None:
+    """Each message is one binary WebSocket message holding the msgpack body alone; the host answers
+    in binary messages too."""
     peer = await ctx.ws()
     await peer.send(ctx.hello(ctx.name(), "spectator"))
     await peer.expect("welcome")
     await peer.expect("snapshot")
 
 
-@case(
-    "ws.text-is-bad-frame",
-    WS,
-    "A text message is not a frame: its bytes are taken as a"
-    " body, refused as any malformed body (bad_frame), and the WebSocket closed (1000).",
-    transport="ws",
-)
+@case("ws.text-is-bad-frame", Section.WEBSOCKET, transport="ws")
 async def text(ctx: Context) -> None:
+    """A text message is not a frame: its bytes are taken as a body, refused as any malformed body
+    (bad_frame), and the WebSocket closed (1000)."""
     peer = await ctx.ws()
     await peer.send_text("hello")
     await peer.expect_error("bad_frame", fatal=True)
@@ -42,27 +32,19 @@ async def text(ctx: Context) -> None:
         raise CaseFailed(f"the WebSocket closed with code {peer.close_code}")
 
 
-@case(
-    "ws.too-large",
-    WS,
-    "A message over 65536 bytes (up to twice that) is refused with"
-    " too_large and the connection closed.",
-    transport="ws",
-)
+@case("ws.too-large", Section.WEBSOCKET, transport="ws")
 async def too_large(ctx: Context) -> None:
+    """A message over 65536 bytes (up to twice that) is refused with too_large and the connection
+    closed."""
     peer = await ctx.ws()
     await peer.send_body(pack({"type": "about", "pad": ["x" * 8000] * 9}))
     await peer.expect_error("too_large", fatal=True)
     await peer.expect_closed()
 
 
-@case(
-    "ws.far-too-large",
-    WS,
-    "A message over twice the limit is refused by the WebSocket layer itself (close code 1009).",
-    transport="ws",
-)
+@case("ws.far-too-large", Section.WEBSOCKET, transport="ws")
 async def far_too_large(ctx: Context) -> None:
+    """A message over twice the limit is refused by the WebSocket layer itself (close code 1009)."""
     peer = await ctx.ws()
     await peer.send_body(b"\x81" + b"x" * (2 * 65536 + 10))
     got = await peer.expect_closed()
@@ -72,14 +54,10 @@ async def far_too_large(ctx: Context) -> None:
         )
 
 
-@case(
-    "ws.foreign-origin-403",
-    WS,
-    "An Origin that is not the host's own page is refused with"
-    " HTTP 403 before the WebSocket opens.",
-    transport="ws",
-)
+@case("ws.foreign-origin-403", Section.WEBSOCKET, transport="ws")
 async def origin(ctx: Context) -> None:
+    """An Origin that is not the host's own page is refused with HTTP 403 before the WebSocket
+    opens."""
     refused: ConnectionRejected | None = None
     try:
         async with trio.open_nursery() as nursery:
@@ -102,25 +80,17 @@ async def origin(ctx: Context) -> None:
     raise CaseFailed("a WebSocket from http://evil.example was accepted")
 
 
-@case(
-    "ws.own-origin-accepted",
-    WS,
-    "The host's own page (Origin http://HOST:WEBPORT) is accepted.",
-    transport="ws",
-)
+@case("ws.own-origin-accepted", Section.WEBSOCKET, transport="ws")
 async def own_origin(ctx: Context) -> None:
+    """The host's own page (Origin http://HOST:WEBPORT) is accepted."""
     peer = await ctx.ws(origin=f"http://{ctx.options.host}:{ctx.web_port()}")
     await peer.send({"type": "about"})
     await peer.expect("about")
 
 
-@case(
-    "ws.fatal-closes-1000",
-    WS,
-    "After a fatal error the host closes the WebSocket with code 1000.",
-    transport="ws",
-)
+@case("ws.fatal-closes-1000", Section.WEBSOCKET, transport="ws")
 async def fatal_close(ctx: Context) -> None:
+    """After a fatal error the host closes the WebSocket with code 1000."""
     peer = await ctx.ws()
     await peer.send({"type": "x_nonsense"})
     await peer.expect("error")
@@ -129,13 +99,9 @@ async def fatal_close(ctx: Context) -> None:
         raise CaseFailed(f"the WebSocket closed with code {peer.close_code}")
 
 
-@case(
-    "ws.same-rules",
-    WS,
-    "Everything of the TCP protocol holds: not_hello first, ack before its effects.",
-    transport="ws",
-)
+@case("ws.same-rules", Section.WEBSOCKET, transport="ws")
 async def same_rules(ctx: Context) -> None:
+    """Everything of the TCP protocol holds: not_hello first, ack before its effects."""
     peer: WsPeer = await ctx.ws()
     await peer.send({"type": "about", "id": 3})
     first = await peer.next()
