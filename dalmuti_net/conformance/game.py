@@ -294,15 +294,34 @@ async def fresh_snapshot(peer: Peer) -> Message:
     return await peer.expect("snapshot")
 
 
-async def past_revolution_check(host: Peer, guest: Peer) -> None:
-    """Let a guest seat answer its secret revolution decision (in the background) and wait,
-    playing the host's seat, until the hand is past its revolution check: a seat that
-    leaves while it owes that secret decision is not what such a case is about."""
+async def guest_past_revolution_check(ctx: Context) -> tuple[Game, Seat]:
+    """A game of the host player, one guest and three bots, played (the host's seat) until
+    its first hand is past the revolution check, the guest answering its secret revolution
+    decision in the background: a seat that leaves while it owes that decision is not what
+    a case about leaving is about. Three hands, and a short pause between them: such a
+    case is not about readiness, and the pause bounds it."""
+    game = await new_game(
+        ctx, bots=3, humans=1, rules={"hand_limit": 3}, timing={"results_ms": 3000}
+    )
+    guest = game.others[0]
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(answer_only, guest, frozenset({"revolution"}))
+        nursery.start_soon(answer_only, guest.peer, frozenset({"revolution"}))
         await play_until(
-            host,
+            game.host.peer,
             lambda m: m.get("type") == "waiting" and m.get("phase") in ("taxes", "play"),
             what="the hand past its revolution check",
         )
         nursery.cancel_scope.cancel()  # the guest's connection is the case's again
+    return game, guest
+
+
+async def removed_before_next_hand(host: Peer, player: int, who: str) -> None:
+    """Play the host's seat until ``player``'s player_removed: no hand may begin before it."""
+    got = await play_until(
+        host,
+        lambda m: m.get("type") == "player_removed" and m.get("player") == player,
+        timeout=20,
+        what="player_removed",
+    )
+    if any(m.get("type") == "hand_started" for m in got):
+        raise CaseFailed(f"a hand began before {who} was removed")

@@ -9,13 +9,14 @@ import trio
 from ..context import Context
 from ..game import (
     answer_only,
+    guest_past_revolution_check,
     must,
     new_game,
     of_type,
     owed,
-    past_revolution_check,
     play_until,
     refuse,
+    removed_before_next_hand,
     request,
 )
 from ..registry import Section, Stage, case
@@ -143,20 +144,16 @@ async def nudges(ctx: Context) -> None:
 async def leave_mid(ctx: Context) -> None:
     """leave in a game: player_leaving, the seat's left is true until the hand is over, then
     player_removed; the connection is closed."""
-    game = await new_game(
-        ctx, bots=3, humans=1, rules={"hand_limit": 3}, timing={"results_ms": 3000}
-    )  # the statement is not about readiness: a short pause bounds the case
+    game, guest = await guest_past_revolution_check(ctx)
     peer = game.host.peer
-    guest = game.others[0]
-    await past_revolution_check(peer, guest.peer)
     await guest.peer.send({"type": "leave"})
     await guest.peer.expect_closed()
-    got = await play_until(
+    await play_until(
         peer,
         lambda m: m.get("type") == "player_leaving" and m.get("player") == guest.player,
         what="player_leaving",
     )
-    got = await play_until(
+    await play_until(
         peer,
         lambda m: (
             m.get("type") == "table"
@@ -164,14 +161,7 @@ async def leave_mid(ctx: Context) -> None:
         ),
         what="a table with the guest's left true",
     )
-    got = await play_until(
-        peer,
-        lambda m: m.get("type") == "player_removed" and m.get("player") == guest.player,
-        timeout=20,
-        what="player_removed",
-    )
-    if any(m.get("type") == "hand_started" for m in got):
-        raise CaseFailed("a hand began before the leaver was removed")
+    await removed_before_next_hand(peer, guest.player, "the leaver")
 
 
 @case("decisions.no-decision-owed", Section.DECISIONS, stage=Stage.GAME)

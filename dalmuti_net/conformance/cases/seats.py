@@ -5,11 +5,12 @@ from __future__ import annotations
 from ..context import Context
 from ..game import (
     autoplay,
+    guest_past_revolution_check,
     latest_table,
     must,
     new_game,
-    past_revolution_check,
     play_until,
+    removed_before_next_hand,
     seat_of,
 )
 from ..registry import Section, Stage, case
@@ -51,23 +52,12 @@ async def placed(ctx: Context) -> None:
 async def kick(ctx: Context) -> None:
     """kick in a game: the connection is closed with kicked; the player leaves before the next hand
     (player_removed)."""
-    game = await new_game(
-        ctx, bots=3, humans=1, rules={"hand_limit": 3}, timing={"results_ms": 3000}
-    )  # the statement is not about readiness: a short pause bounds the case
+    game, guest = await guest_past_revolution_check(ctx)
     peer = game.host.peer
-    guest = game.others[0]
     guest.peer.leave_on_close = False
-    await past_revolution_check(peer, guest.peer)
     await must(peer, {"type": "kick", "player": guest.player}, 1)
     await guest.peer.expect_error("kicked", fatal=True)
-    got = await play_until(
-        peer,
-        lambda m: m.get("type") == "player_removed" and m.get("player") == guest.player,
-        timeout=20,
-        what="player_removed",
-    )
-    if any(m.get("type") == "hand_started" for m in got):
-        raise CaseFailed("a hand began before the kicked player was removed")
+    await removed_before_next_hand(peer, guest.player, "the kicked player")
 
 
 async def _guest_leave_ends(ctx: Context, bots: int) -> object:
