@@ -130,6 +130,25 @@ class Peer:
             return await self._pull()
         return False
 
+    async def _read(
+        self, seconds: float, until: Callable[[Message], bool] | None = None
+    ) -> tuple[list[Message], str]:
+        """Read for ``seconds``, or until a message ``until`` is true of: what was read (that
+        message last) and why the reading stopped: ``"found"``, ``"closed"`` (the host closed
+        the connection) or ``"late"``."""
+        got: list[Message] = []
+        deadline = trio.current_time() + seconds
+        while (left := deadline - trio.current_time()) > 0:
+            message = await self.maybe_next(left)
+            if message is None:
+                return got, "closed"
+            if message is not False:
+                assert isinstance(message, dict)
+                got.append(message)
+                if until is not None and until(message):
+                    return got, "found"
+        return got, "late"
+
     async def expect(
         self,
         wanted: str | Callable[[Message], bool],
@@ -141,32 +160,17 @@ class Peer:
         ones before it are skipped (still in ``received``), or with ``keep`` left to be
         read next (a reply awaited mid-game must not swallow a decision)."""
         test = (lambda m: m.get("type") == wanted) if isinstance(wanted, str) else wanted
+        got, why = await self._read(timeout, test)
+        if why == "found":
+            if keep:
+                self.unread[0:0] = got[:-1]
+            return got[-1]
         name = what or (f"a {wanted!r}" if isinstance(wanted, str) else "the message awaited")
-        seen: list[str] = []
-        skipped: list[Message] = []
-        deadline = trio.current_time() + timeout
-        while True:
-            left = deadline - trio.current_time()
-            if left <= 0:
-                raise CaseFailed(
-                    f"{self.label}: {name} did not arrive within {timeout:g} s"
-                    + (f" (got {', '.join(seen[-8:])})" if seen else "")
-                )
-            got = await self.maybe_next(left)
-            if got is None:
-                raise CaseFailed(
-                    f"{self.label}: the host closed the connection before {name}"
-                    + (f" (got {', '.join(seen[-8:])})" if seen else "")
-                )
-            if got is False:
-                continue
-            assert isinstance(got, dict)
-            if test(got):
-                if keep:
-                    self.unread[0:0] = skipped
-                return got
-            seen.append(describe_type(got))
-            skipped.append(got)
+        if why == "late":
+            raise CaseFailed(
+                f"{self.label}: {name} did not arrive within {timeout:g} s{_seen(got)}"
+            )
+        raise CaseFailed(f"{self.label}: the host closed the connection before {name}{_seen(got)}")
 
     async def expect_error(
         self, code: str, fatal: bool | None = None, timeout: float = DEFAULT_WAIT
@@ -187,48 +191,31 @@ class Peer:
 
     async def expect_closed(self, timeout: float = DEFAULT_WAIT) -> list[Message]:
         """Read until the host closes the connection; the messages before the close."""
-        got: list[Message] = []
-        deadline = trio.current_time() + timeout
         self.heartbeats = False
-        while True:
-            left = deadline - trio.current_time()
-            if left <= 0:
-                raise CaseFailed(
-                    f"{self.label}: the host did not close the connection within {timeout:g} s"
-                    + (f" (got {', '.join(describe_type(m) for m in got[-8:])})" if got else "")
-                )
-            message = await self.maybe_next(left)
-            if message is None:
-                return got
-            if message is not False:
-                assert isinstance(message, dict)
-                got.append(message)
+        got, why = await self._read(timeout)
+        if why != "closed":
+            raise CaseFailed(
+                f"{self.label}: the host did not close the connection within {timeout:g} s"
+                + _seen(got)
+            )
+        return got
 
     async def stays_open(self, seconds: float) -> list[Message]:
         """Read for ``seconds``; fail if the host closes the connection meanwhile."""
-        got: list[Message] = []
-        deadline = trio.current_time() + seconds
-        while (left := deadline - trio.current_time()) > 0:
-            message = await self.maybe_next(left)
-            if message is None:
-                raise CaseFailed(f"{self.label}: the host closed the connection")
-            if message is not False:
-                assert isinstance(message, dict)
-                got.append(message)
+        got, why = await self._read(seconds)
+        if why == "closed":
+            raise CaseFailed(f"{self.label}: the host closed the connection")
         return got
 
     async def quiet(self, seconds: float) -> list[Message]:
         """Everything that arrives in ``seconds`` (stops early at a close)."""
-        got: list[Message] = []
-        deadline = trio.current_time() + seconds
-        while (left := deadline - trio.current_time()) > 0:
-            message = await self.maybe_next(left)
-            if message is None:
-                break
-            if message is not False:
-                assert isinstance(message, dict)
-                got.append(message)
+        got, _ = await self._read(seconds)
         return got
+
+
+def _seen(got: list[Message]) -> str:
+    """The types of the last messages of ``got`` that were not what a wait was for."""
+    return f" (got {', '.join(describe_type(m) for m in got[-8:])})" if got else ""
 
 
 def reply_to(rid: object) -> Callable[[Message], bool]:
