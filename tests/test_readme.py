@@ -206,7 +206,7 @@ def test_the_players_command_in_a_clean_home(tmp_path: Path) -> None:
     try:
         terminal.wait_for("Your name at the table [")  # a new user: asked once
         terminal.type("\r")
-        terminal.wait_for("Lobby", "Heuristic", "(4 of 4 to 8)", "press s to start")
+        terminal.wait_for("Lobby", "Heuristic", "(4 of 4 to 8)", "the table can start")
     finally:
         terminal.stop()
 

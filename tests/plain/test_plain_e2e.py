@@ -192,7 +192,7 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
     assert "Host pipe" in text and "is open on port" in text
     assert "1. Hal (you), host\n" in text and "Hal (you), host, not ready" not in text
     assert text.count("joins the table.") == 3
-    assert "The rules changed: First deal revolution: no taxes in hand 1 (rule 13): on" in text
+    assert "The rules changed: First deal revolution: no taxes in hand 1 (rule 13)" in text
     assert "No taxes in the first hand." in text
     assert "Final standings" in text
     assert not ESCAPES.search(client.raw.decode("utf-8"))

@@ -90,7 +90,8 @@ def test_rules_are_listed_and_set_by_number_with_the_editors_checks() -> None:
     assert "4. Hands to play: 1" in lines
     lines = table.type("rule 1")
     assert table.local.sent[-1] == {"type": "set_rules", "rules": {"first_deal_revolution": True}}
-    assert lines[0].startswith("The rules changed: First deal revolution")
+    rule_13 = "First deal revolution: no taxes in hand 1 (rule 13)"
+    assert lines[0].startswith(f"The rules changed: {rule_13};")
     table.type("rule 4 12")
     assert table.local.sent[-1] == {"type": "set_rules", "rules": {"hand_limit": 12}}
     table.type("rule 7 10")

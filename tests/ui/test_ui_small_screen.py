@@ -96,10 +96,10 @@ def test_60x20_lobby_keeps_every_seat_and_what_it_waits_for(language: str, seats
     rules = Rules(scoring=True, first_deal_revolution=True, stripped_decks=True, hand_limit=20)
     table = LocalTable(rules, language=language, bots=seats - 2)
     bo = SecondPlayer(table, language)
-    waiting = t._("Waiting for the host player to start. Press r when you are ready.")
+    waiting = t._("Waiting for the host player to start.")
     enough = t.n_(
-        "Enough players. Not ready yet: {names} (s starts anyway).",
-        "Enough players. Not ready yet: {names} (s starts anyway).",
+        "Enough players. Not ready yet: {names}.",
+        "Enough players. Not ready yet: {names}.",
         1,
     ).format(names="Bo")
     for ui, sentence in ((bo.ui, waiting), (table.ui, enough)):

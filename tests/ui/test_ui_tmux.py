@@ -45,7 +45,7 @@ def test_host_player_plays_a_hand_in_tmux() -> None:
     ]  # fmt: skip
     tmux = Tmux(command)
     try:
-        lobby = tmux.wait_for("Enough players: press s to start.")
+        lobby = tmux.wait_for("Enough players, all ready: the table can start.")
         assert "Ana (you)" in lobby and "Heuristic bot (3)" in lobby
         tmux.keys("s")
         screen = tmux.wait_for("Hand 1")

@@ -28,9 +28,11 @@ from .rules_menu import (
     clocks_text,
     not_applicable,
     rule_value_text,
+    rules_summary,
 )
 from .seat_marks import Mark, game_flags, joining_row, lobby_marks, players_heading
 from .story import describe_event, describe_last_trick, describe_step
+from .views import TableView
 from .watchers import watchers_line
 
 PHASE_TEXT = {
@@ -106,6 +108,8 @@ class LobbyView:
     watchers: str | None
     rules_title: str
     rules: tuple[RuleRow, ...]
+    summary: str
+    """The rules in force in one sentence (the optional rules on, the hands to play)."""
     clocks: str
     can_start: bool
     ready: bool | None
@@ -114,7 +118,10 @@ class LobbyView:
     rematch: bool
     """The host player offered a rematch with the same seats: ready accepts it."""
     waiting: str
-    """What a guest waits for, in words ('' for the host player, whose start it is)."""
+    """What the lobby waits for, in words: the host player, whether it may start and who
+    is not ready; a guest, the host player ('' for a host player who cannot start yet)."""
+    waiting_tone: str
+    """good (the host player may start), warning (people not ready), or dim."""
 
 
 @dataclass(frozen=True)
@@ -385,6 +392,7 @@ def lobby_view(model: ClientModel) -> LobbyView | None:
             )
         )
     mine = table.seat(model.me)
+    waiting, tone = _lobby_waiting(model, table)
     return LobbyView(
         heading=players_heading(t, table),
         seats=tuple(
@@ -401,17 +409,37 @@ def lobby_view(model: ClientModel) -> LobbyView | None:
         watchers=watchers_line(t, table),
         rules_title=t._("Rules"),
         rules=tuple(rows),
+        summary=rules_summary(t, table),
         clocks=clocks_text(t, table),
         can_start=table.can_start,
         ready=None if mine is None or mine.host else mine.ready,
         not_ready=tuple(model.not_ready()),
         rematch=table.rematch,
-        waiting=""
-        if model.is_host
-        else t._("Rematch: it starts as soon as everyone has accepted.")
-        if table.rematch
-        else t._("Waiting for the host player to start."),
+        waiting=waiting,
+        waiting_tone=tone,
     )
+
+
+def _lobby_waiting(model: ClientModel, table: TableView) -> tuple[str, str]:
+    """What the lobby waits for, in words, and its tone."""
+    t = model.t
+    if model.is_host:
+        if not table.can_start:
+            return "", "dim"
+        unready = model.not_ready()
+        if not unready:
+            return t._("Enough players, all ready: the table can start."), "good"
+        return t.n_(
+            "Enough players. Not ready yet: {names}.",
+            "Enough players. Not ready yet: {names}.",
+            len(unready),
+        ).format(names=t.list_separator.join(unready)), "warning"
+    mine = table.seat(model.me)
+    if table.rematch and mine is not None and not mine.ready:
+        return t._("The host player offers a rematch with the same seats."), "dim"
+    if table.rematch:
+        return t._("Rematch: it starts as soon as everyone has accepted."), "dim"
+    return t._("Waiting for the host player to start."), "dim"
 
 
 def hand_view(model: ClientModel, observation: Observation) -> HandView | None:

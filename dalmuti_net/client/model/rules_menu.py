@@ -14,6 +14,7 @@ from typing import Any
 from ...engine.rules import DEFAULT_HAND_LIMIT, MAX_HAND_LIMIT
 from ...lang.i18n import N_, Nn_, Translator
 from ...lang.numbers import WHOLE_NUMBER, NumberRefused, decimal, whole_number
+from ...lang.text import label_gap
 from ...protocol.catalogue import MAX_RESULTS_MS, MAX_TURN_TIMER_MS, MIN_TURN_TIMER_MS
 from .choosers import CHANGED, IGNORED, Problem, Result
 from .views import TableView
@@ -97,6 +98,28 @@ def clocks_text(t: Translator, table: TableView | None) -> str:
         pause,
     ).format(n=pause)
     return t._("{timer}; {results}.").format(timer=timer, results=results)
+
+
+def rules_summary(t: Translator, table: TableView | None) -> str:
+    """The rules in force in one sentence, the optional rules that are on and how many
+    hands (every front end's lobby; the clocks apart, ``clocks_text``)."""
+    rules = menu_values(table)
+    on = [
+        t._(option.label)
+        for option in RULE_FIELDS
+        if option.key not in (*TIMING_FIELDS, "hand_limit", "misdeal_chance")
+        and rules.get(option.key)
+    ]
+    for key, value in (
+        ("misdeal_chance", rules.get("misdeal_chance")),
+        ("hand_limit", rules.get("hand_limit")),
+    ):
+        if value:
+            label = t._("{label}:").format(label=t._(RULE_LABELS[key]))
+            on.append(label + label_gap(label) + rule_value_text(t, key, value))
+    if not on:
+        return t._("The basic rules, no optional rule.")
+    return t._("; ").join(on) + t._(".")
 
 
 def rule_value_text(t: Translator, key: str, value: Any) -> str:

@@ -34,11 +34,11 @@ from ..model.errors import TROUBLESHOOTING
 from ..model.questions import BACK
 from ..model.rules_menu import (
     RULE_FIELDS,
-    TIMING_FIELDS,
     TYPED_FIELDS,
     clocks_text,
     menu_values,
     rule_value_text,
+    rules_summary,
 )
 from ..model.seat_marks import joining_row, lobby_marks, players_heading
 from ..model.story import END_REASONS
@@ -884,14 +884,9 @@ class PlainTable:
         return self._intend(do.TypeRule(key, value))
 
     def _rules_text(self) -> str:
-        t = self.t
-        rules = menu_values(self.model.table)
-        parts = [
-            self._pair(t._(option.label), rule_value_text(t, option.key, rules.get(option.key)))
-            for option in RULE_FIELDS
-            if option.key not in TIMING_FIELDS  # said by clocks_text
-        ]
-        return t._("; ").join(parts) + t._(".") + " " + clocks_text(t, self.model.table)
+        """The rules and clocks in force, as every front end's lobby says them."""
+        table = self.model.table
+        return rules_summary(self.t, table) + " " + clocks_text(self.t, table)
 
     # ------------------------------------------------------------------ told on request
 

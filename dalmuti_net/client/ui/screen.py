@@ -21,20 +21,22 @@ from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
 from ..model.countdowns import offline_sentence, your_time
 from ..model.departures import final_rows
-from ..model.display import PHASE_TEXT, SeatRow, next_deal, results_view, seat_rows
+from ..model.display import (
+    PHASE_TEXT,
+    Display,
+    LobbyView,
+    SeatRow,
+    display,
+    next_deal,
+    results_view,
+    seat_rows,
+)
 from ..model.errors import TROUBLESHOOTING
 from ..model.rules_menu import (
-    RULE_FIELDS,
-    RULE_LABELS,
-    clocks_text,
-    menu_values,
-    not_applicable,
     rule_value_text,
 )
-from ..model.seat_marks import Mark, joining_row, lobby_marks, players_heading
+from ..model.seat_marks import Mark, joining_row
 from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
-from ..model.views import RulesView
-from ..model.watchers import watchers_line
 from ..status import Status
 from .confirm import confirmation_lines
 from .help import help_screen
@@ -72,7 +74,7 @@ def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
             ui.t, cols, rows, ui.help_scroll, discover=ui.model.screen is Screen.DISCOVER
         )
     elif ui.model.screen is Screen.TABLE:
-        body = _table(ui, cols, rows - len(footer))
+        body = _table(ui, display(ui.model), cols, rows - len(footer))
     body = body[: rows - len(footer)]
     body += [[] for _ in range(rows - len(footer) - len(body))]
     return [fit_line(line, cols) for line in body + footer]
@@ -369,15 +371,16 @@ def _turn_line(ui: ClientUi) -> Line:
     return []
 
 
-def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
-    """The table's body in ``rows`` rows (the footer is drawn apart)."""
+def _table(ui: ClientUi, view: Display, cols: int, rows: int) -> list[Line]:
+    """The table's body in ``rows`` rows (the footer is drawn apart), from the typed
+    view."""
     session = ui.model.session
     table = ui.model.table
     lines: list[Line] = [_header(ui, cols)]
     if session is None or table is None:
         return lines
-    if table.lobby:
-        return lines + _lobby(ui, cols, rows - 1)
+    if view.lobby is not None:
+        return lines + _lobby(ui, view.lobby, cols, rows - 1)
     observation = session.observation
     if observation is None or not observation.order:
         lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
@@ -391,8 +394,6 @@ def _table(ui: ClientUi, cols: int, rows: int) -> list[Line]:
     memory: list[Line] = []
     for squeeze in range(SQUEEZES + 1):
         top, hand, decision = _table_parts(ui, observation, cols, squeeze)
-        if ui.overlay is Overlay.RULES:
-            return lines + top + hand + decision
         if ui.model.in_hand and (ui.show_memory or memory_always_shown(cols, rows)):
             memory = _memory(ui, observation, cols)
         room = rows - len(lines) - len(top) - len(hand) - len(decision) - len(memory)
@@ -780,8 +781,6 @@ def _decision(ui: ClientUi, cols: int, joined: bool = False) -> list[Line]:
     their first line (``Your turn! Your lead: play any set.``) where they fit."""
     t = ui.t
     lines: list[Line] = []
-    if ui.overlay is Overlay.RULES:
-        return _rules_panel(ui, cols)
     turn = _turn_line(ui)
     chooser = ui.model.choosing
     prompt = None if chooser is None else chooser.prompt(t, ui.model.namer())
@@ -913,70 +912,31 @@ def _log_lines(entries: list[Any], cols: int, rows: int, scroll: int) -> list[Li
 # ----------------------------------------------------------------------------- lobby
 
 
-def _lobby(ui: ClientUi, cols: int, rows: int) -> list[Line]:
-    t = ui.t
-    table = ui.model.table
-    session = ui.model.session
-    players = () if table is None else table.players
-    lines: list[Line] = [rule(players_heading(t, table), cols)]
-    seat_rows = _lobby_seats(ui, LOBBY_NAME_COLS)
+def _lobby(ui: ClientUi, lobby: LobbyView, cols: int, rows: int) -> list[Line]:
+    """The lobby of the typed view (``display.lobby_view``): its seats with their marks,
+    watchers, the rules in force and the clocks, and what it waits for."""
+    lines: list[Line] = [rule(lobby.heading, cols)]
+    seat_rows = _lobby_seats(ui, lobby, LOBBY_NAME_COLS)
     lines += seat_rows
-    watchers = watchers_line(t, table)
-    if watchers is not None:
-        lines += wrapped("  " + watchers, cols, "class:dim")
-    lines.append(rule(t._("Rules"), cols))
+    if lobby.watchers is not None:
+        lines += wrapped("  " + lobby.watchers, cols, "class:dim")
+    lines.append(rule(lobby.rules_title, cols))
     if ui.overlay is Overlay.RULES:
-        lines += _rules_panel(ui, cols)
+        lines += _rules_panel(ui, lobby, cols)
     else:
-        rules = RulesView() if table is None else table.rules
-        on = [
-            t._(f.label)
-            for f in RULE_FIELDS
-            if f.key not in ("hand_limit", "misdeal_chance") and rules.values().get(f.key)
-        ]
-        if rules.misdeal_chance:
-            chance = rule_value_text(t, "misdeal_chance", rules.misdeal_chance)
-            label = t._("{label}:").format(label=t._(RULE_LABELS["misdeal_chance"]))
-            on.append(label + label_gap(label) + chance)
-        if rules.hand_limit:
-            label = t._("{label}:").format(label=t._("Hands to play"))
-            on.append(label + label_gap(label) + str(rules.hand_limit))
-        text = t._("; ").join(on) if on else t._("The basic rules, no optional rule.")
-        lines += wrapped(text, cols)[:4]
-        lines += wrapped(clocks_text(t, table), cols, "class:dim")[:3]
-        lines += _rules_not_applicable(ui, cols)
-    unready = ui.model.not_ready()
-    if table is not None and table.can_start and session is not None and session.is_host:
-        if unready:
-            names = t.list_separator.join(unready)
-            text = t.n_(
-                "Enough players. Not ready yet: {names} (s starts anyway).",
-                "Enough players. Not ready yet: {names} (s starts anyway).",
-                len(unready),
-            ).format(names=names)
-            lines += wrapped(text, cols, "class:warning")[:2]
-        else:
-            lines.append(plain(t._("Enough players: press s to start."), "class:good"))
-    elif session is not None and not session.is_host:
-        me = None if table is None else table.seat(ui.model.me)
-        rematch = table is not None and table.rematch
-        if rematch and me is not None and not me.ready:
-            text = t._("The host player offers a rematch with the same seats: press r to accept.")
-        elif rematch:
-            text = t._("Rematch: it starts as soon as everyone has accepted.")
-        elif me is not None and not me.ready:
-            text = t._("Waiting for the host player to start. Press r when you are ready.")
-        else:
-            text = t._("Waiting for the host player to start.")
-        lines += wrapped(text, cols, "class:dim")[:2]
+        lines += wrapped(lobby.summary, cols)[:4]
+        lines += wrapped(lobby.clocks, cols, "class:dim")[:3]
+        lines += _rules_idle(lobby, cols)
+    if lobby.waiting:
+        lines += wrapped(lobby.waiting, cols, f"class:{lobby.waiting_tone}")[:2]
     if ui.model.notice is not None and ui.overlay is not Overlay.RULES:  # there: in the panel
         lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")[:2]
     room = rows - len(lines)
     if room <= LOG_MIN_LINES and len(seat_rows) > 4 and cols < WIDE:
         # Short of rows (60x20, eight seats): the seats in two columns, so that what the
         # lobby waits for (the last lines above the log) stays on screen.
-        longest = max(width(ui.model.name_of(seat.player)) for seat in players)
-        paired = _lobby_seats(ui, min(LOBBY_NAME_COLS, longest))
+        longest = max(width(seat.name) for seat in lobby.seats)
+        paired = _lobby_seats(ui, lobby, min(LOBBY_NAME_COLS, longest))
         column_cols = (cols - 3) // 2
         if all(line_width(row) <= column_cols for row in paired):  # marks kept whole
             half = (len(paired) + 1) // 2
@@ -990,57 +950,52 @@ LOBBY_NAME_COLS = 24
 """A lobby seat's name column, where there is room."""
 
 
-def _lobby_seats(ui: ClientUi, name_cols: int) -> list[Line]:
-    """The lobby's seats, one a row: the name, then its marks (host, bot, ready...)."""
-    t = ui.t
-    table = ui.model.table
-    session = ui.model.session
+def _lobby_seats(ui: ClientUi, lobby: LobbyView, name_cols: int) -> list[Line]:
+    """The lobby's seats, one a row: the name, then its marks (host, bot, ready...); the
+    host player's cursor on one of them."""
     rows: list[Line] = []
-    for index, seat in enumerate(() if table is None else table.players):
+    for index, seat in enumerate(lobby.seats):
         chosen = (
-            session is not None
-            and session.is_host
+            ui.model.is_host
             and ui.overlay is not Overlay.RULES  # one cursor: the rules panel has it
             and index == ui.lobby.index
         )
-        marks = styled(lobby_marks(t, seat))
-        name_style = (
-            "class:cursor" if chosen else ("class:me" if seat.player == ui.model.me else "")
-        )
+        name_style = "class:cursor" if chosen else ("class:me" if seat.me else "")
         row: Line = [
             ("class:marker", "▶ " if chosen else "  "),
-            (name_style, fit_name(ui.model.name_of(seat.player), name_cols)),
+            (name_style, fit_name(seat.name, name_cols)),
         ]
-        for style, mark in marks:
+        for style, mark in styled(seat.marks):
             row += [("", "  "), (style, mark)]
         rows.append(row)
     return rows
 
 
-def _rules_panel(ui: ClientUi, cols: int) -> list[Line]:
+def _rules_panel(ui: ClientUi, lobby: LobbyView, cols: int) -> list[Line]:
+    """The host player's menu: the typed view's rule rows, a value column, a cursor."""
     t = ui.t
-    rules = menu_values(ui.model.table)
     lines: list[Line] = [plain(t._("Rule options (the host player's)"), "class:heading")]
-    labels = [t._(option.label) for option in RULE_FIELDS]
-    values = [rule_value_text(t, option.key, rules.get(option.key)) for option in RULE_FIELDS]
+    labels = [row.label for row in lobby.rules]
     # The values in one column right after the longest label, as wide as any value may be
     # (it stays put as values change); a label longer than the room left is wrapped whole.
-    value_cols = max(width(value) for value in [*values, *_widest_values(t)])
+    value_cols = max(
+        width(value) for value in [*(r.value for r in lobby.rules), *_widest_values(t)]
+    )
     label_cols = max(1, min(max(width(label) for label in labels), cols - 3 - value_cols))
-    for index, (label, value) in enumerate(zip(labels, values, strict=True)):
+    for index, row in enumerate(lobby.rules):
         chosen = index == ui.rules_editor.index
         style = "class:cursor" if chosen else ""
-        first, *more = wrap(label, label_cols)
+        first, *more = wrap(row.label, label_cols)
         lines.append(
             [
                 ("class:marker", "▶ " if chosen else "  "),
                 (style, fit(first, label_cols)),
                 ("", " "),
-                ("class:heading", value),
+                ("class:heading", row.value),
             ]
         )
         lines += [[("", "  "), (style, fit(part, label_cols))] for part in more]
-    lines += _rules_not_applicable(ui, cols)
+    lines += _rules_idle(lobby, cols)
     if ui.model.notice is not None:
         lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")[:2]
     return lines
@@ -1062,16 +1017,12 @@ def _widest_values(t: Translator) -> list[str]:
     ]
 
 
-def _rules_not_applicable(ui: ClientUi, cols: int) -> list[Line]:
+def _rules_idle(lobby: LobbyView, cols: int) -> list[Line]:
     """Options that are on but do nothing with the seats there are, each said once."""
-    table = ui.model.table
-    rules = menu_values(table)
-    seated = 0 if table is None else len(table.players)
     lines: list[Line] = []
-    for option in RULE_FIELDS:
-        problem = not_applicable(option.key, seated) if rules.get(option.key) else None
-        if problem is not None:
-            lines += wrapped(problem.show(ui.t), cols, "class:warning")[:2]
+    for row in lobby.rules:
+        if row.idle is not None:
+            lines += wrapped(row.idle, cols, "class:warning")[:2]
     return lines
 
 

@@ -207,8 +207,11 @@ class ClientUi:
 
     def on_message(self, message: Message) -> list[Effect]:
         effects = self.model.on_message(message)
+        table = self.model.table
         if self.model.received.table_ended:
             self.overlay = None
+        elif self.overlay is Overlay.RULES and (table is None or not table.lobby):
+            self.overlay = None  # the rule options are the lobby's
         return effects
 
     def wake(self) -> list[Effect]:

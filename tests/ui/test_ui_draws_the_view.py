@@ -1,0 +1,78 @@
+"""The terminal draws the typed view (issue 39): every sentence, row and mark of its lobby,
+trick and shared screens comes from ``client/model/display.display``, written once for every
+front end; the terminal adds only its keys and widths. Each test here draws the screen from
+a view whose words are changed (upper case) and finds the changed words on screen: a screen
+part that words itself again would show the model's words unchanged."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+import pytest
+from ui_support import LocalTable, SecondPlayer, draw
+
+from dalmuti_net.client.model import display as display_module
+from dalmuti_net.client.ui import screen as screen_module
+from dalmuti_net.engine import Rules
+
+CODES = frozenset(
+    {"screen", "status", "kind", "tone", "key", "level", "purpose", "action", "waiting_tone"}
+)
+"""Fields that are codes a front end dispatches on, not words: left as they are."""
+
+
+def shouted(value: Any, name: str = "") -> Any:
+    """The view with each of its words in upper case (its codes as they are)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: shouted(getattr(value, f.name), f.name) for f in dataclasses.fields(value)
+        }
+        return dataclasses.replace(value, **changes)
+    if isinstance(value, tuple):
+        return tuple(shouted(item, name) for item in value)
+    if type(value) is str and name not in CODES:
+        return value.upper()
+    return value
+
+
+@pytest.fixture
+def loud(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal draws a view whose words are in upper case."""
+    monkeypatch.setattr(
+        screen_module, "display", lambda model: shouted(display_module.display(model))
+    )
+
+
+def squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def assert_drawn(screen: str, *texts: str) -> None:
+    on_screen = squeezed(screen)
+    for text in texts:
+        assert text.upper() != text, text  # a word the test can tell apart
+        assert squeezed(text.upper()) in on_screen, f"{text!r} not drawn from the view:\n{screen}"
+
+
+def test_the_lobby_is_drawn_from_the_view(loud: None) -> None:
+    table = LocalTable(Rules(scoring=True, hand_limit=3), bots=2)
+    bo = SecondPlayer(table, "en")
+    for ui in (table.ui, bo.ui):
+        lobby = display_module.display(ui.model).lobby
+        assert lobby is not None
+        screen = draw(ui, 100, 30)
+        marks = [mark.text for seat in lobby.seats for mark in seat.marks]
+        names = [seat.name for seat in lobby.seats]
+        assert_drawn(screen, lobby.heading, lobby.summary, lobby.clocks, lobby.waiting)
+        assert_drawn(screen, lobby.rules_title, *names, *marks)
+    table.press("o")  # the host player's rule options: the view's rows
+    lobby = display_module.display(table.ui.model).lobby
+    assert lobby is not None
+    screen = draw(table.ui, 100, 30)
+    assert_drawn(
+        screen,
+        *(row.label for row in lobby.rules),
+        *(row.value for row in lobby.rules if row.value.upper() != row.value),
+    )
