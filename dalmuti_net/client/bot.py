@@ -52,7 +52,7 @@ async def play(
         if message["type"] == "hand_ended":
             # A bot has read the results at once: the next deal need not wait for it.
             await runner.send({"type": "ready", "ready": True})
-        if message["type"] == "table" and message["table"]["phase"] == "ended":
+        if message["type"] == "table" and session.table is not None and session.table.ended:
             runner.stop()
             return
         if decision is None or observation is None or session.needs_snapshot:

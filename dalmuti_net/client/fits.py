@@ -27,6 +27,7 @@ from ..engine.actions import (
 from ..engine.cards import CardSet, playable_sets
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError
 from ..protocol.messages import Message, card_set_from, decision_from_message
+from .table_view import TableView, decode_table
 
 if TYPE_CHECKING:
     from ..engine import Decision
@@ -119,8 +120,10 @@ def _holds(kind: str, hand: c.Counts | None, cards: Iterable[int], whose: str) -
 # ---------------------------------------------------------------------- the table
 
 
-def check_table(kind: str, table: dict[str, Any]) -> None:
+def fit_table(kind: str, table: dict[str, Any]) -> TableView:
+    """The ``table`` of a ``table`` or ``snapshot`` message, checked and decoded once."""
     _distinct(kind, "the table", [seat["player"] for seat in table["players"]])
+    return decode_table(table)
 
 
 # ---------------------------------------------------------------------- decisions

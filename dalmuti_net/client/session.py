@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from .. import __version__
-from ..engine import Decision, Observation, Rules
+from ..engine import Decision, Observation
 from ..engine.events import Event, HandEnded, TableEnded, Waiting
 from ..engine.game import final_standings
 from ..protocol import PROTOCOL_VERSION, ProtocolError
@@ -30,11 +29,12 @@ from .fits import (
     check_decision,
     check_event,
     check_game,
-    check_table,
     check_told,
     check_welcome,
+    fit_table,
 )
 from .seats import SeatStore
+from .table_view import TableView
 
 SOFTWARE = f"dalmuti-net/{__version__}"
 TABLE_UI_SOFTWARE = f"dalmuti-net table/{__version__}"
@@ -43,11 +43,6 @@ plays a seat, whatever program they use: ``Table.bot_pace``)."""
 HOST_UNPROVEN = "host_unproven"
 """The code of the error this client makes up (the host sent none) when a host could not
 prove it holds the seat this client asked back: the connection is closed, nothing sent."""
-
-RULE_DEFAULTS: dict[str, Any] = {
-    rule.name: getattr(Rules(), rule.name) for rule in dataclass_fields(Rules)
-}
-"""Each rule option's value when the host leaves it out of a table's ``rules``."""
 
 # What a client keeps is bounded, whatever a host sends (a chat flood, say).
 KEPT_CHAT = 200
@@ -98,7 +93,9 @@ class ClientSession:
     welcome: dict[str, Any] | None = None
     player: int | None = None
     is_host: bool = False
-    table: dict[str, Any] | None = None
+    table: TableView | None = None
+    """The host's last ``table`` (or a snapshot's), decoded and checked as it arrived:
+    frozen, read by attribute (``table.players``, ``table.rules.scoring``)."""
     observation: Observation | None = None
     decision: Decision | None = None
     decision_id: int | None = None
@@ -256,17 +253,18 @@ class ClientSession:
     def names(self) -> dict[int, str]:
         if self.table is None:
             return {}
-        return {seat["player"]: seat["name"] for seat in self.table["players"]}
+        return {seat.player: seat.name for seat in self.table.players}
 
     def receive(self, message: Message) -> None:
         """Take one validated host message into account. Raises ``fits.HostUnfit`` (and
         changes nothing) when it does not fit what is known, ``fits.HostVersion`` for a
         ``welcome`` of another protocol version."""
         kind = message["type"]
+        table: TableView | None = None
         if kind == "welcome":
             check_welcome(message)
         elif kind == "table":
-            check_table(kind, message["table"])
+            table = fit_table(kind, message["table"])
         elif kind == "decision":
             # After a gap the observation is behind (a tax received, say): only the
             # snapshot asked for can be held against the decision's cards.
@@ -289,8 +287,8 @@ class ClientSession:
             self._welcome(message)
         elif kind == "snapshot":
             self._snapshot(message)
-        elif kind == "table":
-            self._table(message["table"])
+        elif table is not None:
+            self._table(table)
         elif kind == "decision":
             self.decision = decision_from_message(message)
             self.decision_id = message.get("decision_id")
@@ -397,21 +395,21 @@ class ClientSession:
         if not self.needs_snapshot and seq == self.seq + 1:
             self.seq = seq
 
-    def _table(self, table: dict[str, Any]) -> None:
-        if table["phase"] == "lobby" and self.observation is not None:
+    def _table(self, table: TableView) -> None:
+        if table.lobby and self.observation is not None:
             # A rematch: back in the lobby, the game that ended is over for this client too.
             self.observation = None
             self.decision = None
             self.decision_id = None
         # A rule the host leaves out is the rule's default (PROTOCOL.md: every option is
-        # optional), filled in here once, so that no front end shows "None" for it.
-        self.table = {**table, "rules": {**RULE_DEFAULTS, **table["rules"]}}
-        me = next((s for s in self.table["players"] if s["player"] == self.player), None)
+        # optional): decoding filled it in once, so that no front end shows "None" for it.
+        self.table = table
+        me = table.seat(self.player)
         if me is not None:
-            self.is_host = me["host"]
-            if table.get("rematch"):
+            self.is_host = me.host
+            if table.rematch:
                 self.seat_over = False
-                self._remember_for_the_rematch(table["name"])
+                self._remember_for_the_rematch(table.name)
 
     def _remember_for_the_rematch(self, table_name: str) -> None:
         """The table's end made the seat store forget this seat (nothing was left to
@@ -426,7 +424,7 @@ class ClientSession:
         )
 
     def _snapshot(self, message: Message) -> None:
-        check_table("snapshot", message["table"])
+        table = fit_table("snapshot", message["table"])
         game = message["game"]
         if game is not None:
             check_game(game)
@@ -438,7 +436,7 @@ class ClientSession:
             check_decision(decision, message["you"], observation)
         self.seq = message["seq"]
         self.player = message["you"]
-        self._table(message["table"])
+        self._table(table)
         self.observation = observation
         if observation is not None and observation.phase == "ended" and observation.ended is None:
             # Back at a table that ended while this client was away: the snapshot has the

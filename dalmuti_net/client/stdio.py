@@ -286,7 +286,7 @@ async def play_stdio(
         if kind == "hand_ended":
             # A bot has read the results at once: the next deal need not wait for it.
             await runner.send({"type": "ready", "ready": True})
-        if kind == "table" and message["table"]["phase"] == "ended":
+        if kind == "table" and session.table is not None and session.table.ended:
             runner.stop()
             return
         decision = session.decision

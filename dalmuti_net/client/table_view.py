@@ -112,6 +112,10 @@ class TableView:
     def playing(self) -> bool:
         return self.phase == "playing"
 
+    @property
+    def ended(self) -> bool:
+        return self.phase == "ended"
+
     def seat(self, player: int | None) -> SeatView | None:
         return next((seat for seat in self.players if seat.player == player), None)
 

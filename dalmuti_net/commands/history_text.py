@@ -101,8 +101,8 @@ def names_in(t: Translator, frames: list[Message]) -> dict[int, str]:
 
 def shown_names(t: Translator, session: ClientSession) -> dict[int, str]:
     """The seats' names as the table screen shows them, from the last table message."""
-    players = [] if session.table is None else session.table["players"]
-    return {seat["player"]: seat["name"] for seat in players}
+    players = () if session.table is None else session.table.players
+    return {seat.player: seat.name for seat in players}
 
 
 def hand_summary(

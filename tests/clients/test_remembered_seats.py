@@ -350,7 +350,7 @@ async def test_a_player_who_drops_in_the_rematch_lobby_takes_the_seat_back(
         await bea.until(lambda: table.phase == "ended")
         await bea.until(lambda: store.seat_for(table.table_id) is None)  # over: forgotten
         await ana.runner.send({"type": "rematch"})
-        await bea.until(lambda: bool(bea.session.table and bea.session.table["rematch"]))
+        await bea.until(lambda: bool(bea.session.table and bea.session.table.rematch))
         player = bea.session.player
         assert player is not None
         await bea.until(lambda: store.seat_for(table.table_id) is not None)  # a seat again
@@ -389,7 +389,7 @@ async def test_who_is_still_away_when_the_rematch_starts_is_not_dealt_in(
         await ana.runner.send({"type": "start"})
         await ana.until(lambda: table.phase == "ended")
         await ana.runner.send({"type": "rematch"})
-        await bea.until(lambda: bool(bea.session.table and bea.session.table["rematch"]))
+        await bea.until(lambda: bool(bea.session.table and bea.session.table.rematch))
         player = bea.session.player
         bea.scope.cancel()
         await ana.until(lambda: table.seats[player].connection is None)  # type: ignore[index]

@@ -67,7 +67,7 @@ class RecordingClient:
 
     @property
     def phase(self) -> str | None:
-        return None if self.session.table is None else self.session.table["phase"]
+        return None if self.session.table is None else self.session.table.phase
 
     # ----------------------------------------------------------------- talking
 

@@ -51,20 +51,20 @@ async def test_the_host_player_sets_the_clocks_in_the_lobby_and_everyone_sees_th
         guest = RecordingClient("Bo")
         await connect(server, nursery, host)
         await connect(server, nursery, guest)
-        timing = guest.session.table["timing"]  # type: ignore[index]
-        assert timing["turn_timer_ms"] == 60_000 and timing["results_ms"] == 3_000
-        assert timing["nudge_after_ms"] == NUDGE_AFTER * 1000
-        assert timing["skip_after_ms"] == SKIP_AFTER * 1000
+        timing = guest.session.table.timing  # type: ignore[union-attr]
+        assert timing.turn_timer_ms == 60_000 and timing.results_ms == 3_000
+        assert timing.nudge_after_ms == NUDGE_AFTER * 1000
+        assert timing.skip_after_ms == SKIP_AFTER * 1000
         await guest.send({"type": "set_timing", "turn_timer_ms": 15_000})
         await host.send({"type": "set_timing", "turn_timer_ms": 20_000, "results_ms": 45_000})
         await guest.wait_until(
-            lambda: guest.session.table["timing"]["turn_timer_ms"] == 20_000  # type: ignore[index]
+            lambda: guest.session.table.timing.turn_timer_ms == 20_000  # type: ignore[union-attr]
         )
-        assert guest.session.table["timing"]["results_ms"] == 45_000  # type: ignore[index]
+        assert guest.session.table.timing.results_ms == 45_000  # type: ignore[union-attr]
         assert refusals(guest) == ["not_host"]
         await host.send({"type": "set_timing", "turn_timer_ms": None})
         await guest.wait_until(
-            lambda: guest.session.table["timing"]["turn_timer_ms"] is None  # type: ignore[index]
+            lambda: guest.session.table.timing.turn_timer_ms is None  # type: ignore[union-attr]
         )
         assert table.limits.turn_timer_ms is None and table.results_ms == 45_000
         for _ in range(2):
@@ -185,20 +185,20 @@ async def test_a_finished_table_offers_a_rematch_with_the_same_seats(
         await ana.wait_until(lambda: "too_soon" in refusals(ana))
         await ana.send({"type": "start"})
         await bo.wait_until(lambda: bo.phase == "ended")
-        seats = sorted(s["name"] for s in bo.session.table["players"])  # type: ignore[index]
+        seats = sorted(s.name for s in bo.session.table.players)  # type: ignore[union-attr]
         await ana.send({"type": "rematch"})
         await bo.wait_until(lambda: bo.phase == "lobby")
         lobby = bo.session.table
-        assert lobby is not None and lobby["rematch"]
-        assert sorted(s["name"] for s in lobby["players"]) == seats
-        assert {s["name"]: s["ready"] for s in lobby["players"] if s["kind"] == "human"} == {
+        assert lobby is not None and lobby.rematch
+        assert sorted(s.name for s in lobby.players) == seats
+        assert {s.name: s.ready for s in lobby.players if s.is_human} == {
             "Ana": True,
             "Bo": False,
         }
         assert "not_host" in refusals(bo)
         await bo.send({"type": "ready", "ready": True})  # one key: the rematch starts
         await bo.wait_until(lambda: bo.phase == "playing")
-        assert bo.session.table is not None and not bo.session.table["rematch"]
+        assert bo.session.table is not None and not bo.session.table.rematch
         await bo.wait_until(lambda: bo.phase == "ended")  # the bots were seated again
         assert len(bo.of_type("table_ended")) == 2
 

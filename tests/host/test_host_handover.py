@@ -69,33 +69,33 @@ def test_every_table_says_who_would_take_over_as_the_host_would_choose() -> None
     """`table.heirs` is the host's own answer: the heir it picks without `leave.heir` is the
     first, and a dropped human is not among them until they are back."""
     harness, (ana, bea, cai) = seated("Ana", "Bea", "Cai")
-    said = bea.session.table["heirs"]
+    said = bea.session.table.heirs
     assert sorted(said) == sorted([bea.session.player, cai.session.player])
     harness.drop(bea)
-    assert cai.session.table["heirs"] == [cai.session.player]
+    assert cai.session.table.heirs == (cai.session.player,)
     harness.send(ana, {"type": "leave"})
-    assert host_of(harness) == "Cai" and cai.session.table["heirs"] == []
+    assert host_of(harness) == "Cai" and cai.session.table.heirs == ()
     assert said[0] in (bea.session.player, cai.session.player)
 
 
 def test_the_first_heir_said_is_the_one_who_takes_over() -> None:
     harness, (ana, _bea, cai) = seated("Ana", "Bea", "Cai")
-    first = cai.session.table["heirs"][0]
+    first = cai.session.table.heirs[0]
     harness.send(ana, {"type": "leave"})
     assert harness.table.seats[first].host
 
 
 def test_each_seat_says_what_its_leave_would_do_to_the_table() -> None:
     harness, (ana, bea) = seated("Ana", "Bea", bots=2)
-    seats = {s["name"]: s for s in bea.session.table["players"]}
-    assert seats["Ana"]["leave_ends"] == "after_hand"  # four players: three would be left
-    assert seats["Bea"]["leave_ends"] == "after_hand"
+    seats = {s.name: s for s in bea.session.table.players}
+    assert seats["Ana"].leave_ends == "after_hand"  # four players: three would be left
+    assert seats["Bea"].leave_ends == "after_hand"
     harness.drop(bea)  # nobody left to take over from Ana
-    seats = {s["name"]: s for s in ana.session.table["players"]}
-    assert seats["Ana"]["leave_ends"] == "now_too_few"
+    seats = {s.name: s for s in ana.session.table.players}
+    assert seats["Ana"].leave_ends == "now_too_few"
     harness5, (dan,) = seated("Dan", bots=4)
-    seats = {s["name"]: s for s in dan.session.table["players"]}
-    assert seats["Dan"]["leave_ends"] == "now_no_host"
-    assert {s["leave_ends"] for s in seats.values() if s["name"] != "Dan"} == {None}
+    seats = {s.name: s for s in dan.session.table.players}
+    assert seats["Dan"].leave_ends == "now_no_host"
+    assert {s.leave_ends for s in seats.values() if s.name != "Dan"} == {None}
     harness5.send(dan, {"type": "leave"})
     assert harness5.table.phase == "ended"  # what the table said

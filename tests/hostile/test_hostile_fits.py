@@ -274,9 +274,9 @@ def test_a_rule_the_host_leaves_out_is_its_default_not_none() -> None:
     bare = {**table_dict([1, 2, 3, 4]), "phase": "lobby", "rules": {"scoring": True}}
     session.receive({"type": "table", "table": bare})
     assert session.table is not None
-    assert session.table["rules"]["hand_limit"] is None
-    assert session.table["rules"]["scoring"] is True
-    assert session.table["rules"]["misdeal_chance"] == 0.0
+    assert session.table.rules.hand_limit is None
+    assert session.table.rules.scoring is True
+    assert session.table.rules.misdeal_chance == 0.0
     plain = PlainTable(Translator("en"), session)
     rules = plain._rules_text()
     assert "None" not in rules and "no limit" in rules

@@ -4,6 +4,7 @@ for every front end (issue 39)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from dalmuti_net.client.model import intents as do
 from dalmuti_net.client.model.client_model import ClientModel, KeptPreferences, Screen, Send, Wake
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.status import Status
+from dalmuti_net.client.table_view import DepartedView
 from dalmuti_net.engine import (
     CardSet,
     GiveTax,
@@ -24,21 +26,9 @@ from dalmuti_net.engine import (
 )
 from dalmuti_net.engine.cards import counts_of
 from dalmuti_net.lang.i18n import Translator
+from tests.tables import seat, table_view
 
 HAND = (3, 5, 5, 7, 9, 9, 9, 12, 13)
-
-
-def seat(player: int, name: str, host: bool = False, kind: str = "human") -> dict[str, Any]:
-    return {
-        "player": player,
-        "name": name,
-        "kind": kind,
-        "connected": True,
-        "ready": True,
-        "host": host,
-        "seated": True,
-        "stand_in": False,
-    }
 
 
 def model_at(
@@ -47,16 +37,13 @@ def model_at(
     """Ana's model (player 0, the host player) at a table of four."""
     session = ClientSession("Ana")
     session.player, session.is_host = 0, True
-    session.table = {
-        "name": "T",
-        "phase": phase,
-        "rules": (rules or Rules(scoring=True)).to_dict(),
-        "players": [
-            seat(0, "Ana", host=True),
-            seat(1, "Bo"),
-            *(seat(p, f"Bot{p}", kind="bot") for p in (2, 3)),
-        ],
-    }
+    session.table = table_view(
+        seat(0, "Ana", host=True),
+        seat(1, "Bo"),
+        *(seat(p, f"Bot{p}", kind="bot") for p in (2, 3)),
+        phase=phase,
+        rules=(rules or Rules(scoring=True)).to_dict(),
+    )
     model = ClientModel(Translator(language), session, preferences=KeptPreferences(True))
     model.screen = Screen.TABLE
     return model
@@ -236,11 +223,11 @@ def test_a_player_removed_before_the_next_deal_has_no_next_role() -> None:
     owe(model, None, waiting=())
     session = model.session
     assert session is not None and session.observation is not None and session.table
-    session.table = {
-        **session.table,
-        "players": [p for p in session.table["players"] if p["player"] != 1],
-        "departed": [{"player": 1, "name": "Bo", "kind": "human", "score": 4, "hands": 1}],
-    }
+    session.table = replace(
+        session.table,
+        players=tuple(p for p in session.table.players if p.player != 1),
+        departed=(DepartedView(1, "Bo", "human", 4, 1),),
+    )
     model.results = HandEnded(1, (1, 0, 2, 3), (4, 2, 1, 0), (0, 0, 0, 0), (4, 2, 1, 0))
     session.observation.phase = "hand_over"
     shown = display(model)

@@ -2,42 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
 from typing import Any
+
+import pytest
 
 from dalmuti_net.client.model.table_model import TableModel
 from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.table_view import SeatView, TableView
 from dalmuti_net.lang.i18n import Translator
+from tests import tables
 
 EN = Translator("en")
 
 
 def seat(player: int, name: str, **more: Any) -> dict[str, Any]:
-    return {
-        "player": player,
-        "name": name,
-        "kind": "human",
-        "connected": True,
-        "ready": False,
-        "host": player == 0,
-        "seated": True,
-        "stand_in": False,
-        **more,
-    }
+    """A seat not ready yet; player 0 is the host player."""
+    return tables.seat(player, name, **{"ready": False, "host": player == 0, **more})
 
 
 def table(*seats: dict[str, Any], phase: str = "lobby") -> dict[str, Any]:
-    return {
-        "type": "table",
-        "table": {
-            "name": "T",
-            "phase": phase,
-            "players": list(seats),
-            "spectators": 0,
-            "rules": {},
-            "code_required": False,
-            "can_start": False,
-        },
-    }
+    return tables.table_message(*seats, phase=phase)
 
 
 def fed(model: TableModel, message: dict[str, Any]) -> Any:
@@ -52,6 +37,18 @@ def model_for_ana() -> TableModel:
     model = TableModel(EN, session)
     fed(model, table(seat(0, "Ana")))
     return model
+
+
+def test_the_session_keeps_the_table_decoded_once_and_frozen() -> None:
+    """Issue 39.3: the session's ``table`` is the typed view every front end, bot and SDK
+    program reads, decoded when the frame arrives; the model reads that same object."""
+    model = model_for_ana()
+    session = model.session
+    assert session is not None and isinstance(session.table, TableView)
+    assert model.table is session.table
+    assert session.table.seat(0) == SeatView(0, "Ana", "human", True, False, True, True, False)
+    with pytest.raises(FrozenInstanceError):
+        session.table.name = "Another"  # type: ignore[misc]
 
 
 def test_the_lobby_is_told_in_the_log_and_the_table_is_typed() -> None:

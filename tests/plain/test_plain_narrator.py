@@ -13,6 +13,7 @@ from dalmuti_net.client.ui.state import Quit, Rejoin, Send
 from dalmuti_net.engine import CardSet, Play, PlayDecision, Rules
 from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol.messages import action_message
+from tests.tables import wire_table
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -432,8 +433,8 @@ def test_a_newcomer_is_not_back_when_first_connected_and_a_player_who_was_is() -
     connection is not a return (it printed "Quinn is back." for someone who had never
     been there); a player seen connected who drops and returns is back."""
     table = PlainLocal()
-    shown = table.local.session.table
-    assert shown is not None
+    assert table.local.session.table is not None
+    shown = wire_table(table.local.session.table)
 
     def tell(changes: dict[int, bool], newcomer: bool | None) -> list[str]:
         players = [
@@ -474,8 +475,8 @@ def test_a_kicked_player_is_told_once_in_the_second_person() -> None:
     """Being removed printed "Ana (you) has left the table.", then the sentence, then the
     host's own English words for the same thing."""
     table = PlainLocal()
-    shown = table.local.session.table
-    assert shown is not None
+    assert table.local.session.table is not None
+    shown = wire_table(table.local.session.table)
     me = table.local.session.player
     gone = {**shown, "players": [s for s in shown["players"] if s["player"] != me]}
     message = {"type": "table", "table": gone}
@@ -495,7 +496,7 @@ def test_the_points_say_the_bonus_they_include_as_the_table_screen_does() -> Non
     table = PlainLocal()
     table.local.start()
     table.take()
-    players = [seat["player"] for seat in table.local.session.table["players"]]  # type: ignore[index]
+    players = [seat.player for seat in table.local.session.table.players]  # type: ignore[union-attr]
     ended = {
         "type": "hand_ended",
         "hand": 1,

@@ -135,7 +135,7 @@ def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
         await wait_for(lambda: ui.model.screen is Screen.TABLE and session.is_host)
         pipe.send_text("bbb")
-        await wait_for(lambda: session.table is not None and len(session.table["players"]) == 4)
+        await wait_for(lambda: session.table is not None and len(session.table.players) == 4)
         pipe.send_text("s")
         await wait_for(lambda: session.observation is not None)
         with trio.fail_after(STEP * 3):
@@ -172,7 +172,7 @@ def test_the_client_reconnects_by_itself_and_shows_it() -> None:
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
         await wait_for(lambda: ui.model.status is Status.CONNECTED and session.is_host)
         pipe.send_text("bbb")
-        await wait_for(lambda: session.table is not None and len(session.table["players"]) == 4)
+        await wait_for(lambda: session.table is not None and len(session.table.players) == 4)
         pipe.send_text("s")
         await wait_for(lambda: session.observation is not None)
         token = session.token

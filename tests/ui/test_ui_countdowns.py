@@ -4,6 +4,8 @@ stand-in marked as such in everyone's log."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_ui_screens import answer
 from ui_support import LocalTable, draw
@@ -106,18 +108,18 @@ def test_a_dropped_seat_on_its_turn_shows_both_countdowns_whole(language: str) -
     table, _ = table_with_clock(language)
     t = table.ui.t
     assert table.session.table is not None
-    for seat in table.session.table["players"]:
-        player = seat["player"]
+    for seat in table.session.table.players:
+        player = seat.player
         if player == table.ui.model.me:
             continue
         # As a person who dropped (a new table, as a host's `table` message brings one).
-        dropped = {**seat, "connected": False, "kind": "human"}
-        table.session.table = {
-            **table.session.table,
-            "players": [
-                dropped if s["player"] == player else s for s in table.session.table["players"]
-            ],
-        }
+        dropped = replace(seat, connected=False, kind="human")
+        table.session.table = replace(
+            table.session.table,
+            players=tuple(
+                dropped if s.player == player else s for s in table.session.table.players
+            ),
+        )
         feed(table, {"type": "timers", "grace": [[player, 42_000]], "turn": [[player, 18_000]]})
         screen = draw(table.ui)
         rows = screen.splitlines()

@@ -5,6 +5,7 @@ a host that closes a table that ended."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from ui_support import LocalTable, draw
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.model.rules_menu import RULE_FIELDS
 from dalmuti_net.client.model.table_model import AUTO_PASSED, only_pass
+from dalmuti_net.client.table_view import DepartedView
 from dalmuti_net.client.ui.config import Preferences
 from dalmuti_net.client.ui.state import AUTO_PASS_PAUSE_S, AUTO_PASSING, Send, Wake
 from dalmuti_net.engine import Rules
@@ -283,8 +285,8 @@ def test_the_closed_tables_standings_keep_who_left_as_the_table_screen_does(
     table.press("s")
     play_until_ended(table)
     assert table.session.table is not None
-    gone = {"player": 99, "name": "Carla", "kind": "human", "score": 3, "hands": 1}
-    table.session.table = {**table.session.table, "departed": [gone]}
+    gone = DepartedView(99, "Carla", "human", 3, 1)
+    table.session.table = replace(table.session.table, departed=(gone,))
     table.press("enter")  # past the last hand's results, to the final standings
     during = [line for line in draw(table.ui, 80, 30).splitlines() if "Carla" in line]
     goodbye = {"type": "goodbye", "reason": "the table has ended", "code": "table_ended"}

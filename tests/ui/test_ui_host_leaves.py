@@ -46,7 +46,7 @@ def footer(screen: str) -> str:
 def test_with_someone_connected_the_host_terminal_may_leave_and_keep_hosting() -> None:
     table = host_with_people(people=("Bo", "Chen"))
     table.press("s", "s")  # Bo and Chen are not ready: started anyway
-    people = {s["name"]: s["player"] for s in table.session.table["players"]}  # type: ignore[index]
+    people = {s.name: s.player for s in table.session.table.players}  # type: ignore[union-attr]
     assert table.press("q") == []
     screen = " ".join(draw(table.ui).split())
     assert "quitting ends it for everyone" in screen

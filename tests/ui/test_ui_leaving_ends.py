@@ -35,12 +35,12 @@ def with_people(table: LocalTable, *names: str) -> dict[str, int]:
         session = ClientSession(name)
         table.bots[table._connect(session)] = session
     table.pump()
-    return {s["name"]: s["player"] for s in table.session.table["players"]}  # type: ignore[index]
+    return {s.name: s.player for s in table.session.table.players}  # type: ignore[union-attr]
 
 
 def started(table: LocalTable) -> LocalTable:
     table.press("s", "s")  # anyone not ready: started anyway
-    assert table.session.table is not None and table.session.table["phase"] == "playing"
+    assert table.session.table is not None and table.session.table.playing
     return table
 
 

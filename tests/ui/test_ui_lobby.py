@@ -15,10 +15,12 @@ from dalmuti_net.client.model.rules_menu import (
     typed_rule,
 )
 from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.table_view import TableView
 from dalmuti_net.client.ui.lobby import LobbyKeys, RulesEditor
 from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
 from dalmuti_net.lang.text import tidy
+from tests import tables
 
 EN = Translator("en")
 
@@ -26,27 +28,18 @@ EN = Translator("en")
 def seat(
     player: int, kind: str = "human", host: bool = False, ready: bool = False
 ) -> dict[str, Any]:
-    return {
-        "player": player,
-        "name": f"P{player}",
-        "kind": kind,
-        "connected": True,
-        "ready": ready,
-        "host": host,
-        "seated": True,
-        "stand_in": False,
-    }
+    """A lobby seat, not ready unless said."""
+    return tables.seat(player, kind=kind, host=host, ready=ready)
 
 
-def table(*seats: dict[str, Any], rules: dict[str, Any] | None = None) -> dict[str, Any]:
-    rules = Rules().to_dict() if rules is None else rules
-    return {"name": "T", "players": list(seats), "rules": rules, "phase": "lobby"}
+def table(*seats: dict[str, Any], rules: dict[str, Any] | None = None) -> TableView:
+    return tables.table_view(*seats, rules=rules)
 
 
-def at(raw: dict[str, Any], me: int | None, host: bool) -> ClientModel:
-    """The client model of ``me`` (None: a spectator) at a lobby ``raw``."""
+def at(table: TableView, me: int | None, host: bool) -> ClientModel:
+    """The client model of ``me`` (None: a spectator) at a lobby ``table``."""
     session = ClientSession("P", spectator=me is None)
-    session.player, session.is_host, session.table = me, host, raw
+    session.player, session.is_host, session.table = me, host, table
     model = ClientModel(EN, session)
     model.screen = Screen.TABLE
     return model

@@ -142,7 +142,7 @@ def test_the_host_player_leaving_picks_who_takes_over() -> None:
         table.bots[table._connect(session)] = session  # answered at random, as people
     table.pump()
     table.press("s", "s")  # Bo and Chen are not ready: started anyway
-    people = {s["name"]: s["player"] for s in table.session.table["players"]}  # type: ignore[index]
+    people = {s.name: s.player for s in table.session.table.players}  # type: ignore[union-attr]
     table.press("q")
     screen = " ".join(draw(table.ui).split())
     first = "Bo" if "Bo becomes the host player." in screen else "Chen"

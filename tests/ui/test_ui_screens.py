@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from ui_support import LocalTable, draw
 
@@ -338,10 +340,10 @@ def test_the_last_hands_results_have_no_next_hand_column(language: str) -> None:
     assert table.ui.model.results is not None
     leaver = table.ui.model.results.finishing[-1]
     assert table.session.table is not None
-    players = [
-        {**seat, "left": seat["player"] == leaver} for seat in table.session.table["players"]
-    ]
-    table.session.table = {**table.session.table, "players": players}
+    players = tuple(
+        replace(seat, left=seat.player == leaver) for seat in table.session.table.players
+    )
+    table.session.table = replace(table.session.table, players=players)
     for cols, rows in SIZES:
         screen = draw(table.ui, cols, rows)
         assert t._("Next hand") not in screen

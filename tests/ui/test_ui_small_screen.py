@@ -3,7 +3,7 @@ with 4, 5 and 8 seats, in every language (Chinese names and roles are wide)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 import pytest
 from test_ui_screens import answer
@@ -23,14 +23,14 @@ def mark_seats(table: LocalTable) -> None:
     """As the host's table message says it: a bot stands in for the second seat (its
     player dropped), the third seat's player is offline."""
     assert table.session.table is not None
-    players: list[dict[str, Any]] = []
-    for index, seat in enumerate(table.session.table["players"]):
+    players = []
+    for index, seat in enumerate(table.session.table.players):
         if index == 1:
-            seat = {**seat, "kind": "human", "connected": False, "stand_in": True}
+            seat = replace(seat, kind="human", connected=False, stand_in=True)
         elif index == 2:
-            seat = {**seat, "kind": "human", "connected": False}
+            seat = replace(seat, kind="human", connected=False)
         players.append(seat)
-    table.session.table = {**table.session.table, "players": players}
+    table.session.table = replace(table.session.table, players=tuple(players))
 
 
 def log_rows(screen: list[str], t: Translator) -> int:

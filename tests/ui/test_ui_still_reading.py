@@ -12,7 +12,7 @@ from dalmuti_net.client.session import ClientSession
 def test_the_screen_waits_for_whom_the_host_waits_for() -> None:
     local = LocalTable(bots=3)
     local.press("s", "s")
-    assert local.session.table is not None and local.session.table["phase"] == "playing"
+    assert local.session.table is not None and local.session.table.playing
     dan = ClientSession("Dan")
     local.bots[local._connect(dan)] = dan  # a person arriving mid-hand; never says ready
     local.pump()

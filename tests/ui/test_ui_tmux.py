@@ -149,7 +149,7 @@ def test_the_host_terminal_leaves_and_a_joined_player_plays_on_as_host() -> None
         tmux.wait_for("EXITED 0")
         player.join(10)
         assert bo and bo[0].goodbye_code == "shutting_down"
-        seat = next(s for s in bo[0].table["players"] if s["name"] == "Bo")  # type: ignore[index]
-        assert seat["host"]
+        seat = next(s for s in bo[0].table.players if s.name == "Bo")  # type: ignore[union-attr]
+        assert seat.host
     finally:
         tmux.close()

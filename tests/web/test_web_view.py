@@ -30,6 +30,7 @@ from dalmuti_net.engine import (
 from dalmuti_net.engine.cards import counts_of
 from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.web.view import BadIntent, page_help, page_intent, view_json
+from tests.tables import seat, table_view
 
 HAND = (3, 5, 5, 7, 9, 9, 9, 12, 13)
 
@@ -42,25 +43,14 @@ def model_at(
     session = ClientSession("Ana")
     session.player, session.is_host = 0, True
     names = ["Ana", "Bo", "Cy", "Di"]
-    session.table = {
-        "name": "T",
-        "phase": phase,
-        "rules": (rules or Rules(scoring=True)).to_dict(),
-        "spectators": 0,
-        "players": [
-            {
-                "player": p,
-                "name": name,
-                "kind": "human" if p < 2 else "bot",
-                "host": p == 0,
-                "ready": True,
-                "connected": True,
-                "stand_in": False,
-                "seated": True,
-            }
+    session.table = table_view(
+        *(
+            seat(p, name, kind="human" if p < 2 else "bot", host=p == 0)
             for p, name in enumerate(names)
-        ],
-    }
+        ),
+        phase=phase,
+        rules=(rules or Rules(scoring=True)).to_dict(),
+    )
     model = ClientModel(
         Translator(language), session, lists_tables=False, preferences=KeptPreferences(True)
     )

@@ -49,7 +49,6 @@ from .views import (
     TimersView,
     Welcomed,
     decode_message,
-    decode_table,
     decode_welcome,
     says_host_saves,
 )
@@ -171,8 +170,6 @@ class TableModel:
         self._moved_told: tuple[str | None, str | None] | None = None
         """The seat's old address and this host's, once told (``MOVED_ON_JOIN``)."""
         self._save_stalled = False
-        self._raw_table: object = None
-        self._table_view: TableView | None = None
         self._got = Received()
         """What the message being taken in asks of the screen, as it is found out."""
 
@@ -184,13 +181,8 @@ class TableModel:
 
     @property
     def table(self) -> TableView | None:
-        """The host's last ``table``, decoded once (``client.model.views``)."""
-        raw = None if self.session is None else self.session.table
-        if raw is None:
-            return None
-        if raw is not self._raw_table:
-            self._raw_table, self._table_view = raw, decode_table(raw)
-        return self._table_view
+        """The host's last ``table``, as the session decoded it when it arrived."""
+        return None if self.session is None else self.session.table
 
     @property
     def in_hand(self) -> bool:
@@ -202,7 +194,7 @@ class TableModel:
     @property
     def ended(self) -> bool:
         session = self.session
-        table_over = self.table is not None and self.table.phase == "ended"
+        table_over = self.table is not None and self.table.ended
         return table_over or (
             session is not None
             and session.observation is not None
@@ -265,7 +257,7 @@ class TableModel:
         assert session is not None
         decoded = session.decoded
         known = decoded[1] if decoded is not None and decoded[0] is message else None
-        incoming = decode_message(message, known)
+        incoming = decode_message(message, known, session.table)
         got = self._got = Received()
         self.new_events = got.events
         if says_host_saves(incoming) and self._save_stalled:
