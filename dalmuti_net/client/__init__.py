@@ -1,7 +1,9 @@
 """The client: the protocol session, the connection, discovery, the bot SDK and the table UI.
 
 The bot SDK is this package's public face: ``run_bot(address, bot)`` and friends (see
-``sdk``), with the engine's action and decision types re-exported for bots to use.
+``sdk``), with the engine's action and decision types re-exported for bots to use, and the
+table's typed view (``TableView`` and its parts, ``table_view``) that ``BotResult.table``
+and ``ClientSession.table`` hold.
 
 The SDK's names are loaded on first use (PEP 562): importing a sans-I/O part of the
 client (``client.session``, ``client.model``) must not import trio with them.
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..bots.base import Strategy
 from ..engine import CardSet, Observation, actions
 from ..engine.actions import *  # noqa: F403 (the action and decision types: actions.__all__)
+from .table_view import DepartedView, RulesView, SeatView, TableView, TimingView
 
 if TYPE_CHECKING:
     from .runner import CannotConnect
@@ -73,11 +76,16 @@ __all__ = [
     "BotResult",
     "CannotConnect",
     "CardSet",
+    "DepartedView",
     "FunctionStrategy",
     "IllegalAnswer",
     "NoTableFound",
     "Observation",
+    "RulesView",
+    "SeatView",
     "Strategy",
+    "TableView",
+    "TimingView",
     "as_strategy",
     "find_table",
     "is_legal",

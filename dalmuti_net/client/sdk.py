@@ -16,6 +16,12 @@
 Heartbeats, snapshots and reconnecting with the resume token are handled here. The bot is
 a plain function, an object with a ``choose(observation, decision)`` method (a
 ``dalmuti_net.bots.Strategy``), or the name of a built-in strategy.
+
+The ``BotResult`` it returns holds the last table the host sent (``result.table``) as a
+frozen ``TableView``: its seats (``SeatView``), rules (``RulesView``) and clocks
+(``TimingView``), read by attribute (``result.table.players[0].name``, not
+``["players"][0]["name"]``: the table is no longer the host's message as a dict). A program
+that drives ``client.bot.play`` itself reads ``session.table`` the same way.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from ..nurseries import lone_error_as_itself
 from .address import parse_address
 from .bot import play
 from .session import ClientSession, HostError
+from .table_view import TableView
 
 if TYPE_CHECKING:
     from ..protocol.discovery import TableListing
@@ -72,9 +79,16 @@ class BotResult:
     standings: tuple[tuple[int, int, int], ...] | None
     """(player, score, place) best first, once the table has ended; else ``None``."""
     names: dict[int, str] = field(default_factory=dict)
+    """Player id -> name, as the last table said (``table.players``)."""
     closed_reason: str | None = None
     refusal: HostError | None = None
     """The host's fatal error, if it refused or closed the connection with one."""
+    table: TableView | None = None
+    """The last ``table`` the host sent this bot, as frozen typed data (``None`` if none
+    came): ``name``, ``phase``, ``players`` (one ``SeatView`` a seat: ``player``,
+    ``name``, ``kind``, ``host``, ``connected``, ``ready``, ...), ``rules`` (a
+    ``RulesView``), ``timing``, ``departed``, ``spectators``. Read it by attribute:
+    ``result.table.players[0].name``."""
 
     @property
     def finished(self) -> bool:
@@ -273,4 +287,5 @@ def _result(name: str, session: ClientSession) -> BotResult:
         names=session.names,
         closed_reason=session.closed_reason,
         refusal=refusal,
+        table=session.table,
     )

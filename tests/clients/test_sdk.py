@@ -26,6 +26,8 @@ from dalmuti_net.client import (
     Play,
     PlayDecision,
     RevolutionDecision,
+    RulesView,
+    TableView,
     TaxDecision,
     as_strategy,
     is_legal,
@@ -128,6 +130,13 @@ def test_run_bot_plays_a_whole_game_with_a_plain_function(rules_file: Path) -> N
         host_output = host.stop()
     assert result.finished and result.refusal is None
     assert result.player is not None and result.names[result.player] == "SDK function"
+    # The last table, typed, as README.md's "Write a bot" describes it.
+    table = result.table
+    assert isinstance(table, TableView) and table.ended and table.name
+    me = table.seat(result.player)
+    assert me is not None and me.name == "SDK function"
+    assert result.names == {seat.player: seat.name for seat in table.players}
+    assert len(table.players) == 4 and isinstance(table.rules, RulesView)
     assert result.place in range(1, 5) and result.score is not None
     assert {viewer for viewer, _ in seen} == {result.player}
     assert "PlayDecision" in {kind for _, kind in seen}
