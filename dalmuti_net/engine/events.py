@@ -11,8 +11,9 @@ Sequences of players are in seat order unless a field says otherwise, and tuples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from .cards import CardSet
 from .values import fast_init
@@ -26,54 +27,68 @@ class Event:
         return None
 
 
+EVENT_TYPES: dict[str, type[Event]] = {}
+"""Every kind of event by its ``TYPE``, in the order declared below."""
+
+E = TypeVar("E", bound=Event)
+
+
+@dataclass_transform(frozen_default=True)
+def event(type_name: str) -> Callable[[type[E]], type[E]]:
+    """Declare a kind of event: a frozen, slotted dataclass whose ``TYPE`` (its name in
+    messages and saves) is ``type_name``, listed in ``EVENT_TYPES``."""
+
+    def declare(cls: type[E]) -> type[E]:
+        cls.TYPE = type_name
+        made = dataclass(frozen=True, slots=True)(cls)
+        EVENT_TYPES[type_name] = made
+        return made
+
+    return declare
+
+
 # The table's first moments (RULES.md rule 4).
 
 
-@dataclass(frozen=True, slots=True)
+@event("seating_draw")
 class SeatingDraw(Event):
     """One round of the seating draw: ``draws`` pairs each drawing player with a card."""
 
-    TYPE: ClassVar[str] = "seating_draw"
     round: int
     draws: tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event("seating_settled")
 class SeatingSettled(Event):
-    TYPE: ClassVar[str] = "seating_settled"
     order: tuple[int, ...]
 
 
 # Comings and goings (RULES.md rule 12).
 
 
-@dataclass(frozen=True, slots=True)
+@event("player_joining")
 class PlayerJoining(Event):
     """A newcomer will be seated as a Merchant at the start of the next hand."""
 
-    TYPE: ClassVar[str] = "player_joining"
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("player_leaving")
 class PlayerLeaving(Event):
     """A player will be removed before the next hand (or a newcomer withdrew)."""
 
-    TYPE: ClassVar[str] = "player_leaving"
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("player_removed")
 class PlayerRemoved(Event):
-    TYPE: ClassVar[str] = "player_removed"
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("newcomer_placed")
 class NewcomerPlaced(Event):
     """``position`` counts seats clockwise from the Greater Dalmuti (0)."""
 
-    TYPE: ClassVar[str] = "newcomer_placed"
     player: int
     position: int
     chosen_by: int | None
@@ -82,11 +97,10 @@ class NewcomerPlaced(Event):
 # A hand: start and deal (rules 6 and 18).
 
 
-@dataclass(frozen=True, slots=True)
+@event("hand_started")
 class HandStarted(Event):
     """Everything public about the table as a hand begins: a client may start from here."""
 
-    TYPE: ClassVar[str] = "hand_started"
     hand: int
     order: tuple[int, ...]
     scores: tuple[int, ...]
@@ -95,33 +109,30 @@ class HandStarted(Event):
     hand_limit: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@event("misdeal_exposed")
 class MisdealExposed(Event):
     """A card showed while dealing; ``index`` is its place in the deal (0 = first card)."""
 
-    TYPE: ClassVar[str] = "misdeal_exposed"
     card: int
     intended: int
     index: int
     needs_decision: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event("misdeal_resolved")
 class MisdealResolved(Event):
     """Where the exposed card went: ``choice`` is ``"intended"`` or ``"peon"``."""
 
-    TYPE: ClassVar[str] = "misdeal_resolved"
     choice: str
     card: int
     intended: int
     peon: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("misdeal_replacement")
 class MisdealReplacement(Event):
     """The card the Greater Peon drew from their hand for the intended receiver."""
 
-    TYPE: ClassVar[str] = "misdeal_replacement"
     peon: int
     receiver: int
     card: int
@@ -130,9 +141,8 @@ class MisdealReplacement(Event):
         return frozenset((self.peon, self.receiver))
 
 
-@dataclass(frozen=True, slots=True)
+@event("cards_dealt")
 class CardsDealt(Event):
-    TYPE: ClassVar[str] = "cards_dealt"
     player: int
     cards: tuple[int, ...]
 
@@ -140,49 +150,43 @@ class CardsDealt(Event):
         return frozenset((self.player,))
 
 
-@dataclass(frozen=True, slots=True)
+@event("deal_finished")
 class DealFinished(Event):
-    TYPE: ClassVar[str] = "deal_finished"
     counts: tuple[int, ...]
 
 
 # Revolution and taxes (rules 7, 8 and 17).
 
 
-@dataclass(frozen=True, slots=True)
+@event("revolution_declared")
 class RevolutionDeclared(Event):
-    TYPE: ClassVar[str] = "revolution_declared"
     player: int
     greater: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event("roles_mirrored")
 class RolesMirrored(Event):
     """The seating after a Greater Revolution; the new Greater Dalmuti leads."""
 
-    TYPE: ClassVar[str] = "roles_mirrored"
     order: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event("taxes_skipped")
 class TaxesSkipped(Event):
     """No taxes this hand: ``reason`` is ``"revolution"`` or ``"first_deal"``."""
 
-    TYPE: ClassVar[str] = "taxes_skipped"
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@event("tax_paid")
 class TaxPaid(Event):
-    TYPE: ClassVar[str] = "tax_paid"
     giver: int
     receiver: int
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("tax_cards")
 class TaxCards(Event):
-    TYPE: ClassVar[str] = "tax_cards"
     giver: int
     receiver: int
     cards: tuple[int, ...]
@@ -191,24 +195,21 @@ class TaxCards(Event):
         return frozenset((self.giver, self.receiver))
 
 
-@dataclass(frozen=True, slots=True)
+@event("merchant_exchange_declined")
 class MerchantExchangeDeclined(Event):
-    TYPE: ClassVar[str] = "merchant_exchange_declined"
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("merchant_exchanged")
 class MerchantExchanged(Event):
     """The top Merchant gave ``other`` one card and drew one back at random."""
 
-    TYPE: ClassVar[str] = "merchant_exchanged"
     giver: int
     other: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("merchant_exchange_cards")
 class MerchantExchangeCards(Event):
-    TYPE: ClassVar[str] = "merchant_exchange_cards"
     giver: int
     other: int
     given: int
@@ -221,13 +222,12 @@ class MerchantExchangeCards(Event):
 # Play (rules 9-11, 15, 16).
 
 
-@dataclass(frozen=True, slots=True)
+@event("waiting")
 class Waiting(Event):
     """Who owes a decision now. Whether anyone holds both Jesters is secret (rule 20), so
     the revolution check of every hand names nobody (``REVOLUTION_CHECK``): only the
     holder, if any, is asked."""
 
-    TYPE: ClassVar[str] = "waiting"
     phase: str
     players: tuple[int, ...]
 
@@ -236,43 +236,38 @@ REVOLUTION_CHECK = Waiting("revolution", ())
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@event("played")
 class Played(Event):
-    TYPE: ClassVar[str] = "played"
     player: int
     set: CardSet
     remaining: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("passed")
 class Passed(Event):
-    TYPE: ClassVar[str] = "passed"
     player: int
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@event("trick_won")
 class TrickWon(Event):
     """The trick is over; ``leader`` leads the next one (``winner`` unless they are out)."""
 
-    TYPE: ClassVar[str] = "trick_won"
     winner: int
     leader: int
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@event("went_out")
 class WentOut(Event):
-    TYPE: ClassVar[str] = "went_out"
     player: int
     place: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("hand_ended")
 class HandEnded(Event):
     """``finishing`` is the finishing order, next hand's seating; the tuples line up with it."""
 
-    TYPE: ClassVar[str] = "hand_ended"
     hand: int
     finishing: tuple[int, ...]
     points: tuple[int, ...]
@@ -280,47 +275,12 @@ class HandEnded(Event):
     scores: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event("table_ended")
 class TableEnded(Event):
     """``standings`` holds (player, score, place) best first; tied scores share a place."""
 
-    TYPE: ClassVar[str] = "table_ended"
     reason: str
     standings: tuple[tuple[int, int, int], ...]
-
-
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls
-    for cls in (
-        SeatingDraw,
-        SeatingSettled,
-        PlayerJoining,
-        PlayerLeaving,
-        PlayerRemoved,
-        NewcomerPlaced,
-        HandStarted,
-        MisdealExposed,
-        MisdealResolved,
-        MisdealReplacement,
-        CardsDealt,
-        DealFinished,
-        RevolutionDeclared,
-        RolesMirrored,
-        TaxesSkipped,
-        TaxPaid,
-        TaxCards,
-        MerchantExchangeDeclined,
-        MerchantExchanged,
-        MerchantExchangeCards,
-        Waiting,
-        Played,
-        Passed,
-        TrickWon,
-        WentOut,
-        HandEnded,
-        TableEnded,
-    )
-}
 
 
 def _plain(value: Any) -> Any:
