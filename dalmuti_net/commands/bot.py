@@ -13,7 +13,9 @@ from ..told import Told
 from .common import (
     CommandError,
     ExitCode,
+    add_address_argument,
     add_find_interface_argument,
+    add_player_name_argument,
     check_interfaces,
     leaves,
     tell,
@@ -27,11 +29,9 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "address",
-        nargs="?",
-        metavar="HOST[:PORT]",
-        help=N_(
+    add_address_argument(
+        parser,
+        N_(
             "the host to join (port 7341 if none); without it, a table found on the local "
             "network (the one named --table-name, if given; tables in their lobby first)"
         ),
@@ -67,10 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "timer) before the seat plays the default move (default 5)"
         ),
     )
-    parser.add_argument(
-        "--player-name", metavar="NAME", help=N_("the bot's name (default: the strategy's)")
-    )
-    parser.add_argument("--name", dest="player_name", help=argparse.SUPPRESS)  # old spelling
+    add_player_name_argument(parser, N_("the bot's name (default: the strategy's)"))
     parser.add_argument(
         "--count", type=int, default=1, metavar="N", help=N_("how many bots to seat (default 1)")
     )

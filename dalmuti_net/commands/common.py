@@ -183,6 +183,19 @@ class _ToldFormatter(logging.Formatter):
         return super().formatMessage(record)
 
 
+def add_address_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """The optional ``HOST[:PORT]`` of the commands that reach one host (``join``, ``bot``,
+    ``conformance``); ``help`` says what the command does without it."""
+    parser.add_argument("address", nargs="?", metavar="HOST[:PORT]", help=help)
+
+
+def add_player_name_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--player-name`` for the commands that take a seat (``join``, ``bot``), and
+    ``--name``, its old spelling: still taken, no longer shown."""
+    parser.add_argument("--player-name", metavar="NAME", help=help)
+    parser.add_argument("--name", dest="player_name", help=argparse.SUPPRESS)
+
+
 def add_find_interface_argument(parser: argparse.ArgumentParser) -> None:
     """``--interface`` for the commands that find a table on the LAN to join (``join``,
     ``bot``); ``check_interfaces`` checks what it was given."""

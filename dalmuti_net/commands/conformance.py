@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..lang.i18n import N_
-from .common import CommandError, ExitCode, say
+from .common import CommandError, ExitCode, add_address_argument, say
 from .language import messages
 
 if TYPE_CHECKING:
@@ -38,12 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "exit status: 0 when every case passed (or was skipped), 1 when one failed, 4 when"
         " the host could not be reached; see `dalmuti --help`"
     )
-    parser.add_argument(
-        "address",
-        metavar="HOST[:PORT]",
-        nargs="?",
-        help=N_("the host to check (port 7341 by default)"),
-    )
+    add_address_argument(parser, N_("the host to check (port 7341 by default)"))
     parser.add_argument(
         "--code", metavar="CODE", help=N_("the host's join code, if it was started with one")
     )

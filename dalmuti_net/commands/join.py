@@ -11,7 +11,9 @@ from ..lang.i18n import N_
 from .common import (
     CommandError,
     ExitCode,
+    add_address_argument,
     add_find_interface_argument,
+    add_player_name_argument,
     check_interfaces,
     has_a_terminal,
 )
@@ -26,21 +28,14 @@ log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "address",
-        nargs="?",
-        metavar="HOST[:PORT]",
-        help=N_(
+    add_address_argument(
+        parser,
+        N_(
             "join this host directly (port 7341 if none); without it, pick a table found "
             "on the local network"
         ),
     )
-    parser.add_argument(
-        "--player-name",
-        metavar="NAME",
-        help=N_("your name at the table (remembered for next time)"),
-    )
-    parser.add_argument("--name", dest="player_name", help=argparse.SUPPRESS)  # old spelling
+    add_player_name_argument(parser, N_("your name at the table (remembered for next time)"))
     parser.add_argument("--code", help=N_("the table's join code, if it has one"))
     parser.add_argument(
         "--spectate", action="store_true", help=N_("watch instead of taking a seat")
