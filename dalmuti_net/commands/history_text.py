@@ -14,6 +14,7 @@ from ..client.model.countdowns import moved_for_note
 from ..client.model.departures import LEFT_MARK, left_note
 from ..client.model.story import Namer, describe_event
 from ..client.session import ClientSession
+from ..client.table_view import decode_table
 from ..engine import Event
 from ..engine import events as ev
 from ..engine.roles import roles_of
@@ -187,13 +188,14 @@ def standings_text(t: Translator, frames: list[Message], names: dict[int, str]) 
             for index, (p, _, _) in enumerate(ended["standings"], start=1)
         ]
     table = next((f["table"] for f in reversed(frames) if f["type"] == "table"), None)
+    departed = () if table is None else decode_table(table).departed
     standing = {p for p, _, _ in ended["standings"]}
-    gone = [g for g in (table or {}).get("departed", []) if g["player"] not in standing]
-    for entry in sorted(gone, key=lambda g: -int(g["score"])):
-        name = names.get(entry["player"], entry["name"])
-        note = left_note(t, int(entry["hands"]))
+    gone = [g for g in departed if g.player not in standing]
+    for entry in sorted(gone, key=lambda g: -g.score):
+        name = names.get(entry.player, entry.name)
+        note = left_note(t, entry.hands)
         if keeps_score(frames):
-            text = t._("{name} {score} ({note})").format(name=name, score=entry["score"], note=note)
+            text = t._("{name} {score} ({note})").format(name=name, score=entry.score, note=note)
         else:
             text = t._("{name} ({note})").format(name=name, note=note)
         ranked.append(text)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..client.table_view import decode_table
 from ..history.problems import N_, Problem
 from ..history.record import Record, RecordError, ViewerInfo, is_record, read_record
 from ..protocol.catalogue import MAX_TABLE_NAME_CHARS
@@ -166,9 +167,10 @@ def _seats_of(frames: list[Message]) -> dict[int, SeatRecord]:
         table = frame.get("table") if frame["type"] in ("table", "snapshot") else None
         if not isinstance(table, dict):
             continue
-        for seat in table["players"]:
-            played = seat["player"] in seats and seats[seat["player"]].played
-            seats[seat["player"]] = SeatRecord(
-                seat["player"], seat["name"], seat["kind"], played or table["phase"] != "lobby"
+        view = decode_table(table)
+        for seat in view.players:
+            played = seat.player in seats and seats[seat.player].played
+            seats[seat.player] = SeatRecord(
+                seat.player, seat.name, seat.kind, played or not view.lobby
             )
     return seats
