@@ -18,6 +18,7 @@ from dalmuti_net.protocol import PROTOCOL_VERSION, Direction, ViewerFeed, snapsh
 from dalmuti_net.protocol.codec import decode, encode_body, validate
 from dalmuti_net.protocol.feed import hand_events
 from dalmuti_net.protocol.messages import Message, decision_message
+from tests import tables
 
 LIMITS = {
     "max_frame_bytes": 65536,
@@ -31,27 +32,13 @@ LIMITS = {
 
 
 def table_dict(players: list[int]) -> dict[str, Any]:
-    return {
-        "name": "Fits",
-        "phase": "playing",
-        "players": [
-            {
-                "player": p,
-                "name": f"P{p}",
-                "kind": "bot",
-                "connected": True,
-                "ready": True,
-                "host": p == players[0],
-                "seated": True,
-                "stand_in": False,
-            }
-            for p in players
-        ],
-        "spectators": 1,
-        "rules": {},
-        "code_required": False,
-        "can_start": True,
-    }
+    return tables.table_dict(
+        *(tables.seat(p, kind="bot", host=p == players[0]) for p in players),
+        name="Fits",
+        phase="playing",
+        spectators=1,
+        can_start=True,
+    )
 
 
 def welcome(player: int | None) -> Message:

@@ -27,18 +27,11 @@ from dalmuti_net.client.model.views import (
     decode_welcome,
     says_host_saves,
 )
+from dalmuti_net.engine import Rules
 from dalmuti_net.engine.events import HandStarted
+from tests.tables import seat
 
-SEAT = {
-    "player": 3,
-    "name": "Ana",
-    "kind": "human",
-    "connected": True,
-    "ready": False,
-    "host": True,
-    "seated": True,
-    "stand_in": False,
-}
+SEAT = seat(3, "Ana", ready=False, host=True)
 
 
 def test_a_table_with_only_its_required_fields_gets_the_documented_defaults() -> None:
@@ -185,3 +178,9 @@ def test_only_a_heartbeat_or_cannot_save_leaves_a_save_stall_in_place() -> None:
     assert says_host_saves(ErrorSent("rate_limited", False))
     assert says_host_saves(OtherSent("decision"))
     assert says_host_saves(EventSent(3, None))
+
+
+def test_a_rule_left_out_of_a_table_is_the_engines_default() -> None:
+    """PROTOCOL.md: every rule option is optional; the view fills in the engine's default
+    (the session once merged ``RULE_DEFAULTS`` for this)."""
+    assert RulesView().values() == dataclasses.asdict(Rules())
