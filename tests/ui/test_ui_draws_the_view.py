@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from ui_support import LocalTable, SecondPlayer, draw
 
+from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.model import display as display_module
 from dalmuti_net.client.ui import screen as screen_module
 from dalmuti_net.engine import Rules
@@ -76,3 +77,52 @@ def test_the_lobby_is_drawn_from_the_view(loud: None) -> None:
         *(row.label for row in lobby.rules),
         *(row.value for row in lobby.rules if row.value.upper() != row.value),
     )
+
+
+def test_the_table_its_trick_and_the_hand_are_drawn_from_the_view(loud: None) -> None:
+    table = LocalTable(Rules(scoring=True, hand_limit=1), seed=4)
+    table.press("s")
+    for _ in range(400):
+        state = display_module.display(table.ui.model).table
+        decision = table.session.decision
+        if state is not None and state.decision and state.trick_current and len(state.trick) > 1:
+            break
+        if table.ui.model.choosing is None or decision is None:
+            table.pump()
+            continue
+        table.send(table.ui.model._answer_message(random_answer(decision, table.rng)))
+    else:
+        raise AssertionError("no trick of two plays on my turn")
+    assert state.trick_current and state.hand is not None and state.decision is not None
+    seats = [text for seat in state.seats for text in (seat.name, seat.role_name)]
+    plays = [play.text for play in state.trick]
+    for cols, rows in ((120, 40), (80, 24)):  # the trick beside the seats, and under them
+        screen = draw(table.ui, cols, rows)
+        top = next(play.text for play in state.trick if play.top)
+        assert_drawn(screen, state.heading, state.trick_title, top, state.turn, *seats)
+        assert_drawn(screen, state.hand.title, state.decision.prompt, *state.columns[:3])
+    assert_drawn(draw(table.ui, 120, 40), *plays)
+
+
+def test_the_results_and_the_final_standings_are_drawn_from_the_view(loud: None) -> None:
+    table = LocalTable(Rules(scoring=True, hand_limit=1), seed=2)
+    table.press("s")
+    for _ in range(2000):
+        if table.table.hand_over():
+            break
+        decision = table.session.decision
+        if table.ui.model.choosing is None or decision is None:
+            table.pump()
+            continue
+        table.send(table.ui.model._answer_message(random_answer(decision, table.rng)))
+    table.next_hand()
+    state = display_module.display(table.ui.model).table
+    assert state is not None and state.results is not None and state.results.last
+    results = state.results
+    cells = [cell for row in results.rows for cell in row.cells if cell.upper() != cell]
+    assert_drawn(draw(table.ui, 80, 30), results.title, *results.headers, *cells, results.next)
+    table.press("enter")  # the final standings
+    state = display_module.display(table.ui.model).table
+    assert state is not None and state.standings and state.results is None
+    names = [row.name for row in state.standings]
+    assert_drawn(draw(table.ui, 80, 30), state.turn, *names)

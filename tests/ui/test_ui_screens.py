@@ -363,7 +363,8 @@ def test_ended_table_shows_standings() -> None:
     screen = draw(table.ui, 80, 30)
     # The last hand's points first, then the final standings.
     assert "Hand 1 is over" in screen and "Points" in screen and "Final standings" not in screen
-    assert "That was the last hand: any key shows the final standings." in screen
+    assert "That was the last hand: the final standings come next." in screen
+    assert "any key final standings" in screen  # the key, in the footer
     table.press("enter")
     screen = draw(table.ui, 80, 30)
     assert "Final standings" in screen and "The table is over" in screen

@@ -240,7 +240,7 @@ def test_the_lobby_is_data_the_page_lays_out() -> None:
         {"type": "add_bot", "strategy": "random"}
     ]
     assert tap(model, do="start") == [{"type": "start"}]
-    assert lobby["waiting"] == "" and lobby["rematch"] is False  # the host player starts
+    assert lobby["waiting"] == "" and lobby["rematch"] is False  # the host: not can_start
     guest = model_at("lobby", language="es")
     guest.session.is_host = False  # type: ignore[union-attr]
     waiting = Translator("es")._("Waiting for the host player to start.")

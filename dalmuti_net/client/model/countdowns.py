@@ -83,16 +83,6 @@ class Countdowns:
         )
 
 
-def your_time(t: Translator, countdowns: Countdowns, me: int | None) -> list[Fragment]:
-    """For the status line when it is your turn: how long you have."""
-    left = countdowns.turn_left(me)
-    if left is None:
-        return []
-    if left <= WARN_AT:
-        return [("", "  "), ("class:error", t._("Only {n} s left!").format(n=left))]
-    return [("", "  "), ("class:dim", t._("{n} s left").format(n=left))]
-
-
 def offline_sentence(t: Translator, countdowns: Countdowns, player: int, name: str) -> str | None:
     """ "Bea is offline: a bot takes the seat in 42 s", while her grace period runs."""
     left = countdowns.grace_left(player)

@@ -12,15 +12,19 @@ classes by ``tools/view_schema.py``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ...engine import JESTER, Observation
 from ...engine.roles import Role, roles_of
 from ...lang.i18n import N_, Translator
+from ...lang.text import tidy
 from ...lang.words import card_label, describe_set, role_symbol
+from ...told import NEXT_CLAUSE, Listed
 from .choosers import ExchangeChooser, PlacementChooser, PlayChooser, TaxChooser, whole_answers
-from .client_model import ClientModel
-from .departures import LEFT_MARK, final_rows, next_seating
+from .client_model import AUTO_PASSING, ClientModel
+from .countdowns import offline_sentence
+from .departures import LEFT_MARK, StandingRow, final_rows, next_seating
 from .rules_menu import (
     RULE_FIELDS,
     TYPED_FIELDS,
@@ -30,7 +34,7 @@ from .rules_menu import (
     rule_value_text,
     rules_summary,
 )
-from .seat_marks import Mark, game_flags, joining_row, lobby_marks, players_heading
+from .seat_marks import Mark, game_flags, joining_row, lobby_marks, players_heading, your_time
 from .story import describe_event, describe_last_trick, describe_step
 from .views import TableView
 from .watchers import watchers_line
@@ -219,7 +223,7 @@ class ResultsView:
     notes: tuple[str, ...]
     """The cards that changed hands with this seat."""
     next: str
-    """Who the next deal waits for (empty after the last hand)."""
+    """Who the next deal waits for (after the last hand: that the final standings come)."""
     last: bool
     """The last hand's: the final standings come next."""
     reading: bool
@@ -234,6 +238,8 @@ class StandingView:
     name: str
     figure: str
     """The points, or the role at a table without scoring."""
+    points: bool
+    """The figure is the points (a number), else the role in words."""
     note: str | None
     me: bool
 
@@ -285,6 +291,18 @@ class NoticeView:
 
 
 @dataclass(frozen=True)
+class TrickPlay:
+    """A turn of the trick in a sentence (``Bo: Cook ×2``, ``Cy passes``), or the phase
+    in words while nothing is on the table."""
+
+    text: str
+    played: bool
+    """A set was played (else a pass, a note or the phase)."""
+    top: bool
+    """The set on top of the trick being played: what is to beat."""
+
+
+@dataclass(frozen=True)
 class TableState:
     """The table while a hand is played or over."""
 
@@ -296,12 +314,16 @@ class TableState:
     joining: str | None
     trick_title: str
     """``On the table:``, or the last trick's (``Bo took the trick:``)."""
-    trick: tuple[str, ...]
-    """The trick in sentences, as it happened (or the phase in words)."""
+    trick: tuple[TrickPlay, ...]
+    """The trick turn by turn, as it happened (or the phase in words)."""
     trick_current: bool
     """The trick is being played (else: the last one, until the next lead)."""
     turn: str
     """What the table waits for, in words."""
+    turn_tone: str
+    """turn (yours), warning (someone offline), heading (the table is over) or dim."""
+    time_left: Mark | None
+    """Your turn: how long you have (its tone ``error`` when it is short)."""
     my_turn: bool
     auto_passing: bool
     hand: HandView | None
@@ -443,15 +465,20 @@ def _lobby_waiting(model: ClientModel, table: TableView) -> tuple[str, str]:
 
 
 def hand_view(model: ClientModel, observation: Observation) -> HandView | None:
-    """The viewer's cards; while choosing, those that may be chosen, with the picks."""
+    """The viewer's cards (none for a spectator), with the picks of the decision being
+    chosen. The game's hand where it is known: a chooser says where its cursor is and what
+    is picked, never how many cards are held."""
     t = model.t
+    if model.me is None:
+        return None
     chooser = model.choosing
-    groups = None if chooser is None else chooser.groups()
-    if not groups:
-        hand = observation.hand if model.me is not None else None
-        if hand is None:
-            return None
+    hand = observation.hand
+    if hand is not None:
         groups = [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
+    else:
+        groups = (None if chooser is None else chooser.groups()) or []
+    if hand is None and not groups:  # a misdeal stops the deal before anyone's cards are known
+        return HandView(title=t._("Your hand: not dealt yet"), cards=(), tappable=False)
     picked = {} if chooser is None else chooser.picked()
     pointed = None if chooser is None else chooser.cursor_card
     total = sum(count for _, count in groups)
@@ -563,7 +590,9 @@ def results_view(model: ClientModel, observation: Observation) -> ResultsView | 
         headers=tuple(headers),
         rows=tuple(rows),
         notes=tuple(note for note in notes if note is not None),
-        next="" if last else next_deal(model),
+        next=t._("That was the last hand: the final standings come next.")
+        if last
+        else next_deal(model),
         last=last,
         reading=model.reading_results(),
     )
@@ -592,28 +621,37 @@ def standings_view(model: ClientModel, observation: Observation) -> tuple[Standi
     if observation.ended is None:
         return ()
     rows = final_rows(model.t, observation.ended, model.table, observation, model.name_of)
+    return standing_views(rows, model.me)
+
+
+def standing_views(rows: Iterable[StandingRow], me: int | None) -> tuple[StandingView, ...]:
+    """Final standings' rows as the view has them (the table's, a refusal's)."""
     return tuple(
-        StandingView(row.place, row.name, row.figure, row.note, row.player == model.me)
+        StandingView(row.place, row.name, row.figure, row.role is None, row.note, row.player == me)
         for row in rows
     )
 
 
-def _turn(model: ClientModel, observation: Observation) -> str:
+def _turn(model: ClientModel, observation: Observation) -> tuple[str, str, Mark | None]:
+    """What the table waits for, in words, its tone, and the time left on your turn."""
     t = model.t
     if observation.ended is not None:
-        return t._("The table is over.")
+        return t._("The table is over."), "heading", None
     if observation.phase == "hand_over" and model.choosing is None:
-        return next_deal(model)
+        return next_deal(model), "dim", None
     if model.chooser is not None and model.choosing is None:
-        from .client_model import AUTO_PASSING
-
-        return t._(AUTO_PASSING)
+        return t._(AUTO_PASSING), "dim", None
     if model.chooser is not None:
-        return t._("Your turn!")
+        return t._("Your turn!"), "turn", your_time(t, model.countdowns, model.me)
+    offline = [
+        offline_sentence(t, model.countdowns, p, model.name_of(p)) for p in observation.waiting
+    ]
+    if any(offline):
+        return Listed((o for o in offline if o), NEXT_CLAUSE).told(t._), "warning", None
     if observation.waiting:
         names = t.list_separator.join(model.name_of(p) for p in observation.waiting)
-        return t._("Waiting for {names}").format(names=names)
-    return ""
+        return t._("Waiting for {names}").format(names=names), "dim", None
+    return "", "dim", None
 
 
 def _heading(t: Translator, observation: Observation) -> str:
@@ -626,23 +664,46 @@ def _heading(t: Translator, observation: Observation) -> str:
     )
 
 
+def trick_plays(
+    model: ClientModel, observation: Observation
+) -> tuple[str, tuple[TrickPlay, ...], bool]:
+    """The trick's title, its plays, and whether it is being played: the trick being
+    played turn by turn; once over, the last trick with who took it, until the next lead;
+    else the phase in words (nothing once the table is over)."""
+    t = model.t
+    story = model.trick_story
+    if observation.phase == "play" and story.steps:
+        title, steps, current = t._("On the table:"), story.steps, True
+    elif observation.phase in ("play", "hand_over") and story.last:
+        last = tidy(describe_last_trick(t, story, model.seat_name, model.me))
+        title, steps, current = t._("{label}:").format(label=last), story.last, False
+    else:
+        phase = PHASE_TEXT.get(observation.phase)
+        plays = () if phase is None else (TrickPlay(t._(phase), played=False, top=False),)
+        return t._("On the table:"), plays, False
+    top = next((step for step in reversed(steps) if step.set is not None), None)
+    return (
+        title,
+        tuple(
+            TrickPlay(
+                tidy(describe_step(t, step, model.seat_name, model.me)),
+                played=step.set is not None,
+                top=current and step is top,
+            )
+            for step in steps
+        ),
+        current,
+    )
+
+
 def table_state(model: ClientModel) -> TableState | None:
     session, table = model.session, model.table
     observation = None if session is None else session.observation
     if table is None or table.lobby or observation is None or not observation.order:
         return None
     t = model.t
-    story = model.trick_story
-    title, steps, current = t._("On the table:"), story.steps, True
-    if not (observation.phase == "play" and story.steps):
-        steps, current = [], False
-        if observation.phase in ("play", "hand_over") and story.last:
-            last = describe_last_trick(t, story, model.seat_name, model.me)
-            title, steps = t._("{label}:").format(label=last), story.last
-    trick = tuple(describe_step(t, step, model.seat_name, model.me) for step in steps)
-    if not steps:
-        phase = PHASE_TEXT.get(observation.phase)
-        trick = () if phase is None else (t._(phase),)
+    title, trick, current = trick_plays(model, observation)
+    turn, turn_tone, time_left = _turn(model, observation)
     joining = joining_row(t, table, observation, model.name_of)
     return TableState(
         heading=_heading(t, observation),
@@ -652,7 +713,9 @@ def table_state(model: ClientModel) -> TableState | None:
         trick_title=title,
         trick=trick,
         trick_current=current,
-        turn=_turn(model, observation),
+        turn=turn,
+        turn_tone=turn_tone,
+        time_left=time_left,
         my_turn=model.choosing is not None,
         auto_passing=model.chooser is not None and model.choosing is None,
         hand=hand_view(model, observation),
@@ -715,10 +778,7 @@ def display(model: ClientModel) -> Display:
             refusal.title,
             refusal.sentences,
             tuple(ChoiceView(c.action, t._(c.label), c.sentence) for c in refusal.choices),
-            tuple(
-                StandingView(r.place, r.name, r.figure, r.note, r.player == model.me)
-                for r in refusal.standings
-            ),
+            standing_views(refusal.standings, model.me),
         ),
         field=None
         if field is None

@@ -26,6 +26,16 @@ class Mark:
     """How it is styled: ``good``, ``dim``, ``heading``, ``warning`` or ``error``."""
 
 
+def your_time(t: Translator, countdowns: Countdowns, me: int | None) -> Mark | None:
+    """Beside "Your turn!": how long you have (an error's tone when it is short)."""
+    left = countdowns.turn_left(me)
+    if left is None:
+        return None
+    if left <= WARN_AT:
+        return Mark(t._("Only {n} s left!").format(n=left), "error")
+    return Mark(t._("{n} s left").format(n=left), "dim")
+
+
 def countdown_marks(t: Translator, countdowns: Countdowns, player: int) -> list[Mark]:
     """The turn timer running for a seat, and the time before a stand-in takes it."""
     marks: list[Mark] = []

@@ -10,39 +10,35 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from ...engine import JESTER, Observation, Rules
-from ...engine.cards import JESTERS_IN_DECK, Counts
+from ...engine import JESTER, Rules
+from ...engine.cards import JESTERS_IN_DECK
 from ...engine.rules import MAX_HAND_LIMIT, stripped_ranks
 from ...lang.i18n import Translator
 from ...lang.text import fit, label_gap, tail, tidy, truncate, width, wrap
-from ...lang.words import card_label, role_symbol
+from ...lang.words import role_symbol
 from ...protocol import PROTOCOL_VERSION
 from ...protocol.discovery import VERSION_ISSUES
 from ...told import NEXT_CLAUSE, Listed
-from ..model.countdowns import offline_sentence, your_time
-from ..model.departures import final_rows
 from ..model.display import (
-    PHASE_TEXT,
     Display,
+    HandView,
     LobbyView,
+    ResultsView,
     SeatRow,
+    TableState,
     display,
-    next_deal,
-    results_view,
-    seat_rows,
 )
 from ..model.errors import TROUBLESHOOTING
 from ..model.rules_menu import (
     rule_value_text,
 )
-from ..model.seat_marks import Mark, joining_row
-from ..model.story import TrickStep, describe_event, describe_last_trick, describe_step
+from ..model.seat_marks import Mark
 from ..status import Status
 from .confirm import confirmation_lines
 from .help import help_screen
 from .hints import Hint
-from .refusals import refusal_lines
-from .state import AUTO_PASSING, ClientUi, Overlay, Screen
+from .refusals import refusal_lines, standings_lines
+from .state import ClientUi, Overlay, Screen
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -292,8 +288,9 @@ def _connecting(ui: ClientUi, cols: int) -> list[Line]:
 
 def _problem(ui: ClientUi, cols: int) -> list[Line]:
     t = ui.t
-    if ui.model.refusal is not None:
-        return refusal_lines(t, ui.model.refusal, cols)
+    refusal = display(ui.model).refusal
+    if refusal is not None:
+        return refusal_lines(t, refusal, cols)
     lines = [plain(t._("Not connected"), "class:title"), []]
     lines += wrapped(ui.model.problem or "", cols, "class:error")
     if ui.model.problem_detail:
@@ -310,23 +307,13 @@ def _problem(ui: ClientUi, cols: int) -> list[Line]:
 # ----------------------------------------------------------------------------- the table
 
 
-def _header(ui: ClientUi, cols: int) -> Line:
+def _header(ui: ClientUi, view: Display, cols: int) -> Line:
     t = ui.t
-    table = ui.model.table
-    session = ui.model.session
-    observation = None if session is None else session.observation
-    parts = ["" if table is None else table.name]
-    if table is not None and table.lobby:
+    parts = [view.name]
+    if view.lobby is not None:
         parts.append(t._("Lobby"))
-    elif observation is not None and observation.hand_number:
-        if observation.hand_limit:
-            parts.append(
-                t._("Hand {hand} of {limit}").format(
-                    hand=observation.hand_number, limit=observation.hand_limit
-                )
-            )
-        else:
-            parts.append(t._("Hand {hand}").format(hand=observation.hand_number))
+    elif view.table is not None:
+        parts.append(view.table.heading)
     left = " · ".join(p for p in parts if p)
     if not ui.model.live:  # nothing is connected: what is on screen is a replay
         right, style = t._("replay"), "class:dim"
@@ -342,60 +329,39 @@ def _header(ui: ClientUi, cols: int) -> Line:
     return [("class:title", fit(left, room)), ("", " "), (style, right)]
 
 
-def _turn_line(ui: ClientUi) -> Line:
-    """What the table waits for."""
-    t = ui.t
-    session = ui.model.session
-    observation = None if session is None else session.observation
-    if observation is None or ui.model.table is None or ui.model.table.lobby:
+def _turn_line(state: TableState) -> Line:
+    """What the table waits for, and on your turn how long you have."""
+    if not state.turn:
         return []
-    if observation.ended is not None:
-        over = [("class:heading", t._("The table is over."))]
-        if session is not None and session.is_host:
-            return [*over, ("", " " + t._("r offers a rematch with the same seats."))]
-        return over
-    if observation.phase == "hand_over":
-        return plain(_next_deal(ui), "class:dim")
-    waiting = observation.waiting
-    if ui.model.chooser is not None and ui.model.choosing is None:  # auto-pass's pause
-        return plain(t._(AUTO_PASSING), "class:dim")
-    if ui.model.chooser is not None:
-        return [("class:turn", t._("Your turn!")), *your_time(t, ui.model.countdowns, ui.model.me)]
-    offline = [offline_sentence(t, ui.model.countdowns, p, ui.model.name_of(p)) for p in waiting]
-    if any(offline):
-        said = Listed((o for o in offline if o), NEXT_CLAUSE).told(t._)  # ；in Chinese
-        return plain(said, "class:warning")
-    if waiting:
-        names = t.list_separator.join(ui.model.name_of(p) for p in waiting)
-        return plain(t._("Waiting for {names}").format(names=names), "class:dim")
-    return []
+    line: Line = [(f"class:{state.turn_tone}", state.turn)]
+    if state.time_left is not None:
+        line += [("", "  "), (f"class:{state.time_left.tone}", state.time_left.text)]
+    return line
 
 
 def _table(ui: ClientUi, view: Display, cols: int, rows: int) -> list[Line]:
     """The table's body in ``rows`` rows (the footer is drawn apart), from the typed
     view."""
-    session = ui.model.session
-    table = ui.model.table
-    lines: list[Line] = [_header(ui, cols)]
-    if session is None or table is None:
+    lines: list[Line] = [_header(ui, view, cols)]
+    if ui.model.session is None or ui.model.table is None:
         return lines
     if view.lobby is not None:
         return lines + _lobby(ui, view.lobby, cols, rows - 1)
-    observation = session.observation
-    if observation is None or not observation.order:
+    state = view.table
+    if state is None:
         lines.append(plain(ui.t._("Waiting for the first hand…"), "class:dim"))
         return lines + _log_block(ui, cols, rows - 2)
-    if ui.model.results_shown:  # the last hand's too, before the final standings
-        lines += _results(ui, observation, cols)
+    if state.results is not None:  # the last hand's too, before the final standings
+        lines += _results(ui, state.results, cols)
         return lines + _log_block(ui, cols, rows - len(lines))
     top: list[Line] = []
     hand: list[Line] = []
     decision: list[Line] = []
     memory: list[Line] = []
     for squeeze in range(SQUEEZES + 1):
-        top, hand, decision = _table_parts(ui, observation, cols, squeeze)
+        top, hand, decision = _table_parts(ui, view, state, cols, squeeze)
         if ui.model.in_hand and (ui.show_memory or memory_always_shown(cols, rows)):
-            memory = _memory(ui, observation, cols)
+            memory = _memory(ui, cols)
         room = rows - len(lines) - len(top) - len(hand) - len(decision) - len(memory)
         if room > LOG_MIN_LINES:  # its title and the lines
             break
@@ -414,19 +380,17 @@ take them all)."""
 
 
 def _table_parts(
-    ui: ClientUi, observation: Observation, cols: int, squeeze: int
+    ui: ClientUi, view: Display, state: TableState, cols: int, squeeze: int
 ) -> tuple[list[Line], list[Line], list[Line]]:
     """The seats and trick, the hand, and the decision, ``squeeze`` steps squeezed."""
     seat_cols = min(84, cols - 40) if cols >= WIDE else cols
-    seats = _seats(ui, observation, cols, seat_cols, heading=squeeze < 2)
+    seats = _seats(ui, state, cols, seat_cols, heading=squeeze < 2)
     if cols >= WIDE:
-        trick = _trick_panel(ui, observation, cols - seat_cols - 3)
-        top = side_by_side(seats, trick, seat_cols)
+        top = side_by_side(seats, _trick_panel(state, cols - seat_cols - 3), seat_cols)
     else:
-        story_lines = 1 if squeeze else STORY_LINES
-        top = seats + _trick_story(ui, observation, cols, story_lines)
-    hand = _hand(ui, observation, cols, numbers_only=squeeze >= 3, inline=squeeze >= 4)
-    return top, hand, _decision(ui, cols, joined=squeeze >= 1)
+        top = seats + _trick_story(state, cols, 1 if squeeze else STORY_LINES)
+    hand = _hand(ui, state.hand, cols, numbers_only=squeeze >= 3, inline=squeeze >= 4)
+    return top, hand, _decision(ui, view, state, cols, joined=squeeze >= 1)
 
 
 MEMORY_ALWAYS_ROWS = 34
@@ -461,17 +425,18 @@ def fit_name(name: str, cells: int) -> str:
 
 
 def _seat_columns(
-    t: Translator,
+    heading: tuple[str, ...],
     seats: tuple[SeatRow, ...],
     cols: int,
     room: int,
     fixed: int,
 ) -> tuple[int, int]:
     """The name and role columns' widths for seat rows in ``room`` cells, of which
-    ``fixed`` go to the marker, symbol and figures. A seat's tags ("bot stands in",
-    "bot in 42 s") matter more than whole names and role names: where they would not
-    fit, the names are cut (to ``NAME_MIN_COLS``), then the role names give way (the
-    symbol before each name still shows the role); 0 for the role: no role column."""
+    ``fixed`` go to the marker, symbol and figures (``heading``: the columns' headings).
+    A seat's tags ("bot stands in", "bot in 42 s") matter more than whole names and role
+    names: where they would not fit, the names are cut (to ``NAME_MIN_COLS``), then the
+    role names give way (the symbol before each name still shows the role); 0 for the
+    role: no role column."""
     name_cols = 20 if cols >= 90 else 18
     role_cols = 16
     tags = max((sum(2 + width(flag.text) for flag in seat.flags) for seat in seats), default=0)
@@ -479,8 +444,8 @@ def _seat_columns(
         return name_cols, role_cols
     names = [width(seat.name) for seat in seats]
     roles = [width(seat.role_name) for seat in seats]
-    role_cols = max([width(t._("Role")), *roles])  # no wider than its widest role
-    name_cols = min(name_cols, max([width(t._("Player")), *names]))
+    role_cols = max([width(heading[1]), *roles])  # no wider than its widest role
+    name_cols = min(name_cols, max([width(heading[0]), *names]))
     shrunk = min(name_cols, room - fixed - 1 - role_cols - tags)
     if shrunk >= min(NAME_MIN_COLS, name_cols):
         return shrunk, role_cols
@@ -488,25 +453,23 @@ def _seat_columns(
 
 
 def _seats(
-    ui: ClientUi, observation: Observation, cols: int, room: int, heading: bool = True
+    ui: ClientUi, state: TableState, cols: int, room: int, heading: bool = True
 ) -> list[Line]:
-    """The seats, one a row (``client/model/display.seat_rows``), in ``room`` cells (the
-    trick's panel beside them when wide); ``cols`` sets the name column's width;
-    ``heading``: with the columns' headings."""
-    t = ui.t
-    table = ui.model.table
-    scoring = table is not None and table.rules.scoring
-    seats = seat_rows(ui.model, observation)
-    cards_cols = max(3, width(t._("Cards")))
-    score_cols = max(3, width(t._("Score")))
-    fixed = 2 + 2 + 1 + 1 + cards_cols + (1 + score_cols if scoring else 0)
-    name_cols, role_cols = _seat_columns(t, seats, cols, room, fixed)
-    header = f"     {fit(t._('Player'), name_cols)} "
+    """The view's seat rows (``client/model/display.seat_rows``), one a row, in ``room``
+    cells (the trick's panel beside them when wide); ``cols`` sets the name column's
+    width; ``heading``: with the columns' headings (player, role, cards, score)."""
+    player, role, cards, *score = state.columns
+    seats = state.seats
+    cards_cols = max(3, width(cards))
+    score_cols = max([3, *(width(title) for title in score)])
+    fixed = 2 + 2 + 1 + 1 + cards_cols + (1 + score_cols if score else 0)
+    name_cols, role_cols = _seat_columns(state.columns, seats, cols, room, fixed)
+    header = f"     {fit(player, name_cols)} "
     if role_cols:
-        header += f"{fit(t._('Role'), role_cols)} "
-    header += fit(t._("Cards"), cards_cols, "right")
-    if scoring:
-        header += f" {fit(t._('Score'), score_cols, 'right')}"
+        header += f"{fit(role, role_cols)} "
+    header += fit(cards, cards_cols, "right")
+    if score:
+        header += f" {fit(score[0], score_cols, 'right')}"
     lines: list[Line] = [plain(header, "class:heading")] if heading else []
     for seat in seats:
         marker = ("class:turn", "▶ ") if seat.turn else ("", "  ")
@@ -530,23 +493,21 @@ def _seats(
             row += [("", "  "), (style, flag)]
             used += 2 + width(flag)
         lines.append(row)
-    joining = joining_row(t, ui.model.table, observation, ui.model.name_of)
-    if joining is not None:
-        lines.append(plain("  " + joining.text, "class:dim"))
+    if state.joining is not None:
+        lines.append(plain("  " + state.joining, "class:dim"))
     return lines
 
 
-def _story_pieces(ui: ClientUi, steps: list[TrickStep], current: bool) -> list[Line]:
-    t = ui.t
-    top = next((step for step in reversed(steps) if step.set is not None), None)
+def _play_pieces(state: TableState) -> list[Line]:
+    """The trick's plays as the screen styles them: the set to beat stressed, passes and
+    a trick over dimmed."""
     pieces: list[Line] = []
-    for step in steps:
-        text = tidy(describe_step(t, step, ui.model.seat_name, ui.model.me))
-        if not current or step.set is None:
+    for play in state.trick:
+        if not state.trick_current or not play.played:
             style = "class:dim"
         else:
-            style = "class:trick" if step is top else ""
-        pieces.append([(style, text)])
+            style = "class:trick" if play.top else ""
+        pieces.append([(style, play.text)])
     return pieces
 
 
@@ -555,32 +516,18 @@ STORY_LINES = 2
 and the set on top (what is to beat) stays."""
 
 
-def _trick_story(
-    ui: ClientUi, observation: Observation, cols: int, max_lines: int = STORY_LINES
-) -> list[Line]:
-    """The trick as it happened: ``On the table: Bo: Cook ×2 · Cy passes · You: …``; when
-    it is over, the last trick (dimmed) with who took it, until the next lead."""
-    t = ui.t
-    story = ui.model.trick_story
-    if observation.phase == "play" and story.steps:
-        title: Line = [("class:heading", t._("On the table:"))]
-        steps, current = story.steps, True
-    elif observation.phase in ("play", "hand_over") and story.last:
-        last = tidy(describe_last_trick(t, story, ui.model.seat_name, ui.model.me))
-        title = [("class:heading", t._("{label}:").format(label=last))]
-        steps, current = story.last, False
-    else:
-        phase = PHASE_TEXT.get(observation.phase)
-        if phase is None:  # the table is over: nothing is on it
-            return []
-        label = t._("On the table:")
-        return [[("class:heading", label + label_gap(label)), ("class:dim", t._(phase))]]
-    pieces = _story_pieces(ui, steps, current)
-    top = next((i for i in range(len(steps) - 1, -1, -1) if steps[i].set is not None), None)
+def _trick_story(state: TableState, cols: int, max_lines: int = STORY_LINES) -> list[Line]:
+    """The trick as it happened, after its title: ``On the table: Bo: Cook ×2 · Cy
+    passes · You: …``; when it is over, the last trick (dimmed) with who took it."""
+    if not state.trick:  # the table is over: nothing is on it
+        return []
+    title: Line = [("class:heading", state.trick_title)]
+    pieces = _play_pieces(state)
+    top = next((i for i, play in enumerate(state.trick) if play.top), None)
     # Older turns give way first, then the newest; the set on top (what is to beat, and
     # who played it) stays longest. Each run of turns left out shows as "…".
     order = [i for i in range(len(pieces)) if i != top]
-    gap = label_gap(title[-1][1])
+    gap = label_gap(state.trick_title)
     lines: list[Line] = []
     for dropped in range(len(order) + 1):
         gone = set(order[:dropped])
@@ -597,34 +544,23 @@ def _trick_story(
     return lines[:max_lines]
 
 
-def _trick_panel(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
-    """Beside the seats on a wide screen: the trick turn by turn, then the cards played."""
-    t = ui.t
-    story = ui.model.trick_story
-    lines: list[Line] = []
-    if observation.phase == "play" and story.steps:
-        lines.append(plain(t._("This trick"), "class:heading"))
-        steps, current = story.steps, True
-    elif observation.phase in ("play", "hand_over") and story.last:
-        last = tidy(describe_last_trick(t, story, ui.model.seat_name, ui.model.me))
-        lines.append(plain(last, "class:heading"))
-        steps, current = story.last, False
-    else:
-        lines.append(plain(t._("This trick"), "class:heading"))
-        phase = PHASE_TEXT.get(observation.phase)
-        if phase is not None:  # (none once the table is over)
-            lines.append(plain(t._(phase), "class:dim"))
-        steps, current = [], True
-    pieces = _story_pieces(ui, steps, current)
+def _trick_panel(state: TableState, cols: int) -> list[Line]:
+    """Beside the seats on a wide screen: the trick turn by turn, under its title."""
+    lines = [plain(state.trick_title, "class:heading")]
+    pieces = _play_pieces(state)
     if len(pieces) > 9:
         pieces = [[("class:dim", "…")], *pieces[-8:]]
     return lines + [fit_line(piece, cols) for piece in pieces]
 
 
-def _memory(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
+def _memory(ui: ClientUi, cols: int) -> list[Line]:
     """The cards played so far, by rank: how many are gone and how many are still unseen
     (in other hands), Jesters included; ranks a stripped deck lacks show a dash."""
     t = ui.t
+    session = ui.model.session
+    observation = None if session is None else session.observation
+    if observation is None:
+        return []
     stripped_decks = ui.model.table is not None and ui.model.table.rules.stripped_decks
     stripped = set(stripped_ranks(Rules(stripped_decks=stripped_decks), len(observation.order)))
     hand = observation.hand
@@ -673,117 +609,75 @@ def columns(cells: list[str], widths: list[int], right: Collection[int], style: 
     return plain("  " + "  ".join(fitted), style)
 
 
-def results_rows(ui: ClientUi) -> tuple[list[str], list[list[str]]]:
-    """The hand just over as a table's headings and rows (``display.results_view``), each
-    next hand's role with its symbol."""
-    session = ui.model.session
-    assert session is not None and session.observation is not None
-    view = results_view(ui.model, session.observation)
-    assert view is not None
+def results_rows(ui: ClientUi, results: ResultsView) -> list[list[str]]:
+    """The view's results as the table's rows, each next hand's role with its symbol."""
     rows = []
-    for row in view.rows:
+    for row in results.rows:
         cells = list(row.cells)
         if row.role is not None:
             cells[2] = f"{role_symbol(row.role, ui.ascii_symbols)} {cells[2]}"
         rows.append(cells)
-    return list(view.headers), rows
+    return rows
 
 
-def _results(ui: ClientUi, observation: Observation, cols: int) -> list[Line]:
-    """The hand just over: finishing order, next hand's roles, points and totals (with
-    scoring), the cards that changed hands with you; until the next deal or a key."""
+def _results(ui: ClientUi, results: ResultsView, cols: int) -> list[Line]:
+    """The hand just over (``display.results_view``): finishing order, next hand's roles,
+    points and totals (with scoring), the cards that changed hands with you, and who the
+    next deal waits for; until the next deal or a key."""
     t = ui.t
-    result = ui.model.results
-    assert result is not None
-    lines: list[Line] = [rule(t._("Hand {hand} is over").format(hand=result.hand), cols)]
-    headers, rows = results_rows(ui)
+    lines: list[Line] = [rule(results.title, cols)]
+    headers, rows = list(results.headers), results_rows(ui, results)
     widths = column_widths([headers, *rows], cols)
     figures = (t._("Points"), t._("Total"))
     right = {index for index, heading in enumerate(headers) if heading in figures}
     lines.append(columns(headers, widths, right, "class:heading"))
-    for player, row in zip(result.finishing, rows, strict=True):
-        lines.append(columns(row, widths, right, "class:me" if player == ui.model.me else ""))
-    for transfer in observation.transfers:
-        told = describe_event(t, transfer, ui.model.name_of, ui.model.me)
-        if told is not None:
-            lines += wrapped(told, cols)
-    if observation.ended is not None:
-        lines += wrapped(
-            t._("That was the last hand: any key shows the final standings."), cols, "class:good"
-        )
-        return lines
-    lines += wrapped(_next_deal(ui), cols, "class:dim")
-    if ui.model.reading_results():
-        lines += wrapped(
-            t._("Press Enter when you have read them; Esc shows the table."), cols, "class:good"
-        )
+    for view_row, row in zip(results.rows, rows, strict=True):
+        lines.append(columns(row, widths, right, "class:me" if view_row.me else ""))
+    for note in results.notes:
+        lines += wrapped(note, cols)
+    if results.next:
+        lines += wrapped(results.next, cols, "class:dim")
     return lines
-
-
-def _next_deal(ui: ClientUi) -> str:
-    return next_deal(ui.model)
-
-
-def _hand_groups(ui: ClientUi, hand: Counts | None) -> list[tuple[int, int]]:
-    """(card, how many) of the viewer's hand as the game has it; a chooser only says
-    where its cursor is and what is picked, never how many cards are held."""
-    if hand is None:
-        chooser = ui.model.chooser
-        groups = None if chooser is None else chooser.groups()
-        return groups or []
-    return [(card, hand[card]) for card in range(1, JESTER + 1) if hand[card] > 0]
 
 
 def _hand(
     ui: ClientUi,
-    observation: Observation,
+    hand: HandView | None,
     cols: int,
     numbers_only: bool = False,
     inline: bool = False,
 ) -> list[Line]:
-    """The viewer's hand under its title; ``numbers_only``: ``12 ×2`` for ``12 Peasant
+    """The view's hand under its title; ``numbers_only``: ``12 ×2`` for ``12 Peasant
     ×2``; ``inline``: the title on the cards' first line, not a rule above them."""
     t = ui.t
-    if ui.model.me is None:
+    if hand is None:
         return [rule(t._("You are watching"), cols)]
-    hand = observation.hand
-    if hand is None:  # a misdeal stops the deal before anyone's cards are known
-        return [rule(t._("Your hand: not dealt yet"), cols)]
-    total = sum(hand)
-    title = t.n_("Your hand: {n} card", "Your hand: {n} cards", total).format(n=total)
-    groups = _hand_groups(ui, hand)
-    chooser = ui.model.chooser
-    cursor = chooser.cursor_card if chooser is not None else None
-    picked = chooser.picked() if chooser is not None else {}
     pieces: list[Line] = []
-    for card, held in groups:
-        label = card_label(t, card)
-        if numbers_only:
-            label = t._("J") if card == JESTER else str(card)
-        text = f"{label} ×{held}"
-        style = "class:cursor" if card == cursor else "class:card"
-        piece: Line = [(style, text)]
-        if picked.get(card):
-            piece.append(("class:picked", f" ✓{picked[card]}"))
+    for card in hand.cards:
+        text = f"{card.rank if numbers_only else card.label} ×{card.count}"
+        piece: Line = [("class:cursor" if card.pointed else "class:card", text)]
+        if card.picked:
+            piece.append(("class:picked", f" ✓{card.picked}"))
         pieces.append(piece)
     if inline:
-        heading = [("class:heading", title)]
+        heading = [("class:heading", hand.title)]
         empty = [] if pieces else [[("class:dim", t._("(no cards)"))]]
         return wrap_fragments([heading, *pieces, *empty], cols)
-    lines = [rule(title, cols)]
+    lines = [rule(hand.title, cols)]
     if not pieces:
         return [*lines, plain(t._("(no cards)"), "class:dim")]
     return lines + wrap_fragments(pieces, cols)
 
 
-def _decision(ui: ClientUi, cols: int, joined: bool = False) -> list[Line]:
+def _decision(
+    ui: ClientUi, view: Display, state: TableState, cols: int, joined: bool = False
+) -> list[Line]:
     """What is asked of the viewer; ``joined``: the turn line and the question share
     their first line (``Your turn! Your lead: play any set.``) where they fit."""
-    t = ui.t
     lines: list[Line] = []
-    turn = _turn_line(ui)
-    chooser = ui.model.choosing
-    prompt = None if chooser is None else chooser.prompt(t, ui.model.namer())
+    turn = _turn_line(state)
+    decision = state.decision
+    prompt = None if decision is None else decision.prompt
     if turn and prompt is not None and joined:
         # "Your turn!" alone: the time left is on the seat's row too ("◷ 42 s").
         lines += after(turn[:1], prompt, cols)[:3]
@@ -792,38 +686,13 @@ def _decision(ui: ClientUi, cols: int, joined: bool = False) -> list[Line]:
             lines.append(turn)
         if prompt is not None:
             lines += wrapped(prompt, cols)[:3]
-    if chooser is not None:
-        names = ui.model.namer()
-        selection = chooser.selection(t, names)
-        if selection:
-            lines += wrapped(selection, cols, "class:selection")[:2]
-    if ui.model.notice is not None:
-        lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")[:2]
-    ended = _standings(ui, cols)
-    return lines + ended
-
-
-def _standings(ui: ClientUi, cols: int) -> list[Line]:
-    t = ui.t
-    session = ui.model.session
-    if session is None or session.observation is None or session.observation.ended is None:
-        return []
-    lines = [rule(t._("Final standings"), cols)]
-    standings = final_rows(
-        t, session.observation.ended, ui.model.table, session.observation, ui.model.name_of
-    )
-    # Place, player, points (without scoring, the role), without headings (the seats above
-    # head the points: Score), so that eight players' standings fit 80x24 under their
-    # seats; who left says so.
-    rows = [[row.place, row.name, row.figure, row.note or ""] for row in standings]
-    widths = column_widths(rows, cols)
-    figures = {2} if all(row.role is None for row in standings) else set()
-    for standing, row in zip(standings, rows, strict=True):
-        style = (
-            "class:me" if standing.player == ui.model.me else ("class:dim" if standing.note else "")
-        )
-        lines.append(columns(row, widths, figures, style))
-    return lines
+    if decision is not None and decision.selection:
+        lines += wrapped(decision.selection, cols, "class:selection")[:2]
+    if view.notice is not None:
+        lines += wrapped(view.notice.text, cols, f"class:{view.notice.level}")[:2]
+    if not state.standings:
+        return lines
+    return [*lines, rule(ui.t._("Final standings"), cols), *standings_lines(state.standings, cols)]
 
 
 def _log_block(ui: ClientUi, cols: int, rows: int) -> list[Line]:

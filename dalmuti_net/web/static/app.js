@@ -465,7 +465,7 @@ function drawTable(state) {
   body.hidden = !!state.results;
   $("joining").textContent = state.joining || "";
   $("trick-title").textContent = state.trick_title;
-  fill("trick-steps", state.trick.map((text) => el("li", state.trick_current ? "" : "dim", text)));
+  fill("trick-steps", state.trick.map((play) => el("li", state.trick_current ? "" : "dim", play.text)));
   $("trick").hidden = !!state.results || !state.trick.length;
   drawResults(state.results);
   fill("standings", state.standings.map((row) => {
