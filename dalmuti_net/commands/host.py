@@ -473,21 +473,14 @@ def run_with_local_player(
     goes on serving until Ctrl-C or SIGTERM. ``input``/``output``: another terminal (tests)."""
     import trio
 
-    from ..client.session import TABLE_UI_SOFTWARE, ClientSession
+    from ..client.session import TABLE_UI_SOFTWARE
     from ..client.ui.config import Preferences
     from ..client.ui.runtime import TerminalClient, run_with_trio
     from ..client.ui.state import ClientUi, Quit
     from ..lang.words import terminal_is_utf8
-    from .host_runtime import HostStartError
 
     options = host.options
-    session = ClientSession(
-        options.player_name,
-        token=host.host_token,
-        code=options.code,
-        software=TABLE_UI_SOFTWARE,
-        person=True,
-    )
+    session = host.player_session(TABLE_UI_SOFTWARE)
     ui = ClientUi(t, session, address="localhost", local_host=True, preferences=Preferences())
     ui.ascii_symbols = not terminal_is_utf8()
     # Whoever joins before this terminal's first table (the host's first second) is told.
@@ -508,8 +501,7 @@ def run_with_local_player(
     host.table_on_screen = True
 
     async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            server = await nursery.start(host.serve)
+        async with host.served_beside_player() as (server, connect):
             screen = trio.CancelScope()
 
             async def say_goodbye(quit: Quit) -> None:
@@ -518,29 +510,14 @@ def run_with_local_player(
                     screen.cancel()
 
             client.before_exit = say_goodbye
+            with screen:
+                await client.play(session, connect)
+            if client.detached:
+                await client.screen_closed()
+                await host.serve_without_player(server, client.next_signal)
 
-            async def connect() -> trio.abc.Stream:
-                stream: trio.abc.Stream = server.connect_local()
-                return stream
-
-            try:
-                with screen:
-                    await client.play(session, connect)
-                if client.detached:
-                    await client.screen_closed()
-                    await host.serve_without_player(server, client.next_signal)
-            finally:
-                with trio.CancelScope(shield=True):
-                    await server.shutdown()
-                nursery.cancel_scope.cancel()
-
-    failures: list[BaseException] = []
-    try:
+    def run() -> int:
         run_with_trio(client, main)
-    except* HostStartError as group:
-        failures.extend(group.exceptions)
-    finally:
-        host.close_save()
-    if failures:
-        raise failures[0]
-    return 0
+        return 0
+
+    return host.run_with_player(run)

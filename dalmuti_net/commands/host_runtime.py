@@ -1,7 +1,8 @@
 """The running host: table, server, listeners, announcement, bots and signals together.
 
 Kept apart from the argument parsing so that the terminal UI can run the same host in its
-own trio guest run and connect the host player through ``server.connect_local()``.
+own trio guest run and connect the host player through ``server.connect_local()``
+(``served_beside_player``, for the terminal and the plain table alike).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ import logging
 import secrets
 import shlex
 import signal
-from collections.abc import Awaitable, Callable
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +23,8 @@ import trio
 
 from ..bots import make_strategy
 from ..client.bot import play, stream_connector
+from ..client.runner import Connector
+from ..client.session import ClientSession
 from ..client.ui.state import Quit
 from ..host.saved_tables import new_save_path
 from ..host.savefile import SaveError, SaveFile, summarize
@@ -265,6 +268,52 @@ class PreparedHost:
                     nursery.cancel_scope.cancel()
         finally:
             self.close_save()
+
+    def player_session(self, software: str) -> ClientSession:
+        """The host player's session, for their table in this process (``software``: the
+        front end's name, as its hello gives it)."""
+        return ClientSession(
+            self.options.player_name,
+            token=self.host_token,
+            code=self.options.code,
+            software=software,
+            person=True,
+        )
+
+    @asynccontextmanager
+    async def served_beside_player(self) -> AsyncIterator[tuple[TableServer, Connector]]:
+        """Serve the table while the host player's front end plays it in this trio run:
+        the running server and how the front end connects to it (in process). However the
+        block ends, the server is shut down and stops serving."""
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(self.serve)
+
+            async def connect() -> trio.abc.Stream:
+                stream: trio.abc.Stream = server.connect_local()
+                return stream
+
+            try:
+                yield server, connect
+            finally:
+                with trio.CancelScope(shield=True):
+                    await server.shutdown()
+                nursery.cancel_scope.cancel()
+
+    def run_with_player(self, run: Callable[[], int]) -> int:
+        """Run the host player's front end with the table served beside it (``run``, one
+        trio run), then close the save. A ``HostStartError`` is raised alone, however
+        deeply trio nested it: ``cli.main`` tells it in one line (exit 3)."""
+        failures: list[BaseException] = []
+        status = 1
+        try:
+            status = run()
+        except* HostStartError as group:
+            failures.extend(group.exceptions)
+        finally:
+            self.close_save()
+        if failures:
+            raise failures[0]
+        return status
 
     async def host_player_quits(self, quit: Quit, server: TableServer) -> bool:
         """What the host player's quit does to the table, from the screen or from lines:

@@ -12,7 +12,6 @@ from ..client.model.client_model import Quit
 from ..client.plain.narrator import PlainTable
 from ..client.plain.runtime import PLAIN_SOFTWARE, PlainClient, prepare_stdout
 from ..client.seats import SeatStore
-from ..client.session import ClientSession
 from ..client.ui.config import Preferences, chosen_name, save_name
 from ..lang.i18n import Translator
 
@@ -72,27 +71,17 @@ def join_plain(
 def host_plain(host: PreparedHost, t: Translator) -> int:
     """The host player's table in lines of text, the host running beside it in one trio
     run; the host's own messages are printed among the table's lines."""
-    from .host_runtime import HostStartError
-
     prepare_stdout()
-    options = host.options
-    session = ClientSession(
-        options.player_name,
-        token=host.host_token,
-        code=options.code,
-        software=PLAIN_SOFTWARE,
-        person=True,
-    )
+    session = host.player_session(PLAIN_SOFTWARE)
     table = PlainTable(t, session, address="localhost", local_host=True, preferences=Preferences())
     # Whoever joins before this table's first lobby (the host's first second) is told.
-    table.model.opened = options.resume is None
+    table.model.opened = host.options.resume is None
     client = PlainClient(table)
     host.say = client.print_line
     host.table_on_screen = True
 
     async def main() -> int:
-        async with trio.open_nursery() as nursery:
-            server = await nursery.start(host.serve)
+        async with host.served_beside_player() as (server, connect):
             detached = False
 
             async def say_goodbye(quit: Quit) -> None:
@@ -101,38 +90,18 @@ def host_plain(host: PreparedHost, t: Translator) -> int:
                 detached = await host.host_player_quits(quit, server)
 
             client.before_exit = say_goodbye
-
-            async def connect() -> trio.abc.Stream:
-                stream: trio.abc.Stream = server.connect_local()
-                return stream
-
             table.connecting(session, "localhost")
             client.flush()
-            try:
-                status = await client.run(session, connect)
-                if detached:
-                    with trio.open_signal_receiver(*STOP_SIGNALS) as signals:
+            status = await client.run(session, connect)
+            if detached:
+                with trio.open_signal_receiver(*STOP_SIGNALS) as signals:
 
-                        async def next_signal() -> signal.Signals:
-                            async for signum in signals:
-                                return signal.Signals(signum)
-                            raise AssertionError("signals never end")  # pragma: no cover
+                    async def next_signal() -> signal.Signals:
+                        async for signum in signals:
+                            return signal.Signals(signum)
+                        raise AssertionError("signals never end")  # pragma: no cover
 
-                        await host.serve_without_player(server, next_signal)
-                return status
-            finally:
-                with trio.CancelScope(shield=True):
-                    await server.shutdown()
-                nursery.cancel_scope.cancel()
+                    await host.serve_without_player(server, next_signal)
+            return status
 
-    failures: list[BaseException] = []
-    status = 1
-    try:
-        status = trio.run(main)
-    except* HostStartError as group:
-        failures.extend(group.exceptions)
-    finally:
-        host.close_save()
-    if failures:  # told by cli.main, however deeply trio nested it: one line, exit 3
-        raise failures[0]
-    return status
+    return host.run_with_player(lambda: trio.run(main))
