@@ -499,6 +499,14 @@ def start_full_host(source: Path, folder: Path, port: int, web_port: int) -> sub
             time.sleep(0.1)
 
 
+AUTO_PASS_OFF = {"do": "auto_pass", "on": False}
+"""Every scripted player turns auto-pass off, as a person may: with it on (a person's
+default), each seat that cannot beat the table passes only after auto-pass's pause
+(``AUTO_PASS_PAUSE_S``, 1.2 s, for the person to see what beat them), and a table of 8
+made about one move a second: the terminal player moved 4 or 5 times in 30 s, too few
+for a p99. Off, each pass is answered the moment the seat's view or model shows it."""
+
+
 def page_answers(decision: dict[str, Any], hand: dict[str, Any] | None) -> list[dict[str, Any]]:
     """What a page's taps send for the decision its view shows."""
     kind = decision["kind"]
@@ -531,7 +539,10 @@ async def page_player(web_port: int, name: str) -> None:
         when = 0.0
         while True:
             told = json.loads(await ws.get_message())
-            table = (told.get("view") or {}).get("table") or {}
+            view = told.get("view") or {}
+            if view.get("screen") == "table" and view.get("auto_pass"):
+                await ws.send_message(json.dumps(AUTO_PASS_OFF))
+            table = view.get("table") or {}
             decision = table.get("decision")
             if decision is None:
                 answered = None
@@ -587,6 +598,10 @@ async def tcp_player(port: int, name: str, sent: list[float]) -> None:
 
     async def on_message(message: Message) -> None:
         await carry_out(model.on_message(message))
+        if message["type"] == "welcome" and not session.spectator:
+            off = page_intent(model, AUTO_PASS_OFF)  # the same intent as a page's tap
+            assert off is not None
+            await carry_out(model.intend(off))
         await answer()
 
     runner = ClientRunner(session, connect, on_message=on_message, on_status=model.on_status)
