@@ -12,6 +12,7 @@ import trio
 
 from ..protocol import Direction, FrameReader, ProtocolError, encode, unpack, validate
 from ..protocol.catalogue import MAX_FRAME_BYTES
+from ..protocol.codec import CheckedFrames, unpack_checked
 from ..protocol.errors import ErrorCode
 from ..protocol.messages import Message
 
@@ -28,8 +29,11 @@ class ConnectionClosed(Exception):
 
 
 class Connection:
-    def __init__(self, stream: trio.abc.Stream) -> None:
+    def __init__(self, stream: trio.abc.Stream, checked: CheckedFrames | None = None) -> None:
         self.stream = stream
+        self._checked = checked
+        """Frame bodies this process's clients already checked (the web table's pages,
+        all sent the same frames by their host): checked once for all of them."""
         self._frames = FrameReader(MAX_FRAME_BYTES)
         self._ready: list[bytes] = []
         self._send_lock = trio.Lock()
@@ -56,13 +60,21 @@ class Connection:
                 if not data:
                     raise ConnectionClosed("the host closed the connection", "closed")
                 self._ready.extend(self._frames.feed(data))
-            raw = unpack(self._ready.pop(0))
+            body = self._ready.pop(0)
+            checked = self._checked
+            if checked is not None and body in checked:
+                return unpack_checked(body)
+            raw = unpack(body)
             try:
-                return validate(raw, Direction.TO_CLIENT)
+                message = validate(raw, Direction.TO_CLIENT)
             except ProtocolError as error:
                 if error.code is not ErrorCode.UNKNOWN_TYPE:
                     raise
                 self._note_skipped(raw)
+                continue
+            if checked is not None:
+                checked.add(body)
+            return message
 
     def _note_skipped(self, raw: dict[str, Any]) -> None:
         seq = raw.get("seq")

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 import trio
 
 from ..protocol import ProtocolError
+from ..protocol.codec import CheckedFrames
 from ..protocol.messages import Message
 from ..told import N_, Told
 from .claims import address_text
@@ -117,8 +118,12 @@ class ClientRunner:
         on_status: Callable[[Status], None] | None = None,
         reconnect: bool = True,
         max_reconnect_attempts: int | None = None,
+        checked_frames: CheckedFrames | None = None,
     ) -> None:
         self.session = session
+        self._checked_frames = checked_frames
+        """Shared with the other clients of this process sent the same frames (the web
+        table's pages): a frame is checked once for all of them (``Connection``)."""
         self._connect = connect
         self._on_message = on_message
         self._on_status = on_status
@@ -182,7 +187,9 @@ class ClientRunner:
                 first_connection = not ever_connected
                 ever_connected = True
                 attempts = 0
-                finished = await self._session_on(Connection(stream), first_connection)
+                finished = await self._session_on(
+                    Connection(stream, self._checked_frames), first_connection
+                )
                 if self._unreadable is not None and not finished:
                     strikes += 1
                     if strikes >= UNREADABLE_STRIKES or not self._reconnect:

@@ -128,6 +128,44 @@ def unpack(body: bytes) -> Message:
     return value
 
 
+def unpack_checked(body: bytes) -> Message:
+    """The map in a frame body that ``unpack`` and ``validate`` already passed (the same
+    bytes: ``CheckedFrames``), decoded again without checking it again."""
+    value: Message = msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True)
+    return value
+
+
+class CheckedFrames:
+    """Frame bodies already decoded and checked, for the clients of one process that are
+    sent the same bytes (the web table's pages in the host: every watcher is sent each
+    event's and table's very frame). A body seen before is decoded again (a fresh map for
+    each client: nothing is shared between them) but not checked again: the checks are a
+    function of the bytes alone, so a body from anywhere, checked once, is checked. Only
+    bodies that passed are kept, the most recent ones, up to ``most_bytes``."""
+
+    def __init__(self, most_bytes: int = 1024 * 1024) -> None:
+        self._bodies: dict[bytes, None] = {}
+        self._bytes = 0
+        self._most = most_bytes
+        self.hits = 0
+        """Bodies found already checked (what the shared checks saved)."""
+
+    def __contains__(self, body: bytes) -> bool:
+        found = body in self._bodies
+        self.hits += found
+        return found
+
+    def add(self, body: bytes) -> None:
+        if body in self._bodies or len(body) > self._most:
+            return
+        self._bodies[body] = None
+        self._bytes += len(body)
+        while self._bytes > self._most:
+            oldest = next(iter(self._bodies))
+            del self._bodies[oldest]
+            self._bytes -= len(oldest)
+
+
 def validate(message: Message, direction: Direction) -> Message:
     """Check a decoded map against the catalogue for messages travelling ``direction``."""
     kind = message.get("type")

@@ -54,6 +54,7 @@ from ..client.status import Status
 from ..host.ratelimit import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS
+from ..protocol.codec import CheckedFrames
 from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
 from .inbound import NotAPageMessage, page_message
 from .view import BadIntent, languages, page_help, page_intent, page_strings, view_json
@@ -146,8 +147,10 @@ class WebSeat:
         silence: float = PAGE_SILENCE,
         view_gap: float = VIEW_GAP,
         watching_gap: float = WATCHING_GAP,
+        checked_frames: CheckedFrames | None = None,
     ) -> None:
         self.ws = ws
+        self._checked_frames = checked_frames
         self._view_gap = view_gap
         self._watching_gap = watching_gap
         self.views_rendered = 0
@@ -320,7 +323,12 @@ class WebSeat:
             self._changed.set()
 
         runner = ClientRunner(
-            session, self._connect, on_message=on_message, on_status=on_status, reconnect=False
+            session,
+            self._connect,
+            on_message=on_message,
+            on_status=on_status,
+            reconnect=False,
+            checked_frames=self._checked_frames,
         )
         self.runner = runner
         self._told_seat = (False, session.relayed_resume is not None)

@@ -35,6 +35,7 @@ from ..host.listen import serve_listeners
 from ..host.server import TableServer
 from ..lang.i18n import DEFAULT_LANGUAGE, normalize_language
 from ..protocol import FrameReader, ProtocolError
+from ..protocol.codec import CheckedFrames
 from ..protocol.framing import frame
 from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, WebSeat, keep_alive
 
@@ -187,6 +188,9 @@ class WebServer:
         self._websockets = 0
         self._open: dict[str, int] = {}
         """Open connections by the address they come from (``address_key``)."""
+        self.checked_frames = CheckedFrames()
+        """The frames the pages' clients here have checked: the table sends every
+        watching page the same frames, checked once for all of them."""
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
         await serve_listeners(self.handle, listeners)  # quiet when descriptors run out
@@ -381,6 +385,7 @@ class WebServer:
             rate=door.rate,
             ping_interval=self._ping_interval,
             silence=self._silence,
+            checked_frames=self.checked_frames,
         )
         await seat.run(language)
         with trio.move_on_after(1):  # a page that is gone does not answer the close
