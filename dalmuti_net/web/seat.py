@@ -57,7 +57,7 @@ from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS
 from ..protocol.codec import CheckedFrames
 from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
 from .inbound import NotAPageMessage, page_message
-from .view import BadIntent, languages, page_help, page_intent, page_strings, view_json
+from .view import BadIntent, languages, page_help, page_intent, page_strings, view_text
 
 log = logging.getLogger(__name__)
 
@@ -453,7 +453,7 @@ class WebSeat:
         session = model.session
         if session is not None:
             await self._tell_seat(session)
-        view = json.dumps({"view": view_json(display(model))}, ensure_ascii=False)
+        view = view_text(display(model))
         if view != self._sent_view:
             self._sent_view = view
             await self.ws.send_message(view)

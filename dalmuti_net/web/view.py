@@ -11,6 +11,7 @@ end's: the page sends intents, never another front end's keys.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import types
 import typing
@@ -42,6 +43,31 @@ def json_of(value: Any) -> Any:
 
 def view_json(view: Display) -> dict[str, Any]:
     return typing.cast(dict[str, Any], json_of(view))
+
+
+def view_text(view: Display) -> str:
+    """What the page is sent, ``{"view": ...}``: the text ``json.dumps`` gives for
+    ``view_json``, made in one pass of the JSON encoder (in C) that asks for a dataclass's
+    fields only as it meets one. A view holds hundreds of values and every page is sent
+    one at each change: walking them in Python first was half the cost of a view."""
+    return json.dumps({"view": view}, ensure_ascii=False, default=_fields_of)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Each dataclass's field names, looked up once."""
+
+
+def _fields_of(value: Any) -> Any:
+    """A dataclass as its fields, an enum as its value: what ``json_of`` makes of them one
+    level down (the encoder goes on into them)."""
+    names = _FIELDS.get(type(value))
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            if isinstance(value, Enum):
+                return value.value
+            raise TypeError(f"{type(value).__name__} is not in a view")
+        names = _FIELDS[type(value)] = tuple(f.name for f in dataclasses.fields(value))
+    return {name: getattr(value, name) for name in names}
 
 
 # ----------------------------------------------------------------------------- intents

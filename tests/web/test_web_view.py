@@ -29,7 +29,7 @@ from dalmuti_net.engine import (
 )
 from dalmuti_net.engine.cards import counts_of
 from dalmuti_net.lang.i18n import Translator
-from dalmuti_net.web.view import BadIntent, page_help, page_intent, view_json
+from dalmuti_net.web.view import BadIntent, page_help, page_intent, view_json, view_text
 from tests.tables import seat, table_view
 
 HAND = (3, 5, 5, 7, 9, 9, 9, 12, 13)
@@ -79,7 +79,8 @@ def owing(decision: Decision, language: str = "en") -> ClientModel:
 
 def view(model: ClientModel) -> dict[str, Any]:
     data = view_json(display(model))
-    json.dumps(data)  # all of it goes to the page as JSON
+    # All of it goes to the page as JSON, made in one pass (view_text) to the same text.
+    assert view_text(display(model)) == json.dumps({"view": data}, ensure_ascii=False)
     return data
 
 
