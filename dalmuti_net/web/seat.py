@@ -72,14 +72,19 @@ TICK = 1.0
 """While a countdown runs on screen (a turn timer, a grace period), the view every second."""
 VIEW_GAP = 0.1
 """Seconds at least between two views sent to one page while changes keep coming (a table
-of bots playing flat out changes many times a second): the first change after a quiet
-spell is drawn at once, the ones that follow within the gap are drawn together at its
-end, the latest state winning. So no view (a decision owed, the final state) waits more
-than this for its turn, and a page costs the host a bounded number of renders a second
-whatever the table's pace. What the page itself does is drawn at once."""
+of bots playing flat out changes many times a second) and its seat owes a decision: the
+first change after a quiet spell is drawn at once, the ones that follow within the gap
+are drawn together at its end, the latest state winning. So no view (the final state)
+waits more than this for its turn, and a page costs the host a bounded number of renders
+a second whatever the table's pace. What the page itself does, and a decision its seat
+newly owes, are drawn at once."""
 WATCHING_GAP = 0.25
-"""The same for a page that watches: it owes no decision, and a quarter of a second is
-less than a person notices in a view that only follows the play."""
+"""The same for a page that only follows the play: it watches, or its seat owes nothing
+now. A quarter of a second is less than a person notices in a view that only follows
+the play; the moment the seat owes a decision, it is drawn at once. (Every page at a
+table of 7 seated pages and 8 watching ones was drawn up to 10 times a second while not
+its turn: the renders were half the host's time, and the terminal player's moves waited
+behind them.)"""
 PING_INTERVAL = 5.0
 PAGE_SILENCE = 20.0
 """A page that answers no WebSocket ping for this long is gone (a phone off the Wi-Fi
@@ -158,6 +163,9 @@ class WebSeat:
         self._answer = False
         """The page did something since the last view: the next one is not held back
         (its own taps, rate-limited as its messages are, answered at once)."""
+        self._drawn_choice: object = None
+        """The decision being chosen when the page was last drawn (a new one is drawn at
+        once)."""
         self._ping_interval = ping_interval
         self._silence = silence
         self._connect = connect
@@ -424,26 +432,41 @@ class WebSeat:
     async def _views(self) -> None:
         """The view, each time something changed: at once after a quiet spell, then at
         most one every gap while changes keep coming (those made meanwhile drawn once,
-        the latest state winning), and every ``TICK`` while a countdown runs."""
+        the latest state winning), and every ``TICK`` while a countdown runs; at once
+        whatever the gap for the page's own taps and a decision newly owed."""
         drawn = -math.inf
         while True:
             with trio.move_on_after(TICK if self._counting_down() else math.inf):
                 await self._changed.wait()
-            if not self._answer:
-                gap = self._watching_gap if self._watching() else self._view_gap
-                await trio.sleep_until(drawn + gap)  # changes gather meanwhile
+            with trio.move_on_at(drawn + self._gap()):
+                while not self._urgent():  # changes gather meanwhile
+                    self._changed = trio.Event()
+                    await self._changed.wait()
             self._changed = trio.Event()
             self._answer = False
             drawn = trio.current_time()
             self.views_rendered += 1
+            self._drawn_choice = None if self.model is None else self.model.choosing
             await self._draw()
 
     def _counting_down(self) -> bool:
         return self.model is not None and self.model.countdowns.running
 
-    def _watching(self) -> bool:
-        session = None if self.model is None else self.model.session
-        return session is not None and session.spectator
+    def _urgent(self) -> bool:
+        """What is drawn at once, gap or not: what the page did, a decision newly owed."""
+        if self._answer:
+            return True
+        choosing = None if self.model is None else self.model.choosing
+        return choosing is not None and choosing is not self._drawn_choice
+
+    def _gap(self) -> float:
+        """``WATCHING_GAP`` for a page that follows the play (it watches, or its seat owes
+        nothing now), else ``VIEW_GAP``."""
+        model = self.model
+        if model is None or model.session is None:
+            return self._view_gap
+        following = model.session.spectator or model.choosing is None
+        return self._watching_gap if following else self._view_gap
 
     async def _draw(self) -> None:
         """Renders the view and sends it if it changed (after what the seat's token

@@ -167,3 +167,53 @@ async def test_what_the_page_does_is_drawn_at_once_even_within_the_gap(
     assert drawn[1] == tapped
     assert drawn[2] == tapped + VIEW_GAP
     assert table < drawn[2]
+
+
+class Seated:
+    """What the pace reads of a seated page's client model: its session, the decision
+    being chosen, its countdowns."""
+
+    def __init__(self) -> None:
+        self.session = type("Session", (), {"spectator": False})()
+        self.choosing: object | None = None
+        self.countdowns = type("Countdowns", (), {"running": False})()
+
+
+async def test_a_seat_that_owes_nothing_follows_at_the_watching_gap_and_a_decision_at_once(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """At a busy table (a change every 10 ms), a seat that owes nothing is drawn as a
+    watcher is, at most one view every watching gap; a decision it newly owes is drawn the
+    moment it arrives, gap or not; while it chooses, the table's changes come every
+    view gap."""
+    drawn: list[float] = []
+    web = seat_for(Page({}), None)
+    model = Seated()
+    web.model = model  # type: ignore[assignment]
+
+    async def draw() -> None:
+        drawn.append(trio.current_time())
+
+    web._draw = draw  # type: ignore[method-assign]
+
+    async def busy(seconds: float) -> list[float]:
+        start = trio.current_time()
+        while trio.current_time() - start < seconds:
+            web._changed.set()
+            await trio.sleep(0.01)
+        return [when for when in drawn if when >= start]
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(web._views)
+        following = await busy(1.0)
+        model.choosing = object()  # a decision arrives, 10 ms after a view at most
+        owed = trio.current_time()
+        web._changed.set()
+        choosing = await busy(1.0)
+        nursery.cancel_scope.cancel()
+
+    assert all(b - a >= WATCHING_GAP - 1e-9 for a, b in pairwise(following))
+    assert len(following) <= 1.0 / WATCHING_GAP + 1
+    assert choosing[0] == owed  # at once, however recent the view before
+    assert all(b - a >= VIEW_GAP - 1e-9 for a, b in pairwise(choosing))
+    assert len(choosing) >= 1.0 / VIEW_GAP - 1  # the table's changes, every view gap
