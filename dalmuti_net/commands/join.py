@@ -19,7 +19,7 @@ from .common import (
 )
 from .language import add_lang_argument, messages
 from .person import login_name, settled_name
-from .screen_options import add_turn_alert_arguments
+from .screen_options import add_ascii_argument, add_turn_alert_arguments
 
 if TYPE_CHECKING:
     from ..client.session import ClientSession
@@ -42,9 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_lang_argument(parser)
     add_find_interface_argument(parser)
-    parser.add_argument(
-        "--ascii", action="store_true", help=N_("plain letters instead of the role symbols")
-    )
+    add_ascii_argument(parser)
     parser.add_argument(
         "--record",
         metavar="FILE",

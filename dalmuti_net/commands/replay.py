@@ -8,6 +8,7 @@ import argparse
 from ..lang.i18n import N_
 from .common import ExitCode, has_a_terminal, tell
 from .language import add_lang_argument
+from .screen_options import add_ascii_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,9 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table", type=int, metavar="N", help=N_("the file's Nth table"))
     parser.add_argument("--hand", type=int, metavar="N", help=N_("start at hand N"))
     add_lang_argument(parser)
-    parser.add_argument(
-        "--ascii", action="store_true", help=N_("plain letters instead of the role symbols")
-    )
+    add_ascii_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""The table screen's options shared by ``join`` and ``host``: how your turn is told."""
+"""The table screen's options, shared by the commands that show it: how your turn is told
+(``join``, ``host``), which symbols the roles are drawn with (``join``, ``replay``)."""
 
 from __future__ import annotations
 
@@ -15,4 +16,10 @@ def add_turn_alert_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-title",
         action="store_true",
         help=N_("leave the window title alone (it says when it is your turn)"),
+    )
+
+
+def add_ascii_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ascii", action="store_true", help=N_("plain letters instead of the role symbols")
     )
