@@ -20,8 +20,6 @@ from .language import messages
 if TYPE_CHECKING:
     from ..lang.i18n import Translator
 
-DEFAULT_PORT = 7341
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = N_(
@@ -76,19 +74,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help=N_("list the cases and exit"))
 
 
-def _address(text: str, t: Translator) -> tuple[str, int]:
-    host, _, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
-    if not host:
-        host, port = text, ""
-    try:
-        number = int(port) if port else DEFAULT_PORT
-    except ValueError:
-        raise CommandError(t._("{address} is not HOST[:PORT]").format(address=repr(text))) from None
-    if not 0 < number < 65536:
-        raise CommandError(t._("{address}: the port must be 1 to 65535").format(address=repr(text)))
-    return host, number
-
-
 def read_expected(path: str, t: Translator) -> dict[str, str]:
     expected: dict[str, str] = {}
     try:
@@ -109,6 +94,7 @@ def read_expected(path: str, t: Translator) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     import trio
 
+    from ..client.address import BadAddress, parse_address
     from ..conformance.cases import all_cases
     from ..conformance.context import Options
     from ..conformance.runner import (
@@ -135,7 +121,11 @@ def run(args: argparse.Namespace) -> int:
                 patterns=" ".join(args.patterns)
             )
         )
-    host, port = _address(args.address, t)
+    try:
+        host, port = parse_address(args.address)
+    except BadAddress as error:
+        raise CommandError(error.told(t._)) from None
+    shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     if args.web_port in (None, ""):
         web_port: int | None = port + 1
     elif args.web_port == "none":
@@ -167,16 +157,12 @@ def run(args: argparse.Namespace) -> int:
         about = trio.run(reachable, options)
     except Unreachable as error:
         raise CommandError(
-            t._("cannot connect to {address}: {reason}").format(
-                address=f"{host}:{port}", reason=error.reason
-            ),
+            t._("cannot connect to {address}: {reason}").format(address=shown, reason=error.reason),
             ExitCode.NOT_FOUND,
         ) from None
     if about is not None and about.get("code_required") is True and args.code is None:
         raise CommandError(
-            t._("{address} needs a join code: give it with --code").format(
-                address=f"{host}:{port}"
-            ),
+            t._("{address} needs a join code: give it with --code").format(address=shown),
             ExitCode.REFUSED,
         )
     started = time.monotonic()
@@ -184,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.monotonic() - started
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    title = f"PROTOCOL.md (protocol version 2) conformance of {host}:{port}"
+    title = f"PROTOCOL.md (protocol version 2) conformance of {shown}"
     if about is not None:
         title += (
             f": {about.get('software')!s:.64}, protocol version {about.get('version')!s:.8},"
@@ -193,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     text = render_text(results, title, seconds)
     say(text)
     if args.json:
-        document = render_json(results, f"{host}:{port}", seconds)
+        document = render_json(results, shown, seconds)
         if args.json == "-":
             print(document)
         else:

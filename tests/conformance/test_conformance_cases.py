@@ -81,3 +81,15 @@ def test_list_names_every_case_and_its_section(capsys: pytest.CaptureFixture[str
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(select(all_cases(), ["framing"]))
     assert all(line.split()[-1] == "Framing" for line in lines)
+
+
+def test_the_address_is_read_as_join_and_bot_read_it(capsys: pytest.CaptureFixture[str]) -> None:
+    from dalmuti_net.cli import main
+
+    assert main(["--lang", "en", "conformance", "[::1]:1"]) == 4
+    assert capsys.readouterr().err.startswith("dalmuti conformance: cannot connect to [::1]:1: ")
+    assert main(["--lang", "en", "conformance", "127.0.0.1:70000"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "dalmuti conformance: '127.0.0.1:70000': the port must be a number from 1 to 65535\n"
+    )
