@@ -447,10 +447,12 @@ class PreparedHost:
         if self._announcer is not None and self._nursery is not None:
             self._nursery.start_soon(self._announcer.update, self._table_info())
         autostart = self.options.autostart
+        # Seats taken by someone here now: a seat held for a player who dropped counts
+        # once they are back (a start deals it in all the same).
         if (
             autostart is not None
             and table.phase == "lobby"
-            and len(table.seated_players) >= autostart
+            and len(table.present_players()) >= autostart
             and self._nursery is not None
         ):
             try:

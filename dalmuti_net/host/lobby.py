@@ -121,12 +121,14 @@ class Lobby:
             )
         return free_name(base, taken, MAX_NAME_CHARS, shown_as)
 
-    def host_seat_expired(self, player: int) -> None:
-        """The host player of a lobby without a host terminal stayed away for the grace
-        period: their seat is let go as by ``leave`` (the host role to an heir)."""
+    def held_seat_expired(self, player: int) -> None:
+        """A player who dropped in the lobby stayed away for the grace period: their seat
+        is let go as by ``leave`` (a host player's role to an heir)."""
         seat = self.state.seats.get(player)
-        if seat is not None and seat.host and seat.connection is None and self.state.game is None:
+        if seat is not None and self.state.held_in_lobby(seat):
             self.leave(seat)
+            if self.state.phase == "lobby" and self.state.rematch and self._all_ready_for_rematch():
+                self.start()  # the one the rematch waited for is gone
 
     def request_stand_in(self, player: int) -> None:
         """Start a bot that plays ``player``'s seat until they come back."""
@@ -160,30 +162,16 @@ class Lobby:
     def start(self) -> None:
         if self.state.game is not None or self.state.ended:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "the table has already started")
-        # Whoever is still away when a rematch starts is not dealt in (a seat kept for a
-        # player who dropped in its lobby; as at the offer, ``offer_rematch``), but only
-        # once the start is accepted: a refused request changes nothing.
-        away = [
-            seat
-            for seat in self.state.seats.values()
-            if self.state.rematch
-            and seat.kind == "human"
-            and seat.connection is None
-            and not seat.gone
-            and not seat.host
-        ]
-        players = [p for p in self.state.seated_players if p not in {seat.player for seat in away}]
+        # A seat held for a player who dropped in the lobby is dealt in as any other: its
+        # grace period runs on into the game, then a stand-in plays it until they return.
+        players = self.state.seated_players
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise ProtocolError(
                 ErrorCode.NOT_ENOUGH_PLAYERS,
                 f"a table starts with {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                 f"and {len(players)} are seated",
             )
-        for seat in away:
-            self.leave(seat)
-        self.journal.commit(
-            {"op": "start", "seed": self.state.seed, "players": self.state.seated_players}
-        )
+        self.journal.commit({"op": "start", "seed": self.state.seed, "players": players})
 
     def add_bot(self, strategy: str | None = None, name: str | None = None) -> Seat:
         known = self.state.known_strategies

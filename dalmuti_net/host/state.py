@@ -150,6 +150,23 @@ class TableState:
         """Players whose seats count towards the table's size (leavers excluded)."""
         return [p for p, seat in self.seats.items() if not seat.gone]
 
+    def held_in_lobby(self, seat: Seat) -> bool:
+        """Whether ``seat`` is a lobby seat held for its player's return: a person's seat
+        whose connection dropped, kept for the grace period (then let go as by ``leave``).
+        The host terminal's own player's seat is kept without end: this process is it."""
+        return (
+            self.phase == "lobby"
+            and seat.kind == "human"
+            and seat.connection is None
+            and not seat.gone
+            and not (seat.host and not self.headless)
+        )
+
+    def present_players(self) -> list[int]:
+        """Seated players but for those held away in the lobby: who is here to play now
+        (the host's bots count, connected or about to be)."""
+        return [p for p in self.seated_players if not self.held_in_lobby(self.seats[p])]
+
     def table_message(self) -> dict[str, Any]:
         in_game = set(self.game.order) if self.game is not None else set()
         host = next((s for s in self.seats.values() if s.host and not s.gone), None)

@@ -173,14 +173,10 @@ class Table(TableState):
     def unplayed_seats(self) -> list[tuple[int, bool]]:
         """Seats in the game that nobody plays now, each with whether a stand-in is due at
         once (the player left or was kicked) rather than after the grace period; in the
-        lobby of a table without a host terminal, the host player's seat while they are
-        away (let go after the grace period)."""
-        if self.phase == "lobby" and self.headless:
-            return [
-                (player, False)
-                for player, seat in self.seats.items()
-                if seat.host and seat.kind == "human" and seat.connection is None
-            ]
+        lobby, the seats held for players who dropped (``held_in_lobby``: let go after
+        the grace period)."""
+        if self.phase == "lobby":
+            return [(p, False) for p, seat in self.seats.items() if self.held_in_lobby(seat)]
         if self.phase != "playing":
             return []
         return [
@@ -281,15 +277,10 @@ class Table(TableState):
             if self.rematch and seat.kind == "bot" and not seat.gone:
                 # The host's bots stop when a table ends: the rematch seats them again.
                 self.effects.append(StartBot(seat.token, seat.strategy, seat.name))
-            # In the lobby a seat is only a place in the queue: free it. The host player's
-            # is kept: at a table without a host terminal for a grace period (``tick``
-            # frees it then, and the host role passes on: a host player who went away must
-            # not keep everyone waiting for a start only they may give, nor lose the table
-            # to a dropped link). A rematch's lobby keeps the other seats of the game that
-            # ended, for their players to come back to (``start`` frees those still away).
-            freed = not seat.host and not self.rematch
-            if self.game is None and seat.kind == "human" and freed:
-                self.lobby.leave(seat)
+            # In the lobby too the seat outlives its connection (a phone's screen locked,
+            # a page reloaded, a Wi-Fi blip): held for the grace period, for its token to
+            # take back (``held_in_lobby``; ``tick`` lets it go then, and a host player's
+            # role passes on); a ``leave`` lets it go at once.
         if connection.greeted:
             self._broadcast_table()
         self.lobby.deal_if_all_read()  # the one still reading went away
@@ -457,7 +448,7 @@ class Table(TableState):
             self.play_default(player)
         for player in due.grace:
             if self.game is None:
-                self.lobby.host_seat_expired(player)
+                self.lobby.held_seat_expired(player)
             else:
                 self.lobby.request_stand_in(player)
         for connection_id in due.hello:

@@ -58,7 +58,9 @@ def random_table_life(seed: int, checkpoints: int) -> None:
         harness.send(host, {"type": "remove_bot", "player": extra})
         harness.send(host, {"type": "add_bot"})
     lobby_guest = harness.join("Guest")
-    harness.drop(lobby_guest)  # frees a lobby seat: journaled as a leave
+    harness.drop(lobby_guest)  # held for the grace period, then let go: journaled as a leave
+    table.tick(0.0)
+    table.tick(table.limits.grace_period_ms / 1000 + 1)
     humans.append(harness.join("Bo", chooser=random_chooser(rng)))
     assert table_state(rebuilt(table, start_rules)) == table_state(table)
     harness.send(host, {"type": "start"})

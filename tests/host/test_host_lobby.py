@@ -242,16 +242,88 @@ def test_leave_in_the_lobby_frees_the_seat_and_closes() -> None:
     assert bo.closed and table_names(harness) == ["Host"]
 
 
-def test_a_player_dropping_in_the_lobby_frees_the_seat_but_the_host_terminal_keeps_its() -> None:
+def test_a_seat_dropped_in_the_lobby_is_held_for_the_grace_period_then_let_go() -> None:
+    """A phone that loses its link in the lobby (screen locked, a page reloaded) keeps its
+    seat and name for the grace period, shown away to the others and counted down; then
+    the seat is let go as by ``leave``. The host terminal's own player keeps theirs."""
     harness = lobby(headless=False)
     seat = harness.table.reserve_seat("Host", host=True)
     host = harness.join("Host", token=seat.token, internal=True)
     bo = harness.join("Bo")
+    cy = harness.join("Cy")
     harness.drop(bo)
+    assert table_names(harness) == ["Host", "Bo", "Cy"]
+    shown = {s["name"]: s["connected"] for s in cy.of_type("table")[-1]["table"]["players"]}
+    assert shown == {"Host": True, "Bo": False, "Cy": True}
+    harness.table.take_journal()
+    harness.table.tick(0.0)
+    harness.deliver()
+    grace = cy.of_type("timers")[-1]["grace"]
+    assert grace == [[bo.session.player, harness.table.limits.grace_period_ms]]
     harness.drop(host)
-    assert table_names(harness) == ["Host"]
+    wait_out_grace(harness, 0.0)
+    assert table_names(harness) == ["Host", "Cy"], "Bo let go; the host terminal's kept"
+    assert all(s["name"] != "Bo" for s in cy.of_type("table")[-1]["table"]["players"])
     back = harness.join("Host again", token=seat.token, internal=True)
     assert back.received[0]["player"] == seat.player and back.received[0]["host"]
+
+
+def test_a_seat_dropped_in_the_lobby_is_taken_back_with_its_token() -> None:
+    """Taken back exactly as in a game: the challenge and the proof, the same seat and
+    name, no new token; the grace countdown stops."""
+    harness = lobby(code="4521")
+    harness.join("Host", code="4521")
+    bo = harness.join("Bo", code="4521")
+    token, player = bo.session.token, bo.session.player
+    harness.drop(bo)
+    harness.table.take_journal()
+    harness.table.tick(10.0)
+    back = harness.join("Someone", token=token, code="4521")
+    assert not back.errors and back.session.player == player
+    welcome = back.of_type("welcome")[0]
+    assert welcome["token"] is None and not back.of_type("welcome")[1:]
+    assert table_names(harness) == ["Host", "Bo"]
+    harness.table.tick(100.0)
+    harness.deliver()
+    assert table_names(harness) == ["Host", "Bo"], "back: not let go at the grace's end"
+    assert back.of_type("timers")[-1]["grace"] == []
+
+
+def test_leave_lets_a_held_lobby_seat_go_at_once() -> None:
+    """A player who comes back and says ``leave`` frees the seat then, not a grace period
+    later; its token names nothing after."""
+    harness = lobby()
+    harness.join("Host")
+    bo = harness.join("Bo")
+    token = bo.session.token
+    harness.drop(bo)
+    back = harness.join("Bo", token=token)
+    assert not back.errors and back.session.player == bo.session.player
+    harness.send(back, {"type": "leave"})
+    assert back.closed and table_names(harness) == ["Host"]
+    again = harness.join("Bo", token=token)
+    assert error_codes(again) == ["bad_token"]
+
+
+def test_a_start_deals_in_a_held_lobby_seat_and_its_grace_runs_on() -> None:
+    """A seat held in the lobby is a seat: the start deals it in, its grace period goes on
+    counting (not a new one), and a stand-in plays it when that runs out."""
+    harness = lobby()
+    host = harness.join("Host")
+    people = [harness.join(name) for name in ("Bo", "Cy", "Di")]
+    di = people[-1]
+    harness.drop(di)
+    harness.table.take_journal()
+    harness.table.tick(0.0)
+    harness.send(host, {"type": "start"})
+    assert harness.table.phase == "playing"
+    assert di.session.player in harness.table.game.order  # type: ignore[union-attr]
+    harness.table.take_journal()
+    harness.table.tick(30.0)
+    assert harness.table.next_deadline() == harness.table.limits.grace_period_ms / 1000
+    assert not [e for e in harness.table.take_effects() if e.__class__.__name__ == "StartBot"]
+    harness.table.tick(harness.table.limits.grace_period_ms / 1000)
+    assert [e.name for e in harness.table.take_effects()] == ["Di"], "a stand-in for Di"
 
 
 def wait_out_grace(harness: Harness, since: float) -> float:
@@ -281,7 +353,7 @@ def test_without_a_host_terminal_the_host_role_passes_on_when_its_player_stays_a
     assert bo.session.is_host and not cy.session.is_host
     harness.drop(bo)
     harness.drop(cy)
-    assert table_names(harness) == ["Bo"], "only the host player's seat waits"
+    assert table_names(harness) == ["Bo", "Cy"], "both seats wait for their players"
     wait_out_grace(harness, now)
     assert not harness.table.seats and harness.table.phase == "lobby", "not ended"
     dee = harness.join("Dee")
@@ -315,16 +387,22 @@ def test_without_a_host_terminal_the_host_player_takes_the_lobby_seat_back() -> 
 
 
 def test_coming_and_going_in_the_lobby_never_uses_up_the_player_numbers() -> None:
-    """A lobby seat that is left is forgotten, and its number given again: a client that
+    """A lobby seat that is let go is forgotten, and its number given again: a client that
     reconnected without a token in a loop once ran the numbers past the protocol's 9999,
-    and from then on every client refused the host's `table` message."""
+    and from then on every client refused the host's `table` message. A dropped seat is
+    held for the grace period, so such a loop fills the table for that long at most."""
     harness = lobby()
     harness.join("Host")
-    for _ in range(300):
-        harness.drop(harness.join("Bo"))
+    now = 0.0
+    for _ in range(60):
+        for _ in range(7):
+            harness.drop(harness.join("Bo"))
+        assert error_codes(harness.join("Bo")) == ["table_full"]
+        now = wait_out_grace(harness, now)
+        assert table_names(harness) == ["Host"]
     cy = harness.join("Cy")
     assert cy.session.player == 2 and table_names(harness) == ["Host", "Cy"]
-    assert all(not client.errors for client in harness.clients)
+    assert max(c.session.player or 0 for c in harness.clients) <= 8
 
 
 def test_past_the_largest_player_number_a_game_refuses_a_newcomer_not_everyone() -> None:
@@ -607,10 +685,9 @@ def test_a_stand_in_that_arrives_after_its_player_came_back_is_sent_away() -> No
     assert not back.closed and not back.errors
 
 
-def test_a_refused_start_in_a_rematch_lobby_lets_nobody_go() -> None:
-    """PROTOCOL.md, Requests: "a refused request changes nothing": a rematch's ``start``
-    refused with ``not_enough_players`` keeps the seat of a player who dropped in its
-    lobby, whose token still takes it back."""
+def test_a_rematch_deals_in_a_seat_held_in_its_lobby() -> None:
+    """A player who drops in a rematch's lobby keeps the seat as in any lobby: the start
+    deals them in, and their token takes the seat back in the game."""
     harness = lobby()
     host = harness.join("Host")
     people = [harness.join(name) for name in ("Bo", "Cy", "Di")]
@@ -621,12 +698,26 @@ def test_a_refused_start_in_a_rematch_lobby_lets_nobody_go() -> None:
     di = people[-1]
     token = di.session.token
     harness.drop(di)
-    seats_before = dict(harness.table.seats)
-    harness.send(host, {"type": "start", "id": 5})
-    assert host.last["code"] == "not_enough_players" and host.last["re"] == 5
-    assert harness.table.seats == seats_before, "the refused start let nobody go"
+    harness.send(host, {"type": "start", "id": 6})
+    assert harness.table.phase == "playing" and len(harness.table.game.order) == 4
     back = harness.join("Di", token=token)
     assert not back.errors and back.received[0]["type"] == "welcome"
     assert back.session.player == di.session.player
-    harness.send(host, {"type": "start", "id": 6})
-    assert harness.table.phase == "playing" and len(harness.table.game.order) == 4
+
+
+def test_a_rematch_waits_for_a_held_seat_until_its_grace_runs_out() -> None:
+    """A rematch starts once every seated person is ready; one who dropped before saying
+    so is waited for the grace period at most, then let go, and the rest start."""
+    harness = lobby()
+    host = harness.join("Host")
+    people = [harness.join(name) for name in ("Bo", "Cy", "Di", "Ed")]
+    harness.send(host, {"type": "start"})
+    harness.send(host, {"type": "end_table"})
+    harness.send(host, {"type": "rematch"})
+    harness.drop(people[-1])
+    for person in people[:-1]:
+        harness.send(person, {"type": "ready", "ready": True})
+    assert harness.table.phase == "lobby", "Ed is not ready yet"
+    wait_out_grace(harness, 0.0)
+    assert harness.table.phase == "playing"
+    assert "Ed" not in table_names(harness)

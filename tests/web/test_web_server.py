@@ -267,8 +267,8 @@ async def test_a_page_proves_its_seat_and_its_token_never_crosses_again() -> Non
         await page(first)
         await first.send_message(json.dumps({"join": {"name": "Ana", "code": "tulip"}}))
         token = await told_seat(first)
-        # Two reloads (the first connection is kept open: in the lobby a seat is freed
-        # when its connection closes; the one that takes it back replaces it).
+        # Two reloads (the first connection is kept open: the one that takes the seat
+        # back replaces it).
         for _ in range(2):
             ws = await stack.enter_async_context(websocket(port, "/table"))
             await page(ws)
@@ -315,6 +315,44 @@ async def test_a_page_proves_its_seat_and_its_token_never_crosses_again() -> Non
                 while "error" not in (message := await page(ws)):
                     assert "challenge" not in message
         assert "Ana" in [seat.name for seat in table.seats.values()]
+
+
+async def test_a_page_dropped_in_the_lobby_takes_its_seat_back_and_its_leave_frees_it() -> None:
+    """A phone whose page lost its link in the lobby (a reload, a locked screen) finds its
+    seat and name held: it proves the seat, the host gives the join code for it, and the
+    player types nothing. Meanwhile the others see the seat away. Its Leave in the lobby
+    gives the seat up at once, and the page forgets it."""
+    table = Table("Web", code="tulip")
+    async with web_table_of(table) as port, AsyncExitStack() as stack:
+        watcher = await stack.enter_async_context(websocket(port, "/table"))
+        await page(watcher)
+        await watcher.send_message(json.dumps({"join": {"name": "Bo", "code": "tulip"}}))
+        await told_seat(watcher)
+        async with websocket(port, "/table") as first:
+            await page(first)
+            await first.send_message(json.dumps({"join": {"name": "Ana", "code": "tulip"}}))
+            token = await told_seat(first)
+        ana = next(seat for seat in table.seats.values() if seat.name == "Ana")
+        with trio.fail_after(5):
+            while ana.connection is not None:
+                await trio.sleep(0.02)
+        assert [seat.name for seat in table.seats.values()] == ["Bo", "Ana"]
+        while "offline" not in json.dumps(await page(watcher)):  # Bo's page: Ana away
+            pass
+        ws = await stack.enter_async_context(websocket(port, "/table"))
+        await page(ws)
+        sent = await take_back(ws, token, table.table_id)
+        assert not any(token in text or "tulip" in text for text in sent)
+        assert table.seats[ana.player] is ana and ana.connection is not None
+        await ws.send_message(json.dumps({"do": "exit"}))
+        told = []
+        while "left" not in (message := await page(ws)):
+            told.append(message)
+        assert {"seat": "forget"} in told
+        with trio.fail_after(5):
+            while ana.player in table.seats:
+                await trio.sleep(0.02)
+        assert [seat.name for seat in table.seats.values()] == ["Bo"]
 
 
 async def test_a_page_gone_silent_lets_its_seat_go() -> None:

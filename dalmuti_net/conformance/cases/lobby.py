@@ -298,26 +298,39 @@ async def snapshot_chat(ctx: Context) -> None:
         raise CaseFailed(f"the snapshot's chat has {len(lines)} lines, last {lines[-1:]}")
 
 
-@case("lobby.seat-lasts-with-connection", Section.NUMBERING, stage=Stage.LOBBY)
+@case("lobby.seat-kept-through-drop", Section.NUMBERING, stage=Stage.LOBBY)
 async def lobby_token(ctx: Context) -> None:
-    """In the lobby a seat (not the host player's) lasts only while its connection does: its token
-    then names nothing (bad_token)."""
+    """In the lobby a dropped seat is kept (connected false, counted down in timers.grace) and
+    taken back with its token; a leave gives it up at once: its token then names nothing
+    (bad_token)."""
     seat = await ctx.lobby_host()
     guest = await ctx.join(name=ctx.name("Guest"))
+    guest.peer.leave_on_close = False
     await guest.peer.aclose()
     await latest_table(
         seat.peer,
-        lambda t: seat_of(t, guest.player) is None,
-        what="a table without the dropped guest",
+        lambda t: (s := seat_of(t, guest.player)) is not None and s.get("connected") is False,
+        what="the dropped guest's seat, kept and not connected",
     )
-    import secrets
-
-    from ..context import seat_id
-
-    peer = await ctx.connect("guest again")
-    resume = {"seat": seat_id(guest.token), "nonce": secrets.token_hex(16)}
-    await peer.send(ctx.hello(ctx.name(), resume=resume))
-    await peer.expect_error("bad_token", fatal=True)
+    timers = await seat.peer.expect(
+        lambda m: (
+            m.get("type") == "timers" and any(p == guest.player for p, _ in m.get("grace", []))
+        ),
+        what="timers.grace for the dropped guest",
+    )
+    grace = seat.welcome["limits"]["grace_period_ms"]
+    left = next(ms for p, ms in timers["grace"] if p == guest.player)
+    if not 0 < left <= grace:
+        raise CaseFailed(f"timers.grace says {left} ms of {grace}")
+    back = await ctx.resume(guest.token, "guest again")
+    if back.welcome.get("player") != guest.player:
+        raise CaseFailed(f"the seat came back as {back.welcome.get('player')}")
+    back.peer.leave_on_close = False
+    await back.peer.send({"type": "leave"})
+    await back.peer.expect_closed()
+    again = await ctx.try_resume(guest.token, "guest after leave")
+    if not isinstance(again, str) or "bad_token" not in again:
+        raise CaseFailed(f"a token whose seat was left still names it ({again})")
 
 
 @case("lobby.table-full-hello", Section.ERROR_CODES, stage=Stage.LOBBY)
