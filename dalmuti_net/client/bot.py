@@ -25,11 +25,14 @@ async def play(
     code: str | None = None,
     reconnect: bool = True,
     pace: Callable[[], float] | None = None,
+    leave_lobby_on_quit: bool = False,
 ) -> ClientSession:
     """Play until the table ends or the host refuses us; returns the final session.
 
     ``pace`` (the host's own bots) says how many seconds an answer should take at least,
-    counted from the decision's arrival."""
+    counted from the decision's arrival. ``leave_lobby_on_quit``: a bot stopped in the
+    lobby (cancelled, Ctrl-C) gives its seat up first (``ClientRunner``): a program run
+    by a person, not the host's own bots, whose seats the table keeps."""
     session = ClientSession(
         name, token=token, code=code, software=f"dalmuti-net bot/{strategy.name}"
     )
@@ -74,7 +77,13 @@ async def play(
             reply["decision_id"] = decision_id
         await runner.send(reply)
 
-    runner = ClientRunner(session, connect, on_message=answer, reconnect=reconnect)
+    runner = ClientRunner(
+        session,
+        connect,
+        on_message=answer,
+        reconnect=reconnect,
+        leave_lobby_on_quit=leave_lobby_on_quit,
+    )
     await runner.run()
     return session
 

@@ -53,6 +53,10 @@ QUIT_PATIENCE = 3.0
 terminal's and the plain table's runtimes)."""
 
 
+LEAVE_PATIENCE = 1.0
+"""Seconds a program that quits in the lobby gives its ``leave`` to be written."""
+
+
 class CannotConnect(Exception):
     """The first connection attempt failed: nothing to resume."""
 
@@ -119,11 +123,20 @@ class ClientRunner:
         reconnect: bool = True,
         max_reconnect_attempts: int | None = None,
         checked_frames: CheckedFrames | None = None,
+        leave_lobby_on_quit: bool = False,
     ) -> None:
         self.session = session
         self._checked_frames = checked_frames
         """Shared with the other clients of this process sent the same frames (the web
         table's pages): a frame is checked once for all of them (``Connection``)."""
+        self._leave_lobby_on_quit = leave_lobby_on_quit
+        """A run that ends by ``stop``, a cancellation or Ctrl-C while its seat is in the
+        lobby says ``leave`` first: the host holds a lobby seat through a dropped link
+        for the grace period, and a program that quits on purpose must not keep it
+        (``dalmuti bot``, the SDK; the table screens send theirs from the quit)."""
+        self._lobby_seat = False
+        """The last ``table`` (or snapshot) seen on this connection was a lobby's, and
+        this client has a seat in it."""
         self._connect = connect
         self._on_message = on_message
         self._on_status = on_status
@@ -232,6 +245,10 @@ class ClientRunner:
         # exception raised inside an except* clause in a group of its own.
         not_a_host: str | None = None
         self.session.address = peer_address(connection.stream) or self.session.address
+        self._lobby_seat = False
+        quitting = True
+        """Until the connection ends in a way handled here: what ends it otherwise is the
+        program quitting (a cancellation, Ctrl-C) or an error."""
         try:
             if self.session.asks_about:
                 await connection.send({"type": "about"})
@@ -241,7 +258,9 @@ class ClientRunner:
                 nursery.start_soon(self._heartbeats, connection)
                 finished = await self._receive_loop(connection)
                 nursery.cancel_scope.cancel()
+            quitting = False
         except* ConnectionClosed as group:
+            quitting = False
             closed = group.exceptions[0]
             kind = closed.kind if isinstance(closed, ConnectionClosed) else None
             self.session.drop(str(closed), kind)
@@ -251,11 +270,13 @@ class ClientRunner:
                 )
             finished = False
         except* trio.TooSlowError:
+            quitting = False
             self.session.drop(f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s", "timed_out")
             if first_connection:
                 not_a_host = f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s: is it a dalmuti-net host?"
             finished = False
         except* ProtocolError as group:
+            quitting = False
             error = group.exceptions[0]
             assert isinstance(error, ProtocolError)
             if first_connection and not self._answered:
@@ -271,10 +292,29 @@ class ClientRunner:
                 finished = False
         finally:
             self._connection = None
+            if quitting and self._leave_lobby_on_quit and self._lobby_seat:
+                await self._leave_lobby(connection)
             await connection.aclose()
         if not_a_host is not None:
             raise NotAHost(not_a_host)
         return finished
+
+    async def _leave_lobby(self, connection: Connection) -> None:
+        """Give the lobby seat up on the way out, shielded from the cancellation that ends
+        the run, for ``LEAVE_PATIENCE`` at most."""
+        with trio.CancelScope(shield=True, deadline=trio.current_time() + LEAVE_PATIENCE):
+            try:
+                await connection.send({"type": "leave"})
+            except ConnectionClosed:
+                return
+        self.session.forget_seat()
+
+    def _follow_seat(self, message: Message) -> None:
+        """Whether this client holds a seat in a lobby, from the host's own words."""
+        table = message.get("table")
+        if message["type"] in ("table", "snapshot") and isinstance(table, dict):
+            seated = self.session.player is not None and not self.session.spectator
+            self._lobby_seat = seated and table.get("phase") == "lobby"
 
     async def _heartbeats(self, connection: Connection) -> None:
         while True:
@@ -296,6 +336,7 @@ class ClientRunner:
                 connection.skipped_seq = None
             was_waiting_snapshot = session.needs_snapshot
             session.receive(message)
+            self._follow_seat(message)
             if message["type"] == "about":
                 await connection.send(session.hello())
             if session.host_unproven:

@@ -231,6 +231,8 @@ async def play_bot(
     LAN (named ``table``, if given). ``token`` resumes a seat from an earlier session.
     Raises ``CannotConnect`` if the first connection fails, ``NoTableFound`` if
     discovery finds nothing to join, ``IllegalAnswer`` if the bot breaks the rules.
+    A bot stopped in the lobby (cancelled, Ctrl-C) gives its seat up on the way out; a
+    dropped link keeps it for the host's grace period, for ``token`` to take back.
     """
     strategy = _Checked(as_strategy(bot, seed))
     if address is None:
@@ -253,6 +255,7 @@ async def play_bot(
             token=token,
             code=code,
             reconnect=reconnect,
+            leave_lobby_on_quit=True,
         )
     return _result(name, session)
 

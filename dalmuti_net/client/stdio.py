@@ -308,7 +308,13 @@ async def play_stdio(
     with lone_error_as_itself():
         async with trio.open_nursery() as nursery:
             await bot.start(nursery)
-            runner = ClientRunner(session, connect, on_message=on_message, reconnect=reconnect)
+            runner = ClientRunner(
+                session,
+                connect,
+                on_message=on_message,
+                reconnect=reconnect,
+                leave_lobby_on_quit=True,
+            )
             try:
                 await runner.run()
             finally:

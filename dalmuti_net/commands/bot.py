@@ -190,7 +190,9 @@ def run(args: argparse.Namespace) -> int:
             )
             session = await play_stdio(connect, program, name, code=args.code)
         else:
-            session = await play(connect, strategies[index], name, code=args.code)
+            session = await play(
+                connect, strategies[index], name, code=args.code, leave_lobby_on_quit=True
+            )
         told: str | None = None
         if session.broken is not None:  # the host's messages did not fit the table
             lost = True

@@ -399,3 +399,40 @@ async def test_who_is_still_away_when_the_rematch_starts_is_dealt_in(
         assert table.seats[player].connection is None  # type: ignore[index]
         ana.scope.cancel()
 
+
+async def test_a_bot_stopped_in_the_lobby_gives_its_seat_up_and_a_dropped_one_keeps_it(
+    tmp_path: Path, autojump_clock: MockClock
+) -> None:
+    """The host holds a lobby seat through a dropped link (the grace period); a program
+    stopped on purpose (the SDK's ``play_bot`` cancelled, as Ctrl-C does to ``dalmuti
+    bot``) says ``leave`` on its way out, so its seat is free at once. The host's own
+    bots never do: a host that stops must find them seated when it resumes."""
+    from dalmuti_net.client import play_bot
+
+    table = RecordingTable("Lobby", seed=4)
+    async with served(table) as (port, nursery):
+        ana = Player(SeatStore(tmp_path / "ana"), "Ana")
+        nursery.start_soon(ana.run, tcp(port))
+        await ana.until(lambda: ana.session.is_host)
+        stopped = trio.CancelScope()
+
+        async def sdk_bot() -> None:
+            with stopped:
+                await play_bot(("127.0.0.1", port), "random", name="Sdk")
+
+        nursery.start_soon(sdk_bot)
+        await ana.until(lambda: [s.name for s in table.seats.values()] == ["Ana", "Sdk"])
+        began = trio.current_time()
+        stopped.cancel()
+        await ana.until(lambda: [s.name for s in table.seats.values()] == ["Ana"])
+        assert trio.current_time() - began < table.limits.grace_period_ms / 1000
+        assert [m["type"] for m in table.heard][-1] == "leave"
+
+        dropped = Player(SeatStore(tmp_path / "bo"), "Bo")
+        nursery.start_soon(dropped.run, tcp(port))
+        await ana.until(lambda: len(table.seats) == 2)
+        dropped.scope.cancel()  # a runner without the flag: a link that went
+        await ana.until(lambda: ana.session.table.players[1].connected is False)
+        assert "leave" not in [m["type"] for m in table.heard][-2:]
+        assert [s.name for s in table.seats.values()] == ["Ana", "Bo"]
+        ana.scope.cancel()

@@ -64,9 +64,19 @@ def test_quit_keeps_the_seat_and_leave_gives_it_up() -> None:
     assert table.ui.press("c-c") == [Quit()]  # Ctrl-C twice quits and keeps the seat
 
 
-def test_nothing_to_ask_in_the_lobby_or_when_watching() -> None:
+def test_quitting_in_the_lobby_gives_the_seat_up_at_once() -> None:
+    """The host holds a lobby seat through a dropped link for the grace period: a quit
+    on purpose says ``leave`` first, so the seat (and a host player's role) is free at
+    once. Nothing is asked; with the link down only the quit is left."""
     lobby = LocalTable()
-    assert lobby.ui.press("q") == [Quit()]
+    assert lobby.ui.press("q") == [Send({"type": "leave"}), Quit()]
+    assert lobby.ui.model.farewell == "You left the table."
+    away = LocalTable()
+    away.ui.on_status(Status.RECONNECTING)
+    assert away.ui.press("q") == [Quit()]
+
+
+def test_nothing_to_ask_when_watching() -> None:
     watching = LocalTable(spectator=True, bots=4, headless=True)
     watching.table.start()
     watching.pump()

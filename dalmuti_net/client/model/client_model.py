@@ -603,8 +603,13 @@ class ClientModel(TableModel):
             self.question = self._end_question()
         elif session.player is not None and table.playing:
             self.question = self._leave_question()
+        elif session.player is not None and table.lobby and self.status is Status.CONNECTED:
+            # A seat is held through a dropped link in the lobby too: quitting on purpose
+            # gives it up at once, for the next to sit down (and a host player's role).
+            self.farewell = self.t._(LEFT)
+            return [Send({"type": "leave"}), Quit()]
         else:
-            return [Quit()]  # watching, or in the lobby (where a seat is only a place in line)
+            return [Quit()]  # watching, or a link down (the host lets the seat go in time)
         return []
 
     def _leave_question(self) -> Question:
