@@ -15,13 +15,37 @@ from ui_support import LocalTable, SecondPlayer, draw
 
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.model import display as display_module
+from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui import screen as screen_module
+from dalmuti_net.client.ui.state import ClientUi
 from dalmuti_net.engine import Rules
+from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.protocol import PROTOCOL_VERSION
+from dalmuti_net.protocol.discovery import listing_from_record
 
 CODES = frozenset(
     {"screen", "status", "kind", "tone", "key", "level", "purpose", "action", "waiting_tone"}
 )
 """Fields that are codes a front end dispatches on, not words: left as they are."""
+
+
+PV = str(PROTOCOL_VERSION).encode()
+
+
+def listing(name: str, version: bytes) -> object:
+    return listing_from_record(
+        instance_name=f"{name}._dalmuti._tcp.local.",
+        server="host.local.",
+        addresses=["127.0.0.1"],
+        port=7341,
+        txt={
+            b"pv": version,
+            b"name": name.encode(),
+            b"phase": b"lobby",
+            b"seats": b"3/8",
+            b"code": b"1",
+        },
+    )
 
 
 def shouted(value: Any, name: str = "") -> Any:
@@ -126,3 +150,40 @@ def test_the_results_and_the_final_standings_are_drawn_from_the_view(loud: None)
     assert state is not None and state.standings and state.results is None
     names = [row.name for row in state.standings]
     assert_drawn(draw(table.ui, 80, 30), state.turn, *names)
+
+
+def test_finding_a_table_and_joining_are_drawn_from_the_view(loud: None) -> None:
+    ui = ClientUi(Translator("en"), name="Ana")
+    ui.model.note_discovery_slow()
+    view = display_module.display(ui.model)
+    assert view.finding is not None and view.finding.slow
+    assert_drawn(draw(ui, 100, 30), view.title, view.finding.looking, *view.finding.slow)
+    old = listing("Old table", b"0")  # another protocol: a note under the list
+    ui.set_listings([old])  # type: ignore[list-item]
+    ui.discovery_index = 0
+    view = display_module.display(ui.model)
+    assert view.finding is not None
+    found = view.finding.tables[0]
+    assert found.notes and not found.compatible
+    screen = draw(ui, 100, 30)
+    assert_drawn(screen, *view.finding.headers, found.name, found.phase, *found.notes)
+    ui.set_listings([listing("Ana's table", PV)])  # type: ignore[list-item]
+    ui.press("enter")  # its name is given: the code is asked for
+    view = display_module.display(ui.model)
+    assert view.screen == "form" and view.field is not None
+    assert_drawn(draw(ui), view.title)
+
+
+def test_a_refusal_and_the_quit_question_are_drawn_from_the_view(loud: None) -> None:
+    ui = ClientUi(Translator("es"), ClientSession("Ana"), address="192.0.2.1:7341")
+    ui.model.cannot_connect("refused", "refused")
+    view = display_module.display(ui.model)
+    assert view.refusal is not None
+    assert_drawn(draw(ui, 100, 30), view.refusal.title, *view.refusal.sentences)
+    table = LocalTable(Rules(), language="es")
+    table.press("s", "q")  # at a table being played: what quitting means, asked first
+    view = display_module.display(table.ui.model)
+    assert view.question is not None
+    sentences = [choice.sentence for choice in view.question.choices if choice.sentence]
+    assert_drawn(draw(table.ui, 100, 30), view.question.title, *sentences)
+    assert_drawn(draw(table.ui, 100, 30), view.connection.text)

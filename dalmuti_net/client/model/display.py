@@ -20,11 +20,16 @@ from ...engine.roles import Role, roles_of
 from ...lang.i18n import N_, Translator
 from ...lang.text import tidy
 from ...lang.words import card_label, describe_set, role_symbol
+from ...protocol import PROTOCOL_VERSION
+from ...protocol.discovery import VERSION_ISSUES, TableListing
 from ...told import NEXT_CLAUSE, Listed
+from ..status import Status
 from .choosers import ExchangeChooser, PlacementChooser, PlayChooser, TaxChooser, whole_answers
-from .client_model import AUTO_PASSING, ClientModel
+from .client_model import AUTO_PASSING, ClientModel, Screen
 from .countdowns import offline_sentence
 from .departures import LEFT_MARK, StandingRow, final_rows, next_seating
+from .errors import TROUBLESHOOTING
+from .questions import Choice
 from .rules_menu import (
     RULE_FIELDS,
     TYPED_FIELDS,
@@ -334,17 +339,58 @@ class TableState:
 
 
 @dataclass(frozen=True)
+class ListingView:
+    """A table found on the network, as the list shows it."""
+
+    name: str
+    address: str
+    """``HOST:PORT`` (its first address)."""
+    seats: str
+    """``3/8`` (``?``: not said)."""
+    phase: str
+    """lobby, playing or ended, in words."""
+    code: str
+    """Whether joining needs a join code: yes, no (in words) or ``?``."""
+    protocol: str
+    """The host's protocol version (``?``: not said)."""
+    compatible: bool
+    claimed: bool
+    """Its table id is claimed elsewhere too: see ``notes``."""
+    notes: tuple[str, ...]
+    """What to know before joining it: another protocol, a claimed table id, an
+    incomplete announcement."""
+
+
+@dataclass(frozen=True)
+class FindingView:
+    """Finding a table on the network: the tables found, or what is being done."""
+
+    headers: tuple[str, ...]
+    """Table, address, seats, phase, code, protocol."""
+    tables: tuple[ListingView, ...]
+    looking: str
+    """While none is found: that the search goes on ('' once there is one)."""
+    slow: tuple[str, ...]
+    """None found for a while: what to check."""
+
+
+@dataclass(frozen=True)
 class Display:
     screen: str
     """discover, form, connecting, table or problem."""
+    title: str
+    """The screen's title (the table's name at a table)."""
     status: str
     """connecting, connected, reconnecting or closed."""
+    connection: Mark
+    """Where the connection stands, in words, and its tone."""
     name: str
     """The table's."""
     me: int | None
     host: bool
     """This seat is the host player's."""
     watching: bool
+    finding: FindingView | None
     lobby: LobbyView | None
     table: TableState | None
     log: tuple[LogEntry, ...]
@@ -748,38 +794,131 @@ def _can(model: ClientModel) -> tuple[str, ...]:
     return tuple(dict.fromkeys(can))
 
 
+CONNECTION_WORDS = {
+    Status.CONNECTING: (N_("connecting…"), "warning"),
+    Status.CONNECTED: (N_("connected"), "good"),
+    Status.RECONNECTING: (N_("connection lost, reconnecting…"), "error"),
+    Status.CLOSED: (N_("disconnected"), "error"),
+}
+
+
+def _connection(model: ClientModel) -> Mark:
+    if not model.live:  # nothing is connected: what is shown is a replay
+        return Mark(model.t._("replay"), "dim")
+    words, tone = CONNECTION_WORDS[model.status]
+    return Mark(model.t._(words), tone)
+
+
+def _title(model: ClientModel) -> str:
+    t, screen = model.t, model.screen
+    if screen is Screen.DISCOVER:
+        return t._("Tables on this network")
+    if screen is Screen.FORM:
+        return t._("Joining {address}").format(address=model.address)
+    if screen is Screen.CONNECTING:
+        return t._("Connecting to {address}…").format(address=model.address)
+    if screen is Screen.PROBLEM:
+        return t._("Not connected") if model.refusal is None else model.refusal.title
+    return "" if model.table is None else model.table.name
+
+
+def listing_view(model: ClientModel, listing: TableListing) -> ListingView:
+    t = model.t
+    phases = {"lobby": t._("lobby"), "playing": t._("playing"), "ended": t._("ended")}
+    codes = {True: t._("yes"), False: t._("no"), None: "?"}  # None: not said
+    address = listing.addresses[0] if listing.addresses else "?"
+    taken, total = listing.seats_taken, listing.seats_total
+    theirs = listing.protocol_version
+    notes = []
+    if not listing.compatible:
+        notes.append(
+            t._("protocol {host}, ours {ours}").format(
+                host="?" if theirs is None else theirs, ours=PROTOCOL_VERSION
+            )
+        )
+    claim = model.claims.get(listing.instance_name)
+    notes += [] if claim is None else claim.sentences(t._)
+    others = [issue for issue in listing.issues if issue.template not in VERSION_ISSUES]
+    if others:
+        told = Listed(others, NEXT_CLAUSE).told(t._)
+        notes.append(t._("Its announcement is incomplete: {issues}.").format(issues=told))
+    return ListingView(
+        name=listing.name,
+        address=f"{address}:{listing.port}",
+        seats="?" if taken is None else f"{taken}/{total}",
+        phase=phases.get(str(listing.phase), "?"),
+        code=codes[listing.code_required],
+        protocol="?" if theirs is None else str(theirs),
+        compatible=listing.compatible,
+        claimed=claim is not None,
+        notes=tuple(notes),
+    )
+
+
+def finding_view(model: ClientModel) -> FindingView | None:
+    if model.screen is not Screen.DISCOVER:
+        return None
+    t = model.t
+    headers = (t._("Table"), t._("Address"), t._("Seats"), t._("Phase"), t._("Code"))
+    found = tuple(listing_view(model, listing) for listing in model.listings)
+    slow = not found and model.discovery_slow
+    return FindingView(
+        headers=(*headers, t._("Protocol")),
+        tables=found,
+        looking="" if found else t._("Looking for tables…"),
+        slow=(t._("No table found yet. Still looking."), t._(TROUBLESHOOTING)) if slow else (),
+    )
+
+
+def _refusal(model: ClientModel) -> RefusalView | None:
+    """The refusal screen's content (a connection over without one said: why, in words)."""
+    t, refusal = model.t, model.refusal
+    if model.screen is not Screen.PROBLEM:
+        return None
+    if refusal is None:
+        said = [model.problem or ""]
+        if model.problem_detail:
+            said.append(t._("The host said: {reason}").format(reason=model.problem_detail))
+        return RefusalView("closed", t._("Not connected"), tuple(said), (), ())
+    return RefusalView(
+        refusal.kind,
+        refusal.title,
+        refusal.sentences,
+        choice_views(t, refusal.choices),
+        standing_views(refusal.standings, model.me),
+    )
+
+
+def choice_views(t: Translator, choices: Iterable[Choice]) -> tuple[ChoiceView, ...]:
+    """A question's or a refusal's choices, their labels in the viewer's language."""
+    return tuple(
+        ChoiceView(choice.action, t._(choice.label), choice.sentence) for choice in choices
+    )
+
+
 def display(model: ClientModel) -> Display:
     """Everything a front end shows now, in the viewer's language."""
     t = model.t
     question = model.question
-    refusal = model.refusal
     field = model.field
     notice = model.notice
     return Display(
         screen=model.screen.value,
+        title=_title(model),
         status=model.status.value,
+        connection=_connection(model),
         name="" if model.table is None else model.table.name,
         me=model.me,
         host=model.is_host,
         watching=model.session is not None and model.session.spectator,
+        finding=finding_view(model),
         lobby=lobby_view(model),
         table=table_state(model),
         log=tuple(LogEntry(line.kind, line.text) for line in list(model.log)[-LOG_SHOWN:]),
         question=None
         if question is None
-        else QuestionView(
-            question.title,
-            tuple(ChoiceView(c.action, t._(c.label), c.sentence) for c in question.choices),
-        ),
-        refusal=None
-        if refusal is None or model.screen.value != "problem"
-        else RefusalView(
-            refusal.kind,
-            refusal.title,
-            refusal.sentences,
-            tuple(ChoiceView(c.action, t._(c.label), c.sentence) for c in refusal.choices),
-            standing_views(refusal.standings, model.me),
-        ),
+        else QuestionView(question.title, choice_views(t, question.choices)),
+        refusal=_refusal(model),
         field=None
         if field is None
         else FieldView(field.purpose, t._(field.label), field.text, field.max_chars),

@@ -9,7 +9,8 @@ from collections.abc import Iterable
 
 from ...lang.i18n import N_
 from ...lang.text import width, wrap
-from ..model.questions import BACK, Choice, Question
+from ..model.display import QuestionView
+from ..model.questions import BACK, Choice
 from .hints import Hint
 
 KEYS = {
@@ -44,8 +45,9 @@ def choice_hints(choices: Iterable[Choice], back: bool = True) -> list[Hint]:
     return [*hints, Hint("Esc", N_("back"))] if back else hints
 
 
-def confirmation_lines(question: Question, cols: int) -> list[list[tuple[str, str]]]:
-    """The question drawn above the footer: a title rule, then one sentence per choice."""
+def confirmation_lines(question: QuestionView, cols: int) -> list[list[tuple[str, str]]]:
+    """The view's question drawn above the footer: a title rule, then one sentence per
+    choice after its key."""
     head = f"── {question.title} "
     lines: list[list[tuple[str, str]]] = [
         [("class:warning", head + "─" * max(0, cols - width(head)))]
@@ -53,7 +55,7 @@ def confirmation_lines(question: Question, cols: int) -> list[list[tuple[str, st
     for choice in question.choices:
         if not choice.sentence:
             continue
-        key = f"{key_of(choice)}  "
+        key = f"{KEYS[choice.action]}  "
         indent = " " * width(key)
         for index, text in enumerate(wrap(choice.sentence, max(10, cols - width(key)))):
             lead = ("class:key", key) if index == 0 else ("", indent)

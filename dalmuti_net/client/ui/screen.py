@@ -16,11 +16,9 @@ from ...engine.rules import MAX_HAND_LIMIT, stripped_ranks
 from ...lang.i18n import Translator
 from ...lang.text import fit, label_gap, tail, tidy, truncate, width, wrap
 from ...lang.words import role_symbol
-from ...protocol import PROTOCOL_VERSION
-from ...protocol.discovery import VERSION_ISSUES
-from ...told import NEXT_CLAUSE, Listed
 from ..model.display import (
     Display,
+    FindingView,
     HandView,
     LobbyView,
     ResultsView,
@@ -28,12 +26,10 @@ from ..model.display import (
     TableState,
     display,
 )
-from ..model.errors import TROUBLESHOOTING
 from ..model.rules_menu import (
     rule_value_text,
 )
 from ..model.seat_marks import Mark
-from ..status import Status
 from .confirm import confirmation_lines
 from .help import help_screen
 from .hints import Hint
@@ -49,30 +45,28 @@ WIDE = 110
 
 
 def render(ui: ClientUi, cols: int, rows: int) -> list[Line]:
-    """Exactly ``rows`` lines, none wider than ``cols`` cells. The one thing it notes on
-    ``ui``: how far its log can scroll at this size (``log_top``), for PgUp to stop there."""
+    """Exactly ``rows`` lines, none wider than ``cols`` cells, drawn from the typed view
+    (``client/model/display.display``) with the terminal's keys and widths. The one thing
+    it notes on ``ui``: how far its log can scroll at this size (``log_top``), for PgUp to
+    stop there."""
     cols, rows = max(cols, 20), max(rows, 5)
-    if ui.overlay is Overlay.HELP:
-        body = []  # drawn below, once the footer's height is known
-    elif ui.model.screen is Screen.DISCOVER:
-        body = _discover(ui, cols, rows)
-    elif ui.model.screen is Screen.FORM:
-        body = _form(ui, cols)
-    elif ui.model.screen is Screen.CONNECTING:
-        body = _connecting(ui, cols)
-    elif ui.model.screen is Screen.PROBLEM:
-        body = _problem(ui, cols)
-    else:
-        body = []
-    footer = _footer(ui, cols, rows)
+    view = display(ui.model)
+    footer = _footer(ui, view, cols, rows)
+    room = rows - len(footer)
     if ui.overlay is Overlay.HELP:
         body = help_screen(
             ui.t, cols, rows, ui.help_scroll, discover=ui.model.screen is Screen.DISCOVER
         )
+    elif view.finding is not None:
+        body = _discover(ui, view, view.finding, cols)
+    elif view.refusal is not None:
+        body = refusal_lines(ui.t, view.refusal, cols)
     elif ui.model.screen is Screen.TABLE:
-        body = _table(ui, display(ui.model), cols, rows - len(footer))
-    body = body[: rows - len(footer)]
-    body += [[] for _ in range(rows - len(footer) - len(body))]
+        body = _table(ui, view, cols, room)
+    else:  # joining: a name or code to type (in the footer), or connecting
+        body = [plain(view.title, "class:title"), [], *_notice(view, cols)]
+    body = body[:room]
+    body += [[] for _ in range(room - len(body))]
     return [fit_line(line, cols) for line in body + footer]
 
 
@@ -179,10 +173,10 @@ def visible_hints(ui: ClientUi, cols: int, rows: int) -> list[Hint]:
     return hints
 
 
-def _footer(ui: ClientUi, cols: int, rows: int = 24) -> list[Line]:
+def _footer(ui: ClientUi, view: Display, cols: int, rows: int = 24) -> list[Line]:
     lines: list[Line] = []
-    if ui.model.question is not None:  # over a field being typed in too (Ctrl-C there)
-        lines += confirmation_lines(ui.model.question, cols)
+    if view.question is not None:  # over a field being typed in too (Ctrl-C there)
+        lines += confirmation_lines(view.question, cols)
     elif ui.editor is not None:
         label = ui.t._(ui.editor.label).format(**ui.editor.values)
         label += label_gap(label)
@@ -193,39 +187,37 @@ def _footer(ui: ClientUi, cols: int, rows: int = 24) -> list[Line]:
     return lines + [[("class:hints", ""), *line] for line in hints[:2]]
 
 
+def _notice(view: Display, cols: int) -> list[Line]:
+    """The view's notice (mostly why something was refused), wrapped."""
+    notice = view.notice
+    return [] if notice is None else wrapped(notice.text, cols, f"class:{notice.level}")
+
+
 # ----------------------------------------------------------------------------- finding
 
 
-def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
-    t = ui.t
-    lines = [plain(t._("Tables on this network"), "class:title"), []]
-    if not ui.model.listings:
-        lines.append(plain(t._("Looking for tables…"), "class:dim"))
-        if ui.model.discovery_slow:
+def _discover(ui: ClientUi, view: Display, finding: FindingView, cols: int) -> list[Line]:
+    """The tables found on the network (the view's), in columns, the chosen one's notes
+    under them; the cursor is the terminal's."""
+    lines = [plain(view.title, "class:title"), []]
+    if not finding.tables:
+        lines.append(plain(finding.looking, "class:dim"))
+        for index, sentence in enumerate(finding.slow):
             lines.append([])
-            lines.append(plain(t._("No table found yet. Still looking."), "class:warning"))
-            lines += wrapped(t._(TROUBLESHOOTING), cols)
+            lines += wrapped(sentence, cols, "class:warning" if index == 0 else "")
     else:
-        phases = {"lobby": t._("lobby"), "playing": t._("playing"), "ended": t._("ended")}
-        codes = {True: t._("yes"), False: t._("no"), None: "?"}  # None: not said
-        rows_text = []
-        for listing in ui.model.listings:
-            address = listing.addresses[0] if listing.addresses else "?"
-            taken, total = listing.seats_taken, listing.seats_total
-            version = "?" if listing.protocol_version is None else str(listing.protocol_version)
-            claimed = listing.instance_name in ui.model.claims  # shown with a mark, said below
-            rows_text.append(
-                [
-                    f"! {listing.name}" if claimed else listing.name,
-                    f"{address}:{listing.port}",
-                    "?" if taken is None else f"{taken}/{total}",
-                    phases.get(str(listing.phase), "?"),
-                    codes[listing.code_required],
-                    f"{version} {'✓' if listing.compatible else '✗'}",
-                ]
-            )
-        headers = [t._("Table"), t._("Address"), t._("Seats"), t._("Phase"), t._("Code")]
-        headers.append(t._("Protocol"))
+        rows_text = [
+            [
+                f"! {found.name}" if found.claimed else found.name,  # said under the list
+                found.address,
+                found.seats,
+                found.phase,
+                found.code,
+                f"{found.protocol} {'✓' if found.compatible else '✗'}",
+            ]
+            for found in finding.tables
+        ]
+        headers = list(finding.headers)
         widths = [max(width(row[c]) for row in [headers, *rows_text]) for c in range(6)]
         widths[0] = max(10, min(widths[0], cols - 2 - sum(widths[1:]) - 5))
         lines.append(
@@ -234,73 +226,24 @@ def _discover(ui: ClientUi, cols: int, rows: int) -> list[Line]:
                 "class:heading",
             )
         )
-        for index, (listing, row) in enumerate(zip(ui.model.listings, rows_text, strict=True)):
+        for index, (found, row) in enumerate(zip(finding.tables, rows_text, strict=True)):
             chosen = index == ui.discovery_index
-            style = "class:cursor" if chosen else ""
             text = " ".join(fit(v, w) for v, w in zip(row[:5], widths, strict=False))
-            mark_style = "class:good" if listing.compatible else "class:error"
             lines.append(
                 [
                     ("class:marker", "▶ " if chosen else "  "),
-                    (style, text),
+                    ("class:cursor" if chosen else "", text),
                     ("", " "),
-                    (mark_style, row[5]),
+                    ("class:good" if found.compatible else "class:error", row[5]),
                 ]
             )
-        chosen_listing = ui.model.listings[min(ui.discovery_index, len(ui.model.listings) - 1)]
-        if not chosen_listing.compatible:
+        chosen_one = finding.tables[min(ui.discovery_index, len(finding.tables) - 1)]
+        for note in chosen_one.notes:
             lines.append([])
-            theirs = chosen_listing.protocol_version
-            note = t._("protocol {host}, ours {ours}").format(
-                host="?" if theirs is None else theirs, ours=PROTOCOL_VERSION
-            )
-            lines.append(plain(note, "class:warning"))
-        claim = ui.model.claims.get(chosen_listing.instance_name)
-        for sentence in [] if claim is None else claim.sentences(t._):
-            lines.append([])
-            lines += wrapped(sentence, cols, "class:warning")
-        others = [i for i in chosen_listing.issues if i.template not in VERSION_ISSUES]
-        if others:
-            lines.append([])
-            told = Listed(others, NEXT_CLAUSE).told(t._)
-            note = t._("Its announcement is incomplete: {issues}.").format(issues=told)
             lines += wrapped(note, cols, "class:warning")
-    if ui.model.notice is not None:
+    if view.notice is not None:
         lines.append([])
-        lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")
-    return lines
-
-
-def _form(ui: ClientUi, cols: int) -> list[Line]:
-    t = ui.t
-    lines = [plain(t._("Joining {address}").format(address=ui.model.address), "class:title"), []]
-    if ui.model.notice is not None:
-        lines += wrapped(ui.model.notice.text, cols, f"class:{ui.model.notice.level}")
-    return lines
-
-
-def _connecting(ui: ClientUi, cols: int) -> list[Line]:
-    t = ui.t
-    return [
-        plain(t._("Connecting to {address}…").format(address=ui.model.address), "class:title"),
-    ]
-
-
-def _problem(ui: ClientUi, cols: int) -> list[Line]:
-    t = ui.t
-    refusal = display(ui.model).refusal
-    if refusal is not None:
-        return refusal_lines(t, refusal, cols)
-    lines = [plain(t._("Not connected"), "class:title"), []]
-    lines += wrapped(ui.model.problem or "", cols, "class:error")
-    if ui.model.problem_detail:
-        lines.append([])
-        lines += wrapped(
-            t._("The host said: {reason}").format(reason=ui.model.problem_detail), cols, "class:dim"
-        )
-    if not ui.model.ever_connected and ui.model.session is not None:
-        lines.append([])
-        lines += wrapped(t._(TROUBLESHOOTING), cols)
+        lines += _notice(view, cols)
     return lines
 
 
@@ -308,25 +251,16 @@ def _problem(ui: ClientUi, cols: int) -> list[Line]:
 
 
 def _header(ui: ClientUi, view: Display, cols: int) -> Line:
-    t = ui.t
     parts = [view.name]
     if view.lobby is not None:
-        parts.append(t._("Lobby"))
+        parts.append(ui.t._("Lobby"))
     elif view.table is not None:
         parts.append(view.table.heading)
     left = " · ".join(p for p in parts if p)
-    if not ui.model.live:  # nothing is connected: what is on screen is a replay
-        right, style = t._("replay"), "class:dim"
-    else:
-        said, style = {
-            Status.CONNECTING: (t._("connecting…"), "class:warning"),
-            Status.CONNECTED: (t._("connected"), "class:good"),
-            Status.RECONNECTING: (t._("connection lost, reconnecting…"), "class:error"),
-            Status.CLOSED: (t._("disconnected"), "class:error"),
-        }[ui.model.status]
-        right = "● " + said
+    connection = view.connection
+    right = "● " + connection.text if ui.model.live else connection.text  # (a replay)
     room = cols - width(right) - 1
-    return [("class:title", fit(left, room)), ("", " "), (style, right)]
+    return [("class:title", fit(left, room)), ("", " "), (f"class:{connection.tone}", right)]
 
 
 def _turn_line(state: TableState) -> Line:
