@@ -22,7 +22,7 @@ from ..client.model import intents as do
 from ..client.model.choosers import whole_answers
 from ..client.model.client_model import ClientModel
 from ..client.model.display import Display
-from ..client.model.help import game_sections
+from ..client.model.help import clocks_section, game_sections
 from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_, Translator
 
 MAX_TEXT = 1000
@@ -214,25 +214,19 @@ def _named(t: Translator, label: str) -> str:
 def page_help(t: Translator) -> list[list[str]]:
     """The page's help: its buttons named as they read, never a key; the game and its
     roles as every front end says them."""
-    clocks = t._(
-        "A turn timer (the host player sets it with {rules}) makes the default move for "
-        "whoever runs out of time; everyone sees the countdown. When nothing of yours beats "
-        "the table, auto-pass passes for you after a moment, once you have seen what beat you: its "
-        "button turns it on or off. The host player can nudge whoever the table waits for "
-        "with {nudge} and, a little later, skip their turn with {skip}. Between hands, "
-        "{read} says you have read the results: the next hand is dealt once everyone is "
-        "ready, or when the pause runs out. After the last hand's points come the final "
-        "standings; then the host player can offer a rematch with {rematch}, which the "
-        "others accept with {ready}."
-    ).format(
-        rules=_named(t, N_("rules")),
-        nudge=_named(t, N_("nudge")),
-        skip=_named(t, N_("skip")),
-        read=_named(t, N_("ready for the next hand")),
-        rematch=_named(t, N_("rematch")),
-        ready=_named(t, N_("ready")),
+    clocks = clocks_section(
+        t,
+        {
+            "rules": _named(t, N_("rules")),
+            "auto_pass": t._("its button"),
+            "nudge": _named(t, N_("nudge")),
+            "skip": _named(t, N_("skip")),
+            "read": _named(t, N_("ready for the next hand")),
+            "rematch": _named(t, N_("rematch")),
+            "ready": _named(t, N_("ready")),
+        },
     )
-    return [[t._("Clocks and the evening"), clocks], *map(list, game_sections(t))]
+    return [list(clocks), *map(list, game_sections(t))]
 
 
 def languages() -> list[list[str]]:

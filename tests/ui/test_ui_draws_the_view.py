@@ -187,3 +187,23 @@ def test_a_refusal_and_the_quit_question_are_drawn_from_the_view(loud: None) -> 
     sentences = [choice.sentence for choice in view.question.choices if choice.sentence]
     assert_drawn(draw(table.ui, 100, 30), view.question.title, *sentences)
     assert_drawn(draw(table.ui, 100, 30), view.connection.text)
+
+
+def test_the_help_says_the_clocks_once_for_the_terminal_and_the_page(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The clocks of an evening are one text; the terminal names its keys in it, the page
+    its buttons."""
+    from dalmuti_net.client.model import help as shared
+    from dalmuti_net.client.ui.help import help_sections
+    from dalmuti_net.web.view import page_help
+
+    said = "Clocks: {rules}, {auto_pass}, {nudge}, {skip}, {read}, {rematch}, {ready}."
+    monkeypatch.setattr(shared, "CLOCKS", ("Evening", said))
+    t = Translator("en")
+    terminal = dict(help_sections(t))["Evening"]
+    page = dict((title, text) for title, text in page_help(t))["Evening"]
+    assert terminal == "Clocks: the o key, the a key, the n key, the N key, the Enter key, " + (
+        "the r key, the r key."
+    )
+    assert page.startswith("Clocks: “rules”, its button, “nudge”")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...lang.i18n import N_, Translator
 from ...lang.text import width, wrap
-from ..model.help import game_sections
+from ..model.help import Section, clocks_section, game_sections, sections
 from .hints import Hint
 
 Line = list[tuple[str, str]]
@@ -20,34 +20,70 @@ FOOTER_ROWS = 1
 """The help's footer is one line of hints at every width the screen supports."""
 
 
-def discover_sections(t: Translator) -> list[tuple[str, str]]:
-    """The table list's own help: its keys and what its columns say."""
-    return [
-        (
-            t._("Keys"),
-            t._(
-                "↑↓ choose a table, Enter joins it, asking for your name (unless --player-name "
-                "gave it) and for the join code if the table needs one (unless --code gave "
-                "it). a joins by address (HOST or HOST:PORT), for a table that is not listed. "
-                "q or Esc quits."
-            ),
+DISCOVER_SECTIONS: tuple[Section, ...] = (
+    (
+        N_("Keys"),
+        N_(
+            "↑↓ choose a table, Enter joins it, asking for your name (unless --player-name "
+            "gave it) and for the join code if the table needs one (unless --code gave "
+            "it). a joins by address (HOST or HOST:PORT), for a table that is not listed. "
+            "q or Esc quits."
         ),
-        (
-            t._("The list"),
-            t._(
-                "Tables announce themselves on this network. Seats: taken of total. Phase: "
-                "lobby (not started yet), playing or ended. Code: whether joining needs the "
-                "table's join code. Protocol: the host's protocol version, ✓ if this program "
-                "can play with it, ✗ if not. A table that is not listed can still be joined "
-                "by address: a here, or dalmuti join HOST[:PORT]."
-            ),
+    ),
+    (
+        N_("The list"),
+        N_(
+            "Tables announce themselves on this network. Seats: taken of total. Phase: "
+            "lobby (not started yet), playing or ended. Code: whether joining needs the "
+            "table's join code. Protocol: the host's protocol version, ✓ if this program "
+            "can play with it, ✗ if not. A table that is not listed can still be joined "
+            "by address: a here, or dalmuti join HOST[:PORT]."
         ),
-    ]
+    ),
+)
+"""The table list's own help: its keys and what its columns say."""
+
+TABLE_SECTIONS: tuple[Section, ...] = (
+    (
+        N_("Keys"),
+        N_(
+            "Play: ←→ choose a rank in your hand, ↑↓ how many cards, j adds Jesters, "
+            "Tab jumps to the next legal set, Enter plays, p passes. Taxes: ←→ a card, "
+            "↑ or Space picks it, ↓ puts it back, Enter gives. y/n answers a revolution, "
+            "i/p a misdeal, d declines a Merchant exchange. Lobby: r ready; the host "
+            "player has s start, b/B bots, x remove a bot, k kick, o rules. t chats, "
+            "PgUp/PgDn scroll the log, End goes back to its newest line, q quits."
+        ),
+    ),
+    (
+        N_("On screen"),
+        N_(
+            "The trick in progress is told turn by turn: who played what and who passed; "
+            "the last trick stays until the next lead. m shows the cards played so far "
+            "by rank (always shown on a large screen). At the end of each hand a results "
+            "screen shows the finishing order, the next hand's roles, the points and the "
+            "taxes; any key goes back to the table."
+        ),
+    ),
+)
+"""The table's help of the terminal's own: its keys and what its screen shows."""
+
+CLOCK_KEYS = {
+    "rules": "o",
+    "auto_pass": "a",
+    "nudge": "n",
+    "skip": "N",
+    "read": "Enter",
+    "rematch": "r",
+    "ready": "r",
+}
+"""The keys the clocks' help names (``client/model/help.CLOCK_INPUTS``)."""
+KEY_NAME = N_("the {key} key")
 
 
 def discover_help_text_lines(t: Translator, cols: int) -> list[Line]:
     """The table list's help below its title, wrapped to ``cols`` cells."""
-    return _section_lines(discover_sections(t), cols)
+    return _section_lines(sections(t, DISCOVER_SECTIONS), cols)
 
 
 def help_text_lines(t: Translator, cols: int, *, discover: bool = False) -> list[Line]:
@@ -58,52 +94,16 @@ def help_text_lines(t: Translator, cols: int, *, discover: bool = False) -> list
     return _section_lines(help_sections(t), cols)
 
 
-def help_sections(t: Translator) -> list[tuple[str, str]]:
-    """The terminal's help: titles and texts."""
-    return [
-        (
-            t._("Keys"),
-            t._(
-                "Play: ←→ choose a rank in your hand, ↑↓ how many cards, j adds Jesters, "
-                "Tab jumps to the next legal set, Enter plays, p passes. Taxes: ←→ a card, "
-                "↑ or Space picks it, ↓ puts it back, Enter gives. y/n answers a revolution, "
-                "i/p a misdeal, d declines a Merchant exchange. Lobby: r ready; the host "
-                "player has s start, b/B bots, x remove a bot, k kick, o rules. t chats, "
-                "PgUp/PgDn scroll the log, End goes back to its newest line, q quits."
-            ),
-        ),
-        (
-            t._("On screen"),
-            t._(
-                "The trick in progress is told turn by turn: who played what and who passed; "
-                "the last trick stays until the next lead. m shows the cards played so far "
-                "by rank (always shown on a large screen). At the end of each hand a results "
-                "screen shows the finishing order, the next hand's roles, the points and the "
-                "taxes; any key goes back to the table."
-            ),
-        ),
-        (
-            t._("Clocks and the evening"),
-            t._(
-                "A turn timer (the host player's o menu) makes the default move for whoever "
-                "runs out of time; everyone sees the countdown. When nothing of yours beats "
-                "the table, auto-pass passes for you after a moment, once you have seen what "
-                "beat you: a turns it on or off, and it is remembered. The host player can "
-                "nudge whoever the table waits for with n and, a little later, skip their "
-                "turn with N. Between hands, Enter says you "
-                "have read the results: the next hand is dealt once everyone is ready, or "
-                "when the pause runs out. After the last hand's points come the final "
-                "standings; then the host player can offer a rematch with r, which the "
-                "others accept with r."
-            ),
-        ),
-        *game_sections(t),
-    ]
+def help_sections(t: Translator) -> list[Section]:
+    """The terminal's help: its keys and screen, then what every front end's help says
+    (the clocks naming the terminal's keys, the game, the roles)."""
+    keys = {name: t._(KEY_NAME).format(key=key) for name, key in CLOCK_KEYS.items()}
+    return [*sections(t, TABLE_SECTIONS), clocks_section(t, keys), *game_sections(t)]
 
 
-def _section_lines(sections: list[tuple[str, str]], cols: int) -> list[Line]:
+def _section_lines(told: list[Section], cols: int) -> list[Line]:
     lines: list[Line] = []
-    for title, text in sections:
+    for title, text in told:
         if lines:
             lines.append([])
         lines.append([("class:heading", title)])
