@@ -60,6 +60,8 @@ hand_limit = 2
 [table]
 between_hands = 1.0
 """
+CARDS = "#hand button[data-card]:not(.take-back):not([disabled])"
+"""The cards of the hand a tap picks (a picked tax card's mark is a button of its own)."""
 ACCENT = (0xE0, 0xB0, 0x4A)
 """The page's accent: the controls' top edge on one's turn, the main buttons."""
 
@@ -153,6 +155,8 @@ def chromium(*, frames_log: bool = False) -> Iterator[Any]:
 
 
 LOOK = """
+const CARDS = "@CARDS@";
+const TAPS = "#buttons button, #bar button, #log button, #lobby button, #overlay button";
 const shown = (id) => {
   const element = document.getElementById(id);
   return element !== null && element.getClientRects().length > 0;
@@ -169,12 +173,14 @@ return {
   board: shown("board"),
   editor: shown("editor"),
   myTurn: document.body.classList.contains("my-turn"),
-  taps: Array.from(document.querySelectorAll("#buttons button"), (b) => b.dataset.do),
+  taps: Array.from(document.querySelectorAll(TAPS), (b) => b.dataset.do)
+    .filter((intent) => intent !== undefined),
   sets: document.querySelectorAll("#sets button").length,
-  cards: document.querySelectorAll("#hand button:not([disabled])").length,
+  cards: document.querySelectorAll(CARDS).length,
 };
 """
 """What the page shows, in one round trip to the browser (each Selenium call is one)."""
+LOOK = LOOK.replace("@CARDS@", CARDS)
 
 
 def look(driver: object) -> dict[str, Any]:
@@ -183,8 +189,14 @@ def look(driver: object) -> dict[str, Any]:
 
 
 def press(driver: object, intent: str) -> None:
-    """Touch the first button that sends (or opens) ``intent``."""
-    driver.find_element(By.CSS_SELECTOR, f'#buttons button[data-do="{intent}"]').click()
+    """Touch the first button that sends (or opens) ``intent``: the bottom bar's first,
+    then the top bar's, the log's and the lobby's."""
+    for where in ("#buttons", "#bar", "#log", "#lobby"):
+        found = driver.find_elements(By.CSS_SELECTOR, f'{where} button[data-do="{intent}"]')
+        if found:
+            found[0].click()
+            return
+    raise NoSuchElementException(f"no button sends {intent}")
 
 
 def shot(driver: object, shots: dict[str, list[bytes]], kind: str, folder: Path) -> None:
@@ -217,7 +229,7 @@ def answer(driver: object, state: dict[str, Any]) -> str | None:
         # Taxes: a card more each time round, from the worst up (another card when one
         # runs out: the model says so and adds nothing), then give; the model refuses to
         # give too few, so this ends once enough are picked.
-        cards = driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")
+        cards = driver.find_elements(By.CSS_SELECTOR, CARDS)
         if not cards:
             return None
         cards[-1 - next(TAX_ROUNDS) % len(cards)].click()

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.web.test_web_browser import (
+    CARDS,
     CHROMIUM,
     DRIVER,
     answer,
@@ -155,13 +156,25 @@ return {
   newerShown: newer !== null && newer.getClientRects().length > 0,
   text: document.body.innerText,
   keys: document.querySelectorAll("kbd").length,
+  // Each button of the bar at the bottom and the top bar: whole in the window and the one
+  // a tap there reaches (nothing scrolled over it, no box of its own to scroll).
+  essential: Array.from(document.querySelectorAll("#buttons button, #bar button"))
+    .filter((b) => b.getClientRects().length).map((b) => { const r = b.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return {intent: b.dataset.do, label: b.innerText.trim(), inSight: r.top >= 0 &&
+        r.bottom <= window.innerHeight && r.right <= document.documentElement.clientWidth &&
+        hit !== null && b.contains(hit)}; }),
+  controlsScroll: document.getElementById("controls").scrollHeight -
+    document.getElementById("controls").clientHeight,
   arrows: Array.from(document.querySelectorAll("button"), (b) => b.innerText)
     .filter((t) => /[◀▶▲▼]/.test(t)),
-  overflowing: Array.from(document.querySelectorAll("#lobby li, #rules li, #buttons button"))
+  overflowing: Array.from(document.querySelectorAll(
+    "#lobby li, #rules li, #lobby button, #buttons button, #bar button, #log button"))
     .filter((e) => e.getClientRects().length &&
       (e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 ||
        e.scrollWidth > e.clientWidth + 1)).map((e) => e.innerText),
-  buttons: Array.from(document.querySelectorAll("#buttons button, #editor button"))
+  buttons: Array.from(document.querySelectorAll(
+    "#buttons button, #editor button, #bar button, #log button, #lobby button:not(.small)"))
     .filter((b) => b.getClientRects().length).map((b) => b.innerText.trim()),
 };
 """
@@ -170,6 +183,16 @@ return {
 def geometry(driver: Any) -> dict[str, Any]:
     found: dict[str, Any] = driver.execute_script(GEOMETRY)
     return found
+
+
+def essential_in_sight(checks: Checks, found: dict[str, Any], where: str, wanted: set[str]) -> None:
+    """The bars' buttons are in sight without a scroll, the ``wanted`` intents among them
+    (issue 40's rest: in Spanish "Salir" was below the fold of the lobby)."""
+    shown = {button["intent"] for button in found["essential"]}
+    checks.expect(wanted <= shown, f"{where}: {sorted(wanted - shown)} missing from the bars")
+    hidden = [button["label"] for button in found["essential"] if not button["inSight"]]
+    checks.expect(not hidden, f"{where}: buttons out of sight at {found['height']}px: {hidden}")
+    checks.expect(found["controlsScroll"] <= 1, f"{where}: the controls need a scroll")
 
 
 def chat(driver: Any, text: str) -> None:
@@ -229,6 +252,7 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     checks.expect(not lowercase, f"buttons in lowercase: {lowercase}")
     checks.expect("good/random" not in found["text"], "a button says good/random")
     checks.expect(found["keys"] == 0, "key letters on the page")
+    essential_in_sight(checks, found, "en", {"start", "exit"})
     terminal = [word for word in TERMINAL_WORDS if word in found["text"]]
     checks.expect(not terminal, f"a terminal's words in the lobby: {terminal}")
     checks.shot("en-phone-lobby")
@@ -259,6 +283,7 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
         checks.language(tag, lambda state: bool(state["lobby"]))
         found = geometry(driver)
         assert found["overflowing"] == [], f"{tag}: cut at the phone's width"
+        essential_in_sight(checks, found, tag, {"start", "exit"})
         checks.shot(f"{tag}-phone-lobby")
         checks.audit(f"lobby {tag}")
     checks.size(LAPTOP)
@@ -286,7 +311,7 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
             if state["myTurn"] and taxes and state["cards"] and not state["sets"] and not taxed:
                 # A tax or a gift: one tap a card picks it, one tap gives (finding 6).
                 taxed = True
-                cards = driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")
+                cards = driver.find_elements(By.CSS_SELECTOR, CARDS)
                 chosen = cards[-1].get_attribute("data-card")
                 cards[-1].click()
                 picked = f'#hand button[data-card="{chosen}"] .picked'
@@ -340,7 +365,7 @@ def my_first_turn(driver: Any, checks: Checks) -> None:
     # A tap on a card picks a legal set of it: the play button is there to give it. From
     # the keyboard (as a screen reader's user): the focus stays on the card after the
     # redraw its press brings.
-    card = driver.find_elements(By.CSS_SELECTOR, "#hand button:not([disabled])")[0]
+    card = driver.find_elements(By.CSS_SELECTOR, CARDS)[0]
     number = card.get_attribute("data-card")
     enter(driver, card)
     wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#sets button.chosen"), "a set picked")

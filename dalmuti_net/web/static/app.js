@@ -174,7 +174,7 @@ function language() {
 
 function show(section) {
   for (const id of ["join", "table", "gone"]) $(id).hidden = id !== section;
-  if (section !== "table") $("watching").hidden = true;
+  if (section !== "table") { $("watching").hidden = true; fill("bar-buttons", []); }
 }
 
 function status(text, bad) {
@@ -411,6 +411,16 @@ function drawLobby(lobby, view) {
     if (view.host && !seat.bot && !seat.host) row.appendChild(button(strings.kick, { do: "kick", player: seat.player }, "small"));
     return row;
   }));
+  // The host player's tools beside what they change: bots under the seats, the rules'
+  // switch by their heading (the bar at the bottom keeps ready, start and nothing else).
+  const can = new Set(view.can);
+  fill("lobby-bots", can.has("add_bot") ? [
+    button(strings.add_bot, { do: "add_bot", strategy: "heuristic" }),
+    button(strings.add_random_bot, { do: "add_bot", strategy: "random" }),
+  ] : []);
+  const rulesButton = pageButton(strings.rules, () => { local.rules = !local.rules; redraw(); }, local.rules ? "chosen" : "", "rules");
+  rulesButton.setAttribute("aria-pressed", local.rules ? "true" : "false");
+  fill("rules-tools", can.has("set_rule") ? [rulesButton] : []);
   $("lobby-watchers").textContent = lobby.watchers || "";
   $("rules-title").textContent = lobby.rules_title;
   $("clocks").textContent = lobby.clocks;
@@ -562,21 +572,29 @@ function actionButtons(view) {
     buttons.push(button(view.lobby.ready ? strings.not_ready : strings.ready, { do: "ready", on: !view.lobby.ready }, view.lobby.ready ? "" : "main"));
   }
   if (can.has("start")) buttons.push(button(strings.start, { do: "start" }, "main"));
-  if (can.has("add_bot")) {
-    buttons.push(button(strings.add_bot, { do: "add_bot", strategy: "heuristic" }));
-    buttons.push(button(strings.add_random_bot, { do: "add_bot", strategy: "random" }));
-  }
-  if (can.has("set_rule")) buttons.push(pageButton(strings.rules, () => { local.rules = !local.rules; redraw(); }, local.rules ? "chosen" : "", "rules"));
   if (can.has("rematch")) buttons.push(button(strings.rematch, { do: "rematch" }, "main"));
   if (can.has("nudge")) buttons.push(button(strings.nudge, { do: "nudge" }));
   if (can.has("skip")) buttons.push(button(strings.skip, { do: "skip" }));
   if (can.has("auto_pass")) {
     buttons.push(button(view.auto_pass ? strings.auto_pass_on : strings.auto_pass_off, { do: "auto_pass", on: !view.auto_pass }));
   }
-  if (can.has("chat")) buttons.push(pageButton(strings.chat, () => { local.chat = true; redraw(); }, "", "chat"));
-  buttons.push(pageButton(strings.help, () => { local.help = true; redraw(); }, "", "help"));
-  buttons.push(button(strings.quit, { do: "exit" }));
   return buttons;
+}
+
+// Help and leave stay in the top bar, in sight on every screen of the table; chat sits by
+// the log it writes to. A question or a refusal brings its own answers, and none of these.
+function barButtons(view) {
+  if (view.question || view.refusal || !$("editor").hidden) return [];
+  return [
+    pageButton(strings.help, () => { local.help = true; redraw(); }, local.help ? "chosen" : "", "help"),
+    button(strings.quit, { do: "exit" }),
+  ];
+}
+
+function logButtons(view) {
+  const can = new Set(view.can);
+  if (!can.has("chat") || !$("editor").hidden) return [];
+  return [pageButton(strings.chat, () => { local.chat = true; redraw(); }, "", "chat")];
 }
 
 function drawEditor(view) {
@@ -655,7 +673,7 @@ function drawLog(lines) {
   $("log-title").textContent = strings.log;
   $("log-newer").textContent = strings.newer || "↓";
   if (logFollows) logToEnd();
-  else if (added) $("log-newer").hidden = false;
+  else if (added && !log.hidden) $("log-newer").hidden = false;
 }
 
 function sameRun(shown, from, wanted, count) {
@@ -676,6 +694,13 @@ if (window.ResizeObserver) new ResizeObserver(() => {
 // The log's box shrinks on one's turn: the newest line stays in sight.
 if (window.ResizeObserver) new ResizeObserver(() => { if (logFollows) logToEnd(); }).observe($("log-lines"));
 $("log-newer").addEventListener("click", logToEnd);
+$("log-toggle").addEventListener("click", () => {
+  const open = $("log-toggle").getAttribute("aria-expanded") !== "true";
+  $("log-toggle").setAttribute("aria-expanded", open ? "true" : "false");
+  $("log-lines").hidden = !open;
+  if (open) logToEnd();
+  else $("log-newer").hidden = true;
+});
 
 function redraw() { if (last) draw(last); }
 
@@ -726,6 +751,8 @@ function drawView(view) {
   notice.className = view.notice ? view.notice.level : "";
   drawEditor(view);
   fill("buttons", $("editor").hidden ? actionButtons(view) : []);
+  fill("bar-buttons", barButtons(view));
+  fill("log-tools", logButtons(view));
   const myTurn = !!(state && state.my_turn);
   if (myTurn && !document.body.classList.contains("my-turn")) {
     // The terminal rings its bell and sets the window title: a phone buzzes, and the
