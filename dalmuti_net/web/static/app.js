@@ -723,6 +723,12 @@ function refocus(was) {
 }
 
 function draw(view) {
+  // Back after a reconnect (a new language, a phone that slept): the table stays drawn
+  // until the host's first view of it, rather than a blank page for a moment.
+  if (view.screen === "connecting" && last && last.screen !== "connecting" && !last.refusal) {
+    status(strings.connecting || "…");
+    return;
+  }
   const was = focused();
   drawView(view);
   refocus(was);
@@ -735,8 +741,9 @@ function drawView(view) {
   const state = view.table;
   $("watching").textContent = strings.watching;
   $("watching").hidden = !view.watching;
-  drawLobby(view.lobby, view);
-  drawTable(state);
+  // A refusal says the table is gone for this page: what was behind it is not drawn.
+  drawLobby(view.refusal ? null : view.lobby, view);
+  drawTable(view.refusal ? null : state);
   drawOverlay(view);
   const decision = state ? state.decision : null;
   const turn = state && !state.results ? state.turn : "";
@@ -746,6 +753,8 @@ function drawView(view) {
   // A question first: its answers in sight, the cards back once it is answered.
   const asked = !!(view.question || view.refusal);
   for (const id of ["prompt", "selection", "hand-title", "sets", "choices", "hand"]) $(id).hidden = asked;
+  // The results of a hand just over: what is left of its cards is no longer anyone's concern.
+  if (state && state.results && !decision) for (const id of ["hand-title", "hand"]) $(id).hidden = true;
   const notice = $("notice");
   notice.textContent = view.notice ? view.notice.text : "";
   notice.className = view.notice ? view.notice.level : "";
