@@ -198,6 +198,8 @@ PAGE_STRINGS = {
     "set": N_("Type a number"),
     "newer": N_("Newer entries below"),
     "watching": N_("You are watching"),
+    # A picked tax card's mark, as a screen reader says it ({card}: "12 Peasant").
+    "take_back": N_("Chosen: {n}. Take one back: {card}"),
 }
 """The page's own words (its join form, buttons and connection line), in the catalogs."""
 

@@ -311,12 +311,7 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
             if state["myTurn"] and taxes and state["cards"] and not state["sets"] and not taxed:
                 # A tax or a gift: one tap a card picks it, one tap gives (finding 6).
                 taxed = True
-                cards = driver.find_elements(By.CSS_SELECTOR, CARDS)
-                chosen = cards[-1].get_attribute("data-card")
-                cards[-1].click()
-                picked = f'#hand button[data-card="{chosen}"] .picked'
-                wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, picked), "a pick")  # noqa: B023
-                checks.shot("en-phone-taxes")
+                take_back_by_keyboard(driver, checks)
                 continue
             if state["myTurn"] and state["sets"]:
                 turns += 1
@@ -399,6 +394,32 @@ def my_first_turn(driver: Any, checks: Checks) -> None:
     enter(driver, driver.find_element(By.CSS_SELECTOR, '#buttons button[data-do="commit"]'))
     wait_for(lambda: not look(driver)["myTurn"], "the play given")
     newcomers(driver, checks)
+
+
+def take_back_by_keyboard(driver: Any, checks: Checks) -> None:
+    """A tax or a gift: a tap picks a card, and its mark is a button of its own, named for
+    what it does and next in the keyboard's order, that takes one back (issue 40's rest:
+    it was a mark inside the card's button, which no screen reader reaches)."""
+    cards = driver.find_elements(By.CSS_SELECTOR, CARDS)
+    chosen = cards[-1].get_attribute("data-card")
+    label = cards[-1].text.split("\n")
+    cards[-1].click()
+    back = f'#hand button.take-back[data-card="{chosen}"]'
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, back), "a pick and its mark")
+    checks.shot("en-phone-taxes")
+    checks.audit("taxes")
+    card = driver.find_element(By.CSS_SELECTOR, f'{CARDS}[data-card="{chosen}"]')
+    driver.execute_script("arguments[0].focus()", card)
+    ActionChains(driver).send_keys(Keys.TAB).perform()
+    focused = driver.switch_to.active_element
+    name = focused.accessible_name
+    assert focused.get_attribute("data-do") == "drop_card", "Tab from a picked card: no take-back"
+    assert name.startswith("Chosen: 1. Take one back:") and name.endswith(label[1]), name
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait_for(lambda: not driver.find_elements(By.CSS_SELECTOR, back), "the card taken back")
+    time.sleep(0.3)  # the redraw
+    focus = driver.execute_script("return document.activeElement.dataset.card || null")
+    checks.expect(focus == chosen, f"the focus left the card taken back: {focus!r}")
 
 
 def enter(driver: Any, button: Any) -> None:

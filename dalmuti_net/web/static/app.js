@@ -492,24 +492,38 @@ function drawTable(state) {
 
 function drawHand(hand, decision) {
   $("hand-title").textContent = hand ? hand.title : "";
+  const taxes = !!(decision && decision.kind === "taxes");
   fill("hand", (hand ? hand.cards : []).map((card) => {
-    const taxes = decision && decision.kind === "taxes";
     const tap = !hand.tappable ? null :
       (taxes ? { do: "pick_card", card: card.card } : { do: "point_at", card: card.card });
-    const b = button("", tap, card.pointed ? "cursor" : (hand.tappable ? "" : "still"));
+    const b = button("", tap, card.pointed && !taxes ? "cursor" : (hand.tappable ? "" : "still"));
     b.disabled = !hand.tappable;
     b.dataset.card = card.card;
     // Three lines, spoken as they are shown: "12 Peasant ×3".
     b.append(el("b", "", card.rank), " ", el("span", "", card.name), " ", el("span", "", "×" + card.count));
-    b.setAttribute("aria-pressed", card.pointed ? "true" : "false");
-    if (card.picked) {
-      const picked = el("span", "picked", "✓" + card.picked);
-      if (taxes) {   // a tap on the mark takes one back
-        picked.addEventListener("click", (event) => { event.stopPropagation(); send({ do: "drop_card", card: card.card }); });
-      }
-      b.appendChild(picked);
+    // A tax or a gift adds a card a tap: no card is "the" chosen one, so none is pressed.
+    if (!taxes) b.setAttribute("aria-pressed", card.pointed ? "true" : "false");
+    if (!taxes || !hand.tappable) {
+      if (card.picked) b.appendChild(el("span", "picked", "✓" + card.picked));
+      return b;
     }
-    return b;
+    // A tax or a gift: under each card, a place for the button that takes one back, there
+    // once the card is picked (the place kept meanwhile, so that no card moves under a
+    // finger). A button of its own, named for what it does: a mark inside the card's
+    // button was no button at all for a screen reader.
+    const slot = el("span", "slot");
+    if (!card.picked) {
+      slot.append(b, el("span", "no-take-back"));
+      return slot;
+    }
+    // The ✓ and the − are drawn by the style sheet, not spoken: the name says it all.
+    const back = button(String(card.picked), { do: "drop_card", card: card.card }, "take-back");
+    back.dataset.card = card.card;
+    const name = (strings.take_back || "{card} ({n})").replace("{card}", card.label).replace("{n}", String(card.picked));
+    back.setAttribute("aria-label", name);
+    back.title = name;
+    slot.append(b, back);
+    return slot;
   }));
 }
 
@@ -708,8 +722,8 @@ function redraw() { if (last) draw(last); }
 // back, found by what it sends, so a hand can be played from the buttons alone.
 function focused() {
   const at = document.activeElement;
-  const parent = at && at !== document.body ? at.parentElement : null;
-  if (!parent || !parent.id || at.tagName !== "BUTTON") return null;
+  const parent = at && at !== document.body && at.parentElement ? at.parentElement.closest("[id]") : null;
+  if (!parent || at.tagName !== "BUTTON") return null;
   return { parent: parent.id, card: at.dataset.card, set: at.dataset.set, do: at.dataset.do };
 }
 
@@ -717,8 +731,11 @@ function refocus(was) {
   if (!was || (document.activeElement && document.activeElement !== document.body)) return;
   const parent = $(was.parent);
   if (!parent) return;
-  const again = Array.from(parent.children).find((b) => b.dataset.card === was.card &&
-    b.dataset.set === was.set && b.dataset.do === was.do);
+  const all = Array.from(parent.querySelectorAll("button"));
+  const same = (b) => b.dataset.card === was.card && b.dataset.set === was.set;
+  // The same button; after the last of a card was taken back, that card's own.
+  const again = all.find((b) => same(b) && b.dataset.do === was.do) ||
+    (was.do === "drop_card" ? all.find((b) => same(b) && b.dataset.do !== "drop_card") : undefined);
   if (again && !again.disabled) again.focus({ preventScroll: true });
 }
 
