@@ -529,13 +529,16 @@ function drawHand(hand, decision) {
 
 function drawDecision(decision) {
   $("prompt").textContent = decision ? decision.prompt : "";
-  $("selection").textContent = decision ? decision.selection : "";
+  const selection = decision ? decision.selection : "";   // a live region: said when it changes
+  if ($("selection").textContent !== selection) $("selection").textContent = selection;
   const sets = $("sets");
+  sets.setAttribute("aria-label", strings.legal_sets || "");   // a group a screen reader names
   const scrolled = sets.scrollLeft;
   let chosen = null;
   fill("sets", (decision ? decision.sets : []).map((set) => {
     const chip = button(set.label, { do: "pick_set", index: set.index }, set.chosen ? "chosen" : "");
     chip.dataset.set = set.index;
+    chip.setAttribute("aria-pressed", set.chosen ? "true" : "false");
     if (set.chosen) chosen = chip;
     return chip;
   }));
@@ -547,13 +550,19 @@ function drawDecision(decision) {
   const choices = [];
   if (decision) {
     for (const m of decision.merchants) {
-      choices.push(button(m.label, { do: "pick_merchant", player: m.index }, m.index === decision.merchant ? "chosen" : ""));
+      choices.push(pressed(button(m.label, { do: "pick_merchant", player: m.index }), m.index === decision.merchant));
     }
     for (const p of decision.positions) {
-      choices.push(button(p.label, { do: "pick_position", index: p.index }, p.index === decision.position ? "chosen" : ""));
+      choices.push(pressed(button(p.label, { do: "pick_position", index: p.index }), p.index === decision.position));
     }
   }
   fill("choices", choices);
+}
+
+function pressed(b, on) {   // one of several, the one picked: shown, and said as pressed
+  if (on) b.classList.add("chosen");
+  b.setAttribute("aria-pressed", on ? "true" : "false");
+  return b;
 }
 
 function capital(label) {   // a button's word as a button says it: "pass" → "Pass"
