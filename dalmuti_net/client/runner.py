@@ -38,8 +38,11 @@ drawing or the heartbeats of the same thread."""
 UNREADABLE_STRIKES = 3
 """Connections in a row ended by a message that is unreadable or does not fit: then the
 host is broken or hostile, and this client stops trying."""
-# A dalmuti-net host answers a hello (or an about) at once; a peer silent this long is not one.
 HANDSHAKE_TIMEOUT_S = 15.0
+"""A dalmuti-net host answers a hello (or an about) at once: a peer that has not answered
+the hello this long after the connection opened (with a ``welcome``, a ``challenge`` or an
+``error``) is not one, whatever else it sends (an ``about``, heartbeats)."""
+ANSWERS_TO_HELLO = frozenset({"welcome", "challenge", "error", "goodbye"})
 
 
 UNREADABLE = N_(
@@ -271,9 +274,11 @@ class ClientRunner:
             finished = False
         except* trio.TooSlowError:
             quitting = False
-            self.session.drop(f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s", "timed_out")
+            self.session.drop(f"no answer to hello in {HANDSHAKE_TIMEOUT_S:.0f} s", "timed_out")
             if first_connection:
-                not_a_host = f"no answer in {HANDSHAKE_TIMEOUT_S:.0f} s: is it a dalmuti-net host?"
+                not_a_host = (
+                    f"no answer to hello in {HANDSHAKE_TIMEOUT_S:.0f} s: is it a dalmuti-net host?"
+                )
             finished = False
         except* ProtocolError as group:
             quitting = False
@@ -323,7 +328,11 @@ class ClientRunner:
 
     async def _receive_loop(self, connection: Connection) -> bool:
         session = self.session
-        with trio.fail_after(HANDSHAKE_TIMEOUT_S):
+        deadline = trio.current_time() + HANDSHAKE_TIMEOUT_S
+        handshake: float | None = deadline
+        """Until the hello is answered: its deadline (an ``about`` answered, or heartbeats,
+        do not let in; a host that never does is given up as not a host)."""
+        with trio.fail_at(deadline):
             message = await connection.receive()
         self._answered = True
         slice_start = time.perf_counter()
@@ -331,6 +340,10 @@ class ClientRunner:
             if time.perf_counter() - slice_start > SLICE_S:
                 await trio.lowlevel.checkpoint()  # the others' turn (a flood's frames wait)
                 slice_start = time.perf_counter()
+            if message["type"] in ANSWERS_TO_HELLO:
+                handshake = None
+            elif handshake is not None and trio.current_time() >= handshake:
+                raise trio.TooSlowError
             if connection.skipped_seq is not None:
                 session.skip_event(connection.skipped_seq)
                 connection.skipped_seq = None
@@ -359,12 +372,16 @@ class ClientRunner:
                 return True
             if message["type"] == "error" and message["fatal"]:
                 return message["code"] not in ("timeout", "slow_consumer")
-            message = await self._next_message(connection)
+            message = await self._next_message(connection, handshake)
 
-    async def _next_message(self, connection: Connection) -> Message:
+    async def _next_message(self, connection: Connection, handshake: float | None) -> Message:
         """The host's next message; a host silent for its heartbeat timeout has gone (the
-        connection is then lost, and taken back as any dropped one is)."""
+        connection is then lost, and taken back as any dropped one is). ``handshake``: the
+        hello's deadline, while it is not answered (``trio.TooSlowError`` past it)."""
         silence_s = self.session.limit_ms("heartbeat_timeout_ms") / 1000
         with trio.move_on_after(silence_s):
-            return await connection.receive()
+            if handshake is None:
+                return await connection.receive()
+            with trio.fail_at(handshake):
+                return await connection.receive()
         raise ConnectionClosed(f"the host said nothing for {silence_s:g} s", "silent")

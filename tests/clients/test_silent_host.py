@@ -4,15 +4,21 @@ lost after its heartbeat timeout, and the client takes its seat back as after an
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import trio
 import trio.testing
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
-from dalmuti_net.client.runner import ClientRunner, Status
+from dalmuti_net.client.runner import HANDSHAKE_TIMEOUT_S, ClientRunner, NotAHost, Status
+from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
+from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
+from dalmuti_net.protocol.catalogue import MAX_FRAME_BYTES
 
 
 async def run_bot(stream: trio.abc.Stream, bot: StartBot) -> None:
@@ -90,4 +96,63 @@ async def test_a_silent_host_is_lost_after_its_timeout_and_the_seat_taken_back(
         assert session.observation is not None and session.observation.hand
         assert table.seats[seat].connection is not None
         runner.stop()
+        nursery.cancel_scope.cancel()
+
+
+async def unwelcoming_host(stream: trio.abc.Stream) -> None:
+    """Answers every ``about`` and sends its heartbeats, but never answers the hello."""
+    reader = FrameReader(MAX_FRAME_BYTES)
+    about = {
+        "type": "about",
+        "version": PROTOCOL_VERSION,
+        "table_id": "never",
+        "table": "Never",
+        "phase": "lobby",
+        "code_required": False,
+        "software": "unwelcoming/1",
+    }
+    lock = trio.Lock()
+
+    async def send(message: dict[str, object]) -> None:
+        async with lock:
+            await stream.send_all(encode(message))
+
+    async def heartbeats() -> None:
+        while True:
+            await send({"type": "heartbeat"})
+            await trio.sleep(5)
+
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(heartbeats)
+            while data := await stream.receive_some():
+                for body in reader.feed(data):
+                    if unpack(body)["type"] == "about":
+                        await send(about)
+            nursery.cancel_scope.cancel()
+    except* (trio.BrokenResourceError, trio.ClosedResourceError):
+        pass  # the client hung up
+
+
+@pytest.mark.parametrize("seats", [None, SeatStore], ids=["hello", "about_first"])
+async def test_a_host_that_never_lets_in_is_given_up_as_no_host(
+    autojump_clock: trio.testing.MockClock, seats: type[SeatStore] | None, tmp_path: Path
+) -> None:
+    """It answers `about` and keeps its heartbeats coming: that is no answer to the hello.
+    The first connection is given up as not a host (every client says so in one sentence
+    and ends: `dalmuti bot` and `join` with 4); it used to wait for ever, or say the
+    connection closed and offer to try the same again."""
+    async with trio.open_nursery() as nursery:
+
+        async def connect() -> trio.abc.Stream:
+            client_end, host_end = trio.testing.memory_stream_pair()
+            nursery.start_soon(unwelcoming_host, host_end)
+            return client_end
+
+        store = None if seats is None else seats(tmp_path)
+        runner = ClientRunner(ClientSession("Ana", seats=store), connect)
+        started = trio.current_time()
+        with trio.fail_after(100), pytest.raises(NotAHost, match="no answer to hello in 15 s"):
+            await runner.run()
+        assert trio.current_time() - started == pytest.approx(HANDSHAKE_TIMEOUT_S, abs=1)
         nursery.cancel_scope.cancel()
