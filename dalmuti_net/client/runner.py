@@ -46,9 +46,11 @@ ANSWERS_TO_HELLO = frozenset({"welcome", "challenge", "error", "goodbye"})
 
 
 UNREADABLE = N_(
-    "The host sent a message this program cannot read ({reason}), so the connection to it "
-    "was closed."
+    "The host sent a message this program cannot read, so the connection to it was "
+    "closed; trying again."
 )
+"""Said once for a run of such connections, by a client with no screen of its own (a bot):
+the sentence that ends them, if they do not stop, says the rest."""
 
 
 QUIT_PATIENCE = 3.0
@@ -211,6 +213,10 @@ class ClientRunner:
                     if strikes >= UNREADABLE_STRIKES or not self._reconnect:
                         self.session.give_up(self._unreadable)
                         return
+                    if strikes == 1 and self._on_status is None:
+                        # Once for the run (the same host is met again); a front end that
+                        # follows the status says it in its own log ("Connection lost").
+                        log.warning(Told(UNREADABLE))
                     # Perhaps a message broken in transit: a fresh snapshot, after a pause.
                     attempts = strikes
                     if not await self._wait_before_retry(attempts):
@@ -291,8 +297,8 @@ class ClientRunner:
                 self.session.refuse_version(error)  # as the host refuses another version
                 finished = True
             else:
-                log.warning(Told(UNREADABLE, reason=error.message))
-                self.session.drop(error.message)
+                log.info("the host sent a message this program cannot read: %s", error)
+                self.session.drop(error.message, "unreadable")
                 self._unreadable = error.message
                 finished = False
         finally:

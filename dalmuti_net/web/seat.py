@@ -48,6 +48,7 @@ from ..client.model.client_model import (
     Wake,
 )
 from ..client.model.display import display
+from ..client.model.errors import PAGE_REFUSED, with_details
 from ..client.runner import CannotConnect, ClientRunner
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
 from ..client.status import Status
@@ -216,9 +217,10 @@ class WebSeat:
         except* ConnectionClosed:
             pass
         if refusal is not None:
+            t = Translator(self._language)  # the reason is technical: details
             with trio.move_on_after(1):
                 try:
-                    await self._send({"error": str(refusal)})
+                    await self._send({"error": with_details(t, t._(PAGE_REFUSED), str(refusal))})
                     await self.ws.aclose(1008, str(refusal))
                 except ConnectionClosed:
                     pass
@@ -298,6 +300,7 @@ class WebSeat:
     async def _play(self, session: ClientSession, join: dict[str, Any]) -> dict[str, Any] | None:
         """Play ``session`` until the page goes, or asks to join again (returned)."""
         language = normalize_language(_text(join.get("lang"), 16)) or self._language
+        self._language = language  # a refusal is said in it too
         model = ClientModel(
             Translator(language), session, address="web", lists_tables=False, in_a_page=True
         )

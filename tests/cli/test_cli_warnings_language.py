@@ -127,33 +127,42 @@ async def test_a_bot_that_fails_on_the_host_is_one_sentence_not_a_traceback(
     )
 
 
-async def test_a_host_that_sends_something_unreadable_is_told_in_the_language(
-    caplog: pytest.LogCaptureFixture,
+async def test_a_host_that_sends_something_unreadable_is_told_once_in_the_language(
+    caplog: pytest.LogCaptureFixture, autojump_clock: trio.testing.MockClock
 ) -> None:
-    client_end, host_end = trio.testing.memory_stream_pair()
+    """A bot reconnects to such a host and meets it again: the connection closed is said
+    once, not once per connection, with no technical English in it (the sentence that
+    ends it all gives that as details)."""
+    connections = 0
 
-    async def connect() -> trio.abc.Stream:
-        return client_end
-
-    async def host() -> None:
+    async def host(host_end: trio.abc.Stream) -> None:
         await host_end.receive_some()  # the hello
         await host_end.send_all(encode({"type": "heartbeat"}))
         await host_end.send_all(encode({"type": "welcome"}))  # no version, no seat...
 
-    runner = ClientRunner(ClientSession("Ana"), connect, reconnect=False)
-    with caplog.at_level(logging.WARNING, logger="dalmuti_net"):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(host)
-            with trio.fail_after(5):
+    async with trio.open_nursery() as nursery:
+
+        async def connect() -> trio.abc.Stream:
+            nonlocal connections
+            connections += 1
+            client_end, host_end = trio.testing.memory_stream_pair()
+            nursery.start_soon(host, host_end)
+            return client_end
+
+        session = ClientSession("Ana")
+        runner = ClientRunner(session, connect)
+        with caplog.at_level(logging.WARNING, logger="dalmuti_net"):
+            with trio.fail_after(60):
                 await runner.run()
+    assert connections == 3 and session.broken == "version: missing"
     [record] = caplog.records
     assert isinstance(record.msg, Told) and record.msg.template == UNREADABLE
     assert told_record(record, ZH._) == (
-        "主持人送來了這個程式讀不懂的訊息（version: missing），因此已關閉與主持人的連線。"
+        "主持人送來了這個程式讀不懂的訊息，因此已關閉與主持人的連線；正在重試。"
     )
     assert told_record(record, ES._) == (
-        "El anfitrión envió un mensaje que este programa no puede leer (version: missing), así "
-        "que se cerró la conexión con él."
+        "El anfitrión envió un mensaje que este programa no puede leer, así que se cerró la "
+        "conexión con él; se vuelve a intentar."
     )
 
 

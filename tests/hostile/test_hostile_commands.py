@@ -69,7 +69,25 @@ def test_a_lie_ends_the_bot_with_one_sentence_and_status_1(
     said = finish(bot)
     assert bot.returncode == 1, said
     assert "do not fit the table, again after reconnecting" in said
-    assert said.count("cannot read") == 3  # one line per connection closed
+    assert said.count("cannot read") == 1  # said once, not once per connection closed
+
+
+def test_a_lie_is_told_in_the_bots_language_its_reason_as_details(
+    tmp_path: Path, liars: dict[str, int]
+) -> None:
+    """The reason (English, technical) used to sit inside the Spanish sentences."""
+    port = liars["tax_from_nobody"]
+    bot = dalmuti("bot", "--lang", "es", f"127.0.0.1:{port}", home=tmp_path)
+    said = finish(bot)
+    assert bot.returncode == 1, said
+    closed, ended = sorted(said.splitlines(), key=lambda line: "Detalles" in line)
+    assert closed == (
+        "El anfitrión envió un mensaje que este programa no puede leer, así que se cerró la "
+        "conexión con él; se vuelve a intentar."
+    )
+    sentence, details = ended.split(" (Detalles para informar del fallo: ")
+    assert sentence.endswith("este cliente dejó de hablar con él."), ended
+    assert details.startswith("a `tax_paid` that does not fit the table"), ended
 
 
 @pytest.mark.parametrize("name", ["no_legal_answer", "unaligned_hand_end"])

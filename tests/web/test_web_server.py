@@ -205,13 +205,21 @@ async def test_the_pages_channel_joins_and_refuses_nonsense() -> None:
                 await again.send_message(json.dumps({"key": "enter"}))
                 while "error" not in (message := await page(again)):
                     pass
-                assert message["error"] == "no such intent"
-        async with websocket(port, "/table") as ws:
+                assert message["error"] == (
+                    "The table closed this page's connection: the page sent something the "
+                    "table cannot take. Join again, or reload the page. (Details for a bug "
+                    "report: no such intent)"
+                )
+        async with websocket(port, "/table?lang=es") as ws:
             await page(ws)
             await ws.send_message("not json")
             while "error" not in (message := await page(ws)):
                 pass
-            assert message["error"] == "a message is not JSON"
+            # In the page's language; the technical reason only as details.
+            assert message["error"].startswith("La mesa cerró la conexión de esta página")
+            assert message["error"].endswith(
+                "(Detalles para informar del fallo: a message is not JSON)"
+            )
         async with websocket(port, "/table") as ws:
             await page(ws)
             await ws.send_message(json.dumps({"join": {"name": "x" * 5000}}))

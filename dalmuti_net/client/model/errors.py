@@ -88,13 +88,25 @@ def describe_error(t: Translator, error: HostError) -> str:
     return t._(sentence)
 
 
+DETAILS = N_("{sentence} (Details for a bug report: {details})")
+"""A sentence in the reader's language, then what went wrong in the program's own terms
+(English, technical: a field's name, a message's type), marked as such."""
+
+
+def with_details(t: Translator, sentence: str, details: str) -> str:
+    """``sentence`` (already translated), then ``details`` behind a clearly marked label:
+    the one way a technical reason reaches a player, for every front end."""
+    return t._(DETAILS).format(sentence=sentence, details=details)
+
+
 def describe_broken(t: Translator, reason: str) -> str:
     """The host's messages did not fit the table (``ClientSession.broken``), again after
-    reconnecting: this client gave up on it."""
-    return t._(
-        "The host sent messages that do not fit the table, again after reconnecting "
-        "({reason}): this client stopped talking to it."
-    ).format(reason=reason)
+    reconnecting: this client gave up on it. ``reason`` is technical (English)."""
+    sentence = t._(
+        "The host sent messages that do not fit the table, again after reconnecting: this "
+        "client stopped talking to it."
+    )
+    return with_details(t, sentence, reason)
 
 
 CONNECT_FAILURES: dict[str, str] = {
@@ -106,15 +118,19 @@ CONNECT_FAILURES: dict[str, str] = {
     "closed": N_("the host closed the connection"),
     "broke": N_("the connection to the host broke"),
     "silent": N_("the host stopped answering"),
+    "unreadable": N_("the host sent a message this program cannot read"),
 }
 
 
 def describe_unreachable(t: Translator, address: str, reason: str, kind: str | None = None) -> str:
     """Why ``address`` could not be reached: in words when the kind of failure is known,
-    else in the system's own (untranslated) words."""
+    else the system's own (untranslated) words, as details."""
     sentence = CONNECT_FAILURES.get(kind or "")
+    if sentence is None:
+        told = t._("Could not reach the host at {address}.").format(address=address)
+        return with_details(t, told, reason)
     return t._("Could not reach the host at {address} ({reason}).").format(
-        address=address, reason=t._(sentence) if sentence is not None else reason
+        address=address, reason=t._(sentence)
     )
 
 
@@ -136,6 +152,13 @@ PAGE_SHUTTING_DOWN = N_(
     "and this page takes your seat back by itself."
 )
 """``shutting_down`` on the web table's page, which comes back by itself: no command."""
+
+PAGE_REFUSED = N_(
+    "The table closed this page's connection: the page sent something the table cannot "
+    "take. Join again, or reload the page."
+)
+"""A page whose message broke the rules of its channel (a broken or hostile script): said
+on the page, the technical reason as details."""
 
 
 def describe_goodbye(
