@@ -248,6 +248,7 @@ class ClientRunner:
         self._connection = connection
         finished = False
         self._answered = False
+        """The hello was answered: what ends the first connection before is no host."""
         self._unreadable = None
         # The nursery wraps what its tasks raise in an ExceptionGroup: hence except*. What
         # is raised is raised after it: Python before 3.11.4 (Debian 12 has 3.11.2) wraps an
@@ -275,7 +276,8 @@ class ClientRunner:
             self.session.drop(str(closed), kind)
             if first_connection and not self._answered:
                 not_a_host = (
-                    "the connection was closed before any answer: is it a dalmuti-net host?"
+                    "the connection was closed before the hello was answered: is it a "
+                    "dalmuti-net host?"
                 )
             finished = False
         except* trio.TooSlowError:
@@ -340,7 +342,6 @@ class ClientRunner:
         do not let in; a host that never does is given up as not a host)."""
         with trio.fail_at(deadline):
             message = await connection.receive()
-        self._answered = True
         slice_start = time.perf_counter()
         while True:
             if time.perf_counter() - slice_start > SLICE_S:
@@ -348,6 +349,7 @@ class ClientRunner:
                 slice_start = time.perf_counter()
             if message["type"] in ANSWERS_TO_HELLO:
                 handshake = None
+                self._answered = True
             elif handshake is not None and trio.current_time() >= handshake:
                 raise trio.TooSlowError
             if connection.skipped_seq is not None:

@@ -198,9 +198,14 @@ def test_bot_at_something_that_is_not_a_host(
     assert f"127.0.0.1:{closing_peer} (something answers there, but it is not a dalmuti" in err
 
 
-@pytest.fixture
-def peer_that_lets_go() -> Iterator[int]:
-    """Answers a hello with a heartbeat (as a host may), then closes without a seat."""
+ANSWER = {"type": "error", "code": "rate_limited", "message": "slow down", "fatal": False}
+
+
+@pytest.fixture(params=[ANSWER, {"type": "heartbeat"}], ids=["answered", "heartbeat"])
+def peer_that_lets_go(request: pytest.FixtureRequest) -> Iterator[tuple[int, bool]]:
+    """Sends one message after the hello, then closes without a seat: its port, and
+    whether that message answered the hello (an error that is not fatal, as a host may
+    send) or not (a heartbeat, as any host sends)."""
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen()
@@ -216,30 +221,39 @@ def peer_that_lets_go() -> Iterator[int]:
                 with connection:
                     connection.settimeout(5)
                     connection.recv(65536)  # the hello
-                    connection.sendall(encode({"type": "heartbeat"}))
+                    connection.sendall(encode(request.param))
 
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
-        yield listener.getsockname()[1]
+        yield listener.getsockname()[1], request.param is ANSWER
         stop.set()
         thread.join()
 
 
 @pytest.mark.parametrize(
-    ("language", "told"),
+    ("language", "told", "not_a_host"),
     [
-        ("en", "Heuristic bot: The connection ended before the bot had a seat.\n"),
-        ("zh-Hant", "聰明機器人：連線在機器人入座之前就結束了。\n"),
+        ("en", "Heuristic bot: The connection ended before the bot had a seat.\n", "but it is"),
+        ("zh-Hant", "聰明機器人：連線在機器人入座之前就結束了。\n", "但不是 dalmuti-net 牌桌"),
     ],
 )
 def test_bot_let_go_without_a_seat_says_so_and_fails(
-    capsys: pytest.CaptureFixture[str], peer_that_lets_go: int, language: str, told: str
+    capsys: pytest.CaptureFixture[str],
+    peer_that_lets_go: tuple[int, bool],
+    language: str,
+    told: str,
+    not_a_host: str,
 ) -> None:
-    # It exited 0 saying nothing.
-    code = main(["bot", f"127.0.0.1:{peer_that_lets_go}", "--lang", language])
+    # It exited 0 saying nothing. A hello never answered is no host's, as at a silent one.
+    port, answered = peer_that_lets_go
+    code = main(["bot", f"127.0.0.1:{port}", "--lang", language])
     out, err = capsys.readouterr()
-    assert code == ExitCode.FAILED, err
-    assert out == told and err == ""
+    if answered:
+        assert code == ExitCode.FAILED, err
+        assert out == told and err == ""
+    else:
+        assert code == ExitCode.NOT_FOUND, out
+        assert out == "" and not_a_host in err and err.count("\n") == 1
 
 
 def test_bot_at_a_peer_that_never_answers(

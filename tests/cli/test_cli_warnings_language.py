@@ -21,7 +21,7 @@ from dalmuti_net.host.announce import CANNOT_UPDATE
 from dalmuti_net.host.server import BOT_FAILED, TableServer
 from dalmuti_net.host.table import StartBot, Table
 from dalmuti_net.lang.i18n import Translator
-from dalmuti_net.protocol import encode
+from dalmuti_net.protocol import PROTOCOL_VERSION, encode
 from dalmuti_net.told import Told, told_record
 
 ZH, ES = Translator("zh_Hant"), Translator("es")
@@ -135,10 +135,31 @@ async def test_a_host_that_sends_something_unreadable_is_told_once_in_the_langua
     ends it all gives that as details)."""
     connections = 0
 
+    welcome = {
+        "type": "welcome",
+        "version": PROTOCOL_VERSION,
+        "player": 1,
+        "token": "token",
+        "host": False,
+        "table": "Liars",
+        "table_id": "liars",
+        "software": "liar/1",
+        "rules": {},
+        "limits": {
+            "max_frame_bytes": 65536,
+            "heartbeat_interval_ms": 5000,
+            "heartbeat_timeout_ms": 20000,
+            "grace_period_ms": 60000,
+            "turn_timer_ms": None,
+            "max_messages_per_second": 20,
+            "max_chat_chars": 500,
+        },
+    }
+
     async def host(host_end: trio.abc.Stream) -> None:
         await host_end.receive_some()  # the hello
-        await host_end.send_all(encode({"type": "heartbeat"}))
-        await host_end.send_all(encode({"type": "welcome"}))  # no version, no seat...
+        await host_end.send_all(encode(welcome))
+        await host_end.send_all(encode({"type": "chat"}))  # no player, no text...
 
     async with trio.open_nursery() as nursery:
 
@@ -154,7 +175,7 @@ async def test_a_host_that_sends_something_unreadable_is_told_once_in_the_langua
         with caplog.at_level(logging.WARNING, logger="dalmuti_net"):
             with trio.fail_after(60):
                 await runner.run()
-    assert connections == 3 and session.broken == "version: missing"
+    assert connections == 3 and session.broken == "player: missing"
     [record] = caplog.records
     assert isinstance(record.msg, Told) and record.msg.template == UNREADABLE
     assert told_record(record, ZH._) == (

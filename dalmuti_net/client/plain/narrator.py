@@ -303,7 +303,8 @@ class PlainTable:
             self.finished = True
 
     def _never_reached(self) -> bool:
-        """Closed before any byte from the host: the first connection attempt failed."""
+        """Closed before the host answered the hello (an ``about`` answered is not let in):
+        the first connection attempt failed, and the runner says why (``CannotConnect``)."""
         session = self.model.session
         return (
             session is not None
@@ -312,7 +313,6 @@ class PlainTable:
             and not session.errors
             and session.goodbye_code is None
             and session.closed_reason is None
-            and session.table_id is None
         )
 
     def back_to_list(self) -> None:
