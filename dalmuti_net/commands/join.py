@@ -124,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         name_given=name_given,
         code=args.code,
         ascii_symbols=args.ascii or not terminal_is_utf8(),
+        lists_tables=target is None,  # a table given by address: no list to go back to
     )
     ui.model.seats = SeatStore()  # the table list shows a listing claiming a seat's table id
     client = TerminalClient(ui)

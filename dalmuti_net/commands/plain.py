@@ -40,6 +40,7 @@ def join_plain(
         name=name,
         name_given=name_given,
         code=args.code,
+        lists_tables=target is None,  # a table given by address: no list to go back to
     )
     client = PlainClient(table)
     client.seats = SeatStore()

@@ -112,7 +112,7 @@ def test_a_lie_ends_the_plain_table_with_its_reason(
         lines.append(plain.stdout.readline())
         if "no encajan con la mesa" in lines[-1]:
             break
-    said = finish(plain, "3\n")  # quit (from the refusal's choices)
+    said = finish(plain, "quit\n")  # from the refusal's choices
     assert "no encajan con la mesa" in "".join(lines), "".join(lines) + said
     assert plain.returncode == 0
 

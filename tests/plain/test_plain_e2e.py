@@ -321,12 +321,13 @@ def test_an_unreachable_host_offers_to_try_again_and_exits_4(tmp_path: Path) -> 
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # nothing listens there once it is closed
     client = PlainProcess(["join", "--plain", f"127.0.0.1:{port}"], tmp_path)
-    while (line := client.read_line(DEADLINE_S)) != "Type a number from 1 to 3, or help.":
+    while (line := client.read_line(DEADLINE_S)) != "Type a number from 1 to 2, or help.":
         assert line is not None, client.text()
     client.send("quit")
     status, errors = client.finish()
     assert "The host cannot be reached" in client.lines
-    assert "1. try again" in client.lines
+    # Given an address, it showed no list of tables: none is offered to go back to.
+    assert "1. try again" in client.lines and "2. quit" in client.lines
     assert "The connection to the host is closed." not in client.lines  # one failure, one screen
     assert status == 4, errors
 
