@@ -98,6 +98,25 @@ def test_with_a_grace_period_the_countdown_says_offline_once_per_drop() -> None:
     assert changes.grace(EN, countdowns, 2, 1, name) is not None  # a new drop
 
 
+def test_after_a_host_is_resumed_returns_are_told_not_the_seats_offline() -> None:
+    """A host resumed from its save has every seat offline until its player's client is
+    back, a second later: the host player's log said "Bo is offline: a bot takes the seat
+    in 60 s" for each, and never that they were back."""
+    changes = TableChanges()
+    countdowns = Countdowns()
+    away = replace(BO, connected=False), replace(CY, connected=False)
+    assert follow(changes, "playing", ANA, *away, grace=True, countdowns=countdowns) == []
+    countdowns.update(TimersView(grace=((2, 60_000), (3, 60_000))))
+    assert changes.grace(EN, countdowns, 2, 1, name) is None  # on screen, not news
+    assert texts(follow(changes, "playing", ANA, BO, away[1], grace=True)) == ["Bo is back."]
+    assert texts(follow(changes, "playing", ANA, BO, CY, grace=True)) == ["Cy is back."]
+    # Seen connected since: a drop of theirs is news again.
+    assert follow(changes, "playing", ANA, BO, away[1], grace=True) == []
+    countdowns.update(TimersView(grace=((3, 60_000),)))
+    said = changes.grace(EN, countdowns, 3, 1, name)
+    assert said == Told("Cy is offline: a bot takes the seat in 60 s.")
+
+
 def test_spectators_coming_and_going_are_told() -> None:
     changes = TableChanges()
     follow(changes, "lobby", ANA, watching=("Eli",))

@@ -43,8 +43,12 @@ class TableChanges:
     def __init__(self) -> None:
         self._before: TableView | None = None
         self._seen_connected: set[int] = set()
-        """Seats seen connected: only those can come back (a newcomer's first connection
-        is not a return)."""
+        """Seats seen connected: only those, and those away when this viewer came in, can
+        come back (a newcomer's seat is listed before its first connection, which is not a
+        return); only their drops are news."""
+        self._away_on_arrival: set[int] = set()
+        """Seats offline in the first table this viewer saw (a host resumed from its
+        save has every seat offline until each one's client is back)."""
         self._grace_told: set[int] = set()
         """Dropped seats whose grace countdown was said (once per drop)."""
 
@@ -67,6 +71,8 @@ class TableChanges:
         if table is None:
             return []
         before, self._before = self._before, table
+        if before is None:
+            self._away_on_arrival = {s.player for s in table.players if not s.connected}
         told: list[Told] = []
         if before is None and opened and table.lobby:
             told += [
@@ -135,7 +141,7 @@ class TableChanges:
                     told.append(Told(t._("{name} is offline.").format(name=who)))
             elif seat.connected and not was.connected:
                 self._grace_told.discard(seat.player)
-                if seat.player in self._seen_connected:
+                if seat.player in self._seen_connected | self._away_on_arrival:
                     told.append(Told(t._("{name} is back.").format(name=who)))
             if seat.stand_in and not was.stand_in:
                 if seat.left:
@@ -150,8 +156,11 @@ class TableChanges:
     def grace(
         self, t: Translator, countdowns: Countdowns, player: int, me: int | None, name: Namer
     ) -> Told | None:
-        """Once per drop: how long before a bot takes ``player``'s seat."""
-        if player in self._grace_told or player == me:
+        """Once per drop: how long before a bot takes ``player``'s seat. Only a drop this
+        viewer saw: a seat already offline when they came in (every seat of a host just
+        resumed from its save, whose players' clients are coming back) is on screen, not
+        news; its return is."""
+        if player in self._grace_told or player == me or player not in self._seen_connected:
             return None
         sentence = offline_sentence(t, countdowns, player, name(player))
         if sentence is None:
