@@ -26,15 +26,17 @@ from ..client.bot import play, stream_connector
 from ..client.runner import Connector
 from ..client.session import ClientSession
 from ..client.ui.state import Quit
+from ..faults import MESSAGE_FAILED, fault_line, first_error, log_fault
 from ..host.saved_tables import new_save_path
 from ..host.savefile import SaveError, SaveFile, summarize
-from ..host.server import TableServer
+from ..host.server import TableFailed, TableServer
 from ..host.settings import SettingsError, TableSettings, load_settings, settings_from_dict
 from ..host.table import Limits, StartBot, Table, UnplayableChange
 from ..lang.i18n import Translator
 from ..lang.text import tidy
 from ..protocol import ProtocolError
 from ..protocol.catalogue import DEFAULT_PORT
+from ..protocol.text import shown
 from ..told import N_
 from .common import CommandError, ExitCode
 from .host_options import HostOptions
@@ -48,6 +50,25 @@ class HostStartError(CommandError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, ExitCode.CANNOT_START)
+
+
+class HostFailed(CommandError):
+    """A task serving the whole table failed (``server.TableFailed``): the evening ended
+    there, the save left as a host's that did not end cleanly, in one sentence."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ExitCode.FAILED)
+
+
+TABLE_FAILED_SAVED = N_(
+    "The host stopped the table after an error it did not foresee ({error}); please report "
+    "it. Every acknowledged move is saved: dalmuti host --resume {file} takes the table up "
+    "again, and the players' clients come back to it by themselves."
+)
+TABLE_FAILED_UNSAVED = N_(
+    "The host stopped the table after an error it did not foresee ({error}); please report "
+    "it. The table was played without a save, so it cannot be taken up again."
+)
 
 
 @dataclass
@@ -160,6 +181,12 @@ class PreparedHost:
         there is nothing in it to look back on, or worth taking up again. Once only."""
         if self.save is None or self._save_closed:
             return
+        if self.server is not None and self.server.failure is not None:
+            # Not a clean stop: kept whole and unmarked, so that `dalmuti host` offers it
+            # again (and `--resume` with no file takes it), however few hands it holds.
+            self._save_closed = True
+            self.save.release()
+            return
         self._save_closed = True
         self.save.close(finished=self.table.phase == "ended")
         if self.in_saves_folder and self.save.hands == 0:
@@ -185,6 +212,23 @@ class PreparedHost:
             on_save_problem=self._on_save_problem,
         )
         self.server = server
+        try:
+            await self._serve(server, task_status)
+        except* TableFailed as failed:
+            raise self._failed(first_error(failed)) from None
+
+    def _failed(self, failed: BaseException) -> HostFailed:
+        """What the host player is told when the table failed (``server.TableFailed``)."""
+        error = fault_line(failed.error if isinstance(failed, TableFailed) else failed)
+        log.debug("the table failed", exc_info=failed)
+        self.close_save()
+        if self.save is None:
+            return HostFailed(self.t._(TABLE_FAILED_UNSAVED).format(error=error))
+        file = shlex.quote(shown(str(self.save.path)))
+        return HostFailed(self.t._(TABLE_FAILED_SAVED).format(error=error, file=file))
+
+    async def _serve(self, server: TableServer, task_status: trio.TaskStatus[TableServer]) -> None:
+        table = self.table
         async with AsyncExitStack() as stack:
             nursery = await stack.enter_async_context(trio.open_nursery())
             await nursery.start(server.run)
@@ -301,14 +345,15 @@ class PreparedHost:
 
     def run_with_player(self, run: Callable[[], int]) -> int:
         """Run the host player's front end with the table served beside it (``run``, one
-        trio run), then close the save. A ``HostStartError`` is raised alone, however
-        deeply trio nested it: ``cli.main`` tells it in one line (exit 3)."""
+        trio run), then close the save. A ``HostStartError`` or ``HostFailed`` is raised
+        alone, however deeply trio nested it: ``cli.main`` tells it in one line (exit 3,
+        1), once the screen is the console again."""
         failures: list[BaseException] = []
         status = 1
         try:
             status = run()
-        except* HostStartError as group:
-            failures.extend(group.exceptions)
+        except* (HostStartError, HostFailed) as group:
+            failures.append(first_error(group))
         finally:
             self.close_save()
         if failures:
@@ -462,7 +507,10 @@ class PreparedHost:
             else:
                 assert self.server is not None
                 self._nursery.start_soon(self.server.flush)
-        self._report()
+        try:
+            self._report()
+        except Exception as error:  # a line not shown: the table goes on (one in the log)
+            log_fault(log, MESSAGE_FAILED, error)
 
     def _on_save_problem(self, reason: str | None) -> None:
         """The operator sees why the table waits, and when it goes on."""

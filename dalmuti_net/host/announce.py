@@ -31,6 +31,7 @@ from zeroconf import (
 from zeroconf import Error as ZeroconfError
 from zeroconf._protocol.incoming import DNSIncoming
 
+from ..faults import fault_line
 from ..lan import open_zeroconf
 from ..nurseries import lone_error_as_itself
 from ..protocol.discovery import SERVICE_TYPE, TableInfo, encode_txt, instance_name_for
@@ -102,11 +103,15 @@ class TableAnnouncer:
                 continue
             try:
                 await self._publish(wanted)
-            except (ZeroconfError, OSError) as error:
+            except Exception as error:
                 # The table goes on without a fresh listing; try again after the interval
-                # (the host is told once, and again when it works).
+                # (the host is told once, and again when it works). A listing is only a
+                # hint: not even an error nothing foresaw ends the evening for it.
                 if not self._failing:
-                    log.warning(Told(CANNOT_UPDATE, reason=_reason(error)))
+                    foreseen = isinstance(error, ZeroconfError | OSError)
+                    reason = _reason(error) if foreseen else fault_line(error)
+                    log.warning(Told(CANNOT_UPDATE, reason=reason))
+                    log.debug("the announcement failed", exc_info=error)
                 self._failing = True
                 self._changed.set()
             else:

@@ -8,6 +8,11 @@ one waits the same 100 ms and tries again, and tells the operator once, in one s
 their language, then once more when connections are accepted again. The host's limits
 (``admission``, the web server's slots) keep the descriptors it holds well under the usual
 1,024; this is for when something else took them.
+
+Any other failure of ``accept`` (one nothing foresaw) is told once the same way, with the
+error in one line (``faults.log_fault``), and the loop goes on trying: a door that fails
+must not end the evening for everyone already seated, as it would if it reached the
+host's top nursery.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import NoReturn
 
 import trio
 
+from ..faults import log_fault
 from ..told import N_, Told
 
 log = logging.getLogger(__name__)
@@ -30,6 +36,11 @@ OUT_OF_DESCRIPTORS = N_(
     "It keeps trying; those already connected are not affected."
 )
 ACCEPTING_AGAIN = N_("The host accepts new connections again.")
+CANNOT_ACCEPT = N_(
+    "The host could not accept a connection ({error}); those already connected are not "
+    "affected, and it keeps trying. Please report it."
+)
+"""An accept that failed in a way nothing foresaw: told once, until one succeeds."""
 
 Handler = Callable[[trio.SocketStream], Awaitable[object]]
 
@@ -48,24 +59,37 @@ async def serve_listeners(
 async def _accept_forever(
     listener: trio.abc.Listener[trio.SocketStream], handler: Handler, nursery: trio.Nursery
 ) -> NoReturn:
-    full = False
+    full = failing = False
     async with listener:
         while True:
             try:
                 stream = await listener.accept()
             except OSError as error:
                 if error.errno not in CAPACITY_ERRNOS:
-                    raise
-                if not full:
+                    failing = _failed_once(error, failing)
+                elif not full:
                     full = True
                     reason = errno.errorcode.get(error.errno or 0, str(error.errno))
                     log.warning(Told(OUT_OF_DESCRIPTORS, reason=reason))
                 await trio.sleep(RETRY_S)
                 continue
-            if full:
-                full = False
+            except Exception as error:
+                # A door that fails is the door's problem: the table goes on for everyone
+                # seated (an error here would otherwise reach the host's top nursery).
+                failing = _failed_once(error, failing)
+                await trio.sleep(RETRY_S)
+                continue
+            if full or failing:
+                full = failing = False
                 log.warning(Told(ACCEPTING_AGAIN))
             nursery.start_soon(_run, handler, stream)
+
+
+def _failed_once(error: BaseException, failing: bool) -> bool:
+    """Tell an accept that failed (once until one succeeds); True: failing now."""
+    if not failing:
+        log_fault(log, CANNOT_ACCEPT, error)
+    return True
 
 
 async def _run(handler: Handler, stream: trio.SocketStream) -> None:

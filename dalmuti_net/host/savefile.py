@@ -292,6 +292,22 @@ class SaveFile:
             finally:
                 os.close(self._lock)
 
+    def release(self) -> None:
+        """Stop writing without the clean stop's mark (a table that failed): the file
+        keeps everything committed, folded into it as at a clean stop, and reads as one
+        whose host did not end cleanly, which ``dalmuti host`` offers again."""
+        with self._using:
+            try:
+                try:
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    self._db.execute("PRAGMA journal_mode = DELETE")
+                except sqlite3.Error as error:
+                    # Everything committed is safe in the log, which the next open replays.
+                    log.warning("could not fold the log into %s: %s", self.path, error)
+                self._db.close()
+            finally:
+                os.close(self._lock)
+
 
 def read_save(path: Path) -> Saved:
     """What the save at ``path`` holds, read only (a host may be writing it meanwhile),

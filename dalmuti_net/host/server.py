@@ -39,6 +39,17 @@ If the save cannot be written (a full disk, an I/O error), nothing is delivered:
 changes stay accepted in memory but unacknowledged, everyone is told once that the host
 cannot save, the operator is told why, and the delivery task tries again every
 ``SAVE_RETRY`` seconds; the table goes on as soon as a write succeeds.
+
+What serves the whole table (the delivery task, the time keeper, and a delivery done at
+once without a save) is not one connection's: an error nothing foresaw there means the
+table core or the save failed halfway through a change, and nothing the table holds can
+be trusted since. So the evening ends there, the save intact: the batch in hand is not
+delivered (nothing unsaved was ever acknowledged), everyone is told the host stopped the
+table (``goodbye`` ``shutting_down``: clients and pages come back to a resumed table by
+themselves), and ``run`` raises ``TableFailed``, for the host's command to say so in one
+sentence and leave the save as one whose host did not end cleanly. A bot's task, by
+contrast, is its seat's alone (``_run_bot``), and so is every connection's
+(``handle_stream``).
 """
 
 from __future__ import annotations
@@ -98,6 +109,19 @@ WRITER_GRACE = 2.0
 SAVE_RETRY = 1.0
 """Seconds between attempts to write the save while it cannot be written."""
 HEARTBEAT = encode({"type": "heartbeat"})
+FAILED_GOODBYE = "the host stopped the table after an error; everything acknowledged is saved"
+"""The ``shutting_down`` reason a table that failed gives everyone (in English; clients
+word the code)."""
+
+
+class TableFailed(Exception):
+    """A task serving the whole table failed in a way nothing foresaw: the server stopped
+    (``error``: what failed, its traceback with it)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
 
 BotRunner = Callable[[trio.abc.Stream, StartBot], Awaitable[None]]
 """Plays a bot seat over ``stream`` (a client of this host), given the seat's token."""
@@ -184,6 +208,9 @@ class TableServer:
         self._deadline_moved = trio.Event()
         """Set when the table's next deadline is no longer the one slept until."""
         self._sleeping_until: float | None = None
+        self.failure: BaseException | None = None
+        """What made a task serving the whole table fail (then ``run`` raises)."""
+        self._failed = trio.Event()
 
     # ------------------------------------------------------------------ running
 
@@ -192,12 +219,33 @@ class TableServer:
         ``connect_local``. Runs until cancelled."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            nursery.start_soon(self._deliver_forever)
-            nursery.start_soon(self._keep_time)
+            nursery.start_soon(self._table_wide, self._deliver_forever)
+            nursery.start_soon(self._table_wide, self._keep_time)
             for bot in self.table.bot_seats():
                 self._start_bot(bot)
             task_status.started()
-            await trio.sleep_forever()
+            await self._failed.wait()
+            # The evening ends with what is saved: told to everyone, then every task here
+            # (the delivery task, the time keeper, the bots, in-process connections) stops.
+            await self.shutdown(FAILED_GOODBYE, "shutting_down")
+            nursery.cancel_scope.cancel()
+        assert self.failure is not None
+        raise TableFailed(self.failure)
+
+    async def _table_wide(self, task: Callable[[], Awaitable[None]]) -> None:
+        """Run a task that serves the whole table: an error nothing foresaw there ends the
+        evening (``run``), never only that task, and never silently."""
+        try:
+            await task()
+        except Exception as error:
+            self._fail(error)
+
+    def _fail(self, error: BaseException) -> None:
+        """Stop serving the table: nothing more is saved or delivered (``_deliver``)."""
+        if self.failure is None:
+            self.failure = error
+            log.debug("a task serving the whole table failed", exc_info=error)
+        self._failed.set()
 
     async def serve_tcp(self, listeners: list[trio.SocketListener]) -> None:
         await serve_listeners(self.handle_tcp, listeners)  # quiet when descriptors run out
@@ -555,9 +603,15 @@ class TableServer:
         """Wait until every change so far is saved and delivered. Only waits: the work is
         the delivery task's, so cancelling this loses nothing. Without a save, delivers
         at once instead (nothing to wait for, so no task switch)."""
+        if self.failure is not None:
+            await trio.sleep_forever()  # the table is stopping: ``run`` cancels us
         if self.save is None:
             self._changes += 1
-            self._deliver_unsaved()
+            try:
+                self._deliver_unsaved()
+            except Exception as error:  # the table's, not this connection's (``run``)
+                self._fail(error)
+                await trio.sleep_forever()
             return
         self.changed()
         wanted = self._changes
