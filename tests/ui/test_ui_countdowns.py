@@ -127,3 +127,25 @@ def test_a_dropped_seat_on_its_turn_shows_both_countdowns_whole(language: str) -
         row = next(line for line in rows[:10] if name in line)
         assert "…" not in row, row
         assert t._("bot in {n} s").format(n=42) in row and t._("◷ {n} s").format(n=18) in row
+
+
+def test_a_seat_dropped_in_the_lobby_is_kept_not_taken_by_a_bot() -> None:
+    """In the lobby no bot stands in: the log says how long the seat is kept, and its
+    line says offline."""
+    from dalmuti_net.client.session import ClientSession
+
+    table = LocalTable(Rules(), seed=5, bots=0)
+    bo = ClientSession("Bo", person=True)
+    connection = table._connect(bo)
+    table.pump()
+    table.table.disconnected(connection)
+    table.pump()
+    table.table.take_journal()  # saved: the countdowns are told with the state they are of
+    table.table.tick(0.0)
+    table.pump()
+    screen = draw(table.ui)
+    assert "Bo is offline: the seat is kept for 60 s." in screen
+    assert "a bot takes the seat" not in screen
+    assert "offline" in next(
+        line for line in screen.splitlines() if line.lstrip().startswith("Bo ")
+    )

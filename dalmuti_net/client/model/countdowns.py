@@ -83,11 +83,16 @@ class Countdowns:
         )
 
 
-def offline_sentence(t: Translator, countdowns: Countdowns, player: int, name: str) -> str | None:
-    """ "Bea is offline: a bot takes the seat in 42 s", while her grace period runs."""
+def offline_sentence(
+    t: Translator, countdowns: Countdowns, player: int, name: str, *, lobby: bool = False
+) -> str | None:
+    """ "Bea is offline: a bot takes the seat in 42 s", while her grace period runs; in
+    the lobby, where no bot stands in, her seat is kept that long, then let go."""
     left = countdowns.grace_left(player)
     if left is None:
         return None
+    if lobby:
+        return t._("{name} is offline: the seat is kept for {n} s").format(name=name, n=left)
     return t._("{name} is offline: a bot takes the seat in {n} s").format(name=name, n=left)
 
 

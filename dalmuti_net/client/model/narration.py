@@ -134,7 +134,7 @@ class TableChanges:
                 continue
             who = name(seat.player)
             if was.connected and not seat.connected and not seat.left:
-                grace = self.grace(t, countdowns, seat.player, me, name)
+                grace = self.grace(t, countdowns, seat.player, me, name, lobby=after.lobby)
                 if grace is not None:
                     told.append(grace)
                 elif not countdown_follows:
@@ -154,7 +154,14 @@ class TableChanges:
         return told
 
     def grace(
-        self, t: Translator, countdowns: Countdowns, player: int, me: int | None, name: Namer
+        self,
+        t: Translator,
+        countdowns: Countdowns,
+        player: int,
+        me: int | None,
+        name: Namer,
+        *,
+        lobby: bool = False,
     ) -> Told | None:
         """Once per drop: how long before a bot takes ``player``'s seat. Only a drop this
         viewer saw: a seat already offline when they came in (every seat of a host just
@@ -162,7 +169,7 @@ class TableChanges:
         news; its return is."""
         if player in self._grace_told or player == me or player not in self._seen_connected:
             return None
-        sentence = offline_sentence(t, countdowns, player, name(player))
+        sentence = offline_sentence(t, countdowns, player, name(player), lobby=lobby)
         if sentence is None:
             return None
         self._grace_told.add(player)

@@ -280,7 +280,12 @@ class TableModel:
                 self.countdowns.update(timers)
                 for player, _ in timers.grace:
                     told = self.changes.grace(
-                        self.t, self.countdowns, player, self.me, self.name_of
+                        self.t,
+                        self.countdowns,
+                        player,
+                        self.me,
+                        self.name_of,
+                        lobby=self.table is not None and self.table.lobby,
                     )
                     self._tell(None if told is None else [told])
             case MovedForSent(player=player, by=by):
