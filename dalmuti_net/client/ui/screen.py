@@ -479,7 +479,10 @@ def _trick_story(state: TableState, cols: int, max_lines: int = STORY_LINES) -> 
 
 
 def _trick_panel(state: TableState, cols: int) -> list[Line]:
-    """Beside the seats on a wide screen: the trick turn by turn, under its title."""
+    """Beside the seats on a wide screen: the trick turn by turn, under its title (none
+    once the table is over: nothing is on it)."""
+    if not state.trick:
+        return []
     lines = [plain(state.trick_title, "class:heading")]
     pieces = _play_pieces(state)
     if len(pieces) > 9:
