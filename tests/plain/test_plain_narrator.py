@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ui_support import LocalTable
+import pytest
+from ui_support import LocalTable, shouted
 
 from dalmuti_net.client.plain.narrator import PlainTable, clean
 from dalmuti_net.client.runner import Status
@@ -543,3 +544,29 @@ async def test_a_lost_connection_is_told_in_the_players_language() -> None:
     table.local.session.drop(reason, kind)
     table.plain.on_status(Status.RECONNECTING)
     assert table.take() == ["Conexión perdida (el anfitrión cerró la conexión); reconectando…"]
+
+
+def test_the_table_command_says_the_typed_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain table says the lobby and the trick as every front end has them
+    (``client/model/display``), not in words of its own: told from a view whose words are
+    upper-cased, the changed words are what it prints."""
+    from dalmuti_net.client.model import display as shown
+    from dalmuti_net.client.plain import narrator
+
+    monkeypatch.setattr(narrator, "display", lambda model: shouted(shown.display(model)))
+    table = PlainLocal()
+    lobby = shown.display(table.plain.model).lobby
+    assert lobby is not None
+    said = "\n".join(table.type("table"))
+    assert lobby.heading.upper() in said and lobby.summary.upper() in said
+    table.type("start")
+    for _ in range(200):
+        state = shown.display(table.plain.model).table
+        if state is not None and state.trick_current and len(state.trick) > 1:
+            break
+        table.type("1")
+    else:
+        raise AssertionError("no trick of two plays")
+    said = "\n".join(table.type("table"))
+    plays = " · ".join(play.text for play in state.trick)
+    assert state.trick_title.upper() in said and plays.upper() in said, said

@@ -6,12 +6,10 @@ part that words itself again would show the model's words unchanged."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from typing import Any
 
 import pytest
-from ui_support import LocalTable, SecondPlayer, draw
+from ui_support import LocalTable, SecondPlayer, draw, shouted
 
 from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.model import display as display_module
@@ -22,12 +20,6 @@ from dalmuti_net.engine import Rules
 from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol import PROTOCOL_VERSION
 from dalmuti_net.protocol.discovery import listing_from_record
-
-CODES = frozenset(
-    {"screen", "status", "kind", "tone", "key", "level", "purpose", "action", "waiting_tone"}
-)
-"""Fields that are codes a front end dispatches on, not words: left as they are."""
-
 
 PV = str(PROTOCOL_VERSION).encode()
 
@@ -46,20 +38,6 @@ def listing(name: str, version: bytes) -> object:
             b"code": b"1",
         },
     )
-
-
-def shouted(value: Any, name: str = "") -> Any:
-    """The view with each of its words in upper case (its codes as they are)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {
-            f.name: shouted(getattr(value, f.name), f.name) for f in dataclasses.fields(value)
-        }
-        return dataclasses.replace(value, **changes)
-    if isinstance(value, tuple):
-        return tuple(shouted(item, name) for item in value)
-    if type(value) is str and name not in CODES:
-        return value.upper()
-    return value
 
 
 @pytest.fixture

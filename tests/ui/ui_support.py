@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -186,3 +187,23 @@ class SecondPlayer:
             if isinstance(effect, Send):
                 self.table._send(self.connection, effect.message)
         self.pump()
+
+
+CODES = frozenset(
+    {"screen", "status", "kind", "tone", "key", "level", "purpose", "action", "waiting_tone"}
+)
+"""Fields that are codes a front end dispatches on, not words: left as they are."""
+
+
+def shouted(value: Any, name: str = "") -> Any:
+    """The view with each of its words in upper case (its codes as they are)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: shouted(getattr(value, f.name), f.name) for f in dataclasses.fields(value)
+        }
+        return dataclasses.replace(value, **changes)
+    if isinstance(value, tuple):
+        return tuple(shouted(item, name) for item in value)
+    if type(value) is str and name not in CODES:
+        return value.upper()
+    return value

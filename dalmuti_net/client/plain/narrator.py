@@ -21,15 +21,15 @@ from ...engine.events import CardsDealt, Event, HandEnded, Played, TableEnded
 from ...faults import LINE_FAILED, log_fault
 from ...lang.i18n import N_, Translator
 from ...lang.numbers import NumberRefused, decimal, whole_number
-from ...lang.text import tidy
-from ...lang.words import card_label, describe_set
+from ...lang.text import label_gap, tidy
+from ...lang.words import card_label
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message
 from ...protocol.text import shown
 from ..model import intents as do
 from ..model.client_model import ClientModel, Effect, Quit, Screen, Send
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
-from ..model.display import PHASE_TEXT, seat_rows
+from ..model.display import display
 from ..model.errors import TROUBLESHOOTING
 from ..model.questions import BACK
 from ..model.rules_menu import (
@@ -40,10 +40,8 @@ from ..model.rules_menu import (
     rule_value_text,
     rules_summary,
 )
-from ..model.seat_marks import joining_row, lobby_marks, players_heading
 from ..model.story import END_REASONS
 from ..model.views import TableView
-from ..model.watchers import watchers_line
 from ..session import ClientSession
 from ..status import Status
 from .answers import (
@@ -908,22 +906,23 @@ class PlainTable:
         self.say(self._pair(title, groups))
 
     def _tell_table(self) -> None:
+        """The table as every front end has it (``client/model/display``), in lines: the
+        lobby's seats, rules and what it waits for; in a game, the seats' rows, the trick
+        turn by turn and what the table waits for."""
         t, model = self.t, self.model
-        table = model.table
         session = self.session
-        if table is None or session is None:
+        view = display(model)
+        if model.table is None or session is None:
             self.say(t._("Not connected"))
             return
-        if table.lobby:
-            players = table.players
-            self.say(players_heading(t, table))
-            for number, seat in enumerate(players, 1):
-                marks = [model.name_of(seat.player), *(m.text for m in lobby_marks(t, seat))]
-                self.say(f"{number}. " + self._join(marks))
-            watchers = watchers_line(t, table)
-            if watchers is not None:
-                self.say(watchers)
-            self.say(self._pair(t._("Rules"), self._rules_text()))
+        lobby = view.lobby
+        if lobby is not None:
+            self.say(lobby.heading)
+            for number, seat in enumerate(lobby.seats, 1):
+                self.say(f"{number}. " + self._join([seat.name, *(m.text for m in seat.marks)]))
+            if lobby.watchers is not None:
+                self.say(lobby.watchers)
+            self.say(self._pair(lobby.rules_title, lobby.summary + " " + lobby.clocks))
             if session.is_host:
                 self.say(
                     t._(
@@ -931,22 +930,16 @@ class PlainTable:
                         "remove N (a bot), kick N, rules, rule N."
                     )
                 )
-            else:
-                self.say(t._("Waiting for the host player to start."))
+            if lobby.waiting:
+                self.say(lobby.waiting)
             return
-        observation = session.observation
-        if observation is None or not observation.order:
+        state = view.table
+        if state is None:
             self.say(t._("Waiting for the first hand…"))
             return
-        if observation.hand_limit:
-            self.say(
-                t._("Hand {hand} of {limit}").format(
-                    hand=observation.hand_number, limit=observation.hand_limit
-                )
-            )
-        elif observation.hand_number:
-            self.say(t._("Hand {hand}").format(hand=observation.hand_number))
-        for row in seat_rows(model, observation):
+        if state.heading:
+            self.say(state.heading)
+        for row in state.seats:
             parts = [
                 row.name,
                 row.role_name,
@@ -956,36 +949,15 @@ class PlainTable:
                 parts.append(t.n_("{n} point", "{n} points", row.score).format(n=row.score))
             parts += [flag.text for flag in row.flags]
             self.say(self._join(parts))
-        joining = joining_row(t, table, observation, model.name_of)
-        if joining is not None:
-            self.say(joining.text)
-        self._tell_trick()
-        if observation.ended is not None:
+        if state.joining is not None:
+            self.say(state.joining)
+        if state.trick:
+            plays = " · ".join(play.text for play in state.trick)
+            self.say(state.trick_title + label_gap(state.trick_title) + plays)
+        if state.over:
             self._tell_standings()
-        elif observation.waiting:
-            if self.question is not None and not self.model.answered:
-                self.say(t._("Your turn!"))
-            else:
-                names = self._join([model.name_of(p) for p in observation.waiting])
-                self.say(t._("Waiting for {names}").format(names=names))
-
-    def _tell_trick(self) -> None:
-        t, model = self.t, self.model
-        session = self.session
-        assert session is not None and session.observation is not None
-        observation = session.observation
-        if observation.to_beat is None or observation.top_player is None:
-            phase = PHASE_TEXT.get(observation.phase)
-            if phase is not None:
-                self.say(t._("On the table:") + " " + t._(phase))
-            return
-        self.say(
-            t._("On the table:")
-            + " "
-            + describe_set(t, observation.to_beat)
-            + " "
-            + t._("by {name}").format(name=model.name_of(observation.top_player))
-        )
+        elif state.turn:
+            self.say(state.turn)
 
     def _tell_scores(self) -> None:
         t, model = self.t, self.model
