@@ -310,8 +310,9 @@ async def time_moves(driver: Any, port: int, url: str, hands: int) -> dict[str, 
             await done.wait()
         nursery.cancel_scope.cancel()
     term = terminal.session.player
-    seats = (terminal.session.table or {})["players"]
-    phone = next(s["player"] for s in seats if s["kind"] == "human" and s["player"] != term)
+    table = terminal.session.table
+    assert table is not None, "the terminal was never sent the table"
+    phone = next(s.player for s in table.players if s.is_human and s.player != term)
     browser_sent = [
         t / 1000
         for t in await trio.to_thread.run_sync(driver.execute_script, "return window.__moves")
