@@ -11,7 +11,6 @@ import re
 import pytest
 from ui_support import LocalTable, SecondPlayer, draw, shouted
 
-from dalmuti_net.bots.random_bot import random_answer
 from dalmuti_net.client.model import display as display_module
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui import screen as screen_module
@@ -84,17 +83,14 @@ def test_the_lobby_is_drawn_from_the_view(loud: None) -> None:
 def test_the_table_its_trick_and_the_hand_are_drawn_from_the_view(loud: None) -> None:
     table = LocalTable(Rules(scoring=True, hand_limit=1), seed=4)
     table.press("s")
-    for _ in range(400):
+
+    def two_plays_on_my_turn() -> bool:
         state = display_module.display(table.ui.model).table
-        decision = table.session.decision
-        if state is not None and state.decision and state.trick_current and len(state.trick) > 1:
-            break
-        if table.ui.model.choosing is None or decision is None:
-            table.pump()
-            continue
-        table.send(table.ui.model._answer_message(random_answer(decision, table.rng)))
-    else:
-        raise AssertionError("no trick of two plays on my turn")
+        return bool(state and state.decision and state.trick_current and len(state.trick) > 1)
+
+    table.play_until(two_plays_on_my_turn)
+    state = display_module.display(table.ui.model).table
+    assert state is not None
     assert state.trick_current and state.hand is not None and state.decision is not None
     seats = [text for seat in state.seats for text in (seat.name, seat.role_name)]
     plays = [play.text for play in state.trick]
@@ -109,15 +105,7 @@ def test_the_table_its_trick_and_the_hand_are_drawn_from_the_view(loud: None) ->
 def test_the_results_and_the_final_standings_are_drawn_from_the_view(loud: None) -> None:
     table = LocalTable(Rules(scoring=True, hand_limit=1), seed=2)
     table.press("s")
-    for _ in range(2000):
-        if table.table.hand_over():
-            break
-        decision = table.session.decision
-        if table.ui.model.choosing is None or decision is None:
-            table.pump()
-            continue
-        table.send(table.ui.model._answer_message(random_answer(decision, table.rng)))
-    table.next_hand()
+    table.play_until(lambda: table.ui.model.ended)  # one hand: the table ends with it
     state = display_module.display(table.ui.model).table
     assert state is not None and state.results is not None and state.results.last
     results = state.results

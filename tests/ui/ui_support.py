@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -155,6 +156,18 @@ class LocalTable:
     def next_hand(self) -> None:
         self.table.begin_next_hand()
         self.pump()
+
+    def play_until(self, done: Callable[[], bool], limit: int = 2000) -> None:
+        """Answer each decision of the UI's seat at random until ``done()``."""
+        for _ in range(limit):
+            if done():
+                return
+            decision = self.session.decision
+            if self.ui.model.choosing is None or decision is None:
+                self.pump()
+                continue
+            self.send(self.ui.model._answer_message(random_answer(decision, self.rng)))
+        raise AssertionError("never done")
 
 
 class SecondPlayer:
