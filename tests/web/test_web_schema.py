@@ -28,7 +28,7 @@ BROWSER = {
     *("reduce", "removeItem", "replace", "set", "setItem", "setUint32", "slice", "splice"),
     *("stringify", "test", "textContent", "toLocaleUpperCase", "toString", "trim"),
     # The document's and its elements'.
-    *("activeElement", "add", "addEventListener", "append", "appendChild", "body"),
+    *("activeElement", "add", "addEventListener", "append", "appendChild", "body", "children"),
     *("classList", "clientHeight", "clientWidth", "closest", "contains", "createElement"),
     *("dataset", "disabled", "documentElement", "firstChild", "focus", "getAttribute"),
     *("id", "maxLength", "offsetHeight", "offsetLeft", "offsetWidth", "options"),

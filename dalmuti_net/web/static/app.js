@@ -461,7 +461,7 @@ function drawTable(state) {
   if (!state) return;
   $("board-heading").textContent = state.heading;
   fill("seat-head", state.columns.map((text) => el("th", "", text)));
-  const body = fill("seat-rows", state.seats.map((seat) => {
+  fill("seat-rows", state.seats.map((seat) => {
     const tr = el("tr", seat.turn ? "turn" : "");
     const who = el("td", "");
     who.appendChild(el("div", seat.me ? "me" : "", (seat.turn ? "▶ " : "") + seat.symbol + " " + seat.name));
@@ -472,7 +472,7 @@ function drawTable(state) {
     if (seat.score !== null) tr.appendChild(el("td", "n", String(seat.score)));
     return tr;
   }));
-  body.hidden = !!state.results;
+  $("seats").hidden = !!state.results;   // the results say who is where: one table at a time
   $("joining").textContent = state.joining || "";
   $("trick-title").textContent = state.trick_title;
   fill("trick-steps", state.trick.map((play) => el("li", state.trick_current ? "" : "dim", play.text)));
@@ -488,6 +488,8 @@ function drawTable(state) {
   const told = !!(last && last.refusal && last.refusal.standings.length);
   $("standings-title").hidden = !state.standings.length || !!state.results || told;
   $("standings").hidden = !!state.results || told;
+  // The table is over: its final standings come first, the seats' last hand under them.
+  $("board").classList.toggle("over", !!state.standings.length && !state.results);
 }
 
 function drawHand(hand, decision) {
@@ -779,8 +781,10 @@ function drawView(view) {
   // A question first: its answers in sight, the cards back once it is answered.
   const asked = !!(view.question || view.refusal);
   for (const id of ["prompt", "selection", "hand-title", "sets", "choices", "hand"]) $(id).hidden = asked;
-  // The results of a hand just over: what is left of its cards is no longer anyone's concern.
-  if (state && state.results && !decision) for (const id of ["hand-title", "hand"]) $(id).hidden = true;
+  // The results of a hand just over, or no cards at all (the table over, the hand played
+  // out): what is left of the cards is no longer anyone's concern.
+  const empty = !(state && state.hand && state.hand.cards.length);
+  if (state && (state.results || empty) && !decision) for (const id of ["hand-title", "hand"]) $(id).hidden = true;
   const notice = $("notice");
   notice.textContent = view.notice ? view.notice.text : "";
   notice.className = view.notice ? view.notice.level : "";
@@ -788,6 +792,7 @@ function drawView(view) {
   fill("buttons", $("editor").hidden ? actionButtons(view) : []);
   fill("bar-buttons", barButtons(view));
   fill("log-tools", logButtons(view));
+  $("log").hidden = !view.log.length && !$("log-tools").children.length;   // nothing to read or say
   const myTurn = !!(state && state.my_turn);
   if (myTurn && !document.body.classList.contains("my-turn")) {
     // The terminal rings its bell and sets the window title: a phone buzzes, and the
