@@ -98,6 +98,21 @@ def test_with_a_grace_period_the_countdown_says_offline_once_per_drop() -> None:
     assert changes.grace(EN, countdowns, 2, 1, name) is not None  # a new drop
 
 
+def test_a_lobby_seat_dropped_is_kept_and_its_return_told() -> None:
+    """In the lobby a seat outlives its link for the grace period: its drop says how long
+    it is kept (no bot stands in there), and its return is told, each drop once."""
+    changes = TableChanges()
+    countdowns = Countdowns()
+    follow(changes, "lobby", ANA, BO, grace=True)
+    dropped = replace(BO, connected=False)
+    assert follow(changes, "lobby", ANA, dropped, grace=True, countdowns=countdowns) == []
+    countdowns.update(TimersView(grace=((2, 60_000),)))
+    said = changes.grace(EN, countdowns, 2, 1, name, lobby=True)
+    assert said == Told("Bo is offline: the seat is kept for 60 s.")
+    assert texts(follow(changes, "lobby", ANA, BO, grace=True)) == ["Bo is back."]
+    assert texts(follow(changes, "lobby", ANA, dropped, grace=False)) == ["Bo is offline."]
+
+
 def test_after_a_host_is_resumed_returns_are_told_not_the_seats_offline() -> None:
     """A host resumed from its save has every seat offline until its player's client is
     back, a second later: the host player's log said "Bo is offline: a bot takes the seat

@@ -83,8 +83,9 @@ class TableChanges:
         if before is not None and before is not table:
             if before.lobby and table.lobby:
                 told += self._lobby(t, before, table, me, name)
-            if before.playing and table.playing:
-                told += self._game(t, before, table, me, name, countdowns, countdown_follows)
+            if before.phase == table.phase and table.phase in ("lobby", "playing"):
+                # A seat outlives its link in the lobby too (kept for the grace period).
+                told += self._presence(t, before, table, me, name, countdowns, countdown_follows)
             told += [Told(line) for line in watcher_changes(t, before.watching, table.watching)]
         self._seen_connected.update(seat.player for seat in table.players if seat.connected)
         return told
@@ -115,7 +116,7 @@ class TableChanges:
                 told.append(Told(t._("{name} leaves the table.").format(name=seat.name)))
         return told
 
-    def _game(
+    def _presence(
         self,
         t: Translator,
         before: TableView,
@@ -125,7 +126,7 @@ class TableChanges:
         countdowns: Countdowns,
         countdown_follows: bool,
     ) -> list[Told]:
-        """Who lost the connection, who is back, and when a bot stands in."""
+        """Who lost the connection, who is back, and (in a game) when a bot stands in."""
         told: list[Told] = []
         old = before.by_player
         for seat in after.players:
