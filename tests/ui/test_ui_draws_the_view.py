@@ -137,7 +137,7 @@ def test_finding_a_table_and_joining_are_drawn_from_the_view(loud: None) -> None
     ui.press("enter")  # its name is given: the code is asked for
     view = display_module.display(ui.model)
     assert view.screen == "form" and view.field is not None
-    assert_drawn(draw(ui), view.title)
+    assert_drawn(draw(ui), view.title, view.field.label)
 
 
 def test_a_refusal_and_the_quit_question_are_drawn_from_the_view(loud: None) -> None:
@@ -173,3 +173,19 @@ def test_the_help_says_the_clocks_once_for_the_terminal_and_the_page(
         "the r key, the r key."
     )
     assert page.startswith("Clocks: “rules”, its button, “nudge”")
+
+
+def test_the_lobbys_keys_are_those_of_the_intents_the_view_offers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The footer offers a lobby key for each intent ``display.can`` says makes sense, and
+    only those (the page offers a button for each)."""
+    from dalmuti_net.client.ui import state as state_module
+
+    table = LocalTable(Rules(), bots=2)
+    bo = SecondPlayer(table, "en")
+    assert "s start" in draw(table.ui) and "o rules" in draw(table.ui)
+    assert "r ready" in draw(bo.ui) and "s start" not in draw(bo.ui)
+    monkeypatch.setattr(state_module, "can", lambda model: ("chat", "exit", "kick"))
+    footer = "\n".join(draw(table.ui).splitlines()[-2:])
+    assert "k kick" in footer and "s start" not in footer and "o rules" not in footer

@@ -772,13 +772,15 @@ def table_state(model: ClientModel) -> TableState | None:
     )
 
 
-def _can(model: ClientModel) -> tuple[str, ...]:
-    """The intents that make sense now, by name: what a page offers as buttons."""
+def can(model: ClientModel) -> tuple[str, ...]:
+    """The intents that make sense now, by name: what a page offers as buttons, and the
+    terminal as keys."""
     table, can = model.table, ["chat", "exit"]
     if model.question is not None or table is None or model.session is None:
         return ("exit",)
     if table.lobby and model.seated:
-        can.append("ready")
+        if not model.is_host:  # the host player's start is their ready
+            can.append("ready")
         if model.is_host:
             can += ["start", "add_bot", "remove_bot", "kick", "set_rule"]
     if model.reading_results():
@@ -924,5 +926,5 @@ def display(model: ClientModel) -> Display:
         else FieldView(field.purpose, t._(field.label), field.text, field.max_chars),
         notice=None if notice is None else NoticeView(notice.text, notice.level),
         auto_pass=model.preferences.auto_pass,
-        can=_can(model),
+        can=can(model),
     )

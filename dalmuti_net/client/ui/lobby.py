@@ -5,6 +5,7 @@ the terminal's own."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from ...lang.i18n import N_
@@ -49,7 +50,15 @@ class RulesEditor:
 
 READY_HINT = Hint("r", N_("ready"))
 START_HINT = Hint("s", N_("start"))
-"""The lobby's keys the lobby's sentences name too (the web table by their buttons)."""
+LOBBY_HINTS = {
+    "ready": READY_HINT,
+    "start": START_HINT,
+    "add_bot": Hint("b/B", N_("add bot (good/random)")),
+    "remove_bot": Hint("↑↓ x", N_("remove bot")),
+    "kick": Hint("k", N_("kick")),
+    "set_rule": Hint("o", N_("rules")),
+}
+"""The lobby's keys, by the intent each gives, in the order the footer shows them."""
 
 
 class LobbyKeys:
@@ -78,13 +87,6 @@ class LobbyKeys:
         seat = players[min(self.index, len(players) - 1)]
         return do.RemoveBot(seat.player) if key == "x" else do.Kick(seat.player)
 
-    def hints(self, is_host: bool) -> list[Hint]:
-        if not is_host:
-            return [READY_HINT]
-        return [
-            START_HINT,
-            Hint("b/B", N_("add bot (good/random)")),
-            Hint("↑↓ x", N_("remove bot")),
-            Hint("k", N_("kick")),
-            Hint("o", N_("rules")),
-        ]
+    def hints(self, can: Collection[str]) -> list[Hint]:
+        """The keys of the intents that make sense now (``display.can``)."""
+        return [hint for name, hint in LOBBY_HINTS.items() if name in can]

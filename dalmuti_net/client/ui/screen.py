@@ -178,7 +178,10 @@ def _footer(ui: ClientUi, view: Display, cols: int, rows: int = 24) -> list[Line
     if view.question is not None:  # over a field being typed in too (Ctrl-C there)
         lines += confirmation_lines(view.question, cols)
     elif ui.editor is not None:
-        label = ui.t._(ui.editor.label).format(**ui.editor.values)
+        if ui.editor.field is not None and view.field is not None:  # one the model asks for
+            label = view.field.label
+        else:  # the terminal's own: a chat line, a rule's value
+            label = ui.t._(ui.editor.label).format(**ui.editor.values)
         label += label_gap(label)
         room = max(1, cols - width(label) - 1)  # the cursor's cell
         text = tail(ui.editor.text, room)  # scrolled: the end being typed stays in view

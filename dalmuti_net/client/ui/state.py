@@ -35,6 +35,7 @@ from ..model.client_model import (
     Send,
     Wake,
 )
+from ..model.display import can
 from ..model.refusals import QUIT as REFUSAL_QUIT
 from ..model.rules_menu import TYPED_FIELDS, TYPED_RANGES
 from ..session import ClientSession
@@ -408,26 +409,26 @@ class ClientUi:
         if model.screen is not Screen.TABLE:
             return [Hint("q", N_("quit"))]
         hints: list[Hint] = []
-        session = model.session
+        able = can(model)
         if model.results_shown and model.ended:
             hints.append(FINAL_STANDINGS_HINT)
         elif model.results_shown:
             if model.reading_results():
                 hints.append(READ_RESULTS_HINT)
             hints.append(Hint("Esc", N_("back to the table")))
-        elif model.ended and model.is_host:
+        elif "rematch" in able:
             hints.append(REMATCH_HINT)
         elif model.reading_results():
             hints.append(READ_RESULTS_HINT)
         elif model.choosing is not None:
             hints += chooser_hints(model.choosing)
-        elif model.table is not None and model.table.lobby and model.seated:
-            hints += self.lobby.hints(model.is_host)
+        elif model.table is not None and model.table.lobby:
+            hints += self.lobby.hints(able)
         if model.in_hand and model.results is None:
             hints.append(Hint("m", N_("cards played")))
-        if model.is_host and model.waited_for():
+        if "nudge" in able:
             hints += [Hint("n", N_("nudge")), Hint("N", N_("skip"))]
-        if model.in_hand and session is not None and not session.spectator:
+        if "auto_pass" in able:
             on = model.preferences.auto_pass
             hints.append(Hint("a", N_("auto-pass on") if on else N_("auto-pass off")))
         hints += [Hint("t", N_("chat")), Hint("?", N_("help")), Hint("q", N_("quit"))]
