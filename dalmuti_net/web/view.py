@@ -198,6 +198,7 @@ PAGE_STRINGS = {
     "set": N_("Type a number"),
     "newer": N_("Newer entries below"),
     "watching": N_("You are watching"),
+    "you_left": N_("You have left the table."),
     # A picked tax card's mark, as a screen reader says it ({card}: "12 Peasant").
     "take_back": N_("Chosen: {n}. Take one back: {card}"),
 }

@@ -6,7 +6,8 @@ its own, named with its sentence, inside a polite live region, and the lines alr
 stay the same nodes (a region redrawn whole would be read out whole again); and a whole
 hand, taxes included, is played by finding each control only by its role and accessible
 name, as a screen reader's user finds it, and pressing it with the keyboard (Enter on the
-focused control; typing into a text box found by its label).
+focused control; typing into a text box found by its label); then the player leaves, and
+hears that they did.
 """
 
 from __future__ import annotations
@@ -176,6 +177,10 @@ def test_a_screen_reader_hears_the_log_and_plays_a_hand(tmp_path: Path) -> None:
             log_lines_are_heard(reader)
             reader.press_button(WORDS["start"])
             play_the_hand(reader)
+            # Leaving, once the table is over: the page says it was the player's choice.
+            reader.press_button(WORDS["quit"])
+            reader.wait(WORDS["you_left"], lambda: WORDS["you_left"] in reader.names("StaticText"))
+            assert reader.find("button", WORDS["again"]), reader.names("button")
     finally:
         if host.poll() is None:
             host.terminate()

@@ -290,10 +290,10 @@ function receive(message) {
     else ask(strings.seat_gone);   // the code is the player's to give again: none is kept
     return;
   }
-  if (message.left) {
+  if (message.left) {   // the player's own choice (leave, step away, quit): said as theirs
     left = true;
     joined = null;
-    gone(strings.closed);
+    gone(strings.you_left || strings.closed);
     ws && ws.close();
     return;
   }
