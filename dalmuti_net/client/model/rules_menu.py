@@ -110,13 +110,15 @@ def rules_summary(t: Translator, table: TableView | None) -> str:
         if option.key not in (*TIMING_FIELDS, "hand_limit", "misdeal_chance")
         and rules.get(option.key)
     ]
-    for key, value in (
-        ("misdeal_chance", rules.get("misdeal_chance")),
-        ("hand_limit", rules.get("hand_limit")),
+    # The hands to play are said with scoring (a table that keeps scores says whether it
+    # stops: "no limit" too), or wherever there is a limit.
+    for key, said in (
+        ("misdeal_chance", bool(rules.get("misdeal_chance"))),
+        ("hand_limit", bool(rules.get("hand_limit") or rules.get("scoring"))),
     ):
-        if value:
+        if said:
             label = t._("{label}:").format(label=t._(RULE_LABELS[key]))
-            on.append(label + label_gap(label) + rule_value_text(t, key, value))
+            on.append(label + label_gap(label) + rule_value_text(t, key, rules.get(key)))
     if not on:
         return t._("The basic rules, no optional rule.")
     return t._("; ").join(on) + t._(".")
