@@ -220,7 +220,7 @@ def page_help(t: Translator) -> list[list[str]]:
     clocks = clocks_section(
         t,
         {
-            "rules": _named(t, N_("rules")),
+            "rules": _named(t, N_("Change the rules")),  # the button as it reads
             "auto_pass": t._("its button"),
             "nudge": _named(t, N_("nudge")),
             "skip": _named(t, N_("skip")),

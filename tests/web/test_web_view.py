@@ -29,7 +29,14 @@ from dalmuti_net.engine import (
 )
 from dalmuti_net.engine.cards import counts_of
 from dalmuti_net.lang.i18n import Translator
-from dalmuti_net.web.view import BadIntent, page_help, page_intent, view_json, view_text
+from dalmuti_net.web.view import (
+    PAGE_STRINGS,
+    BadIntent,
+    page_help,
+    page_intent,
+    view_json,
+    view_text,
+)
 from tests.tables import seat, table_view
 
 HAND = (3, 5, 5, 7, 9, 9, 9, 12, 13)
@@ -291,7 +298,13 @@ def test_the_web_port_is_checked_like_the_port() -> None:
 def test_the_web_help_names_its_buttons_as_they_read_and_no_key(language: str) -> None:
     t = Translator(language)
     text = " ".join(part for section in page_help(t) for part in section)
-    for label in ("rules", "nudge", "skip", "rematch"):
+    # Each button the help names is one the page shows, as its label reads ("rules" was
+    # named where the button says "Change the rules").
+    before, after = t._("“{label}”").split("{label}")
+    named = re.findall(re.escape(before) + "(.+?)" + re.escape(after), text)
+    labels = {t._(label).casefold() for label in PAGE_STRINGS.values()}
+    assert len(named) >= 6 and not [name for name in named if name.casefold() not in labels]
+    for label in ("Change the rules", "nudge", "skip", "rematch"):
         assert t._("“{label}”").format(label=t._(label)) in text, label
     keys = {"n", "N", "m", "r", "Enter"}  # ("a" and "o" are words in en and es)
     assert not set(re.findall(r"[^\W\d_]+", text)) & keys
