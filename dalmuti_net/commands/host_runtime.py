@@ -63,7 +63,7 @@ class HostFailed(CommandError):
 TABLE_FAILED_SAVED = N_(
     "The host stopped the table after an error it did not foresee ({error}); please report "
     "it. Every acknowledged move is saved: dalmuti host --resume {file} takes the table up "
-    "again, and the players' clients come back to it by themselves."
+    "again, for the players to take their seats back."
 )
 TABLE_FAILED_UNSAVED = N_(
     "The host stopped the table after an error it did not foresee ({error}); please report "
