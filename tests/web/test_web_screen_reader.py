@@ -175,6 +175,7 @@ def test_a_screen_reader_hears_the_log_and_plays_a_hand(tmp_path: Path) -> None:
                 heading = T._("Players ({n} of 4 to 8)").format(n=seated)
                 reader.wait(heading, lambda: bool(reader.find("heading", heading)))  # noqa: B023
             log_lines_are_heard(reader)
+            the_lobby_tools_say_what_they_change(reader)
             reader.press_button(WORDS["start"])
             play_the_hand(reader)
             # Leaving, once the table is over: the page says it was the player's choice.
@@ -223,6 +224,21 @@ def log_lines_are_heard(reader: Reader) -> None:
     new = [name for _, name in after[len(before) :]]
     assert len(new) == 2 and "hola a todos" in new[0] and "¿empezamos?" in new[1], new
     assert all(name.startswith("Ana") for name in new), new
+
+
+def the_lobby_tools_say_what_they_change(reader: Reader) -> None:
+    """A rule's switch is named for its rule and says whether it is on; "Remove bot" is
+    said with the bot's name (a row of identical "Remove bot" buttons tells nothing)."""
+    reader.read()
+    removers = reader.find("button", WORDS["remove_bot"])
+    described = sorted(str(node.get("description", {}).get("value", "")) for node in removers)
+    assert described == ["Heuristic bot", "Heuristic bot (2)", "Heuristic bot (3)"], described
+    reader.press_button(WORDS["rules"])
+    scoring = T._("Scoring (rule 15)")
+    reader.wait("the rules' switches", lambda: bool(reader.find("button", scoring)))
+    switch = reader.find("button", scoring)[0]
+    assert reader.prop(switch, "pressed") in ("true", True), switch  # ONE_HAND scores
+    reader.press_button(WORDS["rules"])
 
 
 def heard(reader: Reader) -> list[tuple[int, str]]:

@@ -405,10 +405,15 @@ function drawLobby(lobby, view) {
   $("lobby-waiting").textContent = lobby.waiting;
   fill("lobby-seats", lobby.seats.map((seat) => {
     const row = el("li", seat.me ? "me" : "");
-    row.appendChild(el("span", "", seat.name));
+    const name = el("span", "", seat.name);
+    name.id = "seat-" + seat.player;
+    row.appendChild(name);
     marks(row, seat.marks);
-    if (view.host && seat.bot) row.appendChild(button(strings.remove_bot, { do: "remove_bot", player: seat.player }, "small"));
-    if (view.host && !seat.bot && !seat.host) row.appendChild(button(strings.kick, { do: "kick", player: seat.player }, "small"));
+    // "Remove bot" on each bot's row: said with whose row it is.
+    let tool = null;
+    if (view.host && seat.bot) tool = button(strings.remove_bot, { do: "remove_bot", player: seat.player }, "small");
+    if (view.host && !seat.bot && !seat.host) tool = button(strings.kick, { do: "kick", player: seat.player }, "small");
+    if (tool) { tool.setAttribute("aria-describedby", name.id); row.appendChild(tool); }
     return row;
   }));
   // The host player's tools beside what they change: bots under the seats, the rules'
@@ -426,17 +431,27 @@ function drawLobby(lobby, view) {
   $("clocks").textContent = lobby.clocks;
   fill("rules", lobby.rules.map((rule) => {
     const row = el("li", "");
-    row.appendChild(el("span", "", rule.label));
+    const label = el("span", "", rule.label);
+    label.id = "rule-" + rule.key;
+    row.appendChild(label);
     row.appendChild(el("b", rule.on ? "good" : "dim", rule.value));
     if (rule.idle) row.appendChild(el("span", "warning", rule.idle));
     if (view.host && local.rules) {
+      // The rule's controls keep together, and each is said with the rule it changes.
+      const tools = el("span", "rule-tools");
       if (rule.switch) {
-        row.appendChild(button(rule.on ? "✓" : "○", { do: "set_rule", key: rule.key, value: !rule.on }, "small"));
+        const b = button(rule.on ? "✓" : "○", { do: "set_rule", key: rule.key, value: !rule.on }, "small");
+        b.setAttribute("aria-labelledby", label.id);
+        b.setAttribute("aria-pressed", rule.on ? "true" : "false");
+        tools.appendChild(b);
       } else {
-        row.appendChild(button("−", { do: "step_rule", key: rule.key, up: false }, "small"));
-        row.appendChild(button("+", { do: "step_rule", key: rule.key, up: true }, "small"));
-        row.appendChild(pageButton(strings.set, () => { local.typing = rule; redraw(); }, "small", "type_rule"));
+        tools.append(
+          button("−", { do: "step_rule", key: rule.key, up: false }, "small"),
+          button("+", { do: "step_rule", key: rule.key, up: true }, "small"),
+          pageButton(strings.set, () => { local.typing = rule; redraw(); }, "small", "type_rule"));
+        for (const b of tools.children) b.setAttribute("aria-describedby", label.id);
       }
+      row.appendChild(tools);
     }
     return row;
   }));
