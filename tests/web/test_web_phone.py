@@ -380,6 +380,10 @@ def my_first_turn(driver: Any, checks: Checks) -> None:
         " b.getBoundingClientRect().bottom <= window.innerHeight)"
     )
     checks.expect(answers and all(answers), f"the leave question's answers out of sight: {answers}")
+    lit = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#buttons button.main'), (b) => b.innerText)"
+    )
+    checks.expect(lit == ["Step away"], f"the leave question lights {lit}, not only Step away")
     driver.find_elements(By.CSS_SELECTOR, '#buttons button[data-do="choose"]')[-1].click()
     wait_for(lambda: not look(driver)["overlay"], "the question closed")
     checks.size(LAPTOP)

@@ -591,13 +591,15 @@ function actionButtons(view) {
   const state = view.table;
   const decision = state ? state.decision : null;
   const buttons = [];
+  // A question's or a refusal's first choice is the one lit: the gentle one ("Step away"
+  // before "Leave the table", "Watch instead" before "Quit").
   if (view.question) {
-    for (const c of view.question.choices) buttons.push(button(capital(c.label), { do: "choose", action: c.action }, "main"));
+    view.question.choices.forEach((c, i) => buttons.push(button(capital(c.label), { do: "choose", action: c.action }, i ? "" : "main")));
     buttons.push(button(strings.back, { do: "choose", action: "back" }));
     return buttons;
   }
   if (view.refusal) {
-    for (const c of view.refusal.choices) buttons.push(button(capital(c.label), { do: "choose", action: c.action }, "main"));
+    view.refusal.choices.forEach((c, i) => buttons.push(button(capital(c.label), { do: "choose", action: c.action }, i ? "" : "main")));
     return buttons;
   }
   if (decision) {
