@@ -115,8 +115,11 @@ class Handshake:
             )
         connection.person = message.get("person") is True
         resume = message.get("resume")
-        if self.state.code is not None:
-            self._check_code(connection, message.get("code"), resumes=resume is not None, now=now)
+        if self.state.code is not None and resume is None:
+            # A resume is judged by its proof of the seat's token (``_prove``), which says
+            # more than the code could: the player whose client restarted has the token,
+            # not always the code (a page's seat comes back so through the web port).
+            self._check_code(connection, message.get("code"), now=now)
         if resume is None and not connection.internal:
             outside = sum(
                 1
@@ -154,19 +157,15 @@ class Handshake:
             self._reserve_seat(message["name"], host=becomes_host, connection=connection)
         self._welcome(connection, resumed=False)
 
-    def _check_code(
-        self, connection: Connection, given: object, *, resumes: bool, now: float
-    ) -> None:
-        """The join code, slowed per address (``admission.CodeGuesses``). While an address
-        waits its codes are not looked at; a resume then goes on without one, as its
-        proof of the seat's token (``_prove``) says more than the code could, so that a
-        neighbour guessing codes behind the same address never locks a seat out."""
+    def _check_code(self, connection: Connection, given: object, *, now: float) -> None:
+        """The join code of a new seat or place, slowed per address
+        (``admission.CodeGuesses``): while an address waits its codes are not looked at (a
+        resume needs none, so a neighbour guessing codes behind the same address never
+        locks a seat out)."""
         assert self.state.code is not None
         address = None if connection.internal else connection.address
         wait = self.state.guesses.wait_left(address, now)
         if wait > 0:
-            if resumes:
-                return
             raise ProtocolError(
                 ErrorCode.BAD_CODE,
                 f"too many wrong join codes from your address: try again in {math.ceil(wait)} s",

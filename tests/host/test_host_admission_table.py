@@ -128,3 +128,21 @@ def test_chat_from_one_address_is_slowed_not_from_the_next() -> None:
     cid = list(table.connections)[-1]
     assert codes(say(table, cid, {"type": "chat", "text": "hi"}, 0.0)) == []
     assert codes(say(table, ana, {"type": "chat", "text": "later"}, 4.0)) == []
+
+
+def test_a_resume_needs_no_join_code_its_proof_lets_it_in() -> None:
+    # A player's terminal killed and started again with `dalmuti join ADDRESS` (as the
+    # table screen tells them) has the seat's token but not the code: the proof of the
+    # token says more than the code (a page's seat comes back so through the web port).
+    table = Table("Coded", code="4321-8765-1111")
+    token = seated(table, "Ana", "10.0.0.1", code="4321-8765-1111")
+    got = resume(table, "10.0.0.1", token, 1.0)
+    assert got[0]["type"] == "welcome" and got[0]["player"] == 1
+    # A wrong code beside a resume is not a guess: the proof is what is judged.
+    for _ in range(FREE_GUESSES + 2):
+        got = resume(table, "10.0.0.1", token, 2.0, code="0000")
+        assert got[0]["type"] == "welcome"
+    assert table.guesses.wait_left("10.0.0.1", 2.0) == 0
+    # A new seat still needs the code.
+    connection = table.connect(address="10.0.0.1", now=3.0)
+    assert codes(say(table, connection, hello("Eve"), 3.0)) == ["bad_code"]
