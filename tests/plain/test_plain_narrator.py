@@ -570,3 +570,38 @@ def test_the_table_command_says_the_typed_view(monkeypatch: pytest.MonkeyPatch) 
     said = "\n".join(table.type("table"))
     plays = " · ".join(play.text for play in state.trick)
     assert state.trick_title.upper() in said and plays.upper() in said, said
+
+
+def test_the_tables_found_are_listed_with_what_to_know_before_joining() -> None:
+    """Each table found in one line, and what the list of every front end says under it
+    (``display.listing_view``'s notes): a host of another protocol is said so, once."""
+    from dalmuti_net.protocol import PROTOCOL_VERSION
+    from dalmuti_net.protocol.discovery import listing_from_record
+
+    def found(name: str, version: bytes) -> object:
+        return listing_from_record(
+            instance_name=f"{name}._dalmuti._tcp.local.",
+            server="host.local.",
+            addresses=["127.0.0.1"],
+            port=7341,
+            txt={
+                b"pv": version,
+                b"name": name.encode(),
+                b"phase": b"lobby",
+                b"seats": b"3/8",
+                b"code": b"0",
+            },
+        )
+
+    plain = PlainTable(Translator("en"))
+    plain.lines()
+    ours = str(PROTOCOL_VERSION).encode()
+    tables = [found("Old", b"0"), found("Ours", ours)]
+    plain.set_listings(tables)  # type: ignore[arg-type]
+    assert plain.lines() == [
+        "1. Old, 127.0.0.1:7341, 3 of 8 seats taken, lobby",
+        f"1. ! protocol 0, ours {PROTOCOL_VERSION}",
+        "2. Ours, 127.0.0.1:7341, 3 of 8 seats taken, lobby",
+    ]
+    plain.set_listings(tables)  # type: ignore[arg-type]
+    assert plain.lines() == []  # said once

@@ -29,7 +29,7 @@ from ...protocol.text import shown
 from ..model import intents as do
 from ..model.client_model import ClientModel, Effect, Quit, Screen, Send
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
-from ..model.display import display
+from ..model.display import display, listing_view
 from ..model.errors import TROUBLESHOOTING
 from ..model.questions import BACK
 from ..model.rules_menu import (
@@ -195,29 +195,31 @@ class PlainTable:
                 )
         self.model.set_listings(listings)
         for listing in listings:
+            found = listing_view(self.model, listing)  # as every front end lists it
             if listing.instance_name not in self._listed:
                 self._listed[listing.instance_name] = len(self._listed) + 1
                 self.say(f"{self._listed[listing.instance_name]}. {self._listing_text(listing)}")
-            claim = self.model.claims.get(listing.instance_name)
-            for sentence in [] if claim is None else claim.sentences(t._):
-                # A table id claimed twice, or a seat's table at a new address: said once.
+            for sentence in found.notes:
+                # Another protocol, a table id claimed twice or a seat's table at a new
+                # address, an incomplete announcement: each said once.
                 if (listing.instance_name, sentence) not in self._claims_said:
                     self._claims_said.add((listing.instance_name, sentence))
                     self.say(f"{self._listed[listing.instance_name]}. ! {sentence}")
         self._listings = list(listings)
 
     def _listing_text(self, listing: TableListing) -> str:
+        """A table found, in one line: the view's words (``display.listing_view``), its
+        seats and its code said in full."""
         t = self.t
-        address = listing.addresses[0] if listing.addresses else "?"
-        phases = {"lobby": t._("lobby"), "playing": t._("playing"), "ended": t._("ended")}
-        parts = [listing.name, f"{address}:{listing.port}"]
+        found = listing_view(self.model, listing)
+        parts = [found.name, found.address]
         if listing.seats_taken is not None:
             parts.append(
                 t._("{taken} of {total} seats taken").format(
                     taken=listing.seats_taken, total=listing.seats_total
                 )
             )
-        parts.append(phases.get(str(listing.phase), "?"))
+        parts.append(found.phase)
         if listing.code_required:
             parts.append(t._("needs a join code"))
         return self._join(parts)
