@@ -257,6 +257,14 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     checks.expect(not terminal, f"a terminal's words in the lobby: {terminal}")
     checks.shot("en-phone-lobby")
     checks.audit("lobby")
+    press(driver, "rules")  # the rules' switches and steppers, open
+    wait_for(
+        lambda: driver.find_elements(By.CSS_SELECTOR, '#rules button[data-do="set_rule"]'),
+        "the rules open",
+    )
+    checks.shot("en-phone-rules")
+    checks.audit("rules open")
+    press(driver, "rules")
 
     # The log follows its newest line, unless scrolled back: then it says so (finding 3).
     assert found["logLive"] == "polite", "the log is not a live region"

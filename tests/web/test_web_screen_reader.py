@@ -178,6 +178,10 @@ def test_a_screen_reader_hears_the_log_and_plays_a_hand(tmp_path: Path) -> None:
             the_lobby_tools_say_what_they_change(reader)
             reader.press_button(WORDS["start"])
             play_the_hand(reader)
+            # The hand's own lines, as the chat's: one node and one sentence each.
+            reader.read()
+            played = heard(reader)
+            assert len(played) >= 10 and T._("Hand {hand} is over.").format(hand=1) in str(played)
             # Leaving, once the table is over: the page says it was the player's choice.
             reader.press_button(WORDS["quit"])
             reader.wait(WORDS["you_left"], lambda: WORDS["you_left"] in reader.names("StaticText"))
