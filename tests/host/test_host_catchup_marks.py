@@ -163,3 +163,52 @@ def test_back_at_a_table_that_ended_meanwhile_a_player_learns_why() -> None:
     assert back.session is not None and back.session.observation is not None
     ended = back.session.observation.ended
     assert ended is not None and ended.reason == "hand_limit"
+
+
+def test_back_after_a_drop_a_player_is_not_told_again_what_was_made_for_him_live() -> None:
+    """Found by hand: after a host was killed and resumed (and after any dropped link),
+    "While you were away, these moves were made for you:" listed every move the turn
+    timer had made for the seat in the hand, those the player had read as they were
+    made too. Only what was made while he was away is news."""
+    rng = random.Random(2)
+    table = Table("Marks", Rules(), seed=3, headless=True)
+    harness = Watched(table, random.Random(1))
+    ana, _ = harness.watch("Ana", chooser=random_chooser(rng))
+    bo, bo_model = harness.watch("Bo")
+    harness.watch("Cy", chooser=random_chooser(rng))
+    harness.watch("Eli", chooser=random_chooser(rng))
+    harness.start_with_bots(ana, 1)
+    game = table.game
+    assert game is not None
+    player = bo.session.player
+    assert player is not None
+
+    def bo_owes_a_play() -> bool:
+        decision = game.decision_for(player)
+        return isinstance(decision, PlayDecision) and bool(decision.may_pass)
+
+    harness.run_until(bo_owes_a_play)
+    table.play_default(player)  # the turn timer passes for him while he is there
+    harness.deliver()
+    assert marks_of(bo_model, "Bo")[-1] == MINE_TIMER
+    harness.run_until(bo_owes_a_play)
+    bo.closed = True
+    table.disconnected(bo.connection)
+    harness.deliver()
+    table.play_default(player)  # and once more while he is away
+    harness.deliver()
+    harness.run_until(bo_owes_a_play)
+
+    same = ClientSession("Bo", token=bo.session.token)
+    same.table_id = table.table_id
+    again = Client(table, same)
+    harness.clients.append(again)
+    harness.models[again.connection] = bo_model
+    bo_model.session = same
+    bo_model.reconnected()
+    harness.send(again, same.hello())
+    told = [line.text for line in bo_model.log]
+    away = told.index("While you were away, these moves were made for you:")
+    back = told[away + 1 :]
+    assert [text for text in back if text.endswith(MINE_TIMER)] == [back[0]]
+    assert told.count(back[0]) == 2  # the one made while he was there, and this one

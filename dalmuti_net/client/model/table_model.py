@@ -165,7 +165,11 @@ class TableModel:
         self._seating: list[int] = []
         """The next hand's seating, as the last result left it: who moves up for a leaver."""
         self._told_made_for: set[tuple[int | None, int]] = set()
-        """Moves the stand-in made for this seat already told after a return."""
+        """Moves made for this seat already told (as they were made, or after a return): by
+        their hand and place among the hand's events, as a snapshot's marks name them."""
+        self._hand_at = 0
+        """The place the next event of this hand takes among its events, as a snapshot's
+        ``hand_events`` counts them (every one from ``hand_started`` on but ``waiting``)."""
         self._rematch_told = False
         self._moved_told: tuple[str | None, str | None] | None = None
         """The seat's old address and this host's, once told (``MOVED_ON_JOIN``)."""
@@ -395,6 +399,7 @@ class TableModel:
             chat = []  # a snapshot asked for after a gap: the chat came as it was said
         for line in chat:
             self._tell_chat(line)
+        self._hand_at = len(snapshot.hand_events)
         observation = session.observation
         if observation is not None:
             self.trick_story.sync(observation)
@@ -452,6 +457,10 @@ class TableModel:
         if isinstance(event, HandStarted):
             self.results = None
             self._got.hand_started = True
+            self._hand_at = 0
+        at = self._hand_at
+        if not isinstance(event, Waiting):
+            self._hand_at += 1
         self.trick_story.feed(event)
         text = describe_event(self.t, event, self.name_of, self.me)
         if isinstance(event, HandEnded):
@@ -472,6 +481,8 @@ class TableModel:
         mover = _mover(event)
         if text is not None and self._moved_for is not None and mover == self._moved_for[0]:
             text += " " + moved_for_note(self.t, self._moved_for[1], mine=mover == self.me)
+            if mover == self.me:  # read as it was made: not news after a return
+                self._told_made_for.add((self._hand_number(), at))
             self._moved_for = None
         if isinstance(event, Waiting):
             self._moved_for = None
@@ -529,11 +540,7 @@ class TableModel:
             and at < len(hand_events)
             and (event := hand_events[at]) is not None
         ]
-        hand = (
-            None
-            if self.session is None or self.session.observation is None
-            else (self.session.observation.hand_number)
-        )
+        hand = self._hand_number()
         fresh = [made_for for made_for in made if (hand, made_for[0]) not in self._told_made_for]
         if not fresh:
             return
@@ -543,6 +550,14 @@ class TableModel:
             text = describe_event(self.t, event, self.name_of, self.me)
             if text is not None:
                 self.add_log("event", text + " " + moved_for_note(self.t, by, mine=True))
+
+    def _hand_number(self) -> int | None:
+        session = self.session
+        return (
+            None
+            if session is None or session.observation is None
+            else (session.observation.hand_number)
+        )
 
     def _removed_sentence(self, player: int) -> str:
         """A leaver is out of the seating: those after them move up one place."""
