@@ -13,8 +13,9 @@ import pytest
 
 from dalmuti_net.client.model.client_model import ClientModel, KeptPreferences, Screen, Send
 from dalmuti_net.client.model.display import display
+from dalmuti_net.client.model.refusals import for_error
 from dalmuti_net.client.runner import Status
-from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.session import ClientSession, HostError
 from dalmuti_net.engine import (
     CardSet,
     Decision,
@@ -309,3 +310,15 @@ def test_the_web_help_names_its_buttons_as_they_read_and_no_key(language: str) -
     keys = {"n", "N", "m", "r", "Enter"}  # ("a" and "o" are words in en and es)
     assert not set(re.findall(r"[^\W\d_]+", text)) & keys
     assert t._("Roles") in text and t._("The game") in text
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_a_full_table_offers_a_page_only_what_it_can_do(language: str) -> None:
+    """A page belongs to one table: a full one offers to watch, not "another table"."""
+    t = Translator(language)
+    full = HostError("table_full", "the table is full", True)
+    page = for_error(t, full, can_list=False)
+    listing = for_error(t, full, can_list=True)
+    assert page.sentences == (t._("All the seats are taken. You can watch the game instead."),)
+    assert page.sentences != listing.sentences
+    assert [choice.action for choice in page.choices] == ["watch", "quit"]

@@ -73,7 +73,10 @@ def for_error(
                 t._(
                     "All the seats are taken. You can watch the game instead, or pick "
                     "another table."
-                ),
+                )
+                if can_list
+                # No list to pick from (a page, a table joined by its address).
+                else t._("All the seats are taken. You can watch the game instead."),
             ),
             (*watch, *_ways_out(t, can_list)),
         )
