@@ -37,6 +37,7 @@ from dalmuti_net.protocol.catalogue import (
 from dalmuti_net.protocol.errors import DESCRIPTIONS, FATAL_CODES, FATAL_WHEN, ErrorCode
 from dalmuti_net.protocol.spec import (
     Bool,
+    Codes,
     Either,
     Enum,
     Field,
@@ -158,6 +159,8 @@ def describe(spec: Spec) -> str:
         return " or ".join(describe(option) for option in spec.options)
     if isinstance(spec, Tagged):
         return "an [event](#events) without `seq`"
+    if isinstance(spec, Codes):
+        return " \\| ".join(f'`"{value}"`' for value in spec.values) + " \\| a later code"
     if isinstance(spec, Enum):
         return " \\| ".join(f'`"{value}"`' for value in spec.values)
     if isinstance(spec, Int):

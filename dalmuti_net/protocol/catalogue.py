@@ -13,7 +13,21 @@ from enum import StrEnum
 from ..engine.rules import MAX_HAND_LIMIT, MAX_PLAYERS
 from .errors import MAX_ERROR_CHARS, ErrorCode
 from .resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
-from .spec import Bool, Either, Enum, Field, Float, Hex, Int, List, Nullable, Obj, Str, Tagged
+from .spec import (
+    Bool,
+    Codes,
+    Either,
+    Enum,
+    Field,
+    Float,
+    Hex,
+    Int,
+    List,
+    Nullable,
+    Obj,
+    Str,
+    Tagged,
+)
 
 PROTOCOL_VERSION = 2
 DEFAULT_PORT = 7341
@@ -685,7 +699,10 @@ _MESSAGES = [
         TO_CLIENT,
         "A refusal. If `fatal`, the host closes the connection.",
         {
-            "code": _f(Enum(tuple(ErrorCode)), "One of the documented codes."),
+            "code": _f(
+                Codes(tuple(ErrorCode)),
+                "One of the documented codes; a code a client does not know is taken by `fatal`.",
+            ),
             "message": _f(Str(MAX_ERROR_CHARS), "A sentence for humans."),
             "fatal": _f(Bool(), "Whether the connection is being closed."),
             "host_version": Field(
@@ -741,7 +758,7 @@ _MESSAGES = [
         {
             "reason": _f(Str(200), "Why, in English."),
             "code": Field(
-                Enum(GOODBYE_CODES),
+                Codes(GOODBYE_CODES),
                 "Why, for clients to say in the user's language: `shutting_down` (the host "
                 "stops; a saved table may be resumed), `table_ended` (the table is over), "
                 "`host_left` (the host player left and nobody could take the role).",

@@ -8,6 +8,7 @@ compatible protocol change may add fields), so ``Obj`` never rejects extra keys.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,6 +152,24 @@ class Enum(Spec):
 
     def describe(self) -> str:
         return " \\| ".join(f'"{v}"' for v in self.values)
+
+
+CODE_PATTERN = "^[a-z][a-z0-9_]{0,39}$"
+_CODE = re.compile(CODE_PATTERN)
+
+
+@dataclass(frozen=True)
+class Codes(Enum):
+    """The codes of an enumeration only the host sends, to which a compatible change may
+    add (PROTOCOL.md, Versions and compatibility): the documented ones, or a later code of
+    the same shape, which a client takes as it is told to (an error by its ``fatal``)."""
+
+    def check(self, value: Any, path: str) -> None:
+        if type(value) is not str or (value not in self.values and not _CODE.fullmatch(value)):
+            raise _fail(path, "a code (one of " + ", ".join(self.values) + ", or later)", value)
+
+    def schema(self) -> JsonSchema:
+        return {"type": "string", "anyOf": [{"enum": list(self.values)}, {"pattern": CODE_PATTERN}]}
 
 
 @dataclass(frozen=True)

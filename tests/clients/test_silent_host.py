@@ -156,3 +156,39 @@ async def test_a_host_that_never_lets_in_is_given_up_as_no_host(
             await runner.run()
         assert trio.current_time() - started == pytest.approx(HANDSHAKE_TIMEOUT_S, abs=1)
         nursery.cancel_scope.cancel()
+
+
+async def test_a_fatal_error_of_a_later_code_is_the_hosts_refusal_not_no_host() -> None:
+    """PROTOCOL.md, Versions: a compatible host MAY add error codes, and a client MUST take
+    one it does not know by its ``fatal`` flag. Found by hand: a fatal ``error`` answering
+    the hello with a code this client did not know was said to come from "not a
+    dalmuti-net table" (join, --plain and bot): the catalogue's list of codes refused it."""
+    refusal = {
+        "type": "error",
+        "code": "banned_for_tonight",
+        "message": "this host does not seat you tonight",
+        "fatal": True,
+    }
+
+    async def refusing_host(stream: trio.abc.Stream) -> None:
+        reader = FrameReader(MAX_FRAME_BYTES)
+        async with stream:
+            while data := await stream.receive_some():
+                if any(unpack(body)["type"] == "hello" for body in reader.feed(data)):
+                    await stream.send_all(encode(refusal))
+                    return
+
+    async with trio.open_nursery() as nursery:
+
+        async def connect() -> trio.abc.Stream:
+            client_end, host_end = trio.testing.memory_stream_pair()
+            nursery.start_soon(refusing_host, host_end)
+            return client_end
+
+        session = ClientSession("Ana")
+        with trio.fail_after(5):
+            await ClientRunner(session, connect).run()
+        assert [(e.code, e.fatal, e.message) for e in session.errors] == [
+            ("banned_for_tonight", True, "this host does not seat you tonight")
+        ]
+        nursery.cancel_scope.cancel()
