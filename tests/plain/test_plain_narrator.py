@@ -570,6 +570,9 @@ def test_the_table_command_says_the_typed_view(monkeypatch: pytest.MonkeyPatch) 
     said = "\n".join(table.type("table"))
     plays = " · ".join(play.text for play in state.trick)
     assert state.trick_title.upper() in said and plays.upper() in said, said
+    assert state.hand is not None
+    said = "\n".join(table.type("hand"))
+    assert said.startswith(state.hand.title.upper()) and state.hand.cards[0].label.upper() in said
 
 
 def test_the_tables_found_are_listed_with_what_to_know_before_joining() -> None:

@@ -15,14 +15,12 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from ...engine import JESTER
 from ...engine.cards import Counts
 from ...engine.events import CardsDealt, Event, HandEnded, Played, TableEnded
 from ...faults import LINE_FAILED, log_fault
 from ...lang.i18n import N_, Translator
 from ...lang.numbers import NumberRefused, decimal, whole_number
 from ...lang.text import label_gap, tidy
-from ...lang.words import card_label
 from ...protocol.discovery import TableListing
 from ...protocol.messages import Message
 from ...protocol.text import shown
@@ -891,21 +889,19 @@ class PlainTable:
     # ------------------------------------------------------------------ told on request
 
     def _tell_hand(self) -> None:
+        """The viewer's hand as every front end has it (``display.hand_view``), in a line."""
         t = self.t
         session = self.session
         if session is None or session.player is None:
             self.say(t._("You are watching"))
             return
-        hand = self._hand()
-        if hand is None or not sum(hand):
+        state = display(self.model).table
+        hand = None if state is None else state.hand
+        if hand is None or not hand.cards:
             self.say(t._("(no cards)"))
             return
-        total = sum(hand)
-        groups = self._join(
-            [f"{card_label(t, card)} ×{hand[card]}" for card in range(1, JESTER + 1) if hand[card]]
-        )
-        title = t.n_("Your hand: {n} card", "Your hand: {n} cards", total).format(n=total)
-        self.say(self._pair(title, groups))
+        groups = self._join([f"{card.label} ×{card.count}" for card in hand.cards])
+        self.say(self._pair(hand.title, groups))
 
     def _tell_table(self) -> None:
         """The table as every front end has it (``client/model/display``), in lines: the
