@@ -12,11 +12,13 @@ import trio.testing
 
 from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play, stream_connector
+from dalmuti_net.client.model.refusals import for_error
 from dalmuti_net.client.runner import HANDSHAKE_TIMEOUT_S, ClientRunner, NotAHost, Status
 from dalmuti_net.client.seats import SeatStore
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
+from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
 from dalmuti_net.protocol.catalogue import MAX_FRAME_BYTES
 
@@ -191,4 +193,9 @@ async def test_a_fatal_error_of_a_later_code_is_the_hosts_refusal_not_no_host() 
         assert [(e.code, e.fatal, e.message) for e in session.errors] == [
             ("banned_for_tonight", True, "this host does not seat you tonight")
         ]
+        # Said once, in the host's own words (join and --plain said them twice: the
+        # sentence for a code without one is "The host refused: ...", then "The host
+        # said: ..." again).
+        screen = for_error(Translator("en"), session.errors[0], can_list=False)
+        assert screen.sentences == ("The host refused: this host does not seat you tonight",)
         nursery.cancel_scope.cancel()

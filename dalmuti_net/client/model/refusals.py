@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ...lang.i18n import N_, Translator
 from ..session import HostError
 from .departures import StandingRow, told_standings
-from .errors import TROUBLESHOOTING, describe_error, describe_unreachable
+from .errors import ERROR_SENTENCES, TROUBLESHOOTING, describe_error, describe_unreachable
 from .questions import Choice
 
 WATCH = "watch"
@@ -122,9 +122,11 @@ def for_error(
             ),
             _ways_out(t, can_list),
         )
-    # Where our sentence says it all, the host's English reason would only repeat it.
+    # Where our sentence says it all, the host's English reason would only repeat it; a
+    # code this client does not know is told in the host's own words already.
     told = describe_error(t, error)
-    reasons = (told,) if error.code in SAID_IN_FULL else (told, said)
+    repeats = error.code in SAID_IN_FULL or error.code not in ERROR_SENTENCES
+    reasons = (told,) if repeats else (told, said)
     return RefusalScreen("closed", t._("Not connected"), reasons, _ways_out(t, can_list))
 
 
