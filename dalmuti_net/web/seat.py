@@ -178,6 +178,9 @@ class WebSeat:
         self._language = DEFAULT_LANGUAGE
         self.runner: ClientRunner | None = None
         self._changed = trio.Event()
+        """Set at each change: the next view is due (``_views``)."""
+        self._at_once = trio.Event()
+        """Set at a change to draw at once, gap or not (``_urgent``)."""
         self._sent_view = ""
         self._told_seat: tuple[bool, bool] = (False, False)
         """(a new seat's token told, the seat kept) as the page was last told."""
@@ -327,11 +330,11 @@ class WebSeat:
                 return
             for effect in model.on_message(message):
                 self._effects_in.send_nowait(effect)
-            self._changed.set()
+            self._change()
 
         def on_status(status: Status) -> None:
             model.on_status(status)
-            self._changed.set()
+            self._change()
 
         runner = ClientRunner(
             session,
@@ -350,7 +353,7 @@ class WebSeat:
                     await runner.run()
                 except CannotConnect as error:
                     model.cannot_connect(str(error), error.kind)
-                self._changed.set()
+                self._change()
 
             nursery.start_soon(run_runner)
             nursery.start_soon(self._views)
@@ -378,7 +381,7 @@ class WebSeat:
             for effect in effects:
                 self._effects_in.send_nowait(effect)
             self._answer = True  # what the page did is drawn at once
-            self._changed.set()
+            self._change()
 
     async def _prove(self, runner: ClientRunner, proof: object) -> None:
         """The page's proof of its seat, for the challenge relayed to it."""
@@ -424,13 +427,13 @@ class WebSeat:
                 await self._send({"left": True})
                 done.cancel()
                 return
-            self._changed.set()
+            self._change()
 
     async def _wake(self, model: ClientModel, wake: Wake) -> None:
         await trio.sleep(wake.after_s)
         for effect in model.wake():
             self._effects_in.send_nowait(effect)
-        self._changed.set()
+        self._change()
 
     async def _views(self) -> None:
         """The view, each time something changed: at once after a quiet spell, then at
@@ -441,16 +444,23 @@ class WebSeat:
         while True:
             with trio.move_on_after(TICK if self._counting_down() else math.inf):
                 await self._changed.wait()
-            with trio.move_on_at(drawn + self._gap()):
-                while not self._urgent():  # changes gather meanwhile
-                    self._changed = trio.Event()
-                    await self._changed.wait()
+            if not self._urgent():
+                with trio.move_on_at(drawn + self._gap()):
+                    await self._at_once.wait()  # changes gather meanwhile
             self._changed = trio.Event()
+            self._at_once = trio.Event()
             self._answer = False
             drawn = trio.current_time()
             self.views_rendered += 1
             self._drawn_choice = None if self.model is None else self.model.choosing
             await self._draw()
+
+    def _change(self) -> None:
+        """Something changed: a view is due; at once if it is urgent. (So a change within
+        the gap wakes nothing: at a busy table, the page's views task wakes once a view.)"""
+        self._changed.set()
+        if self._urgent():
+            self._at_once.set()
 
     def _counting_down(self) -> bool:
         return self.model is not None and self.model.countdowns.running

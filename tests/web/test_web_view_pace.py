@@ -199,7 +199,7 @@ async def test_a_seat_that_owes_nothing_follows_at_the_watching_gap_and_a_decisi
     async def busy(seconds: float) -> list[float]:
         start = trio.current_time()
         while trio.current_time() - start < seconds:
-            web._changed.set()
+            web._change()
             await trio.sleep(0.01)
         return [when for when in drawn if when >= start]
 
@@ -208,7 +208,7 @@ async def test_a_seat_that_owes_nothing_follows_at_the_watching_gap_and_a_decisi
         following = await busy(1.0)
         model.choosing = object()  # a decision arrives, 10 ms after a view at most
         owed = trio.current_time()
-        web._changed.set()
+        web._change()
         choosing = await busy(1.0)
         nursery.cancel_scope.cancel()
 
