@@ -58,7 +58,15 @@ from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS
 from ..protocol.codec import CheckedFrames
 from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
 from .inbound import NotAPageMessage, page_message
-from .view import BadIntent, languages, page_help, page_intent, page_strings, view_text
+from .view import (
+    BadIntent,
+    SharedTexts,
+    languages,
+    page_help,
+    page_intent,
+    page_strings,
+    view_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -154,8 +162,11 @@ class WebSeat:
         view_gap: float = VIEW_GAP,
         watching_gap: float = WATCHING_GAP,
         checked_frames: CheckedFrames | None = None,
+        shared_texts: SharedTexts | None = None,
     ) -> None:
         self.ws = ws
+        self._shared_texts = shared_texts
+        """Where the pages that watch find a text already made for the same view."""
         self._checked_frames = checked_frames
         self._view_gap = view_gap
         self._watching_gap = watching_gap
@@ -465,6 +476,10 @@ class WebSeat:
     def _counting_down(self) -> bool:
         return self.model is not None and self.model.countdowns.running
 
+    def _watching(self) -> bool:
+        session = None if self.model is None else self.model.session
+        return session is not None and session.spectator
+
     def _urgent(self) -> bool:
         """What is drawn at once, gap or not: what the page did, a decision newly owed."""
         if self._answer:
@@ -489,7 +504,9 @@ class WebSeat:
         session = model.session
         if session is not None:
             await self._tell_seat(session)
-        view = view_text(display(model))
+        shown = display(model)
+        shared = self._shared_texts
+        view = shared.text(shown) if shared is not None and self._watching() else view_text(shown)
         if view != self._sent_view:
             self._sent_view = view
             await self.ws.send_message(view)

@@ -38,6 +38,7 @@ from ..protocol import FrameReader, ProtocolError
 from ..protocol.codec import CheckedFrames
 from ..protocol.framing import frame
 from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, WebSeat, keep_alive
+from .view import SharedTexts
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +192,8 @@ class WebServer:
         self.checked_frames = CheckedFrames()
         """The frames the pages' clients here have checked: the table sends every
         watching page the same frames, checked once for all of them."""
+        self.shared_texts = SharedTexts()
+        """The watching pages' views, made once for all those whose views are equal."""
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
         await serve_listeners(self.handle, listeners)  # quiet when descriptors run out
@@ -386,6 +389,7 @@ class WebServer:
             ping_interval=self._ping_interval,
             silence=self._silence,
             checked_frames=self.checked_frames,
+            shared_texts=self.shared_texts,
         )
         await seat.run(language)
         with trio.move_on_after(1):  # a page that is gone does not answer the close
