@@ -30,7 +30,7 @@ size (Debian's chromium and chromium-driver, driven with Selenium):
   receiving it. A seated page here is a scripted WebSocket client answering each
   decision its view shows as a page's taps do (the cheapest legal set and commit, or
   pass; taxes: the last cards offered; the whole answers' first, "do not declare" for a
-  revolution).
+  revolution). Every scripted player turns auto-pass off as it sits (``AUTO_PASS_OFF``).
 
 Run by hand (not a test): ``python bench/web.py [--hands N] [--joins N]``, or
 ``python bench/web.py --cost|--full-table [--seconds S] [--rounds N] [--against COMMIT]``.
