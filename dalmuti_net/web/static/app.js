@@ -818,6 +818,9 @@ function drawView(view) {
     $("trick").scrollIntoView({ block: "nearest" });   // what is to beat, in sight
   }
   document.body.classList.toggle("my-turn", myTurn);
+  // Taxes, a gift: a whole hand to pick from and no trick to watch (the style sheet gives
+  // the controls more of the screen).
+  document.body.classList.toggle("picking", !!(decision && decision.kind === "taxes" && myTurn));
   document.title = (myTurn ? "▶ " : "") + tableName;
   drawLog(view.log);   // last: the log's box has its size for this view
 }
