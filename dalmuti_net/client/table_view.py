@@ -36,10 +36,19 @@ class SeatView:
     """The player gave up the seat; a stand-in plays out the hand."""
     leave_ends: str | None = None
     """What this seat's ``leave`` would do to the table now, as the host says."""
+    program: bool = False
+    """A program plays this human seat through the protocol (``dalmuti bot``, the SDK):
+    marked as a bot, though not one of the host's (it cannot be removed as one)."""
 
     @property
     def is_bot(self) -> bool:
+        """One of the host's own bots (``kind`` ``bot``)."""
         return self.kind == "bot"
+
+    @property
+    def played_by_a_program(self) -> bool:
+        """The host's own bot or a program: what a bot mark says."""
+        return self.is_bot or self.program
 
     @property
     def is_human(self) -> bool:
@@ -146,6 +155,7 @@ def decode_seat(seat: Mapping[str, Any]) -> SeatView:
         stand_in=bool(seat["stand_in"]),
         left=bool(seat.get("left", False)),
         leave_ends=seat.get("leave_ends"),
+        program=bool(seat.get("program", False)),
     )
 
 

@@ -72,6 +72,10 @@ class Seat:
     address_key: str | None = None
     """Where its player last connected from (``admission.address_key``; None: the host's
     own machine or a client inside it), for the per-address cap on seats. Not saved."""
+    program: bool = False
+    """A program plays this human seat: the last connection to take it (from outside the
+    host's process) said no ``person`` in its ``hello``. Not saved: known again when the
+    program is back."""
 
 
 @dataclass(frozen=True)

@@ -181,6 +181,7 @@ class TableState:
                 "host": seat.host,
                 "seated": self.game is None or seat.player in in_game,
                 "stand_in": seat.stand_in is not None,
+                "program": seat.program,
                 "left": seat.gone,
                 "leave_ends": self._leave_ends(seat, heirs),
             }
@@ -343,6 +344,8 @@ class TableState:
 
     def _attach(self, connection: Connection, seat: Seat) -> None:
         seat.address_key = None if connection.internal else address_key(connection.address)
+        # A replay's listeners (rerun) and the host's own clients are internal: no program.
+        seat.program = seat.kind == "human" and not connection.internal and not connection.person
         seat.connection = connection.id
         connection.player = seat.player
         connection.name = seat.name

@@ -112,6 +112,14 @@ SEAT = Obj(
         "host": Field(Bool(), "This seat is the host player's."),
         "seated": Field(Bool(), "In the game now (false while waiting to join next hand)."),
         "stand_in": Field(Bool(), "A bot plays this seat until its player returns."),
+        "program": Field(
+            Bool(),
+            "A program plays this `human` seat: the last connection to take it said no"
+            " `person` in its `hello` (`dalmuti bot`, an SDK bot, one's own). Clients mark"
+            " it as a bot. False (or absent) for a person, and for the host's own bots"
+            " (`kind` `bot`).",
+            False,
+        ),
         "left": Field(
             Bool(),
             "The player gave up the seat (left or was kicked): a stand-in plays out the hand,"

@@ -135,7 +135,11 @@ def what_survives(snapshot: dict[str, Any]) -> dict[str, Any]:
     table = dict(snapshot["table"])
     table["players"] = [
         # Who is connected now, and so what each one's leave would end, is not saved.
-        {k: v for k, v in seat.items() if k not in ("connected", "stand_in", "leave_ends")}
+        {
+            k: v
+            for k, v in seat.items()
+            if k not in ("connected", "stand_in", "leave_ends", "program")
+        }
         for seat in table["players"]
     ]
     table.pop("heirs", None)  # who would take over: a connected human, so not saved either

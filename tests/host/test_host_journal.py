@@ -31,7 +31,11 @@ def table_state(table: Table) -> dict[str, Any]:
         "next_player": table._next_player,
         "listing": [
             # Who is connected now (and so what a leave would end) is not saved.
-            {k: v for k, v in seat.items() if k not in ("connected", "stand_in", "leave_ends")}
+            {
+                k: v
+                for k, v in seat.items()
+                if k not in ("connected", "stand_in", "leave_ends", "program")
+            }
             for seat in table.table_message()["players"]
         ],
     }

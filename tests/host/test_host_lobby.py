@@ -44,6 +44,27 @@ def test_a_player_is_welcomed_then_sent_a_snapshot_holding_the_table() -> None:
     assert ana.received[1]["game"] is None and ana.received[1]["seq"] == 0
 
 
+def test_a_seat_a_program_plays_is_said_to_be_one() -> None:
+    """A `dalmuti bot` (its hello says no person) had no bot mark on any screen: the table
+    says which human seats a program plays; not the host's own bots (their kind says it),
+    nor a person's seat, nor one the host's process plays (its page, a replay)."""
+    harness = lobby()
+    ana = harness.join("Ana", person=True)
+    harness.join("Exec bot")
+    harness.join("Page", person=True, internal=True)
+    harness.join("Inside", internal=True)
+    harness.send(ana, {"type": "add_bot", "strategy": "random"})
+    seats = harness.table.table_message()["players"]
+    assert {seat["name"]: seat["program"] for seat in seats} == {
+        "Ana": False,
+        "Exec bot": True,
+        "Page": False,
+        "Inside": False,
+        "Random bot": False,
+    }
+    assert ana.of_type("table")[-1]["table"]["players"][1]["program"] is True
+
+
 def test_duplicate_names_are_made_unique_for_players_and_spectators() -> None:
     harness = lobby()
     harness.join("Ana")

@@ -40,6 +40,16 @@ def test_the_host_player_has_no_ready_mark_and_others_do() -> None:
     ]
 
 
+def test_a_seat_a_program_plays_is_marked_a_bot_as_the_hosts_bots_are() -> None:
+    """A `dalmuti bot` seat (kind human, its hello said no person) had no mark at all."""
+    program = replace(ANA, program=True, ready=True)
+    assert texts(lobby_marks(EN, program)) == ["bot", "ready"]
+    observation = Observation(2, order=(1, 2, 3, 4))
+    assert texts(game_flags(EN, observation, 1, program, Countdowns())) == ["bot"]
+    stood_in = replace(program, connected=False, stand_in=True)
+    assert texts(game_flags(EN, observation, 1, stood_in, Countdowns())) == ["bot stands in"]
+
+
 def test_offline_is_not_said_twice_while_a_grace_period_runs() -> None:
     clock = Clock()
     countdowns = Countdowns(clock)

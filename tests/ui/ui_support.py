@@ -60,7 +60,7 @@ class LocalTable:
     ) -> None:
         self.table = Table("Test table", rules or Rules(), seed=seed, headless=headless)
         self.rng = random.Random(seed)
-        self.session = ClientSession(name, spectator=spectator)
+        self.session = ClientSession(name, spectator=spectator, person=True)  # a screen
         self.ui = ClientUi(Translator(language), self.session, address="test")
         self.bots: dict[int, ClientSession] = {}
         self.sent: list[dict[str, Any]] = []
@@ -177,7 +177,7 @@ class SecondPlayer:
     def __init__(self, table: LocalTable, language: str) -> None:
         self.table = table
         self.language = language
-        self.session = ClientSession("Bo")
+        self.session = ClientSession("Bo", person=True)  # a screen
         self.connection = table._connect(self.session)
         self.look()
 

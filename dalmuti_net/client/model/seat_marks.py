@@ -76,7 +76,7 @@ def game_flags(
             flags.append(Mark(t._("offline"), "error"))
         if seat.stand_in:
             flags.append(Mark(t._("bot stands in"), "warning"))
-        elif seat.is_bot:
+        elif seat.played_by_a_program:  # the host's own bot, or `dalmuti bot`'s
             flags.append(Mark(t._("bot"), "dim"))
     return flags + countdown_marks(t, countdowns, player)
 
@@ -87,7 +87,7 @@ def lobby_marks(t: Translator, seat: SeatView) -> list[Mark]:
     marks: list[Mark] = []
     if seat.host:
         marks.append(Mark(t._("host"), "heading"))
-    if seat.is_bot:
+    if seat.played_by_a_program:  # the host's own bot, or `dalmuti bot`'s
         marks.append(Mark(t._("bot"), "dim"))
     if not seat.host:
         if seat.ready:
