@@ -14,3 +14,8 @@ BOT_NAMES: dict[str, str] = {
     "Learned bot": N_("Learned bot"),
 }
 """The names of the strategies' bots (``<Strategy> bot``), translatable for ``dalmuti bot``."""
+
+LOBBY_STRATEGIES: tuple[str, ...] = ("heuristic", "random", "montecarlo", "learned")
+"""The strategies a table seats at its host player's request (``add_bot``), its default
+first: every built-in one, as ``dalmuti host --strategy`` knows them; each front end's
+lobby offers them all (``client/model``)."""

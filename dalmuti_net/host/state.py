@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import __version__
+from ..bots.names import LOBBY_STRATEGIES
 from ..engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -58,7 +59,7 @@ class TableState:
         seed: int | None = None,
         headless: bool = True,
         max_frame_bytes: int = 64 * 1024,
-        known_strategies: tuple[str, ...] = ("heuristic", "random"),
+        known_strategies: tuple[str, ...] = LOBBY_STRATEGIES,
         token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(24),
         table_id: str | None = None,
         nonce_factory: Callable[[], str] = new_nonce,

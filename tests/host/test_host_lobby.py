@@ -195,6 +195,17 @@ def test_bad_rules_change_nothing(changes: dict[str, object], code: str) -> None
     assert harness.table.rules == Rules()
 
 
+def test_every_built_in_strategy_is_seated_at_the_host_players_request() -> None:
+    """`dalmuti host --strategy` knew learned and montecarlo; `add_bot` refused them."""
+    harness = lobby()
+    host = harness.join("Host", person=True)
+    for strategy in ("heuristic", "random", "montecarlo", "learned"):
+        harness.send(host, {"type": "add_bot", "strategy": strategy})
+    names = [seat.name for seat in harness.table.seats.values() if seat.kind == "bot"]
+    assert names == ["Heuristic bot", "Random bot", "Montecarlo bot", "Learned bot"]
+    assert host.errors == []
+
+
 def test_add_and_remove_bots() -> None:
     harness = lobby()
     host = harness.join("Host")

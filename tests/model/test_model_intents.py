@@ -139,6 +139,30 @@ def test_taxes_are_picked_and_dropped_card_by_card() -> None:
     assert sent(other.intend(do.Answer(GiveTax((13, 3))))) == [{"type": "tax", "cards": [3, 13]}]
 
 
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [
+        ("en", ["Heuristic bot", "Random bot", "Monte Carlo bot", "Learned bot"]),
+        ("es", ["Bot astuto", "Bot aleatorio", "Bot Montecarlo", "Bot entrenado"]),
+        ("zh_Hant", ["聰明機器人", "隨機機器人", "蒙地卡羅機器人", "學習型機器人"]),
+    ],
+)
+def test_adding_a_bot_asks_which_of_every_strategy(language: str, names: list[str]) -> None:
+    """The lobby offered the heuristic and random bots only: every front end now asks
+    which, of every strategy the host knows, each named and said in the language."""
+    model = model_at("lobby", language=language)
+    assert model.intend(do.AddBot()) == [] and model.question is not None
+    choices = model.question.choices
+    assert [model.t._(choice.label) for choice in choices] == names
+    sentences = [choice.sentence for choice in choices]
+    assert all(text.startswith(name) for text, name in zip(sentences, names, strict=True))
+    assert sent(model.intend(do.Choose(choices[2].action))) == [
+        {"type": "add_bot", "strategy": "montecarlo"}
+    ]
+    assert model.question is None
+    assert sent(model.intend(do.AddBot("learned"))) == [{"type": "add_bot", "strategy": "learned"}]
+
+
 def test_what_only_the_host_player_may_do_is_said_so() -> None:
     model = model_at("lobby")
     model.session.is_host = False  # type: ignore[union-attr]

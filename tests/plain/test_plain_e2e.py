@@ -178,7 +178,7 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
     lobby = "Type ready when you are ready, or help for the commands."
     while (line := client.read_line(DEADLINE_S)) != lobby:
         assert line is not None, client.text()
-    for command in ("bot", "bot random", "bot", "rules", "rule 1", "table"):
+    for command in ("bot", "1", "bot random", "bot heuristic", "rules", "rule 1", "table"):
         client.send(command)
     # Start once the bots sit: each seat is saved before it is shown, and a start typed
     # before them is refused ("A table starts with 4 to 8 players").

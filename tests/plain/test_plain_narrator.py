@@ -75,9 +75,17 @@ def test_the_lobby_is_told_and_commands_reach_the_host() -> None:
     lines = table.type("ready")
     assert table.local.sent[-1] == {"type": "ready", "ready": True}
     assert "You are ready." in lines
+    # Every strategy the host knows is offered, each said in words (it offered two).
     lines = table.type("bot")
-    assert table.local.sent[-1] == {"type": "add_bot", "strategy": "heuristic"}
+    assert lines[0] == "Add which bot?"
+    assert [line[:3] for line in lines[1:5]] == ["1. ", "2. ", "3. ", "4. "]
+    assert lines[3].startswith("3. Monte Carlo bot: plays out imagined deals")
+    lines = table.type("3")
+    assert table.local.sent[-1] == {"type": "add_bot", "strategy": "montecarlo"}
     assert any(line.endswith("joins the table.") for line in lines)
+    table.type("bot learned")  # at once, by its name
+    assert table.local.sent[-1] == {"type": "add_bot", "strategy": "learned"}
+    table.type("remove 6")
     lines = table.type("remove 1")
     assert lines == ["Seat 1 is not a bot: remove takes a bot's number (2, 3, 4, 5)."]
     lines = table.type("remove 5")

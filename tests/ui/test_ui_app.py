@@ -134,7 +134,7 @@ def test_a_hand_played_by_keystrokes_against_the_real_server() -> None:
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
         await wait_for(lambda: ui.model.screen is Screen.TABLE and session.is_host)
-        pipe.send_text("bbb")
+        pipe.send_text("b1b1b1")  # b asks which bot: 1, the heuristic one
         await wait_for(lambda: session.table is not None and len(session.table.players) == 4)
         pipe.send_text("s")
         await wait_for(lambda: session.observation is not None)
@@ -171,7 +171,7 @@ def test_the_client_reconnects_by_itself_and_shows_it() -> None:
 
     async def script(pipe: PipeInput, ui: ClientUi, client: TerminalClient) -> None:
         await wait_for(lambda: ui.model.status is Status.CONNECTED and session.is_host)
-        pipe.send_text("bbb")
+        pipe.send_text("b1b1b1")  # b asks which bot: 1, the heuristic one
         await wait_for(lambda: session.table is not None and len(session.table.players) == 4)
         pipe.send_text("s")
         await wait_for(lambda: session.observation is not None)

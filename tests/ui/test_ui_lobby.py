@@ -91,8 +91,7 @@ def test_the_lobby_keys_mean_intents() -> None:
     keys = LobbyKeys()
     lobby = at(table(seat(1, host=True), seat(2, "bot"), seat(3)), 1, True)
     assert lobby.table is not None
-    assert keys.press("b", lobby.table) == do.AddBot("heuristic")
-    assert keys.press("B", lobby.table) == do.AddBot("random")
+    assert keys.press("b", lobby.table) == do.AddBot()  # the model asks which
     assert keys.press("down", lobby.table) is True
     assert keys.press("x", lobby.table) == do.RemoveBot(2)
     assert keys.press("k", lobby.table) == do.Kick(2)
@@ -101,7 +100,7 @@ def test_the_lobby_keys_mean_intents() -> None:
 
 def test_bots_added_removed_and_players_kicked() -> None:
     lobby = at(table(seat(1, host=True), seat(2, "bot"), seat(3)), 1, True)
-    assert intend(lobby, do.AddBot()) == {"type": "add_bot", "strategy": "heuristic"}
+    assert intend(lobby, do.AddBot("heuristic")) == {"type": "add_bot", "strategy": "heuristic"}
     assert intend(lobby, do.AddBot("random")) == {"type": "add_bot", "strategy": "random"}
     assert intend(lobby, do.RemoveBot(2)) == {"type": "remove_bot", "player": 2}
     assert "Only a bot" in str(intend(lobby, do.RemoveBot(3)))  # not a bot
@@ -236,7 +235,7 @@ def test_rules_that_cannot_apply_to_the_seats_say_so(language: str) -> None:
         4,
     ).format(n=4)
     assert needs in draw(local.ui, 120, 40).replace("\n", "")
-    local.press("escape", "b", "b")
+    local.press("escape", "b", "1", "b", "1")  # two bots: the first of the question's
     assert needs.split(":")[0] not in draw(local.ui, 120, 40)  # 6 seated: it applies
     assert not_applicable("stripped_decks", 6) is not None
     assert not_applicable("stripped_decks", 5) is None

@@ -244,6 +244,8 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     wait_for(lambda: "start" in look(driver)["taps"], "the host player's lobby")
     for seated in (3, 4):
         press(driver, "add_bot")
+        wait_for(lambda: "choose" in look(driver)["taps"], "the question: which bot")
+        press(driver, "choose")  # the first: the heuristic bot
         wanted = f"Players ({seated} of"
         wait_for(lambda: wanted in look(driver)["lobby"], wanted)  # noqa: B023 (waited at once)
 

@@ -172,6 +172,9 @@ def test_a_screen_reader_hears_the_log_and_plays_a_hand(tmp_path: Path) -> None:
             reader.wait("the lobby", lambda: bool(reader.find("button", WORDS["start"])))
             for seated in (3, 4):
                 reader.press_button(WORDS["add_bot"])
+                clever = said("Heuristic bot")  # the page asks which bot
+                reader.wait(clever, lambda: bool(reader.find("button", clever)))  # noqa: B023
+                reader.press_button(clever)
                 heading = T._("Players ({n} of 4 to 8)").format(n=seated)
                 reader.wait(heading, lambda: bool(reader.find("heading", heading)))  # noqa: B023
             log_lines_are_heard(reader)

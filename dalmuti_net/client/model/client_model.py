@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
+from ...bots.names import BOT_NAMES, LOBBY_STRATEGIES
 from ...engine import Action, Pass
 from ...engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from ...lang.i18n import N_, Nn_, Translator
@@ -60,6 +61,25 @@ longer, and a trick where every person auto-passes drags, each waiting in turn. 
 the shortest turn timer (5 s), which would otherwise answer first."""
 NOT_NOW = N_("That is not possible at this point of the game.")
 ONLY_HOST = N_("Only the host player may do that.")
+BOT_CHOICE = "bot:"
+"""The action of the bot question's choice for a strategy: ``bot:`` and its name."""
+BOT_CHOICES: dict[str, tuple[str, str]] = {
+    "heuristic": (
+        BOT_NAMES["Heuristic bot"],
+        N_("plays by rules of thumb, its worst cards first and its best kept for the lead"),
+    ),
+    "random": (BOT_NAMES["Random bot"], N_("plays any legal move at random (an easy opponent)")),
+    "montecarlo": (
+        BOT_NAMES["Montecarlo bot"],
+        N_("plays out imagined deals before each play (the strongest; it takes a moment)"),
+    ),
+    "learned": (
+        BOT_NAMES["Learned bot"],
+        N_("plays as it learned from the Monte Carlo bot, and answers at once"),
+    ),
+}
+"""Each strategy a lobby offers (``LOBBY_STRATEGIES``): its name (as ``dalmuti bot`` names
+its bots) and what it is like, for the bot question of every front end."""
 
 
 class Screen(StrEnum):
@@ -475,7 +495,10 @@ class ClientModel(TableModel):
                     return self._refuse(
                         Problem(N_("All {high} seats are taken."), {"high": MAX_PLAYERS})
                     )
-                if strategy not in ("heuristic", "random"):
+                if strategy is None:
+                    self.question = self._bot_question()
+                    return []
+                if strategy not in LOBBY_STRATEGIES:
                     return []
                 return [Send({"type": "add_bot", "strategy": strategy})]
             case do.RemoveBot(player=player):
@@ -541,6 +564,22 @@ class ClientModel(TableModel):
             ),
         )
         return []
+
+    def _bot_question(self) -> Question:
+        """Which bot to seat: every strategy the table knows, each said in a sentence."""
+        t = self.t
+        return Question(
+            t._("Add which bot?"),
+            tuple(
+                Choice(
+                    BOT_CHOICE + strategy,
+                    label,
+                    t._("{bot}: {what}.").format(bot=t._(label), what=t._(what)),
+                )
+                for strategy in LOBBY_STRATEGIES
+                for label, what in [BOT_CHOICES[strategy]]
+            ),
+        )
 
     def _start_question(self, unready: list[str]) -> Question:
         t = self.t
@@ -730,6 +769,8 @@ class ClientModel(TableModel):
             return [Quit(end_table=True)]
         if action == "start":
             return [Send({"type": "start"})]
+        if action.startswith(BOT_CHOICE):
+            return self.intend(do.AddBot(action.removeprefix(BOT_CHOICE)))
         if action == "skip" and self._skipping is not None:
             player, self._skipping = self._skipping, None
             return [Send({"type": "skip", "player": player})]

@@ -63,8 +63,9 @@ class Start:
 
 @dataclass(frozen=True)
 class AddBot:
-    strategy: str = "heuristic"
-    """``heuristic`` (a good bot) or ``random``."""
+    strategy: str | None = None
+    """One of ``bots.names.LOBBY_STRATEGIES``; None: the model asks which (a question
+    with a choice for each)."""
 
 
 class RemoveBot(_OfPlayer):

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+from ...bots.names import LOBBY_STRATEGIES
 from ...engine.cards import Counts
 from ...engine.events import CardsDealt, Event, HandEnded, Played, TableEnded
 from ...faults import LINE_FAILED, log_fault
@@ -25,7 +26,7 @@ from ...protocol.discovery import TableListing
 from ...protocol.messages import Message
 from ...protocol.text import shown
 from ..model import intents as do
-from ..model.client_model import ClientModel, Effect, Quit, Screen, Send
+from ..model.client_model import BOT_CHOICE, ClientModel, Effect, Quit, Screen, Send
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
 from ..model.display import display, listing_view
 from ..model.errors import TROUBLESHOOTING
@@ -87,9 +88,11 @@ CHOICE_WORDS: dict[str, tuple[str, ...]] = {
     "list": ("list", "l"),
     "retry": ("retry", "r"),
     "code": ("code", "c"),
+    **{BOT_CHOICE + strategy: (strategy,) for strategy in LOBBY_STRATEGIES},
 }
 """Short words for a question's or a refusal's choices, by action, besides their number
-and their label in the player's language (the terminal's letters, kept by scripts)."""
+and their label in the player's language (the terminal's letters, kept by scripts; a
+strategy's own name)."""
 
 TIMER_WARNINGS = (30, 10, 5, 0)
 """Seconds left on a turn timer at which a warning is printed (when there was more)."""
@@ -788,8 +791,9 @@ class PlainTable:
             return self._intend(do.Ready())
         if command == "start":
             return self._intend(do.Start())
-        if command == "bot":
-            return self._intend(do.AddBot("random" if rest.casefold() == "random" else "heuristic"))
+        if command == "bot":  # `bot montecarlo`; `bot` alone (or a name unknown) asks which
+            strategy = rest.strip().casefold()
+            return self._intend(do.AddBot(strategy if strategy in LOBBY_STRATEGIES else None))
         if command in ("remove", "kick"):
             players = table.players
             try:
@@ -924,8 +928,8 @@ class PlainTable:
             if session.is_host:
                 self.say(
                     t._(
-                        "Lobby commands: ready, start, bot (bot random for a random one), "
-                        "remove N (a bot), kick N, rules, rule N."
+                        "Lobby commands: ready, start, bot (it asks which one), remove N (a "
+                        "bot), kick N, rules, rule N."
                     )
                 )
             if lobby.waiting:
@@ -1051,8 +1055,9 @@ class PlainTable:
         if table is not None and table.lobby:
             self.say(
                 t._(
-                    "Lobby: ready. The host player also has start, bot (bot random), "
-                    "remove N, kick N (N from the table list), rules, and rule N [VALUE]."
+                    "Lobby: ready. The host player also has start, bot [heuristic, random, "
+                    "montecarlo or learned], remove N, kick N (N from the table list), rules, "
+                    "and rule N [VALUE]."
                 )
             )
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...bots.names import LOBBY_STRATEGIES
 from ...lang.i18n import N_
 from ...lang.text import width, wrap
+from ..model.client_model import BOT_CHOICE
 from ..model.display import QuestionView
 from ..model.questions import BACK, Choice
 from .hints import Hint
@@ -25,8 +27,9 @@ KEYS = {
     "list": "l",
     "retry": "r",
     "code": "c",
+    **{BOT_CHOICE + strategy: str(n) for n, strategy in enumerate(LOBBY_STRATEGIES, 1)},
 }
-"""Each choice's key, by its action."""
+"""Each choice's key, by its action (the bot question's: a number each, in any language)."""
 
 
 def key_of(choice: Choice) -> str:

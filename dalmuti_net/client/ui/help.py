@@ -51,7 +51,7 @@ TABLE_SECTIONS: tuple[Section, ...] = (
             "Tab jumps to the next legal set, Enter plays, p passes. Taxes: ←→ a card, "
             "↑ or Space picks it, ↓ puts it back, Enter gives. y/n answers a revolution, "
             "i/p a misdeal, d declines a Merchant exchange. Lobby: r ready; the host "
-            "player has s start, b/B bots, x remove a bot, k kick, o rules. t chats, "
+            "player has s start, b bots (1-4 picks one), x remove a bot, k kick, o rules. t chats, "
             "PgUp/PgDn scroll the log, End goes back to its newest line, q quits."
         ),
     ),

@@ -53,7 +53,7 @@ START_HINT = Hint("s", N_("start"))
 LOBBY_HINTS = {
     "ready": READY_HINT,
     "start": START_HINT,
-    "add_bot": Hint("b/B", N_("add bot (good/random)")),
+    "add_bot": Hint("b", N_("add bot")),
     "remove_bot": Hint("↑↓ x", N_("remove bot")),
     "kick": Hint("k", N_("kick")),
     "set_rule": Hint("o", N_("rules")),
@@ -77,8 +77,7 @@ class LobbyKeys:
         simple: dict[str, do.Intent] = {
             "r": do.Ready(),
             "s": do.Start(),
-            "b": do.AddBot("heuristic"),
-            "B": do.AddBot("random"),
+            "b": do.AddBot(),  # the model asks which one
         }
         if key in simple:
             return simple[key]

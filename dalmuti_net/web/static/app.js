@@ -419,10 +419,8 @@ function drawLobby(lobby, view) {
   // The host player's tools beside what they change: bots under the seats, the rules'
   // switch by their heading (the bar at the bottom keeps ready, start and nothing else).
   const can = new Set(view.can);
-  fill("lobby-bots", can.has("add_bot") ? [
-    button(strings.add_bot, { do: "add_bot", strategy: "heuristic" }),
-    button(strings.add_random_bot, { do: "add_bot", strategy: "random" }),
-  ] : []);
+  // One button: the model asks which bot (every strategy, each said in a sentence).
+  fill("lobby-bots", can.has("add_bot") ? [button(strings.add_bot, { do: "add_bot" })] : []);
   const rulesButton = pageButton(strings.rules, () => { local.rules = !local.rules; redraw(); }, local.rules ? "chosen" : "", "rules");
   rulesButton.setAttribute("aria-pressed", local.rules ? "true" : "false");
   fill("rules-tools", can.has("set_rule") ? [rulesButton] : []);
