@@ -40,11 +40,24 @@ async def play(
     answered: int | None = None
     """The id of the decision last answered: a snapshot that crossed the answer still
     holds that decision, and it is not answered twice."""
+    ready_said = False
+    """Ready said in this lobby (once: a refusal must not make it said again and again)."""
 
     async def answer(message: Message) -> None:
-        nonlocal answered
+        nonlocal answered, ready_said
         if message["type"] == "welcome":
             answered = None  # a new connection: an answer cut off with the last is owed again
+            ready_said = False
+        table = session.table
+        if message["type"] in ("table", "snapshot") and table is not None:
+            mine = table.by_player.get(session.player) if session.player is not None else None
+            if not table.lobby:
+                ready_said = False
+            elif mine is not None and not mine.ready and not mine.host and not ready_said:
+                # Nothing to read in a lobby: a bot is ready (the host player would
+                # otherwise read "not ready yet" beside it and have to start anyway).
+                ready_said = True
+                await runner.send({"type": "ready", "ready": True})
         if message["type"] == "error" and not message["fatal"]:
             if message["code"] != "stale_decision":
                 answered = None  # refused: the decision is still owed, answer it again

@@ -1,0 +1,41 @@
+"""A bot program at a lobby (``dalmuti bot``, the SDK's play): it has nothing to read, so
+it is ready at once, as it is ready for the next hand the moment a hand ends."""
+
+from __future__ import annotations
+
+import trio
+import trio.testing
+
+from dalmuti_net.bots import make_strategy
+from dalmuti_net.client.bot import play
+from dalmuti_net.client.runner import ClientRunner
+from dalmuti_net.client.session import ClientSession
+from dalmuti_net.host.server import TableServer
+from dalmuti_net.host.table import Table
+
+
+async def test_a_bot_program_is_ready_in_the_lobby(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Found by hand: a `dalmuti bot` seat stayed "not ready" in the lobby, so the host
+    player read "Not ready yet: Bob" and had to start anyway."""
+    table = Table("Lobby")
+    server = TableServer(table)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+
+        async def connect() -> trio.abc.Stream:
+            client_end, server_end = trio.testing.memory_stream_pair()
+            nursery.start_soon(server.handle_stream, server_end, False)
+            return client_end
+
+        ana = ClientSession("Ana")
+        nursery.start_soon(ClientRunner(ana, connect).run)
+        while ana.welcome is None:
+            await trio.sleep(0.1)
+        nursery.start_soon(play, connect, make_strategy("random", 1), "Bob")
+        with trio.fail_after(30):
+            while not any(s.name == "Bob" and s.ready for s in table.seats.values()):
+                await trio.sleep(0.1)
+        assert not next(s for s in table.seats.values() if s.name == "Ana").ready
+        nursery.cancel_scope.cancel()
