@@ -146,6 +146,5 @@ def test_a_seat_dropped_in_the_lobby_is_kept_not_taken_by_a_bot() -> None:
     screen = draw(table.ui)
     assert "Bo is offline: the seat is kept for 60 s." in screen
     assert "a bot takes the seat" not in screen
-    assert "offline" in next(
-        line for line in screen.splitlines() if line.lstrip().startswith("Bo ")
-    )
+    row = next(line for line in screen.splitlines() if line.lstrip().startswith("Bo "))
+    assert "offline" in row and "kept 60 s" in row

@@ -470,7 +470,7 @@ def lobby_view(model: ClientModel) -> LobbyView | None:
                 seat.player == model.me,
                 seat.is_bot,
                 seat.host,
-                tuple(lobby_marks(t, seat)),
+                tuple(lobby_marks(t, seat, model.countdowns)),
             )
             for seat in table.players
         ),

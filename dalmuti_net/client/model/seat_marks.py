@@ -81,9 +81,10 @@ def game_flags(
     return flags + countdown_marks(t, countdowns, player)
 
 
-def lobby_marks(t: Translator, seat: SeatView) -> list[Mark]:
+def lobby_marks(t: Translator, seat: SeatView, countdowns: Countdowns | None = None) -> list[Mark]:
     """What a seat's line says in the lobby. The host player has no ready mark: their
-    start is their ready (the table waits for everyone else's)."""
+    start is their ready (the table waits for everyone else's). A seat whose player
+    dropped says how long it is kept for them (then it is let go)."""
     marks: list[Mark] = []
     if seat.host:
         marks.append(Mark(t._("host"), "heading"))
@@ -96,6 +97,9 @@ def lobby_marks(t: Translator, seat: SeatView) -> list[Mark]:
             marks.append(Mark(t._("not ready"), "warning"))
     if not seat.connected:
         marks.append(Mark(t._("offline"), "error"))
+        kept = None if countdowns is None else countdowns.grace_left(seat.player)
+        if kept is not None:
+            marks.append(Mark(t._("kept {n} s").format(n=kept), "warning"))
     return marks
 
 
