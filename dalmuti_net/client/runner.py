@@ -225,7 +225,9 @@ class ClientRunner:
                 strikes = 0
                 if self.session.seat_lost and not finished:
                     continue  # the remembered seat is gone: take a new one at once
-                if finished or not self._reconnect or self.session.token is None:
+                # A seat is taken back by its token; a spectator comes back to watch.
+                holds = self.session.token is not None or self.session.spectator
+                if finished or not self._reconnect or not holds:
                     return
                 self._set_status(Status.RECONNECTING)
                 attempts += 1

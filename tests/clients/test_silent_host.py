@@ -199,3 +199,37 @@ async def test_a_fatal_error_of_a_later_code_is_the_hosts_refusal_not_no_host() 
         screen = for_error(Translator("en"), session.errors[0], can_list=False)
         assert screen.sentences == ("The host refused: this host does not seat you tonight",)
         nursery.cancel_scope.cancel()
+
+
+async def test_a_spectator_comes_back_after_its_connection_breaks(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Found by hand: the host was killed mid-hand and resumed; every player's terminal
+    and the page came back by themselves, but a `join --spectate` (terminal and --plain)
+    said "Not connected: the connection to the host is closed" and stayed out (it has no
+    seat's token, and only a token was taken as a reason to reconnect)."""
+    table = Table("Watched")
+    server = TableServer(table, run_bot=run_bot)
+    connections: list[Vanishing] = []
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+
+        async def connect() -> trio.abc.Stream:
+            client_end, server_end = trio.testing.memory_stream_pair()
+            nursery.start_soon(server.handle_stream, server_end, False)
+            connections.append(Vanishing(client_end))
+            return connections[-1]
+
+        session = ClientSession("Gus", spectator=True)
+        runner = ClientRunner(session, connect)
+        nursery.start_soon(runner.run)
+        while session.welcome is None:
+            await trio.sleep(0.1)
+        connections[0].gone = True  # the host's machine drops off the network
+        session.welcome = None
+        with trio.fail_after(120):
+            while session.welcome is None:
+                await trio.sleep(0.1)
+        assert len(connections) == 2 and session.spectator and session.player is None
+        runner.stop()
+        nursery.cancel_scope.cancel()
