@@ -610,8 +610,37 @@ async def tcp_player(port: int, name: str, sent: list[float]) -> None:
         await runner.run()
 
 
-async def full_round(port: int, web_port: int, kind: str, seconds: float) -> list[float]:
-    """Milliseconds from each of the terminal player's moves to a spectator."""
+AUTO_PASS_OFF_TAP = """
+setInterval(() => {
+  const b = document.querySelector('button[data-do="auto_pass"]');
+  if (b && b.textContent === window.__strings_auto_pass_on) b.click();
+}, 50);
+"""
+"""The real page's tap that turns auto-pass off, whenever its button says it is on."""
+
+
+async def chromium_player(driver: Any, web_port: int) -> None:
+    """A seat played by the real page in headless Chromium: joined through its form, then
+    playing with ``AUTOPLAY`` (its taps) and auto-pass turned off with its own button."""
+    url = f"http://127.0.0.1:{web_port}/"
+    await trio.to_thread.run_sync(driver.get, url)
+    await trio.to_thread.run_sync(driver.execute_script, FILL_AND_JOIN, "Chromium")
+    while not await trio.to_thread.run_sync(driver.execute_script, SEATED):
+        await trio.sleep(0.05)
+    on = Translator("en")._("Auto-pass: on")
+    await trio.to_thread.run_sync(
+        driver.execute_script, f"window.__strings_auto_pass_on = {json.dumps(on)};"
+    )
+    await trio.to_thread.run_sync(driver.execute_script, AUTO_PASS_OFF_TAP)
+    await trio.to_thread.run_sync(driver.execute_script, AUTOPLAY)
+    await trio.sleep_forever()
+
+
+async def full_round(
+    port: int, web_port: int, kind: str, seconds: float, driver: Any = None
+) -> list[float]:
+    """Milliseconds from each of the terminal player's moves to a spectator; with
+    ``driver``, one of the seated pages is the real page in Chromium."""
     events: list[tuple[int, float]] = []
     sent: list[float] = []
     async with trio.open_nursery() as nursery:
@@ -619,7 +648,10 @@ async def full_round(port: int, web_port: int, kind: str, seconds: float) -> lis
         nursery.start_soon(tcp_player, port, "Term", sent)
         await trio.sleep(0.3)
         for index in range(7):
-            if kind == "web":
+            if kind == "web" and index == 0 and driver is not None:
+                nursery.start_soon(chromium_player, driver, web_port)
+                await trio.sleep(1)
+            elif kind == "web":
                 nursery.start_soon(page_player, web_port, f"Page {index}")
             else:
                 nursery.start_soon(tcp_player, port, f"Player {index}", [])
@@ -631,10 +663,18 @@ async def full_round(port: int, web_port: int, kind: str, seconds: float) -> lis
                 nursery.start_soon(tcp_watcher, port, f"Watcher {index}")
         await trio.sleep(seconds)
         nursery.cancel_scope.cancel()
+    if driver is not None and kind == "web":
+        taps = await trio.to_thread.run_sync(
+            driver.execute_script, "return (window.__moves || []).length"
+        )
+        print(f"  Chromium's seat: {taps} plays and passes tapped")
+        await trio.to_thread.run_sync(driver.get, "about:blank")  # the page closes
     return latencies(sent, [t for p, t in events if p == 1])  # Term took the first seat
 
 
-def full_table(commits: list[str | None], seconds: float, rounds: int) -> None:
+def full_table(
+    commits: list[str | None], seconds: float, rounds: int, chromium: bool = False
+) -> None:
     from guesses import free_port, source_of
 
     print(
@@ -642,23 +682,28 @@ def full_table(commits: list[str | None], seconds: float, rounds: int) -> None:
         f"{platform.python_version()}; load average {os.getloadavg()[0]:.2f} at the start"
     )
     figures: dict[tuple[str | None, str], list[float]] = {}
-    for number in range(rounds):
-        for commit in commits:
-            with source_of(commit) as source:
-                for kind in ("tcp", "web"):
-                    port, web_port = free_port(), free_port()
-                    with tempfile.TemporaryDirectory() as folder:
-                        process = start_full_host(source, Path(folder), port, web_port)
-                        try:
-                            values = trio.run(full_round, port, web_port, kind, seconds)
-                        finally:
-                            process.terminate()
-                            process.wait(10)
-                    figures.setdefault((commit, kind), []).extend(values)
-                    print(
-                        f"  round {number + 1} {commit or 'this checkout'} {kind}: "
-                        f"{summary(values)} (load {os.getloadavg()[0]:.1f})"
-                    )
+    driver = browser() if chromium else None
+    try:
+        for number in range(rounds):
+            for commit in commits:
+                with source_of(commit) as source:
+                    for kind in ("tcp", "web"):
+                        port, web_port = free_port(), free_port()
+                        with tempfile.TemporaryDirectory() as folder:
+                            process = start_full_host(source, Path(folder), port, web_port)
+                            try:
+                                values = trio.run(full_round, port, web_port, kind, seconds, driver)
+                            finally:
+                                process.terminate()
+                                process.wait(10)
+                        figures.setdefault((commit, kind), []).extend(values)
+                        print(
+                            f"  round {number + 1} {commit or 'this checkout'} {kind}: "
+                            f"{summary(values)} (load {os.getloadavg()[0]:.1f})"
+                        )
+    finally:
+        if driver is not None:
+            driver.quit()
     for commit in commits:
         tcp, web = figures[(commit, "tcp")], figures[(commit, "web")]
         print(
@@ -683,13 +728,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--watchers", type=int, default=8)
     parser.add_argument("--against", metavar="COMMIT", help="also the host of this commit")
+    parser.add_argument(
+        "--chromium", action="store_true", help="--full-table: one seated page in Chromium"
+    )
     args = parser.parse_args()
     commits: list[str | None] = [args.against, None] if args.against else [None]
     if args.cost:
         cost(commits, args.seconds, args.rounds, args.watchers)
         return
     if args.full_table:
-        full_table(commits, args.seconds, args.rounds)
+        full_table(commits, args.seconds, args.rounds, args.chromium)
         return
     with tempfile.TemporaryDirectory() as folder:
         driver = browser()
