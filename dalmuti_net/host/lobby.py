@@ -35,8 +35,11 @@ class Lobby:
         self.journal = journal
 
     def readers(self) -> list[Seat]:
-        """Between hands, the seats the next deal waits for: connected people in the game
-        (a seat a stand-in plays, or nobody, is not reading anything)."""
+        """Between hands, the seats the next deal waits for: people in the game, connected
+        or held through a dropped link within their grace period (a phone reloaded or
+        asleep comes back to the results it has not read; the pause's own clock still
+        deals without them). A seat a stand-in plays or is about to, or one its player
+        left, is not reading anything."""
         assert self.state.game is not None
         in_game = set(self.state.game.order) | set(self.state.game.joining)
         return [
@@ -45,8 +48,8 @@ class Lobby:
             if seat.player in in_game
             and seat.kind == "human"
             and not seat.gone
-            and seat.connection is not None
             and seat.stand_in is None
+            and seat.player not in self.state._awaiting_stand_in
         ]
 
     def deal_if_all_read(self) -> None:

@@ -81,7 +81,8 @@ TABLE_KEYS: dict[str, str] = {
     "runs out the host makes the default move. The host player can change it in the lobby.",
     "grace_period": "Seconds a dropped player's seat waits before a bot plays it.",
     "between_hands": "The longest the results stay between hands, in seconds (at most 600); "
-    "the next hand is dealt as soon as every connected player is ready. The host player can "
+    "the next hand is dealt as soon as every player is ready (one whose link dropped is "
+    "waited for while their seat is kept). The host player can "
     "change it in the lobby.",
     "bot_pace": "Seconds each move of the host's own bots takes at least while a person "
     "plays a seat or watches (their client's `hello` says `person`: the terminal, plain and "

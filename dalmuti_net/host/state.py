@@ -281,7 +281,7 @@ class TableState:
 
     def hand_over(self) -> bool:
         """Between hands: the server calls ``begin_next_hand`` after a pause (``results_ms``)
-        unless every connected human said ``ready`` first."""
+        unless every human it waits for (``Lobby.readers``) said ``ready`` first."""
         return self.game is not None and self.game.phase is Phase.HAND_OVER
 
     def human_players(self) -> set[int]:

@@ -451,6 +451,8 @@ class Table(TableState):
                 self.lobby.held_seat_expired(player)
             else:
                 self.lobby.request_stand_in(player)
+        if due.grace and self.game is not None:
+            self.lobby.deal_if_all_read()  # a seat held through the results is let go
         for connection_id in due.hello:
             self.handshake.hello_overdue(connection_id)
         game = self.game

@@ -184,7 +184,8 @@ TIMING = Obj(
         "results_ms": Field(
             Int(0, 2**31),
             "Between hands, the longest the results stay: the next hand is dealt as soon as"
-            " every connected human seat has sent `ready`, or when this runs out.",
+            " every human seat in the game (connected, or held through a dropped link for its"
+            " grace period) has sent `ready`, or when this runs out.",
         ),
         "nudge_after_ms": Field(
             Int(0, 2**31),
@@ -853,7 +854,8 @@ _MESSAGES = [
         TO_HOST,
         "Lobby: say you are ready (or not); a rematch starts once every seated human is."
         " Between hands: you have read the results (the next hand is dealt once every"
-        " connected human is ready, or when the pause runs out). Any other time it changes"
+        " human in the game, a held seat's too, is ready, or when the pause runs out). Any"
+        " other time it changes"
         " nothing and is not refused (it may cross the next deal).",
         {
             "ready": _f(Bool(), "Ready?"),

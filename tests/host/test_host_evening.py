@@ -130,6 +130,65 @@ async def test_results_stay_until_the_pause_runs_out_when_someone_is_still_readi
     assert 30.0 <= waited[0] < 30.5
 
 
+async def a_link_drops_during_the_results(
+    grace_ms: int, back_after: float | None
+) -> tuple[float, list[dict[str, object]]]:
+    """Ana (host player) and Bo play hand 1 with two bots at a table whose results stay 30
+    s at most; Bo's link drops as the results show, Ana says ready at once; Bo comes back
+    (with his token) ``back_after`` seconds later and says ready, or never. How long after
+    the results hand 2 was dealt, and what Bo's snapshot on his return said (a snapshot
+    and the `timers` after it; nothing if he did not come back)."""
+    limits = Limits(grace_period_ms=grace_ms)
+    table = Table("Reload", Rules(scoring=True, hand_limit=3), seed=21, limits=limits)
+    table.results_ms = 30_000
+    async with serving(table) as (server, nursery):
+        ana = RecordingClient("Ana", strategy=make_strategy("random", 1))
+        bo = RecordingClient("Bo", strategy=make_strategy("random", 2))
+        await connect(server, nursery, ana)
+        bo_stream = await open_memory_client(server, nursery)
+        nursery.start_soon(bo.run, bo_stream)
+        await bo.wait_until(lambda: bool(bo.of_type("snapshot")))
+        for _ in range(2):
+            await ana.send({"type": "add_bot", "strategy": "random"})
+        await ana.send({"type": "start"})
+        await bo.wait_until(lambda: bool(bo.of_type("hand_ended")))
+        ended_at = trio.current_time()
+        await bo_stream.aclose()  # a phone reloaded, or put to sleep
+        await bo.closed.wait()
+        await ana.send({"type": "ready", "ready": True})
+        caught_up: list[dict[str, object]] = []
+        if back_after is not None:
+            await trio.sleep(back_after)
+            assert len(ana.of_type("hand_started")) == 1, "dealt while Bo was away"
+            back = RecordingClient("Bo", token=bo.session.token)
+            await connect(server, nursery, back)
+            await back.wait_until(lambda: bool(back.of_type("timers")))
+            caught_up = [back.of_type("snapshot")[0], back.of_type("timers")[0]]
+            await back.send({"type": "ready", "ready": True})
+        await ana.wait_until(lambda: len(ana.of_type("hand_started")) == 2)
+        dealt_at = ana.times[ana.received.index(ana.of_type("hand_started")[1])]
+        return dealt_at - ended_at, caught_up
+
+
+async def test_a_seat_whose_link_drops_during_the_results_is_waited_for(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    waited, (snapshot, timers) = await a_link_drops_during_the_results(60_000, 5.0)
+    assert 5.0 <= waited < 5.5, "dealt once he was back and ready, not before"
+    events = snapshot["hand_events"]
+    assert isinstance(events, list) and events[-1]["type"] == "hand_ended"
+    assert isinstance(timers["results"], int) and 24_000 <= timers["results"] <= 25_000
+
+
+async def test_a_seat_held_through_the_results_holds_the_table_no_longer_than_they_last(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    waited, _ = await a_link_drops_during_the_results(60_000, None)
+    assert 30.0 <= waited < 30.5, "the results pause's own clock deals without him"
+    waited, _ = await a_link_drops_during_the_results(10_000, None)
+    assert 10.0 <= waited < 10.5, "a stand-in plays his seat: it holds nothing"
+
+
 async def test_the_host_player_nudges_then_skips_an_absent_player(
     autojump_clock: trio.testing.MockClock,
 ) -> None:

@@ -248,7 +248,7 @@ async def hand_over(ctx: Context) -> None:
 
 @case("between.results-countdown", Section.BETWEEN_HANDS, stage=Stage.GAME)
 async def results(ctx: Context) -> None:
-    """Between hands the results stay until every connected human is ready or results_ms runs out
+    """Between hands the results stay until every human seat is ready or results_ms runs out
     (timers.results counts it down); then the next hand is dealt."""
     game = await new_game(ctx, timing={"results_ms": 1500})
     peer = game.host.peer

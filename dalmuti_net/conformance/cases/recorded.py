@@ -278,7 +278,7 @@ async def seating(ctx: Context) -> None:
 
 @case("between.ready-deals-at-once", Section.BETWEEN_HANDS, stage=Stage.GAME)
 async def ready_deals(ctx: Context) -> None:
-    """Between hands, once every connected human seat has sent ready, the next hand is dealt (no
+    """Between hands, once every human seat has sent ready, the next hand is dealt (no
     wait for results_ms)."""
     rec = await recording(ctx)
     kinds = [m.get("type") for m in rec.seat]
