@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import FrozenInstanceError
 from typing import Any
 
 import pytest
 
+from dalmuti_net.client.model.client_model import ClientModel
 from dalmuti_net.client.model.table_model import TableModel
 from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.status import Status
 from dalmuti_net.client.table_view import SeatView, TableView
+from dalmuti_net.engine import Rules
+from dalmuti_net.host.table import Table
 from dalmuti_net.lang.i18n import Translator
 from tests import tables
+from tests.host.harness import Client, Harness, random_chooser
 
 EN = Translator("en")
 
@@ -156,3 +162,58 @@ def test_the_host_player_hears_of_a_joiner_of_the_hosts_first_second() -> None:
     assert [line.text for line in model.log] == ["Fay joins the table."]
     fed(model, table(seat(0, "Ana"), seat(1, "Fay"), bot, seat(3, "Gus")))
     assert [line.text for line in model.log] == ["Fay joins the table.", "Gus joins the table."]
+
+
+def resumed_during_the_results(keeps_log: bool) -> ClientModel:
+    """Bo (a person) plays hand 1 of a real table with Ana and two bots; his client takes
+    in everything up to the hand's end, then his link drops and the hand ends while he
+    is away (a phone asleep). He comes back with his token during the results pause: with
+    the same model (the terminal and --plain reconnect; ``keeps_log``) or a new one (a
+    page reloaded)."""
+    table = Table("Reload", Rules(scoring=True), seed=21, results_ms=30_000)
+    harness = Harness(table, random.Random(1))
+    ana = harness.join("Ana", chooser=random_chooser(random.Random(2)))
+    session = ClientSession("Bo", person=True)
+    session.table_id = table.table_id
+    bo = Client(table, session)
+    harness.clients.append(bo)
+    harness.choosers[bo.connection] = random_chooser(random.Random(3))
+    harness.send(bo, session.hello())
+    harness.start_with_bots(ana, 2)
+    harness.run_until(table.hand_over)
+    model = ClientModel(EN, session)
+    model.countdowns.clock = lambda: 0.0
+    for message in bo.received:
+        if message["type"] == "hand_ended":
+            break  # what the phone took in before it slept
+        model.receive(message)
+    assert model.results is None
+    harness.drop(bo)
+    model.on_status(Status.RECONNECTING)
+    if not keeps_log:
+        session = ClientSession("Bo", token=session.token, person=True)
+        session.table_id = table.table_id
+        model = ClientModel(EN, session)
+        model.countdowns.clock = lambda: 0.0
+    back = Client(table, session)
+    harness.clients.append(back)
+    harness.send(back, session.hello())
+    model.on_status(Status.CONNECTED)
+    table.take_journal()  # saved, as the server does before it ticks
+    table.tick(1.0)
+    harness.deliver()
+    for message in back.received:
+        model.receive(message)
+    assert table.hand_over(), "the host waits for him"
+    return model
+
+
+@pytest.mark.parametrize("keeps_log", [True, False])
+def test_a_client_back_during_the_results_shows_the_results_it_missed(keeps_log: bool) -> None:
+    model = resumed_during_the_results(keeps_log)
+    assert model.results_shown and model.results is not None and model.results.hand == 1
+    told = [line.text for line in model.log if line.text.startswith("Hand 1 is over.")]
+    assert len(told) == 1
+    assert model.reading_results(), "his ready is what the next deal waits for"
+    assert model.countdowns.results_left() == 30
+    assert model.still_reading() == ["Ana", "Bo (you)"]

@@ -330,12 +330,17 @@ class ClientModel(TableModel):
         table = self.table
         if table is None or self.session is None or self.session.observation is None:
             return []
-        # The same people the host waits for: those in the game and those joining it.
+        # The same people the host waits for: those in the game and those joining it,
+        # connected or held through a dropped link (their grace period runs).
         in_game = set(self.session.observation.order) | set(self.session.observation.joining)
         return [
             self.name_of(s.player)
             for s in table.players
-            if s.player in in_game and s.is_human and s.connected and not s.stand_in and not s.ready
+            if s.player in in_game
+            and s.is_human
+            and (s.connected or self.countdowns.grace_left(s.player) is not None)
+            and not s.stand_in
+            and not s.ready
         ]
 
     def grace_seconds(self) -> int:

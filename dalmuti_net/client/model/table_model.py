@@ -130,6 +130,8 @@ class TableModel:
         """The trick in progress as it happened, and the last one until the next lead."""
         self.results: HandEnded | None = None
         """The hand just over, shown as results until the next deal (or a key)."""
+        self._ended_told: int | None = None
+        """The number of the last hand whose end this model told (and showed)."""
         self.countdowns = Countdowns()
         self.changes = TableChanges()
         """Who sits down, leaves, drops, comes back or watches, in sentences."""
@@ -395,6 +397,7 @@ class TableModel:
             # while it was away.
             self._tell_moves_made_for_me(snapshot.hand_events, marks)
             chat = self._chat_not_told(chat)
+            self._tell_end_missed(snapshot.hand_events)
         else:
             chat = []  # a snapshot asked for after a gap: the chat came as it was said
         for line in chat:
@@ -446,6 +449,7 @@ class TableModel:
         offered = table is not None and table.lobby and table.rematch
         if offered and not self._rematch_told:
             self.results = None
+            self._ended_told = None  # the new game's hands count from 1 again
             self.trick_story = TrickStory()
             self.countdowns.clear()
             self.add_log("info", self.t._("The host player offers a rematch with the same seats."))
@@ -465,6 +469,7 @@ class TableModel:
         text = describe_event(self.t, event, self.name_of, self.me)
         if isinstance(event, HandEnded):
             self.results = event
+            self._ended_told = event.hand
             leaving = self.leaving()
             self._seating = [p for p in event.finishing if p not in leaving]
             limit = None if self.table is None else self.table.rules.hand_limit
@@ -550,6 +555,15 @@ class TableModel:
             text = describe_event(self.t, event, self.name_of, self.me)
             if text is not None:
                 self.add_log("event", text + " " + moved_for_note(self.t, by, mine=True))
+
+    def _tell_end_missed(self, hand_events: tuple[Event | None, ...]) -> None:
+        """Back at the table while the results of a hand that ended while this client
+        was away show (the host waits for a seat held through them): its end, told and
+        shown as if it had been there."""
+        ended = [event for event in hand_events if isinstance(event, HandEnded)]
+        if ended and ended[-1].hand != self._ended_told:
+            self._got.events.append(ended[-1])  # news: the plain table says the points
+            self._tell_event(ended[-1])
 
     def _hand_number(self) -> int | None:
         session = self.session
