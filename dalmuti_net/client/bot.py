@@ -16,6 +16,34 @@ from .runner import ClientRunner, Connector
 from .session import ClientSession
 
 
+class ReadyInLobby:
+    """When a bot program says ready in a lobby: once in each lobby it sits in, as soon as
+    the table shows its seat not ready. A bot has nothing to read there; the host player
+    would otherwise read "not ready yet" beside it and have to start anyway. Not as the
+    host player (who starts), and not again after a refusal. Every bot loop we ship asks
+    it (``play``, the SDK's, ``--exec``'s ``play_stdio``)."""
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def owed(self, session: ClientSession, message: Message) -> bool:
+        """Whether ``message`` (already received by ``session``) makes ready owed now."""
+        if message["type"] == "welcome":
+            self.said = False  # a new connection: the lobby may have forgotten it
+            return False
+        table = session.table
+        if message["type"] not in ("table", "snapshot") or table is None:
+            return False
+        if not table.lobby:
+            self.said = False  # the next lobby (a rematch) is owed it again
+            return False
+        mine = table.by_player.get(session.player) if session.player is not None else None
+        if mine is None or mine.ready or mine.host or self.said:
+            return False
+        self.said = True
+        return True
+
+
 async def play(
     connect: Connector,
     strategy: Strategy,
@@ -40,24 +68,14 @@ async def play(
     answered: int | None = None
     """The id of the decision last answered: a snapshot that crossed the answer still
     holds that decision, and it is not answered twice."""
-    ready_said = False
-    """Ready said in this lobby (once: a refusal must not make it said again and again)."""
+    lobby = ReadyInLobby()
 
     async def answer(message: Message) -> None:
-        nonlocal answered, ready_said
+        nonlocal answered
         if message["type"] == "welcome":
             answered = None  # a new connection: an answer cut off with the last is owed again
-            ready_said = False
-        table = session.table
-        if message["type"] in ("table", "snapshot") and table is not None:
-            mine = table.by_player.get(session.player) if session.player is not None else None
-            if not table.lobby:
-                ready_said = False
-            elif mine is not None and not mine.ready and not mine.host and not ready_said:
-                # Nothing to read in a lobby: a bot is ready (the host player would
-                # otherwise read "not ready yet" beside it and have to start anyway).
-                ready_said = True
-                await runner.send({"type": "ready", "ready": True})
+        if lobby.owed(session, message):
+            await runner.send({"type": "ready", "ready": True})
         if message["type"] == "error" and not message["fatal"]:
             if message["code"] != "stale_decision":
                 answered = None  # refused: the decision is still owed, answer it again

@@ -36,6 +36,7 @@ from ..protocol.messages import (
     observation_dict,
 )
 from ..told import N_, Told
+from .bot import ReadyInLobby
 from .runner import ClientRunner, Connector
 from .session import ClientSession
 
@@ -268,10 +269,13 @@ async def play_stdio(
     answered: int | None = None
     """The id of the decision last answered: a snapshot that still holds it (the answer
     is on its way) is not answered twice."""
+    lobby = ReadyInLobby()
 
     async def on_message(message: Message) -> None:
         nonlocal raw, answered
         kind = message["type"]
+        if lobby.owed(session, message):
+            await runner.send({"type": "ready", "ready": True})
         if kind == "welcome":
             answered = None  # a new connection: an answer cut off with the last is owed again
         elif kind == "decision":

@@ -3,6 +3,9 @@ it is ready at once, as it is ready for the next hand the moment a hand ends."""
 
 from __future__ import annotations
 
+import shlex
+import sys
+
 import trio
 import trio.testing
 
@@ -10,6 +13,8 @@ from dalmuti_net.bots import make_strategy
 from dalmuti_net.client.bot import play
 from dalmuti_net.client.runner import ClientRunner
 from dalmuti_net.client.session import ClientSession
+from dalmuti_net.client.stdio import StdioBot, play_stdio
+from dalmuti_net.engine.actions import legal_answers
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import Table
 
@@ -37,5 +42,36 @@ async def test_a_bot_program_is_ready_in_the_lobby(
         with trio.fail_after(30):
             while not any(s.name == "Bob" and s.ready for s in table.seats.values()):
                 await trio.sleep(0.1)
+        assert not next(s for s in table.seats.values() if s.name == "Ana").ready
+        nursery.cancel_scope.cancel()
+
+
+async def test_an_exec_bot_is_ready_in_the_lobby() -> None:
+    """Found by hand as for ``dalmuti bot``: a ``dalmuti bot --exec`` seat stayed "not ready"
+    in the lobby. Its program answers decisions only; the shell says ready for it. (On the
+    real clock: a program's start is real time, which an autojumping clock would skip.)"""
+    table = Table("Lobby")
+    server = TableServer(table)
+    program = StdioBot(
+        command=f"{shlex.quote(sys.executable)} -c 'import sys; sys.stdin.read()'",
+        fallback=lambda decision: legal_answers(decision)[0],
+        report=lambda line: None,
+    )
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+
+        async def connect() -> trio.abc.Stream:
+            client_end, server_end = trio.testing.memory_stream_pair()
+            nursery.start_soon(server.handle_stream, server_end, False)
+            return client_end
+
+        ana = ClientSession("Ana")
+        nursery.start_soon(ClientRunner(ana, connect).run)
+        while ana.welcome is None:
+            await trio.sleep(0.1)
+        nursery.start_soon(play_stdio, connect, program, "Exe")
+        with trio.fail_after(30):
+            while not any(s.name == "Exe" and s.ready for s in table.seats.values()):
+                await trio.sleep(0.02)
         assert not next(s for s in table.seats.values() if s.name == "Ana").ready
         nursery.cancel_scope.cancel()
