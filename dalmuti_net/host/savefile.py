@@ -282,15 +282,20 @@ class SaveFile:
                 except sqlite3.Error as error:
                     # Then the file reads as a host that did not end cleanly: offered again.
                     log.warning("could not mark %s as stopped cleanly: %s", self.path, error)
-                try:
-                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                    self._db.execute("PRAGMA journal_mode = DELETE")
-                except sqlite3.Error as error:
-                    # Everything committed is safe in the log, which the next open replays.
-                    log.warning("could not fold the log into %s: %s", self.path, error)
-                self._db.close()
+                self._fold_and_close()
             finally:
                 os.close(self._lock)
+
+    def _fold_and_close(self) -> None:
+        """Fold the write-ahead log into the file and close it (a clean stop's and a
+        failed table's last step alike)."""
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.execute("PRAGMA journal_mode = DELETE")
+        except sqlite3.Error as error:
+            # Everything committed is safe in the log, which the next open replays.
+            log.warning("could not fold the log into %s: %s", self.path, error)
+        self._db.close()
 
     def release(self) -> None:
         """Stop writing without the clean stop's mark (a table that failed): the file
@@ -298,13 +303,7 @@ class SaveFile:
         whose host did not end cleanly, which ``dalmuti host`` offers again."""
         with self._using:
             try:
-                try:
-                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                    self._db.execute("PRAGMA journal_mode = DELETE")
-                except sqlite3.Error as error:
-                    # Everything committed is safe in the log, which the next open replays.
-                    log.warning("could not fold the log into %s: %s", self.path, error)
-                self._db.close()
+                self._fold_and_close()
             finally:
                 os.close(self._lock)
 
