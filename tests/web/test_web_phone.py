@@ -252,8 +252,10 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     # The lobby: the page's own words, the whole rules summary (findings 5, 7, 8).
     found = geometry(driver)
     assert found["overflowing"] == [], f"cut at the phone's width: {found['overflowing']}"
-    for rule in ("Hands to play", "Misdeal chance per deal", "Results between hands"):
+    for rule in ("Hands to play", "Misdeal chance per deal", "results stay until everyone"):
         assert rule in found["text"], f"{rule} is missing from the lobby's rules"
+    # The clocks are said once, in their sentence; their rows only with the rules open.
+    assert "Results between hands" not in found["text"], "the clocks said twice"
     lowercase = [label for label in found["buttons"] if not label[:1].isupper()]
     checks.expect(not lowercase, f"buttons in lowercase: {lowercase}")
     checks.expect("good/random" not in found["text"], "a button says good/random")
@@ -270,6 +272,7 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     )
     checks.shot("en-phone-rules")
     checks.audit("rules open")
+    assert "Results between hands" in geometry(driver)["text"], "no clock to change"
     press(driver, "rules")
 
     # The log follows its newest line, unless scrolled back: then it says so (finding 3).

@@ -32,6 +32,7 @@ from .errors import TROUBLESHOOTING
 from .questions import Choice
 from .rules_menu import (
     RULE_FIELDS,
+    TIMING_FIELDS,
     TYPED_FIELDS,
     TYPED_RANGES,
     clocks_text,
@@ -106,6 +107,10 @@ class RuleRow:
     """The number's field label, ``{low}`` and ``{high}`` filled ('' for a switch)."""
     idle: str | None
     """Why the option does nothing with the seats there are, if it does nothing."""
+    clock: bool
+    """A clock of the evening (the turn timer, the results pause), which ``LobbyView.clocks``
+    also says in a sentence: a front end that shows the sentence lists the row only where
+    the host player changes it."""
 
 
 @dataclass(frozen=True)
@@ -457,6 +462,7 @@ def lobby_view(model: ClientModel) -> LobbyView | None:
                 if option.key not in TYPED_FIELDS
                 else t._(TYPED_FIELDS[option.key]).format(low=low, high=high),
                 idle=None if idle is None else idle.show(t),
+                clock=option.key in TIMING_FIELDS,
             )
         )
     mine = table.seat(model.me)

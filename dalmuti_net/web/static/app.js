@@ -427,7 +427,9 @@ function drawLobby(lobby, view) {
   $("lobby-watchers").textContent = lobby.watchers || "";
   $("rules-title").textContent = lobby.rules_title;
   $("clocks").textContent = lobby.clocks;
-  fill("rules", lobby.rules.map((rule) => {
+  // The clocks are said in a sentence (#clocks): their rows only where they are changed.
+  const rows = lobby.rules.filter((rule) => !rule.clock || (view.host && local.rules));
+  fill("rules", rows.map((rule) => {
     const row = el("li", "");
     const label = el("span", "", rule.label);
     label.id = "rule-" + rule.key;
