@@ -169,8 +169,10 @@ LONG_POLES = (
     "tests/clients/test_quick_start_bot.py",
     "tests/web/test_web_browser.py",
     "tests/web/test_web_phone.py",
+    "tests/web/test_web_screen_reader.py",
+    "tests/web/test_web_seat_proof.py",
 )
-"""Files whose tests take 30 s to a few minutes each (tests/README.md lists why). They are
+"""Files whose tests take 10 s to a few minutes each (tests/README.md lists why). They are
 collected first, so the workers start them first: collected last (tests/web), the two
 browser tests (44 s and 40 s) ran alone on one worker at the end of a quiet run while the
 other idled (the run used 105% of the 2 cores). Whole files move, so a module's
