@@ -1,5 +1,5 @@
 """Statements checked on one whole table the suite plays and records: a seat of its own
-and a spectator, six seats with the merchant exchange, two hands."""
+and a spectator, six seats with the merchant exchange, three hands."""
 
 from __future__ import annotations
 
