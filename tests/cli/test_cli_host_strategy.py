@@ -8,30 +8,14 @@ from __future__ import annotations
 
 import pytest
 import trio
+from loopback_options import loopback_options
 
-from dalmuti_net.commands.host_options import HostOptions
 from dalmuti_net.commands.host_runtime import PreparedHost
 
 
 def prepared(strategy: str, code: str | None = None) -> PreparedHost:
     return PreparedHost.create(
-        HostOptions(
-            name="Strategies",
-            port=0,
-            interface="127.0.0.1",
-            announce=False,
-            rules=None,
-            bots=3,
-            bot_strategy=strategy,
-            code=code,
-            headless=True,
-            player_name="Ana",
-            save=None,
-            resume=None,
-            autostart=None,
-            seed=1,
-            lang="en",
-        )
+        loopback_options("Strategies", bots=3, bot_strategy=strategy, code=code, seed=1)
     )
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from loopback_options import loopback_options
 
-from dalmuti_net.commands.host_options import HostOptions
 from dalmuti_net.commands.host_runtime import PreparedHost
 from dalmuti_net.protocol import PROTOCOL_VERSION, FrameReader, encode, unpack
 
@@ -30,22 +30,12 @@ async def seated(port: int, name: str) -> trio.abc.Stream:
 
 
 async def test_autostart_counts_the_people_present_not_a_held_seat(tmp_path: Path) -> None:
-    options = HostOptions(
-        name="Autostart",
-        port=0,
-        interface="127.0.0.1",
-        announce=False,
-        rules=None,
+    options = loopback_options(
+        "Autostart",
         bots=2,
         bot_strategy="random",
-        code=None,
-        headless=True,
         player_name="Host",
-        save=None,
-        resume=None,
         autostart=5,
-        seed=3,
-        lang="en",
         web=False,
         bot_pace=0,
     )

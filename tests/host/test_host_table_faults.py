@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from loopback_options import loopback_options
 
 from dalmuti_net.commands.host_options import HostOptions
 from dalmuti_net.commands.host_runtime import HostFailed, PreparedHost
@@ -173,25 +174,7 @@ async def test_without_a_save_a_fault_delivering_is_the_tables_not_the_connectio
 
 
 def options(tmp_path: Path) -> HostOptions:
-    return HostOptions(
-        name="Faulty evening",
-        port=0,
-        interface="127.0.0.1",
-        announce=False,
-        rules=None,
-        bots=0,
-        bot_strategy="heuristic",
-        code=None,
-        headless=True,
-        player_name="Ana",
-        save=None,
-        resume=None,
-        autostart=None,
-        seed=3,
-        lang="en",
-        web=False,
-        saves_folder=tmp_path,
-    )
+    return loopback_options("Faulty evening", web=False, saves_folder=tmp_path)
 
 
 async def test_the_host_says_in_one_sentence_where_the_failed_table_is_kept(

@@ -12,6 +12,7 @@ import time
 
 import pytest
 import trio
+from loopback_options import loopback_options
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from ui_support import LocalTable, draw
@@ -21,7 +22,6 @@ from dalmuti_net.client.bot import play
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.client.ui.state import Quit, Send
 from dalmuti_net.commands.host import run_with_local_player
-from dalmuti_net.commands.host_options import HostOptions
 from dalmuti_net.commands.host_runtime import PreparedHost
 from dalmuti_net.lang.i18n import LANGUAGES, Translator
 
@@ -119,24 +119,7 @@ def test_the_host_terminal_leaves_and_the_table_plays_on_until_ctrl_c(
     """The real `dalmuti host` terminal (pipe input, DummyOutput): Bo joins over TCP on
     127.0.0.1, Ana starts, leaves with l, Bo becomes the host player and plays on; SIGINT
     then closes the table and Bo is told why."""
-    options = HostOptions(
-        name="Leaving table",
-        port=0,
-        interface="127.0.0.1",
-        announce=False,
-        rules=None,
-        bots=2,
-        bot_strategy="heuristic",
-        code=None,
-        headless=False,
-        player_name="Ana",
-        save=None,
-        resume=None,
-        autostart=None,
-        seed=3,
-        lang="en",
-        bot_pace=0,
-    )
+    options = loopback_options("Leaving table", bots=2, headless=False, bot_pace=0)
     host = PreparedHost.create(options)
     table = host.table
     bo: list[ClientSession] = []
