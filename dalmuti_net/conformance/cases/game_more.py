@@ -265,6 +265,51 @@ async def results(ctx: Context) -> None:
         raise CaseFailed(f"the next hand came {took:.1f} s after hand_ended, not 1.5 s")
 
 
+@case("between.dropped-seat-held", Section.BETWEEN_HANDS, stage=Stage.GAME)
+async def dropped_held(ctx: Context) -> None:
+    """Between hands a seat whose link dropped is held: the next hand is not dealt while its
+    grace period runs, though everyone else is ready; once the grace is out it is not waited
+    for."""
+    game = await new_game(ctx, bots=2, humans=1, timing={"results_ms": 30000}, start=False)
+    grace = game.host.welcome["limits"]["grace_period_ms"]
+    ctx.wait_allowed("the grace period", grace)
+    peer, guest = game.host.peer, game.others[0]
+    await must(peer, {"type": "start"}, 1)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(
+            lambda: play_until(guest.peer, of_type("hand_ended"), ready=False, what="hand_ended")
+        )
+        await play_until(peer, of_type("hand_ended"), ready=False, what="hand_ended")
+    guest.peer.leave_on_close = False  # a dropped link, not a leave
+    await guest.peer.aclose()
+    got = await play_until(
+        peer,
+        lambda m: (
+            m.get("type") == "timers" and any(p == guest.player for p, _ in m.get("grace", []))
+        ),
+        ready=False,
+        what="timers.grace for the dropped guest",
+    )
+    left = next(ms for p, ms in got[-1]["grace"] if p == guest.player)
+    counted = trio.current_time()
+    await peer.send({"type": "ready", "ready": True})
+    got = await play_until(
+        peer,
+        of_type("hand_started"),
+        ready=False,
+        timeout=left / 1000 + 10,
+        what="the next hand once the guest's grace ran out",
+    )
+    took = trio.current_time() - counted
+    # Only a lower bound is checked: a busy host or link can make the deal later, never
+    # earlier. A host that counted the dropped seat as ready deals at once.
+    if took < left / 2000:
+        raise CaseFailed(
+            f"the next hand was dealt {took:.1f} s after everyone else was ready, while the"
+            f" dropped guest still had {left / 1000:g} s of grace"
+        )
+
+
 @case("between.ready-mid-game", Section.LOBBY, stage=Stage.GAME)
 async def ready_mid(ctx: Context) -> None:
     """ready at any other time in a game is accepted and changes nothing."""
