@@ -7,7 +7,7 @@ import sys
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..bots.names import BOT_NAMES
+from ..bots.names import bot_name
 from ..lang.i18n import N_, Translator
 from ..told import Told
 from .common import (
@@ -272,8 +272,7 @@ def default_bot_name(t: Translator, strategy: str | None) -> str:
     program's (``strategy`` ``None``)."""
     if strategy is None:
         return t._(EXEC_BOT)
-    name = f"{strategy.capitalize()} bot"
-    return t._(BOT_NAMES[name]) if name in BOT_NAMES else name
+    return bot_name(strategy, t._)
 
 
 EXEC_BOT = N_("Exec bot")

@@ -16,12 +16,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import trio
 
 from ..bots import make_strategy
+from ..bots.names import bot_name
 from ..client.bot import play, stream_connector
 from ..client.runner import Connector
 from ..client.session import ClientSession
@@ -111,7 +113,9 @@ class PreparedHost:
                 ports = {}  # and opening it says what is wrong, in full
             resumed, saved = SaveFile.resume(options.resume)
             try:
-                settings, table = _rebuild(options.resume, saved.header, saved.entries)
+                settings, table = _rebuild(
+                    options.resume, saved.header, saved.entries, messages(options.lang)
+                )
             except BaseException:
                 resumed.close()
                 raise
@@ -150,18 +154,19 @@ class PreparedHost:
                 "bot_pace": settings.bot_pace,
             },
         }
-        table = Table(**_table_arguments(header, settings))
+        t = messages(options.lang)
+        table = Table(**_table_arguments(header, settings, t))
         if options.bot_strategy not in table.known_strategies:
             # --strategy was checked when the command started (any registered name or a
             # module:attr): the table seats it as it seats its own.
             table.known_strategies = (*table.known_strategies, options.bot_strategy)
         save, prepared_problem = _new_save(options, header, opened)
-        prepared = cls(options, settings, table, save, t=messages(options.lang))
+        prepared = cls(options, settings, table, save, t=t)
         prepared.unsaved_because = prepared_problem
         if not options.headless:
             prepared.host_token = table.reserve_seat(options.player_name, host=True).token
         for _ in range(options.bots):
-            table.add_bot(options.bot_strategy, _bot_label(options.bot_strategy))
+            table.add_bot(options.bot_strategy)
         return prepared
 
     @property
@@ -563,14 +568,14 @@ class PreparedHost:
 
 
 def _rebuild(
-    path: Path, header: dict[str, Any], entries: list[dict[str, Any]]
+    path: Path, header: dict[str, Any], entries: list[dict[str, Any]], t: Translator | None = None
 ) -> tuple[TableSettings, Table]:
     """The table a save holds, or a ``SaveError`` in one sentence saying what is wrong."""
     try:
         settings = settings_from_dict(
             {"rules": header["rules"], "table": header["table"]}, str(path)
         )
-        arguments = _table_arguments(header, settings)
+        arguments = _table_arguments(header, settings, t)
     except (KeyError, TypeError, ValueError, SettingsError) as error:
         reason = error if isinstance(error, SettingsError) else repr(error)
         raise SaveError(
@@ -613,17 +618,14 @@ def _port(value: object) -> int | None:
     return value if type(value) is int and 0 < value <= 65535 else None
 
 
-def _bot_label(strategy: str) -> str | None:
-    """A ``module:Attr`` strategy's bots are called ``Attr bot``; the table names the others
-    (``Heuristic bot``, ``Montecarlo bot``)."""
-    if ":" not in strategy:
-        return None
-    return f"{strategy.rsplit(':', 1)[1] or strategy} bot"
-
-
-def _table_arguments(header: dict[str, Any], settings: TableSettings) -> dict[str, Any]:
+def _table_arguments(
+    header: dict[str, Any], settings: TableSettings, t: Translator | None = None
+) -> dict[str, Any]:
+    """The table's arguments; its bots are named in the host's language (``t``; English
+    without), its host player's, whose table it is (``bots/names.py``)."""
     turn_timer = settings.turn_timer
     return {
+        "bot_names": bot_name if t is None else partial(bot_name, translate=t._),
         "table_id": header.get("table_id"),  # saves from before table ids get a new one
         "name": header["name"],
         "rules": settings.rules,

@@ -187,7 +187,7 @@ class Lobby:
             raise ProtocolError(
                 ErrorCode.TABLE_FULL, f"all {MAX_PLAYERS} seats are taken", fatal=False
             )
-        label = name or f"{(strategy or known[0]).capitalize()} bot"
+        label = name or self.state.bot_names(strategy or known[0])
         try:
             seat = self.reserve_seat(label, kind="bot", strategy=strategy)
         except ProtocolError as error:  # every number used: the host player stays all the same

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import __version__
-from ..bots.names import LOBBY_STRATEGIES
+from ..bots.names import LOBBY_STRATEGIES, bot_name
 from ..engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -60,6 +60,7 @@ class TableState:
         headless: bool = True,
         max_frame_bytes: int = 64 * 1024,
         known_strategies: tuple[str, ...] = LOBBY_STRATEGIES,
+        bot_names: Callable[[str], str] = bot_name,
         token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(24),
         table_id: str | None = None,
         nonce_factory: Callable[[], str] = new_nonce,
@@ -90,6 +91,9 @@ class TableState:
         """Headless: no local host player, so the first human to sit becomes the host player."""
         self.max_frame_bytes = max_frame_bytes
         self.known_strategies = known_strategies
+        self.bot_names = bot_names
+        """A strategy's bots' name in the table's language (``bots.names.bot_name`` in the
+        host's): the name an ``add_bot`` without one sits down with."""
         self._new_token = token_factory
         self._new_nonce = nonce_factory
         self.seats: dict[int, Seat] = {}

@@ -16,7 +16,7 @@ from dalmuti_net.bots import LearnedBot, make_strategy, strategy_names
 from dalmuti_net.bots import learned as learned_module
 from dalmuti_net.bots.arena import simulate
 from dalmuti_net.bots.learned import FEATURES, WEIGHTS_FILE, load_weights
-from dalmuti_net.bots.names import BOT_NAMES
+from dalmuti_net.bots.names import STRATEGY_NAMES
 from dalmuti_net.engine import Game, Phase, PlayDecision, Rules, is_legal_answer
 from dalmuti_net.engine.actions import legal_answers
 
@@ -27,7 +27,7 @@ def test_it_is_registered_and_named_like_the_others() -> None:
     assert "learned" in strategy_names()
     bot = make_strategy("learned", 5)
     assert isinstance(bot, LearnedBot) and bot.name == "learned"
-    assert "Learned bot" in BOT_NAMES
+    assert STRATEGY_NAMES["learned"] == "Learned bot"
 
 
 def test_the_weights_ship_as_small_package_data_for_these_features() -> None:

@@ -22,7 +22,7 @@ def prepared(strategy: str, code: str | None = None) -> PreparedHost:
 @pytest.mark.parametrize(
     ("strategy", "names"),
     [
-        ("montecarlo", ["Montecarlo bot", "Montecarlo bot (2)", "Montecarlo bot (3)"]),
+        ("montecarlo", ["Monte Carlo bot", "Monte Carlo bot (2)", "Monte Carlo bot (3)"]),
         ("random", ["Random bot", "Random bot (2)", "Random bot (3)"]),
         ("learned", ["Learned bot", "Learned bot (2)", "Learned bot (3)"]),
         (
@@ -36,6 +36,33 @@ def test_the_bots_asked_for_are_seated_with_their_strategy(strategy: str, names:
     seats = list(table.seats.values())
     assert [seat.name for seat in seats] == names
     assert all(seat.kind == "bot" and seat.strategy == strategy for seat in seats)
+
+
+@pytest.mark.parametrize(
+    ("lang", "names"),
+    [
+        ("es", ["Bot astuto", "Bot astuto (2)", "Bot astuto (3)", "Bot aleatorio"]),
+        ("zh_Hant", ["聰明機器人", "聰明機器人 (2)", "聰明機器人 (3)", "隨機機器人"]),
+    ],
+)
+def test_the_hosts_bots_are_named_in_the_tables_language(lang: str, names: list[str]) -> None:
+    """A Spanish or Chinese table named its bots in English ("Heuristic bot"), the name
+    every viewer reads: its own (--bots) and those its host player seats (add_bot), in the
+    host's language, from bots/names.py."""
+    table = PreparedHost.create(
+        loopback_options("Mesa", bots=3, bot_strategy="heuristic", lang=lang)
+    ).table
+    table.add_bot("random")
+    assert [seat.name for seat in table.seats.values()] == names
+
+
+def test_a_module_strategys_bots_are_named_in_the_tables_language() -> None:
+    table = PreparedHost.create(
+        loopback_options(
+            "Mesa", bots=1, bot_strategy="dalmuti_net.bots.random_bot:RandomBot", lang="es"
+        )
+    ).table
+    assert [seat.name for seat in table.seats.values()] == ["Bot RandomBot"]
 
 
 @pytest.mark.parametrize(

@@ -275,4 +275,5 @@ def test_dalmuti_bot_sits_down_named_in_the_language_asked_for() -> None:
     assert default_bot_name(Translator("en"), "random") == "Random bot"
     assert default_bot_name(Translator("es"), None) == "Bot externo"
     assert default_bot_name(Translator("es"), "montecarlo") == "Bot Montecarlo"
-    assert default_bot_name(Translator("es"), "passer") == "Passer bot"  # a strategy of your own
+    assert default_bot_name(Translator("zh_Hant"), "mine:Cautious") == "Cautious 機器人"
+    assert default_bot_name(Translator("es"), "passer") == "Bot Passer"  # a strategy of your own

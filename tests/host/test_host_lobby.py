@@ -202,7 +202,7 @@ def test_every_built_in_strategy_is_seated_at_the_host_players_request() -> None
     for strategy in ("heuristic", "random", "montecarlo", "learned"):
         harness.send(host, {"type": "add_bot", "strategy": strategy})
     names = [seat.name for seat in harness.table.seats.values() if seat.kind == "bot"]
-    assert names == ["Heuristic bot", "Random bot", "Montecarlo bot", "Learned bot"]
+    assert names == ["Heuristic bot", "Random bot", "Monte Carlo bot", "Learned bot"]
     assert host.errors == []
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
-from ...bots.names import BOT_NAMES, LOBBY_STRATEGIES
+from ...bots.names import LOBBY_STRATEGIES, STRATEGY_NAMES
 from ...engine import Action, Pass
 from ...engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from ...lang.i18n import N_, Nn_, Translator
@@ -65,16 +65,16 @@ BOT_CHOICE = "bot:"
 """The action of the bot question's choice for a strategy: ``bot:`` and its name."""
 BOT_CHOICES: dict[str, tuple[str, str]] = {
     "heuristic": (
-        BOT_NAMES["Heuristic bot"],
+        STRATEGY_NAMES["heuristic"],
         N_("plays by rules of thumb, its worst cards first and its best kept for the lead"),
     ),
-    "random": (BOT_NAMES["Random bot"], N_("plays any legal move at random (an easy opponent)")),
+    "random": (STRATEGY_NAMES["random"], N_("plays any legal move at random (an easy opponent)")),
     "montecarlo": (
-        BOT_NAMES["Montecarlo bot"],
+        STRATEGY_NAMES["montecarlo"],
         N_("plays out imagined deals before each play (the strongest; it takes a moment)"),
     ),
     "learned": (
-        BOT_NAMES["Learned bot"],
+        STRATEGY_NAMES["learned"],
         N_("plays as it learned from the Monte Carlo bot, and answers at once"),
     ),
 }
