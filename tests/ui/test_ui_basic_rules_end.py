@@ -69,3 +69,47 @@ def test_an_ended_table_without_scoring_refuses_with_its_order_and_roles() -> No
     assert [row.place for row in screen.standings] == ["1st", "2nd", "3rd", "4th"]
     assert screen.standings[0].figure == "Greater Dalmuti"
     assert screen.standings[-1].figure == "Greater Peon"
+
+
+def test_a_scoring_table_ended_in_its_first_hand_ranks_nobody() -> None:
+    """Ended before any hand was scored, everyone was "1st" with 0 points, the leaver too:
+    nobody is ranked (a dash), in the rows every front end draws and on the screen."""
+    table = LocalTable(Rules(scoring=True), seed=4)
+    table.press("s")
+    table.send({"type": "end_table"})
+    session = table.session
+    assert session.observation is not None and session.observation.ended is not None
+    rows = final_rows(
+        table.ui.t,
+        session.observation.ended,
+        table.ui.model.table,
+        session.observation,
+        table.ui.model.name_of,
+    )
+    assert [row.place for row in rows] == ["-"] * 4
+    standings = draw(table.ui, 80, 30)
+    standings = standings[standings.index("Final standings") :]
+    assert "1st" not in standings, standings
+
+
+def test_an_ended_scoring_table_that_scored_no_hand_refuses_without_places() -> None:
+    from dalmuti_net.client.model.refusals import for_error
+    from dalmuti_net.client.session import ClientSession
+    from dalmuti_net.host.table import Table
+
+    table = Table("Over", Rules(scoring=True), seed=4)
+    for name in ("Bo", "Chen", "Dara", "Eli"):
+        table.reserve_seat(name)
+    table.start()
+    table.end_table()
+    session = ClientSession("Ana")
+    connection = table.connect()
+    assert connection is not None
+    session.table_id = table.table_id
+    table.receive(connection, session.hello())
+    for message in table.take_outbox(connection):
+        session.receive(message)
+    error = session.errors[-1]
+    assert error.code == "table_ended" and error.scoring
+    screen = for_error(Translator("es"), error, can_list=True)
+    assert [row.place for row in screen.standings] == ["-"] * 4

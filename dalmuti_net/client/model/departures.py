@@ -89,7 +89,8 @@ def left_note(t: Translator, hands: int | None) -> str:
 @dataclass(frozen=True)
 class StandingRow:
     place: str
-    """``1st``, or a dash for a player who left before the end (they are not ranked)."""
+    """``1st``, or a dash (``NO_PLACE``) for a player who left before the end, and for
+    everyone at a table that ended before any hand was scored (nobody is ranked)."""
     player: int
     name: str
     score: int
@@ -103,6 +104,17 @@ class StandingRow:
     def figure(self) -> str:
         """What the row shows after the name: the points, or the role without scoring."""
         return str(self.score) if self.role is None else self.role
+
+
+NO_PLACE = "-"
+"""The place of a row that ranks nobody."""
+
+
+def scored_any(scores: Iterable[int]) -> bool:
+    """Whether a scoring table scored a hand: its first out scores at least 1 (N - 1 of N,
+    rule 15), so a table ended in its first hand has every score 0 and ranks nobody (not
+    everyone "1st")."""
+    return any(scores)
 
 
 def final_rows(
@@ -119,9 +131,10 @@ def final_rows(
     scoring = table is None or table.rules.scoring
     order = tuple(player for player, _, _ in ended.standings)
     roles = roles_of(order)
+    ranked = not scoring or scored_any(score for _, score, _ in ended.standings)
     rows = [
         StandingRow(
-            t.ordinal(place if scoring else index + 1),
+            (t.ordinal(place if scoring else index + 1) if ranked else NO_PLACE),
             player,
             name(player),
             score,
@@ -130,12 +143,12 @@ def final_rows(
         )
         for index, (player, score, place) in enumerate(ended.standings)
     ]
-    ranked = {player for player, _, _ in ended.standings}
-    gone = [g for g in departed(table) if g.player not in ranked]
+    standing = {player for player, _, _ in ended.standings}
+    gone = [g for g in departed(table) if g.player not in standing]
     for entry in sorted(gone, key=lambda g: -g.score):
         rows.append(
             StandingRow(
-                "-",
+                NO_PLACE,
                 entry.player,
                 name(entry.player),
                 entry.score,
@@ -152,9 +165,10 @@ def told_standings(
     """Final standings as the host told them with a refusal ((name, score, place), best
     first): without scoring, the last seating's order with each role, as ``final_rows``."""
     count = len(standings)
+    ranked = not scoring or scored_any(score for _, score, _ in standings)
     return [
         StandingRow(
-            t.ordinal(place if scoring else index + 1),
+            (t.ordinal(place if scoring else index + 1) if ranked else NO_PLACE),
             0,
             name,
             score,
