@@ -215,7 +215,7 @@ PAGE_STRINGS = {
     "say": N_("Say:"),
     "help": N_("Help"),
     "close": N_("Close"),
-    "quit": N_("Leave"),
+    "quit": N_("Quit"),
     "read": N_("Ready for the next hand"),
     "back_to_table": N_("Back to the table"),
     "final_standings": N_("Final standings"),

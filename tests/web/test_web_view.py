@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from dalmuti_net.client.model import intents as do
 from dalmuti_net.client.model.client_model import ClientModel, KeptPreferences, Screen, Send
 from dalmuti_net.client.model.display import display
 from dalmuti_net.client.model.refusals import for_error
@@ -35,6 +36,7 @@ from dalmuti_net.web.view import (
     BadIntent,
     page_help,
     page_intent,
+    page_strings,
     view_json,
     view_text,
 )
@@ -322,3 +324,16 @@ def test_a_full_table_offers_a_page_only_what_it_can_do(language: str) -> None:
     assert page.sentences == (t._("All the seats are taken. You can watch the game instead."),)
     assert page.sentences != listing.sentences
     assert [choice.action for choice in page.choices] == ["watch", "quit"]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_the_quit_button_asks_the_question_in_its_own_words(language: str) -> None:
+    """The page's button said "Leave" and its question "Quit?" (in Chinese the terminal's
+    key said 離開 and its question 要結束嗎): one meaning, one word, for every front end."""
+    t = Translator(language)
+    model = model_at(language=language)
+    model.in_a_page = True
+    assert model.intend(do.Exit()) == []
+    title = view(model)["question"]["title"].casefold()
+    assert page_strings(t)["quit"].casefold() in title  # the page's button
+    assert t._("quit").casefold() in title  # the terminal's key, "q quit"
