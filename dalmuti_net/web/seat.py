@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -49,6 +50,7 @@ from ..client.model.client_model import (
 )
 from ..client.model.display import display
 from ..client.model.errors import PAGE_REFUSED, with_details
+from ..client.model.table_model import LogLine
 from ..client.runner import CannotConnect, ClientRunner
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
 from ..client.status import Status
@@ -56,7 +58,7 @@ from ..host.ratelimit import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS
 from ..protocol.codec import CheckedFrames
-from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS
+from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS, seat_id
 from .inbound import NotAPageMessage, page_message
 from .view import (
     BadIntent,
@@ -145,6 +147,28 @@ ASK_AGAIN: dict[str, Any] = {}
 not give its seat back)."""
 
 
+class KeptLogs:
+    """Each seat's log as its last page had it, by seat id: a page that takes its seat
+    back (a reload, a phone that slept, a dropped link) goes on from what its log said,
+    as a terminal's log goes on across a reconnect. Given only to a page that proved the
+    seat (the table's ``welcome`` comes after the proof), and only in its own language."""
+
+    def __init__(self, most: int = 16) -> None:
+        self._logs: dict[str, tuple[str, deque[LogLine]]] = {}
+        self._most = most
+
+    def keep(self, seat: str, language: str, log: deque[LogLine]) -> None:
+        """``log`` is the page's own, kept as it grows."""
+        self._logs.pop(seat, None)
+        self._logs[seat] = (language, log)
+        while len(self._logs) > self._most:
+            del self._logs[next(iter(self._logs))]
+
+    def kept(self, seat: str, language: str) -> list[LogLine]:
+        found = self._logs.get(seat)
+        return list(found[1]) if found is not None and found[0] == language else []
+
+
 class WebSeat:
     """The host's side of one page."""
 
@@ -163,8 +187,10 @@ class WebSeat:
         watching_gap: float = WATCHING_GAP,
         checked_frames: CheckedFrames | None = None,
         shared_texts: SharedTexts | None = None,
+        kept_logs: KeptLogs | None = None,
     ) -> None:
         self.ws = ws
+        self._kept_logs = kept_logs
         self._shared_texts = shared_texts
         """Where the pages that watch find a text already made for the same view."""
         self._checked_frames = checked_frames
@@ -339,6 +365,8 @@ class WebSeat:
                 again.append(ASK_AGAIN)
                 nursery.cancel_scope.cancel()
                 return
+            if message["type"] == "welcome" and not model.welcomed:
+                self._keep_log(session, model, message, language)
             for effect in model.on_message(message):
                 self._effects_in.send_nowait(effect)
             self._change()
@@ -374,6 +402,24 @@ class WebSeat:
         if runner.status is not Status.CLOSED:
             runner.stop()
         return again[0] if again else None
+
+    def _keep_log(
+        self, session: ClientSession, model: ClientModel, welcome: dict[str, Any], language: str
+    ) -> None:
+        """A seat proved back goes on from its log (before the welcome: what the table
+        says next is told after it, as to a terminal back with its log); a new seat's log
+        is kept from now on."""
+        kept = self._kept_logs
+        if kept is None or session.spectator:
+            return
+        if session.relayed_resume is not None:
+            seat = session.relayed_resume[0]
+            model.log.extend(kept.kept(seat, language))
+        elif isinstance(welcome.get("token"), str):
+            seat = seat_id(welcome["token"])
+        else:
+            return
+        kept.keep(seat, language, model.log)
 
     async def _choices(self, model: ClientModel, runner: ClientRunner) -> None:
         """The page's intents, to the client model, until the page goes."""

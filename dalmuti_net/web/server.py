@@ -37,7 +37,7 @@ from ..lang.i18n import DEFAULT_LANGUAGE, normalize_language
 from ..protocol import FrameReader, ProtocolError
 from ..protocol.codec import CheckedFrames
 from ..protocol.framing import frame
-from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, WebSeat, keep_alive
+from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, KeptLogs, WebSeat, keep_alive
 from .view import SharedTexts
 
 log = logging.getLogger(__name__)
@@ -194,6 +194,8 @@ class WebServer:
         watching page the same frames, checked once for all of them."""
         self.shared_texts = SharedTexts()
         """The watching pages' views, made once for all those whose views are equal."""
+        self.kept_logs = KeptLogs()
+        """Each seat's log as its last page had it, for the next page that proves it."""
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
         await serve_listeners(self.handle, listeners)  # quiet when descriptors run out
@@ -390,6 +392,7 @@ class WebServer:
             silence=self._silence,
             checked_frames=self.checked_frames,
             shared_texts=self.shared_texts,
+            kept_logs=self.kept_logs,
         )
         await seat.run(language)
         with trio.move_on_after(1):  # a page that is gone does not answer the close

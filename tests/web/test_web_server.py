@@ -363,6 +363,40 @@ async def test_a_page_dropped_in_the_lobby_takes_its_seat_back_and_its_leave_fre
         assert [seat.name for seat in table.seats.values()] == ["Bo"]
 
 
+async def test_a_page_back_at_its_seat_goes_on_from_its_log() -> None:
+    """A reloaded page (a phone that slept, a new tab) found its lobby's log empty: who
+    had joined while it was there was gone, where a terminal back from a dropped link
+    keeps its log. The page that proves the seat goes on from it now; a new seat starts
+    its own."""
+    table = Table("Web")
+    async with web_table_of(table) as port, AsyncExitStack() as stack:
+        first = await stack.enter_async_context(websocket(port, "/table"))
+        await page(first)
+        await first.send_message(json.dumps({"join": {"name": "Ana"}}))
+        token = await told_seat(first)
+        bo = await stack.enter_async_context(websocket(port, "/table"))
+        await page(bo)
+        await bo.send_message(json.dumps({"join": {"name": "Bo"}}))
+        await told_seat(bo)
+        joined = "Bo joins the table."
+        while joined not in json.dumps(await page(first)):  # Ana's page says so
+            pass
+        again = await stack.enter_async_context(websocket(port, "/table"))
+        await page(again)
+        await take_back(again, token, table.table_id)
+        await again.send_message(json.dumps({"do": "chat", "text": "back"}))  # a view more
+        while "view" not in (message := await page(again)):
+            pass
+        assert joined in [line["text"] for line in message["view"]["log"]]
+        cy = await stack.enter_async_context(websocket(port, "/table"))
+        await page(cy)
+        await cy.send_message(json.dumps({"join": {"name": "Cy"}}))
+        await told_seat(cy)
+        while "view" not in (message := await page(cy)):
+            pass
+        assert joined not in json.dumps(message)  # another seat's log is its own
+
+
 async def test_a_page_gone_silent_lets_its_seat_go() -> None:
     """A phone off the Wi-Fi sends no close: its page answers no ping, and its seat is
     let go (then the grace period and a stand-in, as for any dropped player)."""
