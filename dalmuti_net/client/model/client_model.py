@@ -243,7 +243,9 @@ class ClientModel(TableModel):
         """The table being joined from the list: host, port, whether it needs a code."""
         self.nudged = False
         """This seat was just nudged: a front end rings its bell (and clears this)."""
-        self._drop_told: str | None = None
+        self._drop_told: set[str | None] = set()
+        """The reasons said since the connection was lost (each once, however often the
+        host is tried again)."""
         self.received = Received()
         """What the last message asked of the screen besides the model."""
 
@@ -962,20 +964,25 @@ class ClientModel(TableModel):
                 self.screen = Screen.PROBLEM
 
     def _tell_drop(self, previous: Status) -> None:
-        """Reconnecting: say why, once for each new reason (a host that stays away is
-        tried again and again; its reason is not repeated each time)."""
+        """Reconnecting: say the connection is lost, and why, once; a host that stays away
+        is tried again and again, and a new reason for it (nothing answers any more) is
+        said once as still reconnecting, never as the connection lost again."""
         session = self.session
         reason = None if session is None else session.last_drop
         kind = None if session is None else session.last_drop_kind
         if kind in CONNECT_FAILURES:
             reason = self.t._(CONNECT_FAILURES[kind])
-        if previous is Status.RECONNECTING and reason == self._drop_told:
+        if previous is not Status.RECONNECTING:
+            self._drop_told = {reason}
+            if reason is None:
+                line = self.t._("Connection lost; reconnecting…")
+            else:
+                line = self.t._("Connection lost ({reason}); reconnecting…").format(reason=reason)
+        elif reason is None or reason in self._drop_told:
             return
-        self._drop_told = reason
-        if reason is None:
-            line = self.t._("Connection lost; reconnecting…")
         else:
-            line = self.t._("Connection lost ({reason}); reconnecting…").format(reason=reason)
+            self._drop_told.add(reason)
+            line = self.t._("Still reconnecting ({reason})…").format(reason=reason)
         self.add_log("error", line)
         if self.screen is Screen.CONNECTING:
             self.say(line, "error")
