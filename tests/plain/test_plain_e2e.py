@@ -192,7 +192,7 @@ def test_host_plain_runs_the_lobby_and_the_hand_as_the_host_player(tmp_path: Pat
     assert "Host pipe" in text and "is open on port" in text
     assert "1. Hal (you), host\n" in text and "Hal (you), host, not ready" not in text
     assert text.count("joins the table.") == 3
-    assert "The rules changed: First deal revolution: no taxes in hand 1 (rule 13)" in text
+    assert "The rules changed: First deal revolution, no taxes in hand 1 (rule 13)" in text
     assert "No taxes in the first hand." in text
     assert "Final standings" in text
     assert not ESCAPES.search(client.raw.decode("utf-8"))
@@ -404,7 +404,7 @@ def test_an_evening_in_lines_clocks_results_read_last_points_and_a_rematch(
     read_until(client, "Type ready when you are ready")
     client.send("rules")
     listed = read_until(client, "rule 8 45 gives 45 seconds per decision")
-    assert "8. Turn timer: then the default move: 60 s" in listed
+    assert "8. Turn timer (the default move when it runs out): 60 s" in listed
     assert "9. Results between hands, at most: 120 s" in listed
     client.send("rule 8 20")
     changed = read_until(client, "The rules changed:")[-1]

@@ -96,11 +96,11 @@ def test_the_lobby_is_told_and_commands_reach_the_host() -> None:
 def test_rules_are_listed_and_set_by_number_with_the_editors_checks() -> None:
     table = PlainLocal()
     lines = table.type("rules")
-    assert lines[1] == "1. First deal revolution: no taxes in hand 1 (rule 13): off"
+    assert lines[1] == "1. First deal revolution, no taxes in hand 1 (rule 13): off"
     assert "4. Hands to play: 1" in lines
     lines = table.type("rule 1")
     assert table.local.sent[-1] == {"type": "set_rules", "rules": {"first_deal_revolution": True}}
-    rule_13 = "First deal revolution: no taxes in hand 1 (rule 13)"
+    rule_13 = "First deal revolution, no taxes in hand 1 (rule 13)"
     assert lines[0].startswith(f"The rules changed: {rule_13};")
     table.type("rule 4 12")
     assert table.local.sent[-1] == {"type": "set_rules", "rules": {"hand_limit": 12}}
@@ -113,7 +113,7 @@ def test_rules_are_listed_and_set_by_number_with_the_editors_checks() -> None:
     assert table.type("rule 5") == ["Philanthropic scoring needs scoring: turn scoring on first."]
     assert len(table.local.sent) == sent + 1
     # The table's clocks are options 8 and 9, in seconds.
-    assert "8. Turn timer: then the default move: off" in table.type("rules")
+    assert "8. Turn timer (the default move when it runs out): off" in table.type("rules")
     lines = table.type("rule 8 45")
     assert table.local.sent[-1] == {"type": "set_timing", "turn_timer_ms": 45_000}
     assert lines[0].endswith(

@@ -36,7 +36,7 @@ def test_the_host_player_sets_the_turn_timer_and_the_pause_in_the_rules_menu() -
     # The summary says the clocks (this table was made without a turn timer).
     assert "No turn timer; results stay until everyone is ready, 3 seconds at most." in lobby
     to_option(table, "turn_timer")
-    assert "Turn timer: then the default move" in draw(table.ui)
+    assert "Turn timer (the default move when it runs out)" in draw(table.ui)
     table.press("right")
     assert table.sent[-1] == {"type": "set_timing", "turn_timer_ms": 15_000}
     table.press("right")

@@ -337,3 +337,14 @@ def test_the_quit_button_asks_the_question_in_its_own_words(language: str) -> No
     title = view(model)["question"]["title"].casefold()
     assert page_strings(t)["quit"].casefold() in title  # the page's button
     assert t._("quit").casefold() in title  # the terminal's key, "q quit"
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_a_rule_label_reads_as_a_label(language: str) -> None:
+    """Each row of the rules is a label and its value; the plain table says them "8. label:
+    value". The clock's label said "Turn timer: then the default move" (es "Reloj de turno:
+    luego la jugada por defecto"), a colon inside, which read as label, value, value."""
+    model = model_at("lobby", language=language)
+    labels = [rule["label"] for rule in view(model)["lobby"]["rules"]]
+    assert len(labels) == 9
+    assert not [label for label in labels if ":" in label or "：" in label]

@@ -28,14 +28,14 @@ class RuleField:
 
 
 RULE_FIELDS = (
-    RuleField("first_deal_revolution", N_("First deal revolution: no taxes in hand 1 (rule 13)")),
+    RuleField("first_deal_revolution", N_("First deal revolution, no taxes in hand 1 (rule 13)")),
     RuleField("stripped_decks", N_("Stripped decks for 4 or 5 players (rule 14)")),
     RuleField("scoring", N_("Scoring (rule 15)")),
     RuleField("hand_limit", N_("Hands to play")),
     RuleField("philanthropic_scoring", N_("Philanthropic scoring (rule 16)")),
     RuleField("merchant_exchange", N_("Merchant exchange (rule 17)")),
     RuleField("misdeal_chance", N_("Misdeal chance per deal (rule 18)")),
-    RuleField("turn_timer", N_("Turn timer: then the default move")),
+    RuleField("turn_timer", N_("Turn timer (the default move when it runs out)")),
     RuleField("results_pause", N_("Results between hands, at most")),
 )
 """The options of the host player's menu: the rules, then the table's clocks (which the
