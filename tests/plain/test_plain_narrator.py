@@ -271,7 +271,10 @@ def test_no_control_character_survives_a_hostile_name_or_chat() -> None:
     assert clean("a\x1b[2Jb\tc\x9bd\u202ee\u200bf") == "a [2Jb c d ef"
 
 
-def test_a_reconnection_is_told_and_the_open_question_asked_again() -> None:
+def test_a_reconnection_is_told_and_the_open_question_kept_not_asked_again() -> None:
+    """Back from a lost connection (a host restarted after kill -9) the same decision is
+    owed: "Your turn!" and the whole question were said a second time. The question stays
+    open, said once in a line, and is answered by its numbers as before."""
     table = PlainLocal()
     table.type("start")
     for _ in range(50):
@@ -287,7 +290,11 @@ def test_a_reconnection_is_told_and_the_open_question_asked_again() -> None:
     table.local.send({"type": "snapshot_request"})
     lines = table.take()
     assert lines[:2] == ["Reconnected.", "Up to date with the table."]
-    assert lines[-len(question.lines()) :] == question.lines()
+    assert "Your turn!" not in lines and question.lines()[0] not in lines, lines
+    assert "Still your turn: type again to hear the question." in lines
+    assert table.type("again") == question.lines()
+    assert table.plain.question is question
+    assert table.type("1")[0] == "You pass."  # its numbers answer it, as before
 
 
 def test_turn_timer_warnings_only_while_the_question_is_open() -> None:

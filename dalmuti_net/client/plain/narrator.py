@@ -128,6 +128,11 @@ class PlainTable:
         self.deadline_ms: int | None = None
         self._asked: object = None
         """The decision last asked (the model follows which one is owed)."""
+        self._asked_id: int | None = None
+        """Its ``decision_id``: a reconnection that brings back this very decision keeps
+        its question open rather than asking it again."""
+        self._back = False
+        """Reconnected since the last question was asked."""
         self._snapshots_seen = 0
         self._timers_seen: object = None
         self._timed_out_seen = 0
@@ -293,6 +298,8 @@ class PlainTable:
     def on_status(self, status: Status) -> None:
         model = self.model
         was_problem = model.screen is Screen.PROBLEM
+        if status is Status.CONNECTED and model.status is Status.RECONNECTING:
+            self._back = True
         model.on_status(status)
         if status is Status.CLOSED:
             if self.quitting:
@@ -514,7 +521,21 @@ class PlainTable:
         decision = self.model.owed
         if decision is self._asked:
             return
-        self._asked = decision
+        back, self._back = self._back, False
+        if (
+            back
+            and decision is not None
+            and self.question is not None
+            and decision == self._asked
+            and session.decision_id == self._asked_id
+            and not self.model.answered
+        ):
+            # The host came back owing the question already asked, with its clock
+            # started again: the question stays open (its numbers too), said once.
+            self._asked = decision
+            self._still_owed()
+            return
+        self._asked, self._asked_id = decision, session.decision_id
         if decision is None or decision is self.model.auto_passed:
             # (passed by the client itself: its log line said so)
             self.question = None
@@ -531,6 +552,19 @@ class PlainTable:
         self.question_serial += 1
         self.deadline_ms = session.deadline_ms
         self.say(self.t._("Your turn!"), *self.question.lines())
+        self._tell_time_to_answer()
+
+    def _still_owed(self) -> None:
+        """Back at the table, the question asked before the connection was lost is still
+        owed: said in one line, not asked a second time; its clock starts again."""
+        session = self.session
+        assert session is not None
+        self.question_serial += 1
+        self.deadline_ms = session.deadline_ms
+        self.say(self.t._("Still your turn: type again to hear the question."))
+        self._tell_time_to_answer()
+
+    def _tell_time_to_answer(self) -> None:
         if self.deadline_ms:
             seconds = max(1, round(self.deadline_ms / 1000))
             self.say(
