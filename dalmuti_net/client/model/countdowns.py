@@ -96,6 +96,15 @@ def offline_sentence(
     return t._("{name} is offline: a bot takes the seat in {n} s").format(name=name, n=left)
 
 
+def passed_for_you(t: Translator, by: str, times: int) -> str:
+    """Back at the table, under "While you were away...": how often the turn timer (``by``
+    ``timer``) or the bot standing in (``stand_in``) passed for the viewer, in one
+    sentence (each pass on a line of its own was noise: a pass changes no hand)."""
+    if by == "timer":
+        return t._("Passes the turn timer made for you: {n}.").format(n=times)
+    return t._("Passes the bot standing in made for you: {n}.").format(n=times)
+
+
 def moved_for_note(t: Translator, by: str, *, mine: bool = False) -> str:
     """After a move made for a player; ``mine``: for the viewer's own seat, who did not
     make it (a player back at the table reads which moves were not theirs)."""

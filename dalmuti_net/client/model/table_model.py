@@ -11,7 +11,7 @@ prompt_toolkit.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,6 +20,7 @@ from ...engine.events import (
     Event,
     HandEnded,
     HandStarted,
+    Passed,
     PlayerRemoved,
     TableEnded,
     Waiting,
@@ -28,7 +29,7 @@ from ...lang.i18n import N_, Translator
 from ...protocol.messages import Message
 from ..claims import MOVED_ON_JOIN
 from ..session import ClientSession, HostError
-from .countdowns import Countdowns, moved_for_note
+from .countdowns import Countdowns, moved_for_note, passed_for_you
 from .departures import hand_over_sentence, leaving_players, moved_up_sentence
 from .errors import describe_error
 from .narration import TableChanges, Told
@@ -549,12 +550,18 @@ class TableModel:
         fresh = [made_for for made_for in made if (hand, made_for[0]) not in self._told_made_for]
         if not fresh:
             return
+        self._told_made_for.update((hand, at) for at, _, _ in fresh)
+        # A move that changed the hand (a play, taxes...) is listed; passes are counted.
+        moves = [(event, by) for _, event, by in fresh if not isinstance(event, Passed)]
+        passes = Counter(by for _, event, by in fresh if isinstance(event, Passed))
         self.add_log("info", self.t._("While you were away, these moves were made for you:"))
-        for at, event, by in fresh:
-            self._told_made_for.add((hand, at))
+        for event, by in moves:
             text = describe_event(self.t, event, self.name_of, self.me)
             if text is not None:
                 self.add_log("event", text + " " + moved_for_note(self.t, by, mine=True))
+        for by in ("timer", "stand_in"):
+            if passes[by]:
+                self.add_log("info", passed_for_you(self.t, by, passes[by]))
 
     def _tell_end_missed(self, hand_events: tuple[Event | None, ...]) -> None:
         """Back at the table while the results of a hand that ended while this client
