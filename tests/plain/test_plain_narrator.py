@@ -363,10 +363,29 @@ def test_time_is_up_is_said_once_whether_the_hosts_timer_or_ours_ends_first() ->
 
     table.type("1")
     serial = next_question(table)
-    table.plain.deadline_ms = 2000  # too short for any warning: the host's move says it
+    table.plain.deadline_ms = 2000  # too short for any warning: said when the host moves
     table.plain.on_message({"type": "moved_for", "player": me, "by": "timer"})
     table.take()
-    assert table.printed.count(TIME_UP) == 2
+    assert table.printed.count(TIME_UP) == 3
+
+
+def test_the_timers_move_for_us_is_said_once() -> None:
+    """--plain said "Time is up: the host answers for you with the default move." and
+    then "You pass. (not you: the turn timer ran out and made the default move)": the
+    move is said without the note the sentence before it already gave."""
+    table = PlainLocal()
+    table.type("start")
+    next_question(table)
+    me = table.plain.model.me
+    assert me is not None
+    table.plain.deadline_ms = 2000  # too short for our own warnings: the host's move ends it
+    table.local.table.play_default(me)
+    table.local.pump()
+    lines = table.take()
+    assert lines.count(TIME_UP) == 1, lines
+    mine = [line for line in lines if line.startswith(("You pass", "You play"))]
+    assert mine and "turn timer" not in mine[0], lines  # (then auto-pass's own)
+    assert lines.index(TIME_UP) < lines.index(mine[0])
 
 
 def test_lobby_connection_flicker_is_not_news() -> None:

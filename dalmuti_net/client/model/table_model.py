@@ -127,6 +127,9 @@ class TableModel:
         """Lines added to the log so far (the log itself keeps only the last ones)."""
         self.on_log: Callable[[LogLine], None] | None = None
         """Told each line as the log gains it (the plain table prints them)."""
+        self.says_time_up = False
+        """The front end says itself, before the move, that the turn timer moved for this
+        seat (the plain table's "Time is up"): the move's line leaves out that note."""
         self.trick_story = TrickStory()
         """The trick in progress as it happened, and the last one until the next lead."""
         self.results: HandEnded | None = None
@@ -486,7 +489,9 @@ class TableModel:
             text = self._removed_sentence(event.player)
         mover = _mover(event)
         if text is not None and self._moved_for is not None and mover == self._moved_for[0]:
-            text += " " + moved_for_note(self.t, self._moved_for[1], mine=mover == self.me)
+            by = self._moved_for[1]
+            if not (self.says_time_up and by == "timer" and mover == self.me):
+                text += " " + moved_for_note(self.t, by, mine=mover == self.me)
             if mover == self.me:  # read as it was made: not news after a return
                 self._told_made_for.add((self._hand_number(), at))
             self._moved_for = None

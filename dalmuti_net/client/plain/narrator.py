@@ -98,6 +98,9 @@ TIMER_WARNINGS = (30, 10, 5, 0)
 """Seconds left on a turn timer at which a warning is printed (when there was more)."""
 
 
+TIME_UP = N_("Time is up: the host answers for you with the default move.")
+
+
 def warns_at(deadline_ms: int, seconds_left: int) -> bool:
     """Whether a question given ``deadline_ms`` gets the warning at ``seconds_left``: only
     when it had a couple of seconds more than that to begin with."""
@@ -121,6 +124,7 @@ class PlainTable:
         self.fresh: list[str] = []
         """What the table's log gained and is not printed yet."""
         self.model.on_log = lambda line: self.fresh.append(line.text)
+        self.model.says_time_up = True
         self._out: list[str] = []
         self.question: Question | None = None
         self.question_serial = 0
@@ -574,11 +578,14 @@ class PlainTable:
             )
 
     def _tell_time_up(self) -> None:
-        """The host's timer answered our open question: say that time is up, unless our
-        own countdown (which starts when the decision arrives, so ends a little after the
-        host's) already said so."""
-        if self.question is not None and warns_at(self.deadline_ms or 0, 0):
-            self.timer_warning(self.question_serial, 0)
+        """The host's timer moved for us: say that time is up, unless our own countdown
+        (which starts when the decision arrives, so ends a little after the host's)
+        already said so for the open question. It is said here, before the move, and
+        the move's line leaves out its note (``says_time_up``): once."""
+        if self.question is not None and self._time_up_told == self.question_serial:
+            return
+        self._time_up_told = self.question_serial
+        self.say(self.t._(TIME_UP))
 
     def timer_warning(self, serial: int, seconds_left: int) -> None:
         """The turn timer of question ``serial`` has ``seconds_left``: say so if it is open."""
@@ -588,7 +595,7 @@ class PlainTable:
             if self._time_up_told == serial:
                 return
             self._time_up_told = serial
-            self.say(self.t._("Time is up: the host answers for you with the default move."))
+            self.say(self.t._(TIME_UP))
             return
         self.say(
             self.t.n_(
