@@ -16,7 +16,7 @@ from ..protocol.codec import CheckedFrames
 from ..protocol.messages import Message
 from ..told import N_, Told
 from .claims import address_text
-from .connection import Connection, ConnectionClosed
+from .connection import AnswersHttp, Connection, ConnectionClosed
 from .fits import HostVersion
 from .session import ClientSession
 from .status import Status
@@ -68,8 +68,8 @@ class CannotConnect(Exception):
     def __init__(self, reason: str, kind: str | None = None) -> None:
         super().__init__(reason)
         self.kind = kind
-        """refused, unknown_name, no_route, timed_out or not_a_host when known, for a
-        sentence in the player's language (else only the system's own words)."""
+        """refused, unknown_name, no_route, timed_out, not_a_host or web_port when known,
+        for a sentence in the player's language (else only the system's own words)."""
 
 
 def connect_failure_kind(error: OSError) -> str | None:
@@ -94,8 +94,16 @@ class NotAHost(CannotConnect):
     """The first connection opened, but what answered is not a dalmuti-net host: it closed
     the connection or stayed silent before saying anything."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason, "not_a_host")
+    def __init__(self, reason: str, kind: str = "not_a_host") -> None:
+        super().__init__(reason, kind)
+
+
+class WebPort(NotAHost):
+    """What answered is a web server, most likely the host's web table (kind
+    ``web_port``); the reason is the table's port it named, or empty."""
+
+    def __init__(self, table_port: int | None) -> None:
+        super().__init__("" if table_port is None else str(table_port), "web_port")
 
 
 def peer_address(stream: trio.abc.Stream) -> str | None:
@@ -256,6 +264,7 @@ class ClientRunner:
         # is raised is raised after it: Python before 3.11.4 (Debian 12 has 3.11.2) wraps an
         # exception raised inside an except* clause in a group of its own.
         not_a_host: str | None = None
+        web_port: AnswersHttp | None = None
         self.session.address = peer_address(connection.stream) or self.session.address
         self._lobby_seat = False
         quitting = True
@@ -276,7 +285,9 @@ class ClientRunner:
             closed = group.exceptions[0]
             kind = closed.kind if isinstance(closed, ConnectionClosed) else None
             self.session.drop(str(closed), kind)
-            if first_connection and not self._answered:
+            if first_connection and isinstance(closed, AnswersHttp):
+                web_port = closed  # said at once: the web table's port, not the table's
+            elif first_connection and not self._answered:
                 not_a_host = (
                     "the connection was closed before the hello was answered: is it a "
                     "dalmuti-net host?"
@@ -310,6 +321,8 @@ class ClientRunner:
             if quitting and self._leave_lobby_on_quit and self._lobby_seat:
                 await self._leave_lobby(connection)
             await connection.aclose()
+        if web_port is not None:
+            raise WebPort(web_port.table_port)
         if not_a_host is not None:
             raise NotAHost(not_a_host)
         return finished

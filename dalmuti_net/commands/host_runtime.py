@@ -280,7 +280,7 @@ class PreparedHost:
 
         server = self.server
         assert server is not None and self.port is not None
-        door = TableDoor.of(server)
+        door = replace(TableDoor.of(server), tcp_port=self.port)
         wanted = self.ports[1] or self.port + 1
         listeners = await self._listen(self.options.web_port, wanted, "--web-port")
         self.web_port = listeners[0].socket.getsockname()[1]

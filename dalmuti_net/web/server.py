@@ -42,6 +42,12 @@ from .view import SharedTexts
 
 log = logging.getLogger(__name__)
 
+NOT_HTTP = -2
+"""``_read_head``'s end for bytes no HTTP request begins with (a request line starts with
+its method, letters; a TCP client's frame starts with its length, a 0 byte): a program
+sent to this port instead of the table's is told at once (400, ``Dalmuti-Port``), not
+after the head's timeout."""
+
 GONE = (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionClosed)
 """What a connection that went away raises: its end, not an error."""
 
@@ -121,6 +127,8 @@ class TableDoor:
     max_frame_bytes: int
     rate: float
     """Messages a second a client may send (the table's limit)."""
+    tcp_port: int | None = None
+    """The table's TCP port, named to a program that came here instead (``NOT_HTTP``)."""
 
     @property
     def code_required(self) -> bool:
@@ -249,6 +257,14 @@ class WebServer:
                 head, end = await self._read_head(stream)
         finally:
             del self._heads[id(waiting)]
+        if end == NOT_HTTP:
+            port = self.door.tcp_port
+            named = [] if port is None else [(b"dalmuti-port", str(port).encode())]
+            why = b"this port serves the web table, for a browser; programs use the table's port\n"
+            await _respond(
+                stream, 400, why, [(b"content-type", b"text/plain; charset=utf-8"), *named]
+            )
+            return
         if end == -1 and len(head) <= MAX_HEAD_BYTES:
             return  # silent too long, or closed to make room for a newcomer
         if end == -1 or end + 4 > MAX_HEAD_BYTES:
@@ -282,7 +298,7 @@ class WebServer:
 
     async def _read_head(self, stream: trio.abc.Stream) -> tuple[bytes, int]:
         """The bytes read until the blank line after the head (or more than the limit),
-        and where that line starts (-1: not there)."""
+        and where that line starts (-1: not there; ``NOT_HTTP``: not a request)."""
         head = b""
         end = -1
         while end == -1 and len(head) <= MAX_HEAD_BYTES:
@@ -290,6 +306,9 @@ class WebServer:
             if not data:
                 break
             head += data
+            start = head.lstrip(b"\r\n")  # (empty lines before a request are allowed)
+            if start and not start[:1].isalpha():
+                return head, NOT_HTTP
             end = head.find(b"\r\n\r\n")
         return head, end
 

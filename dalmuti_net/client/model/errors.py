@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ...lang.i18n import N_, Translator
 from ...protocol import PROTOCOL_VERSION
+from ..address import parse_address
+from ..claims import address_text
 from ..session import HostError
 
 ERROR_SENTENCES: dict[str, str] = {
@@ -124,7 +126,10 @@ CONNECT_FAILURES: dict[str, str] = {
 
 def describe_unreachable(t: Translator, address: str, reason: str, kind: str | None = None) -> str:
     """Why ``address`` could not be reached: in words when the kind of failure is known,
-    else the system's own (untranslated) words, as details."""
+    else the system's own (untranslated) words, as details. A web server answered
+    (``web_port``, ``reason`` the table's port it named, or empty): where to go instead."""
+    if kind == "web_port":
+        return describe_web_port(t, address, reason)
     sentence = CONNECT_FAILURES.get(kind or "")
     if sentence is None:
         told = t._("Could not reach the host at {address}.").format(address=address)
@@ -177,3 +182,22 @@ def describe_goodbye(
         return t._(PAGE_SHUTTING_DOWN)
     sentence = GOODBYE_SENTENCES.get(code or "")
     return t._(sentence) if sentence is not None else t._("The host closed the connection.")
+
+
+def describe_web_port(t: Translator, address: str, port: str) -> str:
+    """``dalmuti join`` sent to the web table's port: one sentence, the browser's address
+    and the table's (when the web port named its port)."""
+    try:
+        host, _ = parse_address(address)
+    except ValueError:
+        host = ""
+    if not (host and port.isdecimal()):
+        return t._(
+            "{address} serves the web table, for a browser (http://{address}/); the table "
+            'itself is at another port, the one the host gives after "Players join with".'
+        ).format(address=address)
+    table = address_text(host, int(port))
+    return t._(
+        "{address} serves the web table, for a browser (http://{address}/); the table "
+        "itself is at {table}."
+    ).format(address=address, table=table)

@@ -133,6 +133,13 @@ def for_error(
 def unreachable(
     t: Translator, address: str, reason: str, *, can_list: bool, kind: str | None = None
 ) -> RefusalScreen:
+    if kind == "web_port":  # reached, but the wrong port: nothing to troubleshoot or retry
+        return RefusalScreen(
+            "unreachable",
+            t._("Not the table's port"),
+            (describe_unreachable(t, address, reason, kind),),
+            _ways_out(t, can_list),
+        )
     return RefusalScreen(
         "unreachable",
         t._("The host cannot be reached"),

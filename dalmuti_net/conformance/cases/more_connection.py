@@ -6,7 +6,7 @@ import trio
 
 from ..context import Context
 from ..registry import Section, case
-from ..wire import CaseFailed, CaseSkipped
+from ..wire import CaseFailed, CaseSkipped, frame, pack
 
 
 @case("states.unknown-type-before-hello", Section.STATES)
@@ -113,6 +113,35 @@ async def _http(ctx: Context, path: str) -> int:
     if len(parts) < 2 or not parts[1].isdigit():
         raise CaseFailed(f"GET {path} got {data[:60]!r}")
     return int(parts[1])
+
+
+@case("ws.frame-at-web-port-400", Section.WEBSOCKET, transport="ws")
+async def frame_at_web_port(ctx: Context) -> None:
+    """A TCP client's frame sent to the web port gets 400 at once, its Dalmuti-Port header
+    the host's TCP port."""
+    try:
+        stream = await trio.open_tcp_stream(ctx.options.host, ctx.web_port())
+    except OSError as error:
+        raise CaseSkipped(f"no web port at {ctx.web_port()} ({error})") from None
+    async with stream:
+        await stream.send_all(frame(pack({"type": "hello", "version": 1, "name": "Frame"})))
+        data = b""
+        with trio.move_on_after(5):  # at once: well within the 10 s a head may take
+            while b"\r\n\r\n" not in data and len(data) < 8192:
+                chunk = await stream.receive_some(4096)
+                if not chunk:
+                    break
+                data += chunk
+    head = data.partition(b"\r\n\r\n")[0]
+    if not head.startswith(b"HTTP/1.1 400"):
+        raise CaseFailed(f"a frame at the web port got {data[:60]!r} (want 400 at once)")
+    ports = [
+        value.strip()
+        for name, _, value in (line.partition(b":") for line in head.split(b"\r\n")[1:])
+        if name.strip().lower() == b"dalmuti-port"
+    ]
+    if ports != [str(ctx.options.port).encode()]:
+        raise CaseFailed(f"its Dalmuti-Port headers were {ports!r}, not [{ctx.options.port}]")
 
 
 @case("ws.other-paths-404", Section.WEBSOCKET, transport="ws")
