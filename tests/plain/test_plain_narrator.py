@@ -323,6 +323,19 @@ def test_turn_timer_warnings_only_while_the_question_is_open() -> None:
 TIME_UP = "Time is up: the host answers for you with the default move."
 
 
+def test_no_turn_timer_warning_while_the_connection_is_lost() -> None:
+    """After kill -9 of the host --plain went on with "30 seconds left to answer!" (and at
+    0 would have said the host answers for us): a host that is gone answers nothing."""
+    table = PlainLocal()
+    table.type("start")
+    serial = next_question(table)
+    table.plain.on_status(Status.RECONNECTING)
+    table.take()
+    table.plain.timer_warning(serial, 30)
+    table.plain.timer_warning(serial, 0)
+    assert table.take() == []
+
+
 def next_question(table: PlainLocal) -> int:
     """Play on (the bots, the next hand) until we are asked; that question's serial."""
     for _ in range(50):

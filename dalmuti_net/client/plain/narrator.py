@@ -588,8 +588,12 @@ class PlainTable:
         self.say(self.t._(TIME_UP))
 
     def timer_warning(self, serial: int, seconds_left: int) -> None:
-        """The turn timer of question ``serial`` has ``seconds_left``: say so if it is open."""
+        """The turn timer of question ``serial`` has ``seconds_left``: say so if it is open
+        and the host is there (while the connection is lost the host's clock is not ours to
+        read: a host killed and restarted starts it again; back, the time left is said)."""
         if serial != self.question_serial or self.question is None or self.model.answered:
+            return
+        if self.model.status is not Status.CONNECTED:
             return
         if seconds_left <= 0:
             if self._time_up_told == serial:
