@@ -219,3 +219,22 @@ def test_back_after_a_drop_a_player_is_not_told_again_what_was_made_for_him_live
     away = told.index("While you were away, these moves were made for you:")
     assert told[away + 1 : away + 2] == ["Passes the turn timer made for you: 1."]
     assert sum(text.endswith(MINE_TIMER) for text in told) == 1
+
+
+def test_back_after_a_drop_no_heading_over_moves_the_log_does_not_mention() -> None:
+    """Found by hand (host killed and resumed): "While you were away, these moves were made
+    for you:" stood over nothing, for the timer's tax whose cards' line was read live (its
+    public `tax_paid` twin is not told to the two who saw the cards)."""
+    from dalmuti_net.engine.events import Passed, TaxCards, TaxPaid
+
+    session = ClientSession("Chen")
+    session.player = 2
+    model = TableModel(Translator("en"), session)
+    events = (TaxCards(2, 3, (12,)), TaxPaid(2, 3, 1))
+    model._tell_moves_made_for_me(events, {1: (2, "timer")})
+    assert [line.text for line in model.log] == []
+    model._tell_moves_made_for_me((*events, Passed(2)), {1: (2, "timer"), 2: (2, "timer")})
+    assert [line.text for line in model.log] == [
+        "While you were away, these moves were made for you:",
+        "Passes the turn timer made for you: 1.",
+    ]

@@ -557,13 +557,20 @@ class TableModel:
             return
         self._told_made_for.update((hand, at) for at, _, _ in fresh)
         # A move that changed the hand (a play, taxes...) is listed; passes are counted.
-        moves = [(event, by) for _, event, by in fresh if not isinstance(event, Passed)]
+        # An event the log does not mention (a tax paid, whose cards' line was told live)
+        # is nothing to say: no heading over nothing.
+        lines = [
+            text + " " + moved_for_note(self.t, by, mine=True)
+            for _, event, by in fresh
+            if not isinstance(event, Passed)
+            and (text := describe_event(self.t, event, self.name_of, self.me)) is not None
+        ]
         passes = Counter(by for _, event, by in fresh if isinstance(event, Passed))
+        if not lines and not passes:
+            return
         self.add_log("info", self.t._("While you were away, these moves were made for you:"))
-        for event, by in moves:
-            text = describe_event(self.t, event, self.name_of, self.me)
-            if text is not None:
-                self.add_log("event", text + " " + moved_for_note(self.t, by, mine=True))
+        for line in lines:
+            self.add_log("event", line)
         for by in ("timer", "stand_in"):
             if passes[by]:
                 self.add_log("info", passed_for_you(self.t, by, passes[by]))
