@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..engine import JESTER, Role
@@ -112,6 +112,17 @@ class Translator:
         """Between the items of a list of names: Chinese uses the enumeration comma."""
         return "、" if self.language == "zh_Hant" else ", "
 
+    def conjoined(self, names: Iterable[str]) -> str:
+        """Names in a sentence: "Ana, Bo and Cy", "Ana, Bo y Cy" ("Ana e Inés": Spanish
+        says "e" before the sound of i), "阿明、Bo、Cy" (Chinese lists them with 、)."""
+        items = list(names)
+        if len(items) < 2 or self.language == "zh_Hant":
+            return self.list_separator.join(items)
+        *first, last = items
+        if self.language != "es":
+            return f"{', '.join(first)} and {last}"
+        return f"{', '.join(first)} {'e' if _sounds_like_i(last) else 'y'} {last}"
+
     def card(self, card: int) -> str:
         return self._(CARD_NAMES[card])
 
@@ -141,3 +152,13 @@ def translator_for(requested: str | None, environ: Mapping[str, str] | None = No
             )
         return Translator(language)
     return local
+
+
+def _sounds_like_i(word: str) -> bool:
+    """Whether a Spanish word begins with the sound of i (Inés, Hilda; not Hielo, Yolanda)."""
+    low = word.lower()
+    if low.startswith("h"):
+        low = low[1:]
+        if low[:1] in ("i", "í") and low[1:2] in ("a", "e", "é", "o", "u"):
+            return False  # "hie-", "hia-": a y sound
+    return low[:1] in ("i", "í")

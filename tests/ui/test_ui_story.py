@@ -7,6 +7,7 @@ from test_ui_screens import answer
 from ui_support import LocalTable, draw
 
 from dalmuti_net.client.model.choosers import PlayChooser
+from dalmuti_net.client.model.departures import hand_over_sentence, moved_up_sentence
 from dalmuti_net.client.model.story import TrickStep, TrickStory, describe_event
 from dalmuti_net.engine import CardSet, Rules
 from dalmuti_net.engine import events as ev
@@ -17,6 +18,10 @@ NAMES = {1: "Ana (you)", 2: "Bo", 3: "Cy"}
 
 def name(player: int) -> str:
     return NAMES[player]
+
+
+def name_of(player: int) -> str:
+    return ["Ana", "Bo", "Cy", "Di"][player - 1]
 
 
 @pytest.mark.parametrize(
@@ -53,9 +58,32 @@ def test_seating_draw_ties_are_explained() -> None:
     assert first is not None and "the lowest" in first
     again = describe_event(t, ev.SeatingDraw(2, ((1, 3), (2, 8))), name, 1)
     assert again == (
-        "A tie: Ana (you), Bo drew the same card, so they draw again: "
+        "A tie: Ana (you) and Bo drew the same card, so they draw again: "
         "Ana (you): 3 Earl Marshal, Bo: 8 Mason."
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "names", "said"),
+    [
+        ("en", ["Ana"], "Ana"),
+        ("en", ["Ana", "Bo"], "Ana and Bo"),
+        ("en", ["Ana", "Bo", "Cy"], "Ana, Bo and Cy"),
+        ("es", ["Ana", "Bo", "Cy"], "Ana, Bo y Cy"),
+        # Spanish says "e" before the sound of i: "Ana e Inés", "Bo e Hilda", not "Hielo".
+        ("es", ["Ana", "Inés"], "Ana e Inés"),
+        ("es", ["Bo", "Hilda"], "Bo e Hilda"),
+        ("es", ["Bo", "Hielo"], "Bo y Hielo"),
+        ("zh_Hant", ["阿明", "Bo", "Cy"], "阿明、Bo、Cy"),
+    ],
+)
+def test_names_in_a_sentence_end_with_and(language: str, names: list[str], said: str) -> None:
+    assert Translator(language).conjoined(names) == said
+
+
+def test_tied_players_are_named_with_and_in_spanish() -> None:
+    told = describe_event(Translator("es"), ev.SeatingDraw(2, ((2, 3), (3, 8))), name, 1)
+    assert told is not None and told.startswith("Empate: Bo y Cy sacaron la misma carta")
 
 
 def test_the_trick_story_keeps_the_last_trick_until_the_next_lead() -> None:
@@ -146,3 +174,12 @@ def test_an_explanation_goes_when_the_choice_changes() -> None:
     assert problem in draw(table.ui)
     table.press("down")
     assert problem not in draw(table.ui)
+
+
+def test_those_who_left_and_moved_up_are_named_with_and() -> None:
+    t = Translator("en")
+    over = hand_over_sentence(t, 5, [1, 2, 3, 4], [3, 4], name_of)
+    assert over == "Hand 5 is over. Next seating: Ana, Bo (Cy and Di left the table)."
+    assert moved_up_sentence(t, "Ana", ["Bo", "Cy"]) == (
+        "Ana has left the table, so Bo and Cy move up one place."
+    )

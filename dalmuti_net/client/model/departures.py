@@ -65,7 +65,7 @@ def hand_over_sentence(
         "Hand {hand} is over. Next seating: {order} ({names} left the table).",
         "Hand {hand} is over. Next seating: {order} ({names} left the table).",
         len(gone),
-    ).format(hand=hand, order=order, names=t.list_separator.join(name(p) for p in gone))
+    ).format(hand=hand, order=order, names=t.conjoined(name(p) for p in gone))
 
 
 def moved_up_sentence(t: Translator, leaver: str, movers: Sequence[str]) -> str:
@@ -76,7 +76,7 @@ def moved_up_sentence(t: Translator, leaver: str, movers: Sequence[str]) -> str:
         "{name} has left the table, so {names} moves up one place.",
         "{name} has left the table, so {names} move up one place.",
         len(movers),
-    ).format(name=leaver, names=t.list_separator.join(movers))
+    ).format(name=leaver, names=t.conjoined(movers))
 
 
 def left_note(t: Translator, hands: int | None) -> str:

@@ -43,7 +43,7 @@ def describe_event(t: Translator, event: Event, name: Namer, me: int | None) -> 
                 "Seating draw (the best card, the lowest, seats its player first): {draws}."
             ).format(draws=draws)
         return t._("A tie: {names} drew the same card, so they draw again: {draws}.").format(
-            names=t.list_separator.join(name(p) for p, _ in event.draws), draws=draws
+            names=t.conjoined(name(p) for p, _ in event.draws), draws=draws
         )
     if isinstance(event, ev.SeatingSettled):
         if event.order[0] == me:
