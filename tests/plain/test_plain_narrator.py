@@ -655,3 +655,18 @@ def test_the_tables_found_are_listed_with_what_to_know_before_joining() -> None:
     ]
     plain.set_listings(tables)  # type: ignore[arg-type]
     assert plain.lines() == []  # said once
+
+
+def test_the_final_standings_are_said_once_when_the_host_then_closes() -> None:
+    """Found by hand: a table ended, then its host closed the connection, and --plain said
+    the end and the whole final standings a second time over the closed table's choices."""
+    table = PlainLocal()
+    table.type("start")
+    table.play_out()
+    goodbye = {"type": "goodbye", "code": "table_ended", "reason": "the table has ended"}
+    table.local.session.receive(goodbye)
+    table.plain.on_message(goodbye)
+    table.plain.on_status(Status.CLOSED)
+    lines = table.take()
+    assert table.printed.count("Final standings") == 1, lines
+    assert lines[0] == "This table has ended" and lines[-2] == "2. quit", lines

@@ -132,6 +132,8 @@ class PlainTable:
         self.deadline_ms: int | None = None
         self._asked: object = None
         """The decision last asked (the model follows which one is owed)."""
+        self._standings_told = False
+        """This table's final standings were said (as it ended, or when asked)."""
         self._asked_id: int | None = None
         """Its ``decision_id``: a reconnection that brings back this very decision keeps
         its question open rather than asking it again."""
@@ -335,6 +337,7 @@ class PlainTable:
         self._listings = []
 
     def _forget_table(self) -> None:
+        self._standings_told = False
         self._table_seen = None
         self._asked = None
         self._hand_told = None
@@ -700,7 +703,8 @@ class PlainTable:
         refusal = model.refusal
         assert refusal is not None
         self.say(refusal.title, *refusal.sentences)
-        if refusal.standings:
+        if refusal.standings and not self._standings_told:
+            # (Told as the table ended, they are not said again when its host closes.)
             self.say(t._("Final standings"))
             self._tell_rows(refusal.standings)
         if model.field is not None:
@@ -1056,6 +1060,7 @@ class PlainTable:
         ended = session.observation.ended
         self.say(t._("Final standings"))
         self._tell_rows(final_rows(t, ended, model.table, session.observation, model.name_of))
+        self._standings_told = True
         if just_ended:
             if not self.quitting:
                 self.say(t._("Type quit to leave."))
