@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from dalmuti_net.client.model import client_model
+from dalmuti_net.lang.i18n import Translator
 from tests.web.test_web_browser import (
     CARDS,
     CHROMIUM,
@@ -58,6 +60,8 @@ between_hands = 1.0
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
 LANDSCAPE = {"width": 844, "height": 390, "deviceScaleFactor": 1, "mobile": True}
 LAPTOP = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
+TALK = "shall we start once everyone has a drink and the cards are shuffled?"
+AUTO_PASSING = Translator("en")._(client_model.AUTO_PASSING)
 TERMINAL_WORDS = ("dalmuti join", "this program", "Run dalmuti", "Ctrl", "Esc ", "PgUp")
 """What a terminal says that a page never may."""
 
@@ -86,6 +90,14 @@ axe.run(document, {resultTypes: ["violations"]}).then(
     nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 4)}))),
   (e) => done([{id: "axe-failed", impact: "critical", help: String(e), nodes: []}]));
 """
+
+
+DRAWN = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => done()));
+"""
+"""Returns once a frame was drawn after the call (the second animation frame comes after
+the first was painted): after a resize, its layout and a draw, without a guessed sleep."""
 
 
 class Checks:
@@ -120,7 +132,7 @@ class Checks:
 
     def size(self, metrics: dict[str, Any]) -> None:
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-        time.sleep(0.2)  # a layout, then a draw
+        self.driver.execute_async_script(DRAWN)  # a layout, then a draw
 
     def language(self, tag: str, ready: Callable[[dict[str, Any]], bool]) -> None:
         """The page's own language menu: the page comes back in it, the seat kept."""
@@ -277,8 +289,8 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
 
     # The log follows its newest line, unless scrolled back: then it says so (finding 3).
     assert found["logLive"] == "polite", "the log is not a live region"
-    for n in range(14):
-        chat(driver, f"line {n} from a phone")
+    for n in range(6):  # each two or three rows at a phone's width: the log overflows
+        chat(driver, f"line {n} from a phone, long enough to wrap in the log: {TALK}")
     found = geometry(driver)
     assert found["logAtEnd"] and found["logScroll"] > 0, "the log did not follow its newest line"
     assert not found["newerShown"]
@@ -317,13 +329,21 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     # One's turn: the trick and whose turn stay in sight, a tap on a card picks a set
     # (findings 6, 7).
     turns = 0
-    taxed = False
+    taxed = auto_pass_turned_off = False
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
             state = look(driver)
             if state["standings"]:
                 break
+            if AUTO_PASSING in state["turnLine"] and "auto_pass" in state["taps"]:
+                # Off, by its button, in its pause: the pass is tapped instead. Each pass
+                # auto-pass makes waits 1.2 s so that the player sees it coming (fourteen
+                # were a third of this walk); the SDK player's browser test sees one through.
+                # (The page comes back with auto-pass on after a change of language.)
+                press(driver, "auto_pass")
+                auto_pass_turned_off = True
+                continue
             taxes = "commit" in state["taps"] and "answer" not in state["taps"]
             if state["myTurn"] and taxes and state["cards"] and not state["sets"] and not taxed:
                 # A tax or a gift: one tap a card picks it, one tap gives (finding 6).
@@ -346,6 +366,7 @@ def play_an_evening(driver: Any, checks: Checks, host: subprocess.Popen[str], ur
     else:
         pytest.fail("the table did not end in time")
     assert turns >= 1, "never my turn with a set to play"
+    assert auto_pass_turned_off, "auto-pass never said it was about to pass"
     assert taxed, "no tax or gift to give (seed 7 makes Pat the Greater Dalmuti)"
 
     # The final standings; the host ends the table: no red "reconnecting" (finding 5).

@@ -282,6 +282,11 @@ def play_the_hand(reader: Reader) -> None:
             if reader.find("button", last_word):  # the results: on to the standings
                 reader.press_button(last_word)
                 done.add("results")
+            elif reader.find("button", WORDS["auto_pass_on"]):
+                # Off, from the keyboard: each pass auto-pass makes waits 1.2 s so that the
+                # player hears it coming; the reader's passes are pressed by name instead.
+                reader.press_button(WORDS["auto_pass_on"])
+                done.add("auto-pass off")
             elif reader.find("button", give):
                 pay_taxes(reader, give)
                 done.add("taxes")
@@ -303,7 +308,7 @@ def play_the_hand(reader: Reader) -> None:
         time.sleep(0.2)
     else:
         pytest.fail(f"the hand did not end in time; done: {sorted(done)}")
-    assert {"taxes", "play", "results"} <= done, done
+    assert {"auto-pass off", "taxes", "play", "pass", "results"} <= done, done
     assert redrawn < 10, f"{redrawn} controls were gone before they could be pressed"
 
 
