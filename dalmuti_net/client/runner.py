@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import math
 import socket
 import time
 from collections.abc import Awaitable, Callable
@@ -277,7 +278,9 @@ class ClientRunner:
                 await connection.send(self.session.hello())
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._heartbeats, connection)
-                finished = await self._receive_loop(connection)
+                silence = _Silence(self.session)
+                nursery.start_soon(silence.keep)
+                finished = await self._receive_loop(connection, silence)
                 nursery.cancel_scope.cancel()
             quitting = False
         except* ConnectionClosed as group:
@@ -349,7 +352,12 @@ class ClientRunner:
             await trio.sleep(self.session.limit_ms("heartbeat_interval_ms") / 1000)
             await connection.send({"type": "heartbeat"})
 
-    async def _receive_loop(self, connection: Connection) -> bool:
+    async def _receive_loop(self, connection: Connection, silence: _Silence) -> bool:
+        with silence.scope:
+            return await self._receive(connection, silence)
+        raise ConnectionClosed(f"the host said nothing for {silence.timeout_s():g} s", "silent")
+
+    async def _receive(self, connection: Connection, silence: _Silence) -> bool:
         session = self.session
         deadline = trio.current_time() + HANDSHAKE_TIMEOUT_S
         handshake: float | None = deadline
@@ -395,16 +403,43 @@ class ClientRunner:
                 return True
             if message["type"] == "error" and message["fatal"]:
                 return message["code"] not in ("timeout", "slow_consumer")
-            message = await self._next_message(connection, handshake)
+            message = await silence.next_message(connection, handshake)
 
-    async def _next_message(self, connection: Connection, handshake: float | None) -> Message:
-        """The host's next message; a host silent for its heartbeat timeout has gone (the
-        connection is then lost, and taken back as any dropped one is). ``handshake``: the
-        hello's deadline, while it is not answered (``trio.TooSlowError`` past it)."""
-        silence_s = self.session.limit_ms("heartbeat_timeout_ms") / 1000
-        with trio.move_on_after(silence_s):
+
+class _Silence:
+    """A host silent for its heartbeat timeout has gone (the connection is then lost, and
+    taken back as any dropped one is): the time waited for each message, kept by one
+    task for the connection (``keep``) rather than a cancel scope for each message (a
+    busy table sends thousands a minute, to every client in the web table's host). Only
+    the waits count, never the time taken to handle a message."""
+
+    def __init__(self, session: ClientSession) -> None:
+        self._session = session
+        self._waiting_since = math.inf
+        """When the wait for the host's next message began (not waiting: infinity)."""
+        self.scope = trio.CancelScope()
+        """Around the receive loop: cancelled when a wait has lasted the timeout."""
+
+    def timeout_s(self) -> float:
+        return self._session.limit_ms("heartbeat_timeout_ms") / 1000
+
+    async def keep(self) -> None:
+        while True:
+            now = trio.current_time()
+            due = min(self._waiting_since, now) + self.timeout_s()
+            if now >= due:
+                self.scope.cancel()
+                return
+            await trio.sleep_until(due)
+
+    async def next_message(self, connection: Connection, handshake: float | None) -> Message:
+        """The host's next message. ``handshake``: the hello's deadline, while it is not
+        answered (``trio.TooSlowError`` past it)."""
+        self._waiting_since = trio.current_time()
+        try:
             if handshake is None:
                 return await connection.receive()
             with trio.fail_at(handshake):
                 return await connection.receive()
-        raise ConnectionClosed(f"the host said nothing for {silence_s:g} s", "silent")
+        finally:
+            self._waiting_since = math.inf
