@@ -137,8 +137,15 @@ class Handshake:
         spectator = message["role"] == "spectator"
         if self.held_to_address_caps(connection):
             self.admission.check_place(spectator, self._taken_from(connection, spectator))
-        if spectator:
-            spectators = sum(1 for c in self.state.connections.values() if c.spectator)
+        if spectator and connection.unseen:
+            # A listener for others who each hold a place of their own: it takes none,
+            # and its name is shown nowhere (``Connection.unseen``).
+            connection.spectator = True
+            connection.name = message["name"]
+        elif spectator:
+            spectators = sum(
+                1 for c in self.state.connections.values() if c.spectator and not c.unseen
+            )
             if spectators >= self.state.limits.max_spectators:
                 raise ProtocolError(ErrorCode.TABLE_FULL, "no spectator place is left")
             connection.spectator = True

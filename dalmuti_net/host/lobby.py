@@ -110,7 +110,7 @@ class Lobby:
         numbered too. Names are held against each other as chat shows them too (a
         spectator's with ``WATCHING``)."""
         base = normal_name(wanted, MAX_NAME_CHARS) or "Player"
-        watching = [c.name for c in self.state.connections.values() if c.spectator]
+        watching = [c.name for c in self.state.connections.values() if c.spectator and not c.unseen]
         taken = [seat.name for seat in self.state.seats.values()] + watching
         taken += [name + WATCHING for name in watching]
         shown_as = ("", WATCHING) if spectator else ("",)

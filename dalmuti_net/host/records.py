@@ -113,7 +113,9 @@ class Connection:
     address: str | None = None
     """The peer's IP address, for the limit on connections that have not said hello."""
     unseen: bool = False
-    """A history's listener (internal): watches without being a spectator anyone sees."""
+    """A listener (internal) that watches without being a spectator anyone sees, nor
+    taking a spectator's place: a history's, or the web table's watch for the pages of
+    one language (each page holds a place of its own, on its own connection)."""
     connected_at: float = 0.0
     challenge: Challenge | None = None
     """A ``hello`` with ``resume`` answered with a ``challenge``: the ``prove`` awaited."""

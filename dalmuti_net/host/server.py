@@ -257,17 +257,20 @@ class TableServer:
             address = None
         await self.handle_stream(stream, internal=False, address=address)
 
-    def connect_local(self, *, outside: str | None = None) -> trio.abc.Stream:
+    def connect_local(self, *, outside: str | None = None, unseen: bool = False) -> trio.abc.Stream:
         """An in-process client connection (the host player's UI, a bot): our end is
         served like any other, with the same protocol. ``outside``: the address of a
         browser this connection speaks for (the web table): it counts against the same
-        limits as a TCP client from that address (rate, hello, connections)."""
+        limits as a TCP client from that address (rate, hello, connections). ``unseen``:
+        a listener that watches for others who each have a connection of their own (the
+        web table's watching pages in one language): a spectator nobody sees, counted
+        in no place (``Connection.unseen``)."""
         assert self._nursery is not None, "run() first"
         client_end: trio.abc.Stream
         server_end: trio.abc.Stream
         if outside is None:
             client_end, server_end = trio.testing.memory_stream_pair()
-            self._nursery.start_soon(self.handle_stream, server_end, True)
+            self._nursery.start_soon(self.handle_stream, server_end, True, None, unseen)
         else:
             # Bounded as a socket is: nothing is buffered between the two ends (a send
             # waits until the other end took it), so what a browser does not read stays
@@ -294,13 +297,17 @@ class TableServer:
     # ------------------------------------------------------------------ one connection
 
     async def handle_stream(
-        self, stream: trio.abc.Stream, internal: bool = False, address: str | None = None
+        self,
+        stream: trio.abc.Stream,
+        internal: bool = False,
+        address: str | None = None,
+        unseen: bool = False,
     ) -> None:
         """Serve one connection until it ends. An error nothing foresaw while serving it
         ends this connection only (the client is told ``internal_error`` when it can be),
         with one line in the log: it never reaches the server's nursery."""
         try:
-            await self._serve_stream(stream, internal, address)
+            await self._serve_stream(stream, internal, address, unseen)
         except* Exception as group:
             where = Told(LOCAL) if address is None else address
             log_fault(log, CONNECTION_FAILED, group, address=where)
@@ -308,9 +315,11 @@ class TableServer:
                 await trio.aclose_forcefully(stream)
 
     async def _serve_stream(
-        self, stream: trio.abc.Stream, internal: bool, address: str | None
+        self, stream: trio.abc.Stream, internal: bool, address: str | None, unseen: bool = False
     ) -> None:
-        connection = self.table.connect(internal=internal, address=address, now=trio.current_time())
+        connection = self.table.connect(
+            internal=internal, address=address, now=trio.current_time(), unseen=unseen
+        )
         self.changed()  # room made for it closes an idle connection
         link = Link(connection, stream, self._socket_descriptor(stream), address=address)
         self.links[connection] = link

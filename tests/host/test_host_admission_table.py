@@ -146,3 +146,23 @@ def test_a_resume_needs_no_join_code_its_proof_lets_it_in() -> None:
     # A new seat still needs the code.
     connection = table.connect(address="10.0.0.1", now=3.0)
     assert codes(say(table, connection, hello("Eve"), 3.0)) == ["bad_code"]
+
+
+def test_an_unseen_listener_takes_no_spectators_place_nor_name() -> None:
+    """A listener for others who each hold a place (the web table's watch for its pages)
+    is let in when every spectator place is taken, leaves the last place to a person,
+    and holds no name against anyone; the table shows only the person watching."""
+    table = Table("Watched", limits=Limits(max_spectators=1))
+    listener = table.connect(internal=True, unseen=True)
+    welcome = say(table, listener, hello("Ana", role="spectator"), 0.0)[0]
+    assert welcome["type"] == "welcome", welcome
+    person = table.connect(address="10.0.0.1")
+    welcome = say(table, person, hello("Ana", role="spectator"), 0.0)[0]
+    assert welcome["type"] == "welcome", welcome
+    assert table.connections[person].name == "Ana"  # not "Ana (2)"
+    assert table.table_message()["watching"] == ["Ana"]
+    assert table.table_message()["spectators"] == 1
+    third = table.connect(internal=True, unseen=True)
+    assert say(table, third, hello("Bo", role="spectator"), 0.0)[0]["type"] == "welcome"
+    refused = table.connect(address="10.0.0.2")
+    assert codes(say(table, refused, hello("Cy", role="spectator"), 0.0)) == ["table_full"]
