@@ -44,6 +44,9 @@ HOST_UNPROVEN = "host_unproven"
 """The code of the error this client makes up (the host sent none) when a host could not
 prove it holds the seat this client asked back: the connection is closed, nothing sent."""
 
+PLAY = frozenset({"chat", "timers", "moved_for", "nudged", "decision"})
+"""Besides the numbered events, the messages that follow the play (``follows_play``)."""
+
 # What a client keeps is bounded, whatever a host sends (a chat flood, say).
 KEPT_CHAT = 200
 KEPT_ERRORS = 50
@@ -153,6 +156,11 @@ class ClientSession:
     broken: str | None = None
     """Why this client stopped talking to the host: its messages could not be read or did
     not fit the table, again after reconnecting (English, for a detail)."""
+    follows_play: bool = True
+    """False: a spectator's session that keeps only what is its own (its welcome, its
+    refusals, its goodbye) and the table's seats, leaving the play (events, chat, timers)
+    to a client that follows it for several viewers: the web table's watch, one for the
+    pages watching in one language (``web/watch.py``)."""
 
     def limit_ms(self, name: str) -> int:
         """A limit from the host's ``welcome`` (``heartbeat_interval_ms``,
@@ -255,10 +263,17 @@ class ClientSession:
             return {}
         return {seat.player: seat.name for seat in self.table.players}
 
+    def takes(self, message: Message) -> bool:
+        """Whether this session takes ``message`` in: every one, but the play's when it
+        does not follow the play (``follows_play``)."""
+        return self.follows_play or not (message["type"] in PLAY or "seq" in message)
+
     def receive(self, message: Message) -> None:
         """Take one validated host message into account. Raises ``fits.HostUnfit`` (and
         changes nothing) when it does not fit what is known, ``fits.HostVersion`` for a
         ``welcome`` of another protocol version."""
+        if not self.takes(message):
+            return
         kind = message["type"]
         table: TableView | None = None
         if kind == "welcome":
@@ -425,6 +440,11 @@ class ClientSession:
 
     def _snapshot(self, message: Message) -> None:
         table = fit_table("snapshot", message["table"])
+        if not self.follows_play:
+            self.player = message["you"]
+            self._table(table)
+            self.needs_snapshot = False
+            return
         game = message["game"]
         if game is not None:
             check_game(game)

@@ -3,7 +3,10 @@
 The page sends JSON text messages (``join``, then intents); the host runs a
 ``ClientSession`` and a ``ClientModel`` for it, an ordinary protocol client of this very
 table over an in-memory stream (seated as that page's seat, so it knows only what that
-seat may know), and sends the page each new view, already in the viewer's language.
+seat may know), and sends the page each new view, already in the viewer's language. A
+page that watches is drawn from the watch of its language (``watch.py``: one client for
+all the pages watching in it, a spectator's stream being the same for every spectator);
+its own client then keeps only its presence and what is its own.
 
 The page holds its seat's resume token, and proves it as any client does (PROTOCOL.md,
 "Taking a seat back"), so that a program that takes this address while the host is away
@@ -34,23 +37,26 @@ import logging
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
+from ..client.model import intents as do
 from ..client.model.client_model import (
     BackToList,
     ClientModel,
     Effect,
     Quit,
     Rejoin,
+    Screen,
     Send,
     Wake,
 )
 from ..client.model.display import display
 from ..client.model.errors import PAGE_REFUSED, with_details
-from ..client.model.table_model import LogLine
+from ..client.model.table_model import LogLine, Received
 from ..client.runner import CannotConnect, ClientRunner
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
 from ..client.status import Status
@@ -68,7 +74,9 @@ from .view import (
     page_intent,
     page_strings,
     view_text,
+    watching_view,
 )
+from .watch import Watch, Watches
 
 log = logging.getLogger(__name__)
 
@@ -188,9 +196,17 @@ class WebSeat:
         checked_frames: CheckedFrames | None = None,
         shared_texts: SharedTexts | None = None,
         kept_logs: KeptLogs | None = None,
+        watches: Watches | None = None,
     ) -> None:
         self.ws = ws
         self._kept_logs = kept_logs
+        self._watches = watches
+        """Where a page that watches finds the table as its language's watchers see it."""
+        self._watch: Watch | None = None
+        """The watch this page is drawn from while it watches (None: its own client
+        follows the play, as a seated page's always does)."""
+        self._closed_results: object = None
+        """The results this watching page closed (the watch's, still shown to others)."""
         self._shared_texts = shared_texts
         """Where the pages that watch find a text already made for the same view."""
         self._checked_frames = checked_frames
@@ -346,7 +362,35 @@ class WebSeat:
         )
         self.model = model
         again: list[dict[str, Any]] = []
+        watching: AbstractAsyncContextManager[Watch | None] = nullcontext(None)
+        if session.spectator and self._watches is not None:
+            watching = self._watches.joined(language, self._follow_watch)
+        async with watching as watch:
+            self._watch = watch
+            if watch is not None:
+                session.follows_play = False  # the watch follows it, once for all
+            try:
+                await self._follow(session, model, again, join, language)
+            finally:
+                self._watch = None
+        return again[0] if again else None
 
+    def _follow_watch(self, received: Received | None) -> None:
+        """The watch changed: a view is due. A new hand drops this page's notice, as it
+        drops the notice of a client that follows the play itself
+        (``ClientModel.on_message``)."""
+        if received is not None and received.hand_started and self.model is not None:
+            self.model.notice = None
+        self._change()
+
+    async def _follow(
+        self,
+        session: ClientSession,
+        model: ClientModel,
+        again: list[dict[str, Any]],
+        join: dict[str, Any],
+        language: str,
+    ) -> None:
         async def on_message(message: dict[str, Any]) -> None:
             if session.challenge_to_relay is message:
                 await self._send(
@@ -367,6 +411,8 @@ class WebSeat:
                 return
             if message["type"] == "welcome" and not model.welcomed:
                 self._keep_log(session, model, message, language)
+            if not session.takes(message):
+                return  # the play: the watch has it
             for effect in model.on_message(message):
                 self._effects_in.send_nowait(effect)
             self._change()
@@ -401,7 +447,6 @@ class WebSeat:
             nursery.cancel_scope.cancel()
         if runner.status is not Status.CLOSED:
             runner.stop()
-        return again[0] if again else None
 
     def _keep_log(
         self, session: ClientSession, model: ClientModel, welcome: dict[str, Any], language: str
@@ -434,6 +479,8 @@ class WebSeat:
                 intent = page_intent(model, message)
             except BadIntent as error:
                 raise PageError(str(error)) from None
+            if isinstance(intent, do.CloseResults) and self._watch is not None:
+                self._closed_results = self._watch.model.results  # for this page only
             effects = [] if intent is None else model.intend(intent)
             for effect in effects:
                 self._effects_in.send_nowait(effect)
@@ -520,7 +567,8 @@ class WebSeat:
             self._at_once.set()
 
     def _counting_down(self) -> bool:
-        return self.model is not None and self.model.countdowns.running
+        model = self.model if self._watch is None else self._watch.model
+        return model is not None and model.countdowns.running
 
     def _watching(self) -> bool:
         session = None if self.model is None else self.model.session
@@ -550,7 +598,12 @@ class WebSeat:
         session = model.session
         if session is not None:
             await self._tell_seat(session)
-        shown = display(model)
+        watch = self._watch
+        if watch is not None and watch.following and model.screen is Screen.TABLE:
+            closed = watch.model.results is not None and watch.model.results is self._closed_results
+            shown = watching_view(watch.shown(), model, results_closed=closed)
+        else:
+            shown = display(model)
         shared = self._shared_texts
         view = shared.text(shown) if shared is not None and self._watching() else view_text(shown)
         if view != self._sent_view:

@@ -39,6 +39,7 @@ from ..protocol.codec import CheckedFrames
 from ..protocol.framing import frame
 from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, KeptLogs, WebSeat, keep_alive
 from .view import SharedTexts
+from .watch import Watches
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +130,10 @@ class TableDoor:
     """Messages a second a client may send (the table's limit)."""
     tcp_port: int | None = None
     """The table's TCP port, named to a program that came here instead (``NOT_HTTP``)."""
+    watch: Callable[[], trio.abc.Stream] | None = None
+    """A new in-process listener of the table that takes no one's place: the watch the
+    pages watching in one language are drawn from (``watch.py``). Without it, each
+    watching page's client follows the play itself."""
 
     @property
     def code_required(self) -> bool:
@@ -146,6 +151,7 @@ class TableDoor:
             code=table.code,
             max_frame_bytes=table.max_frame_bytes,
             rate=table.limits.max_messages_per_second,
+            watch=lambda: server.connect_local(unseen=True),
         )
 
 
@@ -204,9 +210,24 @@ class WebServer:
         """The watching pages' views, made once for all those whose views are equal."""
         self.kept_logs = KeptLogs()
         """Each seat's log as its last page had it, for the next page that proves it."""
+        self.watches: Watches | None = None
+        """The table as the pages watching in each language see it, followed once for
+        all of them (while ``serve`` runs, when the door can make a listener)."""
+        listen = door.watch
+        if listen is not None:
+
+            async def connect() -> trio.abc.Stream:
+                await trio.lowlevel.checkpoint()
+                return listen()
+
+            self.watches = Watches(connect, self.checked_frames)
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
-        await serve_listeners(self.handle, listeners)  # quiet when descriptors run out
+        async with trio.open_nursery() as nursery:
+            if self.watches is not None:
+                await nursery.start(self.watches.run)
+            await serve_listeners(self.handle, listeners)  # quiet when descriptors run out
+            nursery.cancel_scope.cancel()
 
     async def handle(self, stream: trio.SocketStream) -> None:
         try:
@@ -412,6 +433,7 @@ class WebServer:
             checked_frames=self.checked_frames,
             shared_texts=self.shared_texts,
             kept_logs=self.kept_logs,
+            watches=self.watches,
         )
         await seat.run(language)
         with trio.move_on_after(1):  # a page that is gone does not answer the close

@@ -21,7 +21,13 @@ from typing import Any
 from ..client.model import intents as do
 from ..client.model.choosers import whole_answers
 from ..client.model.client_model import ClientModel
-from ..client.model.display import Display
+from ..client.model.display import (
+    Display,
+    connection_mark,
+    field_view,
+    notice_view,
+    question_view,
+)
 from ..client.model.help import clocks_section, game_sections
 from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_, Translator
 
@@ -51,6 +57,32 @@ def view_text(view: Display) -> str:
     fields only as it meets one. A view holds hundreds of values and every page is sent
     one at each change: walking them in Python first was half the cost of a view."""
     return json.dumps({"view": view}, ensure_ascii=False, default=_fields_of)
+
+
+def watching_view(watched: Display, own: ClientModel, *, results_closed: bool) -> Display:
+    """A watching page's view: the table as the watch of its language shows it
+    (``web/watch.py``: the same for every spectator), with what is the page's own from its
+    own client model: where its connection stands, its notice (else the table's, said to
+    every watcher), the question it was asked, a field to type; and without the results
+    it closed."""
+    table, can = watched.table, watched.can
+    if results_closed and table is not None and table.results is not None:
+        table = dataclasses.replace(table, results=None)
+        can = tuple(name for name in can if name != "close_results")
+    question = question_view(own)
+    if question is not None:
+        can = ("exit",)  # as ``display.can``: a question is answered first
+    return dataclasses.replace(
+        watched,
+        status=own.status.value,
+        connection=connection_mark(own),
+        table=table,
+        question=question,
+        field=field_view(own),
+        notice=notice_view(own) or watched.notice,
+        auto_pass=own.preferences.auto_pass,
+        can=can,
+    )
 
 
 class SharedTexts:

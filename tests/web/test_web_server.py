@@ -45,6 +45,7 @@ async def web_table_of(table: Table, **timing: float) -> AsyncIterator[int]:
         code=code,
         max_frame_bytes=table.max_frame_bytes,
         rate=table.limits.max_messages_per_second,
+        watch=lambda: server.connect_local(unseen=True),
     )
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)

@@ -810,7 +810,8 @@ CONNECTION_WORDS = {
 }
 
 
-def _connection(model: ClientModel) -> Mark:
+def connection_mark(model: ClientModel) -> Mark:
+    """Where the connection stands, in words and a tone."""
     if not model.live:  # nothing is connected: what is shown is a replay
         return Mark(model.t._("replay"), "dim")
     words, tone = CONNECTION_WORDS[model.status]
@@ -904,17 +905,32 @@ def choice_views(t: Translator, choices: Iterable[Choice]) -> tuple[ChoiceView, 
     )
 
 
+def question_view(model: ClientModel) -> QuestionView | None:
+    question = model.question
+    if question is None:
+        return None
+    return QuestionView(question.title, choice_views(model.t, question.choices))
+
+
+def field_view(model: ClientModel) -> FieldView | None:
+    field = model.field
+    if field is None:
+        return None
+    return FieldView(field.purpose, model.t._(field.label), field.text, field.max_chars)
+
+
+def notice_view(model: ClientModel) -> NoticeView | None:
+    notice = model.notice
+    return None if notice is None else NoticeView(notice.text, notice.level)
+
+
 def display(model: ClientModel) -> Display:
     """Everything a front end shows now, in the viewer's language."""
-    t = model.t
-    question = model.question
-    field = model.field
-    notice = model.notice
     return Display(
         screen=model.screen.value,
         title=_title(model),
         status=model.status.value,
-        connection=_connection(model),
+        connection=connection_mark(model),
         name="" if model.table is None else model.table.name,
         me=model.me,
         host=model.is_host,
@@ -923,14 +939,10 @@ def display(model: ClientModel) -> Display:
         lobby=lobby_view(model),
         table=table_state(model),
         log=tuple(LogEntry(line.kind, line.text) for line in list(model.log)[-LOG_SHOWN:]),
-        question=None
-        if question is None
-        else QuestionView(question.title, choice_views(t, question.choices)),
+        question=question_view(model),
         refusal=_refusal(model),
-        field=None
-        if field is None
-        else FieldView(field.purpose, t._(field.label), field.text, field.max_chars),
-        notice=None if notice is None else NoticeView(notice.text, notice.level),
+        field=field_view(model),
+        notice=notice_view(model),
         auto_pass=model.preferences.auto_pass,
         can=can(model),
     )
