@@ -37,7 +37,7 @@ BROWSER = {
     *("setProperty", "style", "tagName", "toggle", "type", "visibilityState"),
     # A WebSocket's, an observer's, a phone's.
     *("OPEN", "close", "onclose", "onmessage", "onopen", "readyState", "send"),
-    *("ResizeObserver", "observe", "vibrate"),
+    *("ResizeObserver", "observe", "vibrate", "now"),
 }
 CHANNEL = {
     *("lang", "proven", "token", "table_id"),
@@ -46,9 +46,10 @@ CHANNEL = {
     *("strings", "languages", "code_required"),
 }
 """The page channel's own words outside the view (``web/seat.py``: the hello, a kept seat)."""
-PAGE = {*PAGE_STRINGS, "typing", "parent", "spectator"}
+PAGE = {*PAGE_STRINGS, "typing", "parent", "spectator", "first", "most", "steady"}
 """The page's own words (``strings.*``), and what the page keeps of its own: the rule being
-typed, the button that had the focus, whether the player asked to watch."""
+typed, the button that had the focus, whether the player asked to watch, its waits before
+trying again (``RETRY``)."""
 
 
 def named(schema: Any) -> set[str]:

@@ -112,7 +112,10 @@ function sameText(a, b) {   // in time that does not tell how much of a guess wa
 let ws = null;
 let joined = null;          // {name, spectator, code}: what the player asked for
 let left = false;           // the player left, or the host could not prove the seat: no reconnecting
-let retries = 0;
+let retries = 0;            // connections in a row that did not stay up: the next waits longer
+// In ms: the first wait before trying again, the longest, and how long a connection stays
+// up to count as a working one (the next wait is the first again).
+const RETRY = { first: 500, most: 8000, steady: 10000 };
 let strings = {};
 let helpSections = [];    // the help, in the chosen language (the hello has it)
 let local = { help: false, rules: false, chat: false, typing: null };   // what only this page opens
@@ -191,16 +194,21 @@ function connect() {
   asking = null;
   newSeat = false;
   refused.clear();   // a host that proved nothing cannot make this page drop a seat for good
-  socket.onopen = () => { retries = 0; };   // the join waits for the host's hello
+  // The join waits for the host's hello. The wait before the next try is reset only once
+  // this one has stayed up a while: a host that answers, then hangs up at once (a seat
+  // given, then nothing), is asked ever more slowly, not every half second for ever.
+  let opened = null;
+  socket.onopen = () => { opened = Date.now(); };
   socket.onmessage = (event) => { if (ws === socket) receive(JSON.parse(event.data)); };
   socket.onclose = () => {
     if (ws !== socket) return;   // an earlier connection, closed after its successor opened
     ws = null;
     asking = null;
+    if (opened !== null && Date.now() - opened >= RETRY.steady) retries = 0;
     if (left) return;
     // After the final standings a closed connection loses nothing: the standings stay.
     if (!ended()) status(strings.reconnecting || "…", true);
-    const delay = Math.min(8000, 500 * 2 ** retries++);
+    const delay = Math.min(RETRY.most, RETRY.first * 2 ** retries++);
     setTimeout(() => { if (!ws && !left) connect(); }, delay);
   };
 }
@@ -848,6 +856,7 @@ $("editor-cancel").addEventListener("click", () => {
 $("again").addEventListener("click", () => { left = false; joined = null; retries = 0; if (ws) ws.close(); connect(); });
 $("lang").addEventListener("change", () => {
   store.set("dalmuti.lang", $("lang").value);
+  retries = 0;   // the player's own doing: back at once, however often
   if (ws) ws.close();   // back at once in the new language (the seat is kept)
 });
 document.addEventListener("visibilitychange", () => {

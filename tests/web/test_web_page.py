@@ -1,0 +1,105 @@
+"""The page's own logic in headless Chromium, with no host behind it: its WebSocket, its
+timers and its clock are stand-ins the test moves (installed before ``app.js`` runs), so
+what the page does after a hang-up or with a view is checked without waiting on anything.
+
+Skipped, as the other browser tests are, without chromium and chromium-driver.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web import test_web_browser as phones
+from tests.web.test_web_browser import chromium
+
+pytestmark = phones.pytestmark  # skipped without chromium and chromium-driver
+
+STATIC = Path(__file__).resolve().parents[2] / "dalmuti_net" / "web" / "static"
+
+STAND_INS = """
+window.fake = {now: 1e12, sockets: [], timers: []};
+Date.now = () => window.fake.now;
+window.setTimeout = (run, ms) => { window.fake.timers.push({run: run, ms: ms}); return 0; };
+class FakeSocket {
+  constructor(url) {
+    this.url = url; this.readyState = 0; this.sent = []; window.fake.sockets.push(this);
+  }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close() { if (this.readyState !== 3) { this.readyState = 3; this.onclose({}); } }
+}
+FakeSocket.CONNECTING = 0; FakeSocket.OPEN = 1; FakeSocket.CLOSING = 2; FakeSocket.CLOSED = 3;
+window.WebSocket = FakeSocket;
+const newest = () => window.fake.sockets[window.fake.sockets.length - 1];
+// The host's side of the newest connection: it opens, says something, hangs up.
+window.hostOpens = () => { const s = newest(); s.readyState = 1; s.onopen({}); };
+window.hostSays = (message) => newest().onmessage({data: JSON.stringify(message)});
+window.hostHangsUp = () => { const s = newest(); s.readyState = 3; s.onclose({}); };
+// The page's timers that are due, run (its retry among them); the waits they asked for.
+window.timersRun = () => {
+  const due = window.fake.timers.splice(0);
+  for (const timer of due) timer.run();
+  return due.map((timer) => timer.ms);
+};
+"""
+
+
+class QuietFiles(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def page_url() -> Iterator[str]:
+    """The page's own files, served on 127.0.0.1 (no table behind them)."""
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietFiles, directory=str(STATIC))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def page(page_url: str) -> Iterator[Any]:
+    with chromium() as driver:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": STAND_INS})
+        yield driver
+
+
+def load(driver: Any, url: str) -> None:
+    driver.get(url)
+    assert driver.execute_script("return window.fake.sockets.length") == 1
+
+
+def test_a_host_that_hangs_up_at_once_is_asked_ever_more_slowly(page: Any, page_url: str) -> None:
+    """A host (or a program at its address) that takes the connection and hangs up at
+    once was asked again every half second for ever: the page reset its wait as soon as a
+    connection opened. It waits twice as long each time now, up to 8 s, and comes back at
+    once again only after a connection that stayed up."""
+    load(page, page_url)
+    waits = []
+    for _ in range(6):
+        page.execute_script("hostOpens(); fake.now += 300; hostHangsUp();")
+        [wait] = page.execute_script("return timersRun();")
+        waits.append(wait)
+    assert waits == [500, 1000, 2000, 4000, 8000, 8000]
+    # A host not there at all (the connection never opens): the wait keeps growing.
+    page.execute_script("hostHangsUp();")
+    assert page.execute_script("return timersRun();") == [8000]
+    # A connection that stayed up a minute: the next try comes soon again.
+    page.execute_script("hostOpens(); fake.now += 60000; hostHangsUp();")
+    assert page.execute_script("return timersRun();") == [500]
+    page.execute_script("hostOpens(); fake.now += 300; hostHangsUp();")
+    assert page.execute_script("return timersRun();") == [1000]
+    assert page.execute_script("return fake.sockets.length") == 10
