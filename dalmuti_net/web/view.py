@@ -22,6 +22,7 @@ from ..client.model import intents as do
 from ..client.model.choosers import whole_answers
 from ..client.model.client_model import ClientModel
 from ..client.model.display import (
+    CONNECTION_WORDS,
     Display,
     connection_mark,
     field_view,
@@ -29,6 +30,7 @@ from ..client.model.display import (
     question_view,
 )
 from ..client.model.help import clocks_section, game_sections
+from ..client.status import Status
 from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_, Translator
 
 MAX_TEXT = 1000
@@ -215,8 +217,8 @@ PAGE_STRINGS = {
     "join": N_("Join the table"),
     "watch": N_("Watch"),
     "language": N_("Language"),
-    "connecting": N_("Connecting…"),
-    "reconnecting": N_("Connection lost, reconnecting…"),
+    # The page's own link lost, no view can say so: the view's words (CONNECTION_WORDS).
+    "reconnecting": CONNECTION_WORDS[Status.RECONNECTING][0],
     "closed": N_("The connection to the host is closed."),
     "again": N_("Join again"),
     "empty_name": N_("Your name cannot be empty."),
@@ -262,7 +264,8 @@ PAGE_STRINGS = {
     # A picked tax card's mark, as a screen reader says it ({card}: "12 Peasant").
     "take_back": N_("Chosen: {n}. Take one back: {card}"),
 }
-"""The page's own words (its join form, buttons and connection line), in the catalogs."""
+"""The page's own words (its join form and buttons), in the catalogs; where the connection
+stands is the view's ``connection``, but for the page's own link lost."""
 
 
 def page_strings(t: Translator) -> dict[str, str]:

@@ -16,8 +16,11 @@ from typing import Any
 
 import pytest
 
+from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.web.view import languages, page_strings
 from tests.web import test_web_browser as phones
 from tests.web.test_web_browser import chromium
+from tests.web.test_web_view import model_at, view
 
 pytestmark = phones.pytestmark  # skipped without chromium and chromium-driver
 
@@ -103,3 +106,40 @@ def test_a_host_that_hangs_up_at_once_is_asked_ever_more_slowly(page: Any, page_
     page.execute_script("hostOpens(); fake.now += 300; hostHangsUp();")
     assert page.execute_script("return timersRun();") == [1000]
     assert page.execute_script("return fake.sockets.length") == 10
+
+
+def hello(language: str = "en") -> dict[str, Any]:
+    return {
+        "hello": {
+            "table": "Friday",
+            "table_id": "0123456789abcdef",
+            "code_required": False,
+            "strings": page_strings(Translator(language)),
+            "lang": language,
+            "languages": languages(),
+            "help": [],
+        }
+    }
+
+
+STATUS = "const s = document.getElementById('status'); return [s.innerText, s.className];"
+
+
+def test_the_connection_line_is_the_views(page: Any, page_url: str) -> None:
+    """The page drew its own "Connecting…" and cleared the line at every view, whatever
+    the view's ``connection`` said: the line is the view's now (nothing while all is
+    well), and the page's own words only for its own link lost."""
+    load(page, page_url)
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    shown = view(model_at("lobby"))
+    assert shown["connection"] == {"text": "connected", "tone": "good"}
+    page.execute_script("hostSays(arguments[0]);", {"view": shown})
+    assert page.execute_script(STATUS) == ["", ""]
+    shown["connection"] = {"text": "connecting…", "tone": "warning"}
+    page.execute_script("hostSays(arguments[0]);", {"view": shown})
+    assert page.execute_script(STATUS) == ["Connecting…", "warning"]
+    shown["connection"] = {"text": "disconnected", "tone": "error"}
+    page.execute_script("hostSays(arguments[0]);", {"view": shown})
+    assert page.execute_script(STATUS) == ["Disconnected", "bad"]
+    page.execute_script("hostHangsUp();")
+    assert page.execute_script(STATUS) == ["Connection lost, reconnecting…", "bad"]

@@ -13,7 +13,7 @@ import pytest
 
 from dalmuti_net.client.model import intents as do
 from dalmuti_net.client.model.client_model import ClientModel, KeptPreferences, Screen, Send
-from dalmuti_net.client.model.display import display
+from dalmuti_net.client.model.display import CONNECTION_WORDS, display
 from dalmuti_net.client.model.refusals import for_error
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.session import ClientSession, HostError
@@ -348,3 +348,15 @@ def test_a_rule_label_reads_as_a_label(language: str) -> None:
     labels = [rule["label"] for rule in view(model)["lobby"]["rules"]]
     assert len(labels) == 9
     assert not [label for label in labels if ":" in label or "：" in label]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_the_page_says_where_the_connection_stands_in_the_views_words(language: str) -> None:
+    """The page kept words of its own ("Connecting…", "Connection lost, reconnecting…")
+    beside the view's ``connection``: now it draws the view's, and keeps only the one line
+    it must say when its own link is down and no view can come, in the view's words."""
+    t = Translator(language)
+    assert "connecting" not in PAGE_STRINGS
+    lost = t._(CONNECTION_WORDS[Status.RECONNECTING][0])
+    assert page_strings(t)["reconnecting"] == lost
+    assert view(model_at(language=language))["connection"]["tone"] == "good"

@@ -180,9 +180,17 @@ function show(section) {
   if (section !== "table") { $("watching").hidden = true; fill("bar-buttons", []); }
 }
 
-function status(text, bad) {
-  $("status").textContent = text || "";
-  $("status").className = bad ? "bad" : "";
+function status(text, tone) {   // tone: the view's ("error", "warning") or none
+  $("status").textContent = text ? capital(text) : "";
+  $("status").className = tone === "error" ? "bad" : (tone === "warning" ? "warning" : "");
+}
+
+// Where the connection stands, as the view says it (the terminal's words), while it is
+// anything but well; the page's own link down, it says so itself (no view can come).
+function drawConnection(view) {
+  const line = view.connection;
+  if (ended() || line.tone === "good") status("");
+  else status(line.text, line.tone);
 }
 
 function connect() {
@@ -207,7 +215,7 @@ function connect() {
     if (opened !== null && Date.now() - opened >= RETRY.steady) retries = 0;
     if (left) return;
     // After the final standings a closed connection loses nothing: the standings stay.
-    if (!ended()) status(strings.reconnecting || "…", true);
+    if (!ended()) status(strings.reconnecting || "…", "error");
     const delay = Math.min(RETRY.most, RETRY.first * 2 ** retries++);
     setTimeout(() => { if (!ws && !left) connect(); }, delay);
   };
@@ -779,7 +787,7 @@ function draw(view) {
   // Back after a reconnect (a new language, a phone that slept): the table stays drawn
   // until the host's first view of it, rather than a blank page for a moment.
   if (view.screen === "connecting" && last && last.screen !== "connecting" && !last.refusal) {
-    status(strings.connecting || "…");
+    drawConnection(view);
     return;
   }
   const was = focused();
@@ -790,7 +798,7 @@ function draw(view) {
 function drawView(view) {
   last = view;
   show("table");
-  status("");
+  drawConnection(view);
   const state = view.table;
   $("watching").textContent = strings.watching;
   $("watching").hidden = !view.watching;
