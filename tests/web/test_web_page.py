@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
+from dalmuti_net.engine import TaxDecision
 from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.web.view import languages, page_strings
 from tests.web import test_web_browser as phones
 from tests.web.test_web_browser import chromium
-from tests.web.test_web_view import model_at, view
+from tests.web.test_web_view import HAND, model_at, owing, tap, view
 
 pytestmark = phones.pytestmark  # skipped without chromium and chromium-driver
 
@@ -143,3 +144,32 @@ def test_the_connection_line_is_the_views(page: Any, page_url: str) -> None:
     assert page.execute_script(STATUS) == ["Disconnected", "bad"]
     page.execute_script("hostHangsUp();")
     assert page.execute_script(STATUS) == ["Connection lost, reconnecting…", "bad"]
+
+
+SLOTS = """
+const box = (e) => e.getBoundingClientRect();
+return Array.from(document.querySelectorAll("#hand .slot"), (slot) => {
+  const card = box(slot.firstElementChild), whole = box(slot);
+  return {card: card.bottom - card.top, below: whole.bottom - card.bottom, height: whole.height};
+});
+"""
+
+
+def test_a_tax_leaves_no_gap_under_the_cards_and_moves_none(page: Any, page_url: str) -> None:
+    """Each card of a tax or a gift kept an empty place under it for the button that takes
+    one back: on a phone, a gap under every row. The card not picked fills that place now;
+    a picked one gives it to its button, and no slot changes its height."""
+    load(page, page_url)
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    model = owing(TaxDecision(2, HAND, 3))
+    page.execute_script("hostSays(arguments[0]);", {"view": view(model)})
+    before = page.execute_script(SLOTS)
+    assert len(before) == len(set(HAND))
+    assert all(slot["below"] < 1 for slot in before), before  # the card down to the slot's foot
+    tap(model, do="pick_card", card=12)
+    page.execute_script("hostSays(arguments[0]);", {"view": view(model)})
+    after = page.execute_script(SLOTS)
+    picked = [slot for slot in after if slot["below"] >= 30]  # its take-back under it
+    assert len(picked) == 1
+    heights = {round(slot["height"]) for slot in before + after}
+    assert len(heights) == 1, heights  # nothing moved

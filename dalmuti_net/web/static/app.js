@@ -541,12 +541,13 @@ function drawHand(hand, decision) {
       return b;
     }
     // A tax or a gift: under each card, a place for the button that takes one back, there
-    // once the card is picked (the place kept meanwhile, so that no card moves under a
-    // finger). A button of its own, named for what it does: a mark inside the card's
-    // button was no button at all for a screen reader.
+    // once the card is picked; meanwhile the card itself fills it (the style sheet), so
+    // that no card moves under a finger and no row has a gap under it. A button of its
+    // own, named for what it does: a mark inside the card's button was no button at all
+    // for a screen reader.
     const slot = el("span", "slot");
     if (!card.picked) {
-      slot.append(b, el("span", "no-take-back"));
+      slot.append(b);
       return slot;
     }
     // The ✓ and the − are drawn by the style sheet, not spoken: the name says it all.
