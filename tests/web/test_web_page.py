@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from dalmuti_net.engine import TaxDecision
+from dalmuti_net.engine import CardSet, PlayDecision, TaxDecision
 from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.web.view import languages, page_strings
 from tests.web import test_web_browser as phones
@@ -173,3 +173,23 @@ def test_a_tax_leaves_no_gap_under_the_cards_and_moves_none(page: Any, page_url:
     assert len(picked) == 1
     heights = {round(slot["height"]) for slot in before + after}
     assert len(heights) == 1, heights  # nothing moved
+
+
+def test_the_cards_left_go_once_the_table_is_over(page: Any, page_url: str) -> None:
+    """The final standings were drawn above the last hand's leftover cards ("Your hand:
+    10 cards"), as if there were still something to play."""
+    load(page, page_url)
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    shown = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None)))
+    page.execute_script("hostSays(arguments[0]);", {"view": shown})
+    hand = "return document.getElementById('hand').getClientRects().length > 0;"
+    assert page.execute_script(hand)
+    table = shown["table"]
+    table["decision"], table["my_turn"] = None, False
+    page.execute_script("hostSays(arguments[0]);", {"view": shown})
+    assert page.execute_script(hand)  # waiting for one's turn: the hand stays in sight
+    row = {"place": "1st", "name": "Bo", "figure": "6", "points": True, "note": None, "me": False}
+    table["standings"] = [row]
+    page.execute_script("hostSays(arguments[0]);", {"view": shown})
+    assert not page.execute_script(hand)
+    assert "Final standings" in page.execute_script("return document.body.innerText;")

@@ -815,10 +815,10 @@ function drawView(view) {
   // A question first: its answers in sight, the cards back once it is answered.
   const asked = !!(view.question || view.refusal);
   for (const id of ["prompt", "selection", "hand-title", "sets", "choices", "hand"]) $(id).hidden = asked;
-  // The results of a hand just over, or no cards at all (the table over, the hand played
-  // out): what is left of the cards is no longer anyone's concern.
+  // The results of a hand just over, no cards at all (the hand played out), or the table
+  // over: what is left of the cards is no longer anyone's concern.
   const empty = !(state && state.hand && state.hand.cards.length);
-  if (state && (state.results || empty) && !decision) for (const id of ["hand-title", "hand"]) $(id).hidden = true;
+  if (state && (state.results || empty || ended()) && !decision) for (const id of ["hand-title", "hand"]) $(id).hidden = true;
   const notice = $("notice");
   notice.textContent = view.notice ? view.notice.text : "";
   notice.className = view.notice ? view.notice.level : "";
