@@ -123,6 +123,8 @@ def hello(language: str = "en") -> dict[str, Any]:
     }
 
 
+PORTRAIT = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+LANDSCAPE = {"width": 844, "height": 390, "deviceScaleFactor": 1, "mobile": True}
 STATUS = "const s = document.getElementById('status'); return [s.innerText, s.className];"
 
 
@@ -193,3 +195,45 @@ def test_the_cards_left_go_once_the_table_is_over(page: Any, page_url: str) -> N
     page.execute_script("hostSays(arguments[0]);", {"view": shown})
     assert not page.execute_script(hand)
     assert "Final standings" in page.execute_script("return document.body.innerText;")
+
+
+LINES = """
+const lines = (cell) => { const range = document.createRange(); range.selectNodeContents(cell);
+  return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size; };
+return Array.from(document.querySelectorAll("#results th, #results td:first-child"),
+  (cell) => [cell.innerText, lines(cell)]);
+"""
+
+
+def test_a_hands_results_keep_places_and_headings_whole_on_a_phone_on_its_side(
+    page: Any, page_url: str
+) -> None:
+    """At 844x390 the results sit in the left column: in Chinese "第 1 名" broke after
+    the 1 and "得分" after 得, a character to a line."""
+    load(page, page_url)
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello("zh_Hant"))
+    shown = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None), "zh_Hant"))
+    shown["table"]["decision"] = None
+    roles = ["偉大的達爾穆蒂", "次要達爾穆蒂", "次要農民", "偉大的農民"]
+    shown["table"]["results"] = {
+        "title": "第 1 手結束",
+        "headers": ["名次", "玩家", "下一手身分", "得分", "總分"],
+        "rows": [
+            {"cells": [f"第 {n} 名", name, role, "+3", "3"], "me": n == 3, "role": None}
+            for n, name, role in zip(
+                range(1, 5), ["Ana", "Heuristic bot", "Bo", "Cy"], roles, strict=True
+            )
+        ],
+        "notes": [],
+        "next": "",
+        "last": False,
+        "reading": True,
+    }
+    try:
+        page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", LANDSCAPE)
+        page.execute_script("hostSays(arguments[0]);", {"view": shown})
+        cells = page.execute_script(LINES)
+    finally:
+        page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PORTRAIT)
+    assert len(cells) == 9
+    assert [text for text, lines in cells if lines != 1] == []
