@@ -231,6 +231,11 @@ PAGE_STRINGS = {
         "hosts it."
     ),
     "seat_gone": N_("This table no longer has a seat for you. Join it again?"),
+    "unreadable": N_(
+        "What answers at this address sent something this page cannot read, so nothing more "
+        "was sent to it. The host may be of another version, or another program: ask whoever "
+        "hosts the table."
+    ),
     "other_table": N_(
         "Another table is open at this address now, not the one you were at. Join it?"
     ),

@@ -8,6 +8,7 @@ Skipped, as the other browser tests are, without chromium and chromium-driver.
 from __future__ import annotations
 
 import functools
+import json
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -44,6 +45,7 @@ const newest = () => window.fake.sockets[window.fake.sockets.length - 1];
 // The host's side of the newest connection: it opens, says something, hangs up.
 window.hostOpens = () => { const s = newest(); s.readyState = 1; s.onopen({}); };
 window.hostSays = (message) => newest().onmessage({data: JSON.stringify(message)});
+window.hostSaysText = (text) => newest().onmessage({data: text});
 window.hostHangsUp = () => { const s = newest(); s.readyState = 3; s.onclose({}); };
 // The page's timers that are due, run (its retry among them); the waits they asked for.
 window.timersRun = () => {
@@ -237,3 +239,29 @@ def test_a_hands_results_keep_places_and_headings_whole_on_a_phone_on_its_side(
         page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PORTRAIT)
     assert len(cells) == 9
     assert [text for text, lines in cells if lines != 1] == []
+
+
+GONE = """
+const gone = document.getElementById("gone");
+return [gone.getClientRects().length > 0 ? document.getElementById("gone-text").innerText : "",
+  window.fake.sockets[window.fake.sockets.length - 1].readyState, window.fake.timers.length];
+"""
+
+
+@pytest.mark.parametrize(
+    "said", ["}{ not json", json.dumps({"view": {"phase": 7, "seats": "everyone"}})]
+)
+def test_what_the_page_cannot_read_ends_it_in_a_sentence(
+    page: Any, page_url: str, said: str
+) -> None:
+    """Another program at the host's address (issue 38's case) that sent what is not JSON,
+    or not a view, left the page frozen on a stale table or half drawn, an uncaught error
+    in its console. It says so in one sentence now, closes, and tries no more."""
+    load(page, page_url)
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello("es"))
+    page.execute_script("hostSays(arguments[0]);", {"view": view(model_at("lobby", "es"))})
+    page.execute_script("hostSaysText(arguments[0]);", said)
+    text, state, timers = page.execute_script(GONE)
+    assert text == page_strings(Translator("es"))["unreadable"]
+    assert text.startswith("Lo que responde en esta dirección")
+    assert state == 3 and timers == 0  # closed, and no retry

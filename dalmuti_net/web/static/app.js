@@ -207,7 +207,20 @@ function connect() {
   // given, then nothing), is asked ever more slowly, not every half second for ever.
   let opened = null;
   socket.onopen = () => { opened = Date.now(); };
-  socket.onmessage = (event) => { if (ws === socket) receive(JSON.parse(event.data)); };
+  socket.onmessage = (event) => {
+    if (ws !== socket) return;
+    try {
+      receive(JSON.parse(event.data));
+    } catch (e) {
+      // Not JSON, or not what this page can read (another program at the host's address,
+      // or a host of another version): said in one sentence, and nothing more is sent to
+      // it; the player may join again.
+      left = true;
+      ws = null;
+      socket.close();
+      gone((strings && strings.unreadable) || "The host sent something this page cannot read.");
+    }
+  };
   socket.onclose = () => {
     if (ws !== socket) return;   // an earlier connection, closed after its successor opened
     ws = null;
