@@ -11,7 +11,7 @@ import shlex
 from pathlib import Path
 
 from ..client.model.countdowns import moved_for_note
-from ..client.model.departures import LEFT_MARK, left_note
+from ..client.model.departures import LEFT_MARK, left_note, scored_any
 from ..client.model.story import Namer, describe_event
 from ..client.session import ClientSession
 from ..client.table_view import decode_table
@@ -172,7 +172,13 @@ def standings_text(t: Translator, frames: list[Message], names: dict[int, str]) 
     ended = next((f for f in reversed(frames) if f["type"] == "table_ended"), None)
     if ended is None:
         return None
-    if keeps_score(frames):
+    if keeps_score(frames) and not scored_any(s for _, s, _ in ended["standings"]):
+        # Ended before any hand was scored: nobody is ranked (not everyone "1.").
+        ranked = [
+            t._("{name} {score}").format(name=names.get(p, f"#{p}"), score=score)
+            for p, score, _ in ended["standings"]
+        ]
+    elif keeps_score(frames):
         ranked = [
             t._("{place}. {name} {score}").format(
                 place=place, name=names.get(p, f"#{p}"), score=score

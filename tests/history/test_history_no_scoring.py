@@ -36,3 +36,21 @@ def test_the_listing_of_a_table_without_scoring_ends_with_its_order(
         f"Final standings: 1. {order[0]} (Greater Dalmuti), 2. {order[1]} (Lesser Dalmuti),"
         f" 3. {order[2]} (Lesser Peon), 4. {order[3]} (Greater Peon)"
     )
+
+
+def test_the_listing_of_a_scoring_table_ended_in_its_first_hand_ranks_nobody(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by hand: `dalmuti history` said "Final standings: 1. Ana 0, 1. Chen 0, ..." for
+    a table its host player ended during the first hand (as the table screens did)."""
+    table = Table("Short", Rules(scoring=True), seed=6)
+    for name in ("Ana", "Bo", "Chen", "Dee"):
+        table.reserve_seat(name)
+    table.start()
+    table.end_table()
+    path = tmp_path / "table.dat"
+    save_table(path, table)
+    assert main(["history", str(path), "--lang", "zh-Hant"]) == 0
+    out = capsys.readouterr().out
+    (standings,) = [line for line in out.splitlines() if line.startswith("最後名次")]
+    assert "1." not in standings and "Ana 0 分" in standings, standings
