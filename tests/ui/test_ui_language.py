@@ -107,3 +107,14 @@ def test_a_bot_has_one_name_on_every_screen() -> None:
         assert "Random bot (3)" in screens[language]
         assert table.ui.t._("bot") in screens[language]
     assert "隨機機器人" not in screens["zh_Hant"] and "Bot aleatorio" not in screens["es"]
+
+
+def test_chinese_says_whose_move_it_was_and_an_undealt_hand_as_a_reader_would() -> None:
+    # "還沒發完" read as "not finished dealing", "（不是你：" as "(it is not you:": a
+    # newcomer's hand is not dealt yet, and a move made for you was not made by you.
+    zh = Translator("zh_Hant")
+    assert zh._("Your hand: not dealt yet") == "你的手牌：還沒發牌"
+    assert zh._("(not you: the turn timer ran out and made the default move)") == (
+        "（非你親自出手：時間到，自動採取了預設動作）"
+    )
+    assert zh._("(not you: the bot standing in for you)") == "（非你親自出手：是代你出牌的機器人）"
