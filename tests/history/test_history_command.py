@@ -47,7 +47,7 @@ def history_validator() -> jsonschema.Draft202012Validator:
 
 LISTING = {
     "en": ("Table 1: Secrets", "7 players:", "Hand 3: ", "Final standings: 1. "),
-    "zh-Hant": ("第 1 桌：Secrets", "7 位玩家：", "第 3 手：", "最後名次：1. "),
+    "zh-Hant": ("第 1 桌：Secrets", "7 位玩家：", "第 3 手：", "最終排名：1. "),
     "es": ("Mesa 1: Secrets", "7 jugadores:", "Mano 3: ", "Clasificación final: 1. "),
 }
 

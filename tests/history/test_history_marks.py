@@ -113,7 +113,7 @@ def rematch_save(tmp_path_factory: pytest.TempPathFactory) -> Path:
 REMATCH = {
     "en": ("Table 1: Again", "Table 1: Again, rematch 1", "Hand 1: ", "Final standings: "),
     "es": ("Mesa 1: Again", "Mesa 1: Again, revancha 1", "Mano 1: ", "Clasificación final: "),
-    "zh-Hant": ("第 1 桌：Again", "第 1 桌：Again，第 1 場重賽", "第 1 手：", "最後名次："),
+    "zh-Hant": ("第 1 桌：Again", "第 1 桌：Again，第 1 場重賽", "第 1 手：", "最終排名："),
 }
 
 

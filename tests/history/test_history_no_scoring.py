@@ -52,5 +52,5 @@ def test_the_listing_of_a_scoring_table_ended_in_its_first_hand_ranks_nobody(
     save_table(path, table)
     assert main(["history", str(path), "--lang", "zh-Hant"]) == 0
     out = capsys.readouterr().out
-    (standings,) = [line for line in out.splitlines() if line.startswith("最後名次")]
+    (standings,) = [line for line in out.splitlines() if line.startswith("最終排名")]
     assert "1." not in standings and "Ana 0 分" in standings, standings
