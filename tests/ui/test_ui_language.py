@@ -8,11 +8,16 @@ import pytest
 from ui_support import LocalTable, draw
 
 from dalmuti_net.cli import build_parser, main
+from dalmuti_net.client.model.client_model import ClientModel, Screen
+from dalmuti_net.client.model.display import display
+from dalmuti_net.client.runner import Status
+from dalmuti_net.client.session import ClientSession
 from dalmuti_net.commands.host import check_options, options_from
 from dalmuti_net.commands.host_runtime import PreparedHost
 from dalmuti_net.commands.language import messages
 from dalmuti_net.lang.i18n import LANGUAGE_TAGS, Translator, normalize_language
 from dalmuti_net.lang.words import describe_cards
+from tests.tables import seat, table_view
 
 ALIASES = {
     "en": ["en", "EN", "en_US", "en-GB", "en_US.UTF-8", "C"],
@@ -118,3 +123,18 @@ def test_chinese_says_whose_move_it_was_and_an_undealt_hand_as_a_reader_would() 
         "（非你親自出手：時間到，自動採取了預設動作）"
     )
     assert zh._("(not you: the bot standing in for you)") == "（非你親自出手：是代你出牌的機器人）"
+
+
+def test_the_views_log_is_set_in_taiwanese_typography_for_every_front_end() -> None:
+    # The page drew 阿明 過牌。 and Lucía 打出 農民 ×1。 (the templates' spaces around a
+    # name or a card that turned out Chinese), where the terminal drew 阿明過牌。
+    session = ClientSession("阿明")
+    session.player = 0
+    session.table = table_view(seat(0, "阿明"), seat(1, "Lucía"), phase="playing")
+    model = ClientModel(Translator("zh_Hant"), session, lists_tables=False)
+    model.on_status(Status.CONNECTED)
+    model.screen = Screen.TABLE
+    model.add_log("event", "阿明 過牌。")
+    model.add_log("event", "Lucía 打出 農民 ×1。")
+    shown = [entry.text for entry in display(model).log[-2:]]
+    assert shown == ["阿明過牌。", "Lucía 打出農民 ×1。"]

@@ -26,6 +26,7 @@ from ...engine.events import (
     Waiting,
 )
 from ...lang.i18n import N_, Translator
+from ...lang.text import tidy
 from ...protocol.messages import Message
 from ..claims import MOVED_ON_JOIN
 from ..session import ClientSession, HostError
@@ -232,7 +233,9 @@ class TableModel:
         return leaving_players(self.table, None if session is None else session.observation)
 
     def add_log(self, kind: str, text: str) -> None:
-        line = LogLine(kind, text)
+        # Set once here for every front end: no space a template put around a name or a
+        # card that turned out Chinese (阿明過牌。, not 阿明 過牌。).
+        line = LogLine(kind, tidy(text))
         self.log.append(line)
         self.logged += 1
         if self.on_log is not None:
