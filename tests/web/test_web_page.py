@@ -19,6 +19,7 @@ import pytest
 
 from dalmuti_net.engine import CardSet, PlayDecision, TaxDecision
 from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.protocol.resume import seat_id
 from dalmuti_net.web.view import languages, page_strings
 from tests.web import test_web_browser as phones
 from tests.web.test_web_browser import chromium
@@ -265,3 +266,37 @@ def test_what_the_page_cannot_read_ends_it_in_a_sentence(
     assert text == page_strings(Translator("es"))["unreadable"]
     assert text.startswith("Lo que responde en esta dirección")
     assert state == 3 and timers == 0  # closed, and no retry
+
+
+JOIN = """
+document.getElementById("name").value = arguments[0];
+document.getElementById("join-button").click();
+"""
+SENT = "return window.fake.sockets[window.fake.sockets.length - 1].sent;"
+
+
+def test_a_page_at_the_final_standings_goes_back_to_them_after_a_drop(
+    page: Any, page_url: str
+) -> None:
+    """At the end of the table the host tells the page to forget its seat (a new table
+    may open at this address); a new language or a dropped link then showed the join form,
+    the standings (and the host player's rematch) gone. The page asks back the seat it
+    still holds, and proves it as ever."""
+    load(page, page_url)
+    table_id = hello()["hello"]["table_id"]
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    page.execute_script(JOIN, "Pat")
+    token = "q7Vd2mXo9LkT4bR1sWc8Ze"
+    page.execute_script("hostSays(arguments[0]);", {"seat": {"token": token, "table_id": table_id}})
+    shown = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None)))
+    table = shown["table"]
+    table["decision"], table["my_turn"] = None, False
+    row = {"place": "1st", "name": "Bo", "figure": "6", "points": True, "note": None, "me": False}
+    table["standings"] = [row]
+    page.execute_script("hostSays(arguments[0]); hostSays({seat: 'forget'});", {"view": shown})
+    kept = page.execute_script("return JSON.stringify(Object.entries(localStorage));")
+    assert token not in kept  # forgotten, as the host said
+    page.execute_script("hostHangsUp(); timersRun(); hostOpens(); hostSays(arguments[0]);", hello())
+    [join] = page.execute_script(SENT)
+    assert join["join"]["resume"]["seat"] == seat_id(token)
+    assert not page.execute_script("return document.getElementById('join').getClientRects().length")

@@ -315,7 +315,7 @@ function receive(message) {
     asking = null;
     const next = joined && seatAt(tableId);
     if (next) askBack(next);
-    else if (joined && !codeRequired) sendJoin();   // a new seat at once, as a terminal takes one
+    else if (joined && !codeRequired && !ended()) sendJoin();   // a new seat at once, as a terminal takes one
     else ask(strings.seat_gone);   // the code is the player's to give again: none is kept
     return;
   }
@@ -357,7 +357,11 @@ function hello(h) {
   if (joined) {
     // Reconnected: back only to what this page holds at the table it was at. Another
     // table on this address (the one it was at ended) is the player's to join or not.
-    const kept = !joined.spectator && atTable === tableId && seatAt(tableId);
+    // Once the table is over this browser keeps no seat (a new table may open here), but
+    // the page still holds the one it had: back to the final standings (and a rematch)
+    // after a new language or a dropped link, as a terminal's client goes back to its seat.
+    const held = ended() && current ? { token: current, table_id: tableId } : null;
+    const kept = !joined.spectator && atTable === tableId && (seatAt(tableId) || held);
     if (atTable !== tableId) return ask(strings.other_table);
     if (joined.spectator) return sendJoin();
     if (kept) return askBack(kept);
