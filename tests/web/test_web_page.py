@@ -300,3 +300,20 @@ def test_a_page_at_the_final_standings_goes_back_to_them_after_a_drop(
     [join] = page.execute_script(SENT)
     assert join["join"]["resume"]["seat"] == seat_id(token)
     assert not page.execute_script("return document.getElementById('join').getClientRects().length")
+
+
+def test_a_new_language_is_not_a_connection_lost(page: Any, page_url: str) -> None:
+    """Choosing a language closed the page's connection as a drop would: "Connection lost,
+    reconnecting…" in red, then half a second's wait. The page opens the new one at once
+    now, and says nothing of a loss."""
+    load(page, page_url)
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    page.execute_script("hostSays(arguments[0]);", {"view": view(model_at("lobby"))})
+    page.execute_script(
+        "const s = document.getElementById('lang'); s.value = 'es';"
+        "s.dispatchEvent(new Event('change'));"
+    )
+    assert page.execute_script(STATUS) == ["", ""]
+    assert page.execute_script("return fake.timers.length") == 0
+    urls = page.execute_script("return fake.sockets.map((s) => [s.url, s.readyState]);")
+    assert len(urls) == 2 and urls[0][1] == 3 and urls[1][0].endswith("/table?lang=es")

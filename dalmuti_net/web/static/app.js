@@ -883,7 +883,13 @@ $("again").addEventListener("click", () => { left = false; joined = null; retrie
 $("lang").addEventListener("change", () => {
   store.set("dalmuti.lang", $("lang").value);
   retries = 0;   // the player's own doing: back at once, however often
-  if (ws) ws.close();   // back at once in the new language (the seat is kept)
+  if (!ws) return;   // (a try to come is made in the new language)
+  // Back at once in the new language (the seat is kept), the old connection closed
+  // quietly: the player's choice, not a connection lost.
+  const old = ws;
+  ws = null;
+  old.close();
+  connect();
 });
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && !ws && !left) { retries = 0; connect(); }
