@@ -317,3 +317,19 @@ def test_a_new_language_is_not_a_connection_lost(page: Any, page_url: str) -> No
     assert page.execute_script("return fake.timers.length") == 0
     urls = page.execute_script("return fake.sockets.map((s) => [s.url, s.readyState]);")
     assert len(urls) == 2 and urls[0][1] == 3 and urls[1][0].endswith("/table?lang=es")
+
+
+def test_a_phone_on_its_side_gives_the_lobby_most_of_its_width(page: Any, page_url: str) -> None:
+    """At 844x390 the lobby had 42% of the width, its seats and rules cramped and
+    scrolling, beside a log column of 58% made for a hand of cards that the lobby has
+    not (its only control: Start)."""
+    load(page, page_url)
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello("es"))
+    page.execute_script("hostSays(arguments[0]);", {"view": view(model_at("lobby", "es"))})
+    width = "return document.getElementById('lobby').getBoundingClientRect().width;"
+    try:
+        page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", LANDSCAPE)
+        lobby = page.execute_script(width)
+    finally:
+        page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PORTRAIT)
+    assert lobby > 844 * 0.55, lobby

@@ -855,6 +855,8 @@ function drawView(view) {
   // Taxes, a gift: a whole hand to pick from and no trick to watch (the style sheet gives
   // the controls more of the screen).
   document.body.classList.toggle("picking", !!(decision && decision.kind === "taxes" && myTurn));
+  // The lobby: no hand to hold, the seats and rules want the room (a phone on its side).
+  document.body.classList.toggle("in-lobby", !!view.lobby && !view.refusal);
   document.title = (myTurn ? "▶ " : "") + tableName;
   drawLog(view.log);   // last: the log's box has its size for this view
 }
