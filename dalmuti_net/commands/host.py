@@ -246,8 +246,10 @@ def settle_player_name(
 
 def _table_of(args: argparse.Namespace, person: str) -> str:
     """The table's name when none is given: the host player's, in the table's language."""
+    from ..lang.text import tidy
+
     translator = messages(args.lang if _known(args.lang) else None)
-    return translator._("{user}'s table").format(user=person)
+    return tidy(translator._("{user}'s table").format(user=person))  # 阿明的牌桌, Ana 的牌桌
 
 
 def check_options(options: HostOptions, t: Translator | None = None) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 from ui_support import LocalTable, draw
@@ -138,3 +139,23 @@ def test_the_views_log_is_set_in_taiwanese_typography_for_every_front_end() -> N
     model.add_log("event", "Lucía 打出 農民 ×1。")
     shown = [entry.text for entry in display(model).log[-2:]]
     assert shown == ["阿明過牌。", "Lucía 打出農民 ×1。"]
+
+
+def test_a_chinese_host_players_table_is_named_without_a_gap(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The evening's header read 阿明 的牌桌 (the template's space for a Latin name) where
+    # its own log line said 阿明的牌桌.
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    named = options_from(_host_args("--player-name", "阿明", "--lang", "zh-Hant")).name
+    assert named == "阿明的牌桌"
+    latin = options_from(_host_args("--player-name", "Ana", "--lang", "zh-Hant")).name
+    assert latin == "Ana 的牌桌"
+
+
+def test_a_crashed_tables_line_in_chinese_has_no_gap_after_its_parenthesis() -> None:
+    zh = Translator("zh_Hant")
+    table = "「阿明的牌桌」（2026-12-07 21:29 開桌；已發 2 手牌；阿明、Bo）"
+    resume = zh._("{table} did not end cleanly: dalmuti host --resume {file} goes on with it.")
+    assert resume.format(table=table, file="t.save").startswith(table + "沒有正常結束：")
+    assert zh._("{table} did not end cleanly.").format(table=table) == table + "沒有正常結束。"
