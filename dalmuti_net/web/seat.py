@@ -40,6 +40,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
+import msgpack
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
@@ -63,7 +64,7 @@ from ..client.status import Status
 from ..host.ratelimit import RateLimiter
 from ..lang.i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..protocol.catalogue import MAX_CODE_CHARS, MAX_NAME_CHARS
-from ..protocol.codec import CheckedFrames
+from ..protocol.codec import CheckedFrames, encode_body
 from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS, seat_id
 from .inbound import NotAPageMessage, page_message
 from .view import (
@@ -155,26 +156,89 @@ ASK_AGAIN: dict[str, Any] = {}
 not give its seat back)."""
 
 
+KEPT_MESSAGE_BYTES = 1 << 20
+"""Bytes of a seat's messages kept (msgpack) to tell its log again in another language. A
+table of 8 sends a seat about 24 kB a hand (57 hands of bots: 1.38 MB, 30,501
+messages), so a mebibyte is some 40 hands, an evening; past it, a new language gets the
+log as it was."""
+
+
+class KeptLog:
+    """One seat's log as its last page had it, and the messages it was told from (packed
+    end to end, since the seat's first welcome): a page in another language tells them
+    again in its own, as a player who changes language mid-game is owed."""
+
+    def __init__(self, language: str, log: deque[LogLine]) -> None:
+        self.language = language
+        self.log = log
+        self.messages: bytearray | None = bytearray()
+        """None once past ``KEPT_MESSAGE_BYTES``: the log cannot be told again."""
+
+    def take(self, message: dict[str, Any]) -> None:
+        """A message the seat's client was sent (a welcome's token left out)."""
+        if self.messages is None:
+            return
+        if message["type"] == "welcome":
+            message = {**message, "token": None}
+        self.messages += encode_body(message)
+        if len(self.messages) > KEPT_MESSAGE_BYTES:
+            self.messages = None
+
+    def told_in(self, language: str, name: str) -> list[LogLine]:
+        """The log in ``language``: told again from the messages (a client of that
+        language fed them, as a replay is), or as it was when they are not all kept.
+        What the page's client said by itself (not the table) is not told again. Up to
+        a second's work for a long evening's messages: run it in a thread."""
+        if language == self.language or self.messages is None:
+            return list(self.log)
+        session = ClientSession(name)
+        model = ClientModel(
+            Translator(language),
+            session,
+            address="web",
+            lists_tables=False,
+            in_a_page=True,
+            live=False,
+        )
+        messages = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True)
+        messages.feed(bytes(self.messages))
+        for message in messages:
+            session.receive(message)
+            model.on_message(message)
+        return list(model.log)
+
+
 class KeptLogs:
     """Each seat's log as its last page had it, by seat id: a page that takes its seat
-    back (a reload, a phone that slept, a dropped link) goes on from what its log said,
-    as a terminal's log goes on across a reconnect. Given only to a page that proved the
-    seat (the table's ``welcome`` comes after the proof), and only in its own language."""
+    back (a reload, a phone that slept, a dropped link, a new language) goes on from what
+    its log said, as a terminal's log goes on across a reconnect; in another language,
+    told again in it. Given only to a page that proved the seat (the table's ``welcome``
+    comes after the proof)."""
 
     def __init__(self, most: int = 16) -> None:
-        self._logs: dict[str, tuple[str, deque[LogLine]]] = {}
+        self._logs: dict[str, KeptLog] = {}
         self._most = most
 
-    def keep(self, seat: str, language: str, log: deque[LogLine]) -> None:
-        """``log`` is the page's own, kept as it grows."""
-        self._logs.pop(seat, None)
-        self._logs[seat] = (language, log)
+    def keep(self, seat: str, language: str, log: deque[LogLine]) -> KeptLog:
+        """``log`` is the page's own, kept as it grows; the seat's messages so far are
+        kept with it (a new seat's are its own: ``forget`` first)."""
+        found = self._logs.pop(seat, None)
+        kept = KeptLog(language, log)
+        if found is not None:
+            kept.messages = found.messages
+        self._logs[seat] = kept
         while len(self._logs) > self._most:
             del self._logs[next(iter(self._logs))]
+        return kept
 
-    def kept(self, seat: str, language: str) -> list[LogLine]:
+    def forget(self, seat: str) -> None:
+        self._logs.pop(seat, None)
+
+    async def kept(self, seat: str, language: str, name: str) -> list[LogLine]:
         found = self._logs.get(seat)
-        return list(found[1]) if found is not None and found[0] == language else []
+        if found is None:
+            return []
+        return await trio.to_thread.run_sync(found.told_in, language, name)
 
 
 class WebSeat:
@@ -391,7 +455,10 @@ class WebSeat:
         join: dict[str, Any],
         language: str,
     ) -> None:
+        kept: KeptLog | None = None
+
         async def on_message(message: dict[str, Any]) -> None:
+            nonlocal kept
             if session.challenge_to_relay is message:
                 await self._send(
                     {"challenge": {"nonce": message["nonce"], "proof": message["proof"]}}
@@ -410,7 +477,9 @@ class WebSeat:
                 nursery.cancel_scope.cancel()
                 return
             if message["type"] == "welcome" and not model.welcomed:
-                self._keep_log(session, model, message, language)
+                kept = await self._keep_log(session, model, message, language)
+            if kept is not None:
+                kept.take(message)
             if not session.takes(message):
                 return  # the play: the watch has it
             for effect in model.on_message(message):
@@ -448,23 +517,25 @@ class WebSeat:
         if runner.status is not Status.CLOSED:
             runner.stop()
 
-    def _keep_log(
+    async def _keep_log(
         self, session: ClientSession, model: ClientModel, welcome: dict[str, Any], language: str
-    ) -> None:
+    ) -> KeptLog | None:
         """A seat proved back goes on from its log (before the welcome: what the table
-        says next is told after it, as to a terminal back with its log); a new seat's log
-        is kept from now on."""
+        says next is told after it, as to a terminal back with its log), told again in
+        the page's language if it is another; a new seat's log is kept from now on.
+        Returned: where the seat's messages are kept."""
         kept = self._kept_logs
         if kept is None or session.spectator:
-            return
+            return None
         if session.relayed_resume is not None:
             seat = session.relayed_resume[0]
-            model.log.extend(kept.kept(seat, language))
+            model.log.extend(await kept.kept(seat, language, session.name))
         elif isinstance(welcome.get("token"), str):
             seat = seat_id(welcome["token"])
+            kept.forget(seat)
         else:
-            return
-        kept.keep(seat, language, model.log)
+            return None
+        return kept.keep(seat, language, model.log)
 
     async def _choices(self, model: ClientModel, runner: ClientRunner) -> None:
         """The page's intents, to the client model, until the page goes."""

@@ -5,6 +5,7 @@ channel refusing what a broken or hostile page sends, in one sentence."""
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -15,12 +16,14 @@ from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_client_st
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Request, TextMessage
 
+from dalmuti_net.client.model.table_model import LogLine
 from dalmuti_net.client.session import ClientSession
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
 from dalmuti_net.protocol import PROTOCOL_VERSION
 from dalmuti_net.protocol.resume import client_proof, host_proof, new_nonce, seat_id
-from dalmuti_net.web.seat import WebSeat
+from dalmuti_net.web import seat as seat_module
+from dalmuti_net.web.seat import KeptLog, WebSeat
 from dalmuti_net.web.server import FILES, MAX_PER_ADDRESS, TableDoor, WebServer
 
 
@@ -239,17 +242,20 @@ async def told_seat(ws: WebSocketConnection) -> str:
             return seat["token"]
 
 
-def resume(token: str, table_id: str, nonce: str) -> str:
+def resume(token: str, table_id: str, nonce: str, lang: str = "en") -> str:
     """A page's join that asks its seat back: the seat's id and a nonce, not its token."""
     seat = {"table_id": table_id, "seat": seat_id(token), "nonce": nonce}
-    return json.dumps({"join": {"name": "Ana", "resume": seat}})
+    return json.dumps({"join": {"name": "Ana", "lang": lang, "resume": seat}})
 
 
-async def take_back(ws: WebSocketConnection, token: str, table_id: str) -> list[str]:
+async def take_back(
+    ws: WebSocketConnection, token: str, table_id: str, lang: str = "en", you: str = "Ana (you)"
+) -> list[str]:
     """What a page does to take its seat back: the host's proof checked, the page's sent;
-    until the seat is on screen. Every message the page sent, for a look at them."""
+    until the seat (``you``, in ``lang``) is on screen. Every message the page sent, for
+    a look at them."""
     nonce = new_nonce()
-    sent = [resume(token, table_id, nonce)]
+    sent = [resume(token, table_id, nonce, lang)]
     await ws.send_message(sent[0])
     while "challenge" not in (message := await page(ws)):
         assert "seat" not in message, "nothing is given before the seat is proved"
@@ -262,7 +268,7 @@ async def take_back(ws: WebSocketConnection, token: str, table_id: str) -> list[
         message = await page(ws)
         assert "seat" not in message, "a seat taken back is not told again"
         view = message.get("view")
-        if isinstance(view, dict) and "Ana (you)" in json.dumps(view, ensure_ascii=False):
+        if isinstance(view, dict) and you in json.dumps(view, ensure_ascii=False):
             return sent
 
 
@@ -398,6 +404,37 @@ async def test_a_page_back_at_its_seat_goes_on_from_its_log() -> None:
         assert joined not in json.dumps(message)  # another seat's log is its own
 
 
+async def test_a_page_back_in_another_language_has_its_log_in_it() -> None:
+    """A player who changed the page's language found its log empty: the log kept for
+    the seat was in the old language. It is told again in the new one now, from the
+    messages the seat was sent."""
+    table = Table("Web")
+    async with web_table_of(table) as port, AsyncExitStack() as stack:
+        first = await stack.enter_async_context(websocket(port, "/table"))
+        await page(first)
+        await first.send_message(json.dumps({"join": {"name": "Ana"}}))
+        token = await told_seat(first)
+        bo = await stack.enter_async_context(websocket(port, "/table"))
+        await page(bo)
+        await bo.send_message(json.dumps({"join": {"name": "Bo"}}))
+        await told_seat(bo)
+        while "Bo joins the table." not in json.dumps(await page(first)):
+            pass
+        await bo.send_message(json.dumps({"do": "chat", "text": "hola"}))
+        while "hola" not in json.dumps(await page(first)):
+            pass
+        again = await stack.enter_async_context(websocket(port, "/table"))
+        await page(again)
+        await take_back(again, token, table.table_id, "es", "Ana (tú)")
+        await again.send_message(json.dumps({"do": "chat", "text": "de vuelta"}))
+        while "view" not in (message := await page(again)):
+            pass
+        log = [line["text"] for line in message["view"]["log"]]
+        assert "Bo se une a la mesa." in log
+        assert [line for line in log if "hola" in line] == ["Bo: hola"]  # once
+        assert not any("joins the table" in line for line in log)
+
+
 async def test_a_page_gone_silent_lets_its_seat_go() -> None:
     """A phone off the Wi-Fi sends no close: its page answers no ping, and its seat is
     let go (then the grace period and a stand-in, as for any dropped player)."""
@@ -482,3 +519,14 @@ async def test_a_seats_token_is_told_once_then_only_whether_to_keep_it() -> None
     proved.seat_over = True
     await web._tell_seat(proved)
     assert told == [{"seat": "forget"}]
+
+
+def test_a_log_past_its_kept_messages_stays_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the bound on a seat's messages, another language gets the log as it was
+    (the next best thing to having it told again), not nothing."""
+    monkeypatch.setattr(seat_module, "KEPT_MESSAGE_BYTES", 64)
+    lines = deque([LogLine("event", "Bo joins the table.")])
+    kept = KeptLog("en", lines)
+    kept.take({"type": "chat", "player": 1, "text": "x" * 80})
+    assert kept.messages is None
+    assert kept.told_in("es", "Ana") == [LogLine("event", "Bo joins the table.")]
