@@ -58,8 +58,9 @@ import trio
 from wake import cpu_model  # bench/, beside this file
 
 from dalmuti_net.client.model.choosers import TaxChooser
-from dalmuti_net.client.runner import ClientRunner, Status
+from dalmuti_net.client.runner import ClientRunner
 from dalmuti_net.client.session import TABLE_UI_SOFTWARE, ClientSession
+from dalmuti_net.client.status import Status
 from dalmuti_net.client.ui.state import ClientUi, Send
 from dalmuti_net.engine import PlayDecision
 from dalmuti_net.lang.i18n import Translator
@@ -388,7 +389,7 @@ async def page_watcher(web_port: int, name: str, views: list[int]) -> None:
         await ws.send_message(json.dumps(join))
         while True:
             message = await ws.get_message()
-            if message.startswith('{"view"'):
+            if isinstance(message, str) and message.startswith('{"view"'):
                 views[0] += 1
 
 
