@@ -69,13 +69,13 @@ from ..protocol.resume import NONCE_CHARS, PROOF_CHARS, SEAT_ID_CHARS, seat_id
 from .inbound import NotAPageMessage, page_message
 from .view import (
     BadIntent,
+    OwnParts,
     SharedTexts,
     languages,
     page_help,
     page_intent,
     page_strings,
     view_text,
-    watching_view,
 )
 from .watch import Watch, Watches
 
@@ -671,12 +671,13 @@ class WebSeat:
             await self._tell_seat(session)
         watch = self._watch
         if watch is not None and watch.following and model.screen is Screen.TABLE:
-            closed = watch.model.results is not None and watch.model.results is self._closed_results
-            shown = watching_view(watch.shown(), model, results_closed=closed)
+            results = watch.model.results
+            closed = results is not None and results is self._closed_results
+            view = watch.text(OwnParts.of(model, results_closed=closed))
         else:
-            shown = display(model)
-        shared = self._shared_texts
-        view = shared.text(shown) if shared is not None and self._watching() else view_text(shown)
+            shown, shared = display(model), self._shared_texts
+            watching = shared is not None and self._watching()
+            view = shared.text(shown) if shared is not None and watching else view_text(shown)
         if view != self._sent_view:
             self._sent_view = view
             await self.ws.send_message(view)

@@ -15,6 +15,7 @@ import json
 import re
 import types
 import typing
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -24,12 +25,16 @@ from ..client.model.client_model import ClientModel
 from ..client.model.display import (
     CONNECTION_WORDS,
     Display,
+    FieldView,
+    NoticeView,
+    QuestionView,
     connection_mark,
     field_view,
     notice_view,
     question_view,
 )
 from ..client.model.help import clocks_section, game_sections
+from ..client.model.seat_marks import Mark
 from ..client.status import Status
 from ..lang.i18n import LANGUAGE_TAGS, LANGUAGES, N_, Translator
 
@@ -61,28 +66,53 @@ def view_text(view: Display) -> str:
     return json.dumps({"view": view}, ensure_ascii=False, default=_fields_of)
 
 
-def watching_view(watched: Display, own: ClientModel, *, results_closed: bool) -> Display:
+@dataclass(frozen=True)
+class OwnParts:
+    """What is a watching page's own in its view, from its own client model: where its
+    connection stands, its notice, the question it was asked, a field to type, its
+    auto-pass, and whether it closed the results the table shows. Small and hashable:
+    the pages of one watch whose own parts are equal are sent one text."""
+
+    status: str
+    connection: Mark
+    question: QuestionView | None
+    field: FieldView | None
+    notice: NoticeView | None
+    auto_pass: bool
+    results_closed: bool
+
+    @classmethod
+    def of(cls, own: ClientModel, *, results_closed: bool) -> OwnParts:
+        return cls(
+            own.status.value,
+            connection_mark(own),
+            question_view(own),
+            field_view(own),
+            notice_view(own),
+            own.preferences.auto_pass,
+            results_closed,
+        )
+
+
+def watching_view(watched: Display, own: OwnParts) -> Display:
     """A watching page's view: the table as the watch of its language shows it
-    (``web/watch.py``: the same for every spectator), with what is the page's own from its
-    own client model: where its connection stands, its notice (else the table's, said to
-    every watcher), the question it was asked, a field to type; and without the results
-    it closed."""
+    (``web/watch.py``: the same for every spectator), with what is the page's own (its
+    notice, else the table's, said to every watcher); without the results it closed."""
     table, can = watched.table, watched.can
-    if results_closed and table is not None and table.results is not None:
+    if own.results_closed and table is not None and table.results is not None:
         table = dataclasses.replace(table, results=None)
         can = tuple(name for name in can if name != "close_results")
-    question = question_view(own)
-    if question is not None:
+    if own.question is not None:
         can = ("exit",)  # as ``display.can``: a question is answered first
     return dataclasses.replace(
         watched,
-        status=own.status.value,
-        connection=connection_mark(own),
+        status=own.status,
+        connection=own.connection,
         table=table,
-        question=question,
-        field=field_view(own),
-        notice=notice_view(own) or watched.notice,
-        auto_pass=own.preferences.auto_pass,
+        question=own.question,
+        field=own.field,
+        notice=own.notice or watched.notice,
+        auto_pass=own.auto_pass,
         can=can,
     )
 

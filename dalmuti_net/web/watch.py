@@ -31,6 +31,7 @@ from ..lang.i18n import Translator
 from ..protocol.codec import CheckedFrames
 from ..protocol.messages import Message
 from ..told import Told
+from .view import OwnParts, view_text, watching_view
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,11 @@ class Watch:
         self._scope = trio.CancelScope()
         self._version = 0
         self._shown: tuple[int, Display] | None = None
+        self._texts: dict[OwnParts, str] = {}
+        """The texts made at this version, by the pages' own parts."""
+        self._texts_version = -1
+        self.texts_made = 0
+        """Texts made (for the pages drawn from this watch, all told)."""
 
     @property
     def following(self) -> bool:
@@ -70,6 +76,20 @@ class Watch:
         if self._shown is None or self._shown[0] != self._version:
             self._shown = (self._version, display(self.model))
         return self._shown[1]
+
+    def text(self, own: OwnParts) -> str:
+        """What a page watching from here is sent now: the table as shown here with the
+        page's own parts (``view.watching_view``), made once for every page drawn at this
+        version whose own parts are the same (mostly all of them: no notice, no
+        question)."""
+        if self._texts_version != self._version:
+            self._texts = {}
+            self._texts_version = self._version
+        text = self._texts.get(own)
+        if text is None:
+            text = self._texts[own] = view_text(watching_view(self.shown(), own))
+            self.texts_made += 1
+        return text
 
     def stop(self) -> None:
         self._scope.cancel()

@@ -129,6 +129,10 @@ async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
         assert ana == bea
         assert cai["table"]["heading"] != ana["table"]["heading"]  # in Chinese
         assert len(ana["log"]) > 10  # the hand's moves, told once for both
+        watch = webs[0]._watch
+        assert watch is not None and watch is webs[1]._watch
+        sent = sum(1 for page in pages[:2] for told in page.sent if "view" in told)
+        assert watch.texts_made < sent  # a text made once for both, mostly
         for page in pages:
             page.says({"do": "exit"})
         await trio.sleep(1)
