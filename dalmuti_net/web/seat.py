@@ -57,7 +57,7 @@ from ..client.model.client_model import (
 )
 from ..client.model.display import display
 from ..client.model.errors import PAGE_REFUSED, with_details
-from ..client.model.table_model import LogLine, Received
+from ..client.model.table_model import LogLine
 from ..client.runner import CannotConnect, ClientRunner
 from ..client.session import TABLE_UI_SOFTWARE, ClientSession
 from ..client.status import Status
@@ -439,13 +439,14 @@ class WebSeat:
                 self._watch = None
         return again[0] if again else None
 
-    def _follow_watch(self, received: Received | None) -> None:
-        """The watch changed: a view is due. A new hand drops this page's notice, as it
-        drops the notice of a client that follows the play itself
-        (``ClientModel.on_message``)."""
-        if received is not None and received.hand_started and self.model is not None:
+    def _follow_watch(self, hand_started: bool) -> None:
+        """The watch framed the table anew: drawn at once (the watch keeps the gap, for
+        all its pages together). A new hand drops this page's notice, as it drops the
+        notice of a client that follows the play itself (``ClientModel.on_message``)."""
+        if hand_started and self.model is not None:
             self.model.notice = None
-        self._change()
+        self._changed.set()
+        self._at_once.set()
 
     async def _follow(
         self,
@@ -638,8 +639,8 @@ class WebSeat:
             self._at_once.set()
 
     def _counting_down(self) -> bool:
-        model = self.model if self._watch is None else self._watch.model
-        return model is not None and model.countdowns.running
+        """While a countdown runs on screen (the watch ticks for its pages)."""
+        return self._watch is None and self.model is not None and self.model.countdowns.running
 
     def _watching(self) -> bool:
         session = None if self.model is None else self.model.session

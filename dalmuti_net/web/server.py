@@ -37,7 +37,16 @@ from ..lang.i18n import DEFAULT_LANGUAGE, normalize_language
 from ..protocol import FrameReader, ProtocolError
 from ..protocol.codec import CheckedFrames
 from ..protocol.framing import frame
-from .seat import MAX_PAGE_MESSAGE, PAGE_SILENCE, PING_INTERVAL, KeptLogs, WebSeat, keep_alive
+from .seat import (
+    MAX_PAGE_MESSAGE,
+    PAGE_SILENCE,
+    PING_INTERVAL,
+    TICK,
+    WATCHING_GAP,
+    KeptLogs,
+    WebSeat,
+    keep_alive,
+)
 from .view import SharedTexts
 from .watch import Watches
 
@@ -220,7 +229,7 @@ class WebServer:
                 await trio.lowlevel.checkpoint()
                 return listen()
 
-            self.watches = Watches(connect, self.checked_frames)
+            self.watches = Watches(connect, self.checked_frames, gap=WATCHING_GAP, tick=TICK)
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
         async with trio.open_nursery() as nursery:

@@ -14,6 +14,7 @@ welcome, refusals and goodbye, and the seats); its view is the watch's with its 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -38,15 +39,23 @@ log = logging.getLogger(__name__)
 WATCH_SOFTWARE = f"{TABLE_UI_SOFTWARE} web watch"
 
 Connector = Callable[[], Awaitable[trio.abc.Stream]]
-Follower = Callable[[Received | None], None]
-"""A page's: told after each change of the watch (what the message asked of the screen,
-or None for a change of the connection)."""
+Follower = Callable[[bool], None]
+"""A page's: told each new frame of the watch (and whether a hand started since the last
+one)."""
 
 
 class Watch:
     """One language's watching pages' client of the table."""
 
-    def __init__(self, language: str, connect: Connector, checked: CheckedFrames | None) -> None:
+    def __init__(
+        self,
+        language: str,
+        connect: Connector,
+        checked: CheckedFrames | None,
+        *,
+        gap: float,
+        tick: float,
+    ) -> None:
         self.language = language
         self.session = ClientSession("web", spectator=True, software=WATCH_SOFTWARE)
         self.model = ClientModel(
@@ -58,46 +67,68 @@ class Watch:
         self._connect = connect
         self._checked = checked
         self._scope = trio.CancelScope()
-        self._version = 0
-        self._shown: tuple[int, Display] | None = None
+        self._gap = gap
+        self._tick = tick
+        self._dirty = trio.Event()
+        """Set at each change: a frame is due (``_frames``)."""
+        self._hand_started = False
+        """A hand started since the last frame."""
+        self._frame: Display | None = None
+        """The typed view of the table as last framed: what every page is drawn from."""
         self._texts: dict[OwnParts, str] = {}
-        """The texts made at this version, by the pages' own parts."""
-        self._texts_version = -1
+        """The texts made from this frame, by the pages' own parts."""
+        self.frames = 0
         self.texts_made = 0
         """Texts made (for the pages drawn from this watch, all told)."""
 
     @property
     def following(self) -> bool:
-        """At the table and connected: what it shows is the table's."""
-        return self.model.status is Status.CONNECTED and self.model.screen is Screen.TABLE
-
-    def shown(self) -> Display:
-        """The typed view of the table, made once for every page drawn meanwhile."""
-        if self._shown is None or self._shown[0] != self._version:
-            self._shown = (self._version, display(self.model))
-        return self._shown[1]
+        """At the table and connected, and framed: what it shows is the table's."""
+        model = self.model
+        connected = model.status is Status.CONNECTED and model.screen is Screen.TABLE
+        return connected and self._frame is not None
 
     def text(self, own: OwnParts) -> str:
-        """What a page watching from here is sent now: the table as shown here with the
-        page's own parts (``view.watching_view``), made once for every page drawn at this
-        version whose own parts are the same (mostly all of them: no notice, no
-        question)."""
-        if self._texts_version != self._version:
-            self._texts = {}
-            self._texts_version = self._version
+        """What a page watching from here is sent now: the last frame with the page's own
+        parts (``view.watching_view``), made once for every page whose own parts are the
+        same (mostly all of them: no notice, no question)."""
+        assert self._frame is not None, "following first"
         text = self._texts.get(own)
         if text is None:
-            text = self._texts[own] = view_text(watching_view(self.shown(), own))
+            text = self._texts[own] = view_text(watching_view(self._frame, own))
             self.texts_made += 1
         return text
+
+    async def _frames(self) -> None:
+        """The table framed for the pages: at once after a quiet spell, then at most one
+        every gap while changes keep coming (the latest state winning), and every tick
+        while a countdown runs; each page is told and draws it at once, so that the pages
+        of a watch are drawn together, from one ``display`` and mostly one text. (What a
+        page does itself is drawn by the page, at once.)"""
+        drawn = -math.inf
+        while True:
+            with trio.move_on_after(self._tick if self.model.countdowns.running else math.inf):
+                await self._dirty.wait()
+            await trio.sleep_until(max(drawn + self._gap, trio.current_time()))
+            self._dirty = trio.Event()
+            drawn = trio.current_time()
+            self._frame_now()
+
+    def _frame_now(self) -> None:
+        self._frame = display(self.model)
+        self._texts = {}
+        self.frames += 1
+        started, self._hand_started = self._hand_started, False
+        for follower in list(self.pages):
+            follower(started)
 
     def stop(self) -> None:
         self._scope.cancel()
 
     def _changed(self, received: Received | None) -> None:
-        self._version += 1
-        for follower in list(self.pages):
-            follower(received)
+        if received is not None and received.hand_started:
+            self._hand_started = True
+        self._dirty.set()
 
     async def run(self) -> None:
         model = self.model
@@ -123,7 +154,10 @@ class Watch:
         )
         try:
             with self._scope:
-                await runner.run()
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._frames)
+                    await runner.run()
+                    nursery.cancel_scope.cancel()
         except CannotConnect as error:
             model.cannot_connect(str(error), error.kind)
         except Exception as error:  # what serves many pages must not end the table
@@ -132,16 +166,30 @@ class Watch:
             log_fault(log, CONNECTION_FAILED, error, address=Told(LOCAL))
         finally:
             self.over = True
-            self._changed(None)
+            self._frame = None  # the pages draw their own clients' views from now on
+            for follower in list(self.pages):
+                follower(False)
 
 
 class Watches:
     """The watches of a web table's pages, one a language, each while a page watches in
     it. Run (``run``) for as long as the web server serves."""
 
-    def __init__(self, connect: Connector, checked: CheckedFrames | None = None) -> None:
+    def __init__(
+        self,
+        connect: Connector,
+        checked: CheckedFrames | None = None,
+        *,
+        gap: float,
+        tick: float,
+    ) -> None:
         self._connect = connect
         self._checked = checked
+        self._gap = gap
+        """Seconds at least between two frames while the table keeps changing (a
+        watching page's gap, ``seat.WATCHING_GAP``)."""
+        self._tick = tick
+        """A frame every so often while a countdown runs (``seat.TICK``)."""
         self._watches: dict[str, Watch] = {}
         self._nursery: trio.Nursery | None = None
 
@@ -165,7 +213,8 @@ class Watches:
             return
         watch = self._watches.get(language)
         if watch is None or watch.over:
-            watch = self._watches[language] = Watch(language, self._connect, self._checked)
+            watch = Watch(language, self._connect, self._checked, gap=self._gap, tick=self._tick)
+            self._watches[language] = watch
             nursery.start_soon(watch.run)
         watch.pages.add(follower)
         try:

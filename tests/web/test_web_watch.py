@@ -6,6 +6,7 @@ clock."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from typing import Any
 
 import trio
@@ -17,7 +18,7 @@ from dalmuti_net.engine import Rules
 from dalmuti_net.host.records import Limits
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
-from dalmuti_net.web.seat import WebSeat
+from dalmuti_net.web.seat import TICK, WATCHING_GAP, WebSeat
 from dalmuti_net.web.view import SharedTexts
 from dalmuti_net.web.watch import Watches
 
@@ -30,12 +31,15 @@ class Page:
         self.to_host, self._from_test = trio.open_memory_channel[str](10)
         self.to_host.send_nowait(json.dumps({"join": join}))
         self.sent: list[dict[str, Any]] = []
+        self.views_at: list[float] = []
 
     async def get_message(self) -> str:
         return await self._from_test.receive()
 
     async def send_message(self, text: str) -> None:
         self.sent.append(json.loads(text))
+        if "view" in self.sent[-1]:
+            self.views_at.append(trio.current_time())
 
     def view(self) -> dict[str, Any]:
         return next(told["view"] for told in reversed(self.sent) if "view" in told)
@@ -86,7 +90,7 @@ async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
         await trio.lowlevel.checkpoint()
         return server.connect_local(unseen=True)
 
-    watches = Watches(listen)
+    watches = Watches(listen, gap=WATCHING_GAP, tick=TICK)
     shared = SharedTexts()
     joins = [("Ana", "es"), ("Bea", "es"), ("Cai", "zh_Hant")]
     pages = [Page({"name": name, "lang": lang, "spectator": True}) for name, lang in joins]
@@ -116,6 +120,7 @@ async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
         await server.flush()
         table.start()
         await server.flush()
+        started = trio.current_time()
         await played(table)
         assert sorted(table.table_message()["watching"]) == ["Ana", "Bea", "Cai"]
         assert table.table_message()["spectators"] == 3
@@ -131,8 +136,12 @@ async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
         assert len(ana["log"]) > 10  # the hand's moves, told once for both
         watch = webs[0]._watch
         assert watch is not None and watch is webs[1]._watch
-        sent = sum(1 for page in pages[:2] for told in page.sent if "view" in told)
-        assert watch.texts_made < sent  # a text made once for both, mostly
+        # Drawn together, from one frame of the watch at most every watching gap, and
+        # one text made for both.
+        ana_at, bea_at = ([when for when in page.views_at if when >= started] for page in pages[:2])
+        assert ana_at == bea_at and len(ana_at) >= 2
+        assert all(later - earlier >= WATCHING_GAP - 1e-9 for earlier, later in pairwise(ana_at))
+        assert watch.texts_made <= watch.frames + 3  # + the views before the pages' join
         for page in pages:
             page.says({"do": "exit"})
         await trio.sleep(1)
@@ -157,7 +166,7 @@ async def test_a_watching_page_keeps_its_own_notice_and_closes_its_own_results(
         await trio.lowlevel.checkpoint()
         return server.connect_local(unseen=True)
 
-    watches = Watches(listen)
+    watches = Watches(listen, gap=WATCHING_GAP, tick=TICK)
     pages = [Page({"name": name, "lang": "en", "spectator": True}) for name in ("Ana", "Bea")]
     seated = Page({"name": "Dai", "lang": "en"})
     webs = [
