@@ -38,16 +38,16 @@ class FakeSocket {
     this.url = url; this.readyState = 0; this.sent = []; window.fake.sockets.push(this);
   }
   send(text) { this.sent.push(JSON.parse(text)); }
-  close() { if (this.readyState !== 3) { this.readyState = 3; this.onclose({}); } }
+  close() { if (this.readyState !== 3) { this.readyState = 3; this.onclose && this.onclose({}); } }
 }
 FakeSocket.CONNECTING = 0; FakeSocket.OPEN = 1; FakeSocket.CLOSING = 2; FakeSocket.CLOSED = 3;
 window.WebSocket = FakeSocket;
 const newest = () => window.fake.sockets[window.fake.sockets.length - 1];
 // The host's side of the newest connection: it opens, says something, hangs up.
-window.hostOpens = () => { const s = newest(); s.readyState = 1; s.onopen({}); };
+window.hostOpens = () => { const s = newest(); s.readyState = 1; s.onopen && s.onopen({}); };
 window.hostSays = (message) => newest().onmessage({data: JSON.stringify(message)});
 window.hostSaysText = (text) => newest().onmessage({data: text});
-window.hostHangsUp = () => { const s = newest(); s.readyState = 3; s.onclose({}); };
+window.hostHangsUp = () => { const s = newest(); s.readyState = 3; s.onclose && s.onclose({}); };
 // The page's timers that are due, run (its retry among them); the waits they asked for.
 window.timersRun = () => {
   const due = window.fake.timers.splice(0);
@@ -333,3 +333,36 @@ def test_a_phone_on_its_side_gives_the_lobby_most_of_its_width(page: Any, page_u
     finally:
         page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PORTRAIT)
     assert lobby > 844 * 0.55, lobby
+
+
+CHOOSE = """
+const s = document.getElementById('lang'); s.value = arguments[0];
+s.dispatchEvent(new Event('change'));
+"""
+
+
+def test_a_new_language_redraws_the_left_screen_in_it(page: Any, page_url: str) -> None:
+    """On "You have left the table" the language menu did nothing (the page had no
+    connection to come back on). It asks the host for the page's words in the new
+    language now and says the same in them, asking back no seat (a seat kept while the
+    player steps away stays away)."""
+    load(page, page_url)
+    table_id = hello()["hello"]["table_id"]
+    page.execute_script(CHOOSE, "en")
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    page.execute_script(JOIN, "Pat")
+    token = "q7Vd2mXo9LkT4bR1sWc8Zf"
+    page.execute_script("hostSays(arguments[0]);", {"seat": {"token": token, "table_id": table_id}})
+    page.execute_script("hostSays(arguments[0]);", {"view": view(model_at("lobby"))})
+    page.execute_script("hostSays({left: true});")  # stepped away: the seat is kept
+    assert page.execute_script(GONE)[0] == "You have left the table."
+    page.execute_script(CHOOSE, "es")
+    assert page.execute_script("return fake.sockets.length") == 3
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello("es"))
+    text, state, timers = page.execute_script(GONE)
+    es = page_strings(Translator("es"))
+    assert text == es["you_left"]
+    assert page.execute_script("return document.getElementById('again').innerText") == es["again"]
+    assert page.execute_script(SENT) == []  # nothing asked of the host: no seat back
+    assert state == 3 and timers == 0  # that connection closed, and no retry
+    assert page.execute_script("return document.documentElement.lang") == "es"

@@ -127,6 +127,7 @@ let current = null;         // the token of the seat this page holds now
 let asking = null;          // {token, nonce} of the seat being asked back
 let newSeat = false;        // a new seat was asked for on this connection: its token may come
 const refused = new Set();  // tokens of seats this connection's host would not give back
+let goneSays = null;        // the page string the "gone" screen says (null: the host's own words)
 
 // The seats this browser holds on this address, newest first: {token, table_id, proven}.
 // A seat is never replaced on the word of a host that proved nothing: a new one is kept
@@ -193,11 +194,14 @@ function drawConnection(view) {
   else status(line.text, line.tone);
 }
 
-function connect() {
+function tableUrl() {
   const lang = language();
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/table" +
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/table" +
     (lang ? "?lang=" + encodeURIComponent(lang) : "");
-  const socket = new WebSocket(url);
+}
+
+function connect() {
+  const socket = new WebSocket(tableUrl());
   ws = socket;
   asking = null;
   newSeat = false;
@@ -280,9 +284,30 @@ function challenge(c) {
   joined.code = null;
 }
 
-function gone(text) {
+function gone(text, says) {   // says: the page string it is, to be said again in another language
+  goneSays = says || null;
   $("gone-text").textContent = text || "";
   show("gone");
+}
+
+// The "gone" screen in a new language: the host's hello has the page's words in it. A
+// connection for that only, on which nothing is sent (a seat kept while its player steps
+// away is not taken back by a change of language); none to a host this page distrusts.
+function relabel() {
+  if (goneSays === null) return;
+  const socket = new WebSocket(tableUrl());
+  socket.onmessage = (event) => {
+    socket.close();
+    if (ws || !left || goneSays === null) return;   // the player went on meanwhile
+    try {
+      const h = JSON.parse(event.data).hello;
+      if (typeof h.strings[goneSays] !== "string") return;
+      words(h);
+      gone(strings[goneSays], goneSays);
+    } catch (e) {
+      // not a hello this page can read: the screen stays as it was
+    }
+  };
 }
 
 function ask(problem) {   // the join form, the name filled in: the player decides
@@ -322,7 +347,7 @@ function receive(message) {
   if (message.left) {   // the player's own choice (leave, step away, quit): said as theirs
     left = true;
     joined = null;
-    gone(strings.you_left || strings.closed);
+    gone(strings.you_left || strings.closed, strings.you_left ? "you_left" : null);
     ws && ws.close();
     return;
   }
@@ -332,7 +357,7 @@ function receive(message) {
   }
 }
 
-function hello(h) {
+function words(h) {   // the page's words in the hello's language
   strings = h.strings;
   helpSections = h.help || [];
   if (!$("lang").options.length) for (const [tag, name] of h.languages || []) $("lang").add(new Option(name, tag));
@@ -341,7 +366,6 @@ function hello(h) {
   document.documentElement.lang = tag;
   $("table-name").textContent = h.table;
   tableName = h.table;
-  tableId = typeof h.table_id === "string" ? h.table_id : null;
   document.title = h.table;
   $("name-label").textContent = strings.name;
   $("code-label").textContent = strings.code;
@@ -351,6 +375,11 @@ function hello(h) {
   $("lang").setAttribute("aria-label", strings.language);
   $("editor-send").textContent = strings.send;
   $("editor-cancel").textContent = strings.cancel;
+}
+
+function hello(h) {
+  words(h);
+  tableId = typeof h.table_id === "string" ? h.table_id : null;
   codeRequired = !!h.code_required;
   $("code-row").hidden = !codeRequired;
   status("");
@@ -885,7 +914,10 @@ $("again").addEventListener("click", () => { left = false; joined = null; retrie
 $("lang").addEventListener("change", () => {
   store.set("dalmuti.lang", $("lang").value);
   retries = 0;   // the player's own doing: back at once, however often
-  if (!ws) return;   // (a try to come is made in the new language)
+  if (!ws) {   // (a try to come is made in the new language)
+    if (left) relabel();
+    return;
+  }
   // Back at once in the new language (the seat is kept), the old connection closed
   // quietly: the player's choice, not a connection lost.
   const old = ws;
