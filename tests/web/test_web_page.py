@@ -273,6 +273,7 @@ document.getElementById("name").value = arguments[0];
 document.getElementById("join-button").click();
 """
 SENT = "return window.fake.sockets[window.fake.sockets.length - 1].sent;"
+BUTTONS = "return Array.from(document.querySelectorAll('#buttons button'), (b) => b.innerText);"
 
 
 def test_a_page_at_the_final_standings_goes_back_to_them_after_a_drop(
@@ -366,3 +367,57 @@ def test_a_new_language_redraws_the_left_screen_in_it(page: Any, page_url: str) 
     assert page.execute_script(SENT) == []  # nothing asked of the host: no seat back
     assert state == 3 and timers == 0  # that connection closed, and no retry
     assert page.execute_script("return document.documentElement.lang") == "es"
+
+
+def test_a_new_language_at_the_final_standings_goes_back_to_them(page: Any, page_url: str) -> None:
+    """After a change of language at the final standings the page showed the last hand's
+    results again (the host's client for the page is a new one, and shows a hand that
+    ended while it was away), the standings a tap further. The page closes them again at
+    once: the standings, as before the change."""
+    load(page, page_url)
+    page.execute_script("localStorage.clear();")  # no seat kept by an earlier test
+    load(page, page_url)
+    table_id = hello()["hello"]["table_id"]
+    page.execute_script(CHOOSE, "en")
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    page.execute_script(JOIN, "Pat")
+    token = "q7Vd2mXo9LkT4bR1sWc8Zg"
+    page.execute_script("hostSays(arguments[0]);", {"seat": {"token": token, "table_id": table_id}})
+    shown = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None)))
+    table = shown["table"]
+    table["decision"], table["my_turn"] = None, False
+    row = {"place": "1st", "name": "Bo", "figure": "6", "points": True, "note": None, "me": False}
+    table["standings"] = [row]
+    results = {
+        "title": "Hand 3 is over",
+        "headers": ["Place", "Player", "Points", "Total"],
+        "rows": [{"cells": ["1st", "Bo", "+3", "6"], "me": False, "role": None}],
+        "notes": [],
+        "next": "",
+        "last": True,
+        "reading": False,
+    }
+    table["results"] = results
+    page.execute_script("hostSays(arguments[0]);", {"view": shown})
+    assert "Final standings" in page.execute_script(BUTTONS)  # then the standings
+    page.execute_script(
+        "Array.from(document.querySelectorAll('#buttons button'))"
+        ".find((b) => b.innerText === 'Final standings').click();"
+    )
+    assert page.execute_script(SENT)[-1] == {"do": "close_results"}
+    table["results"] = None
+    page.execute_script("hostSays(arguments[0]); hostSays({seat: 'forget'});", {"view": shown})
+    page.execute_script(CHOOSE, "es")
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello("es"))
+    [join] = page.execute_script(SENT)
+    assert join["join"]["resume"]["seat"] == seat_id(token)
+    again = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None), "es"))
+    again["table"].update(decision=None, my_turn=False, standings=[row], results=results)
+    page.execute_script("hostSays(arguments[0]);", {"view": again})
+    assert page.execute_script(SENT)[-1] == {"do": "close_results"}
+    assert not page.execute_script(
+        "return document.getElementById('results').getClientRects().length"
+    )
+    again["table"]["results"] = None
+    page.execute_script("hostSays(arguments[0]);", {"view": again})
+    assert "Clasificación final" in page.execute_script("return document.body.innerText;")

@@ -127,6 +127,8 @@ let current = null;         // the token of the seat this page holds now
 let asking = null;          // {token, nonce} of the seat being asked back
 let newSeat = false;        // a new seat was asked for on this connection: its token may come
 const refused = new Set();  // tokens of seats this connection's host would not give back
+let atStandings = false;    // the final standings are what the player last saw (results closed)
+let closing = null;         // the connection the last hand's results were closed again on
 let goneSays = null;        // the page string the "gone" screen says (null: the host's own words)
 
 // The seats this browser holds on this address, newest first: {token, table_id, proven}.
@@ -837,9 +839,19 @@ function draw(view) {
     drawConnection(view);
     return;
   }
+  // The last hand's results, closed on this page already: the host's client for it after
+  // a new language (or a dropped link) is a new one and shows them again. Closed again at
+  // once (once a connection), the standings kept in sight meanwhile.
+  const results = view.table && view.table.results;
+  if (atStandings && results && results.last && closing !== ws) {
+    closing = ws;
+    send({ do: "close_results" });
+    return;
+  }
   const was = focused();
   drawView(view);
   refocus(was);
+  atStandings = ended();
 }
 
 function drawView(view) {
