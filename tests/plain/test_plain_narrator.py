@@ -670,3 +670,17 @@ def test_the_final_standings_are_said_once_when_the_host_then_closes() -> None:
     lines = table.take()
     assert table.printed.count("Final standings") == 1, lines
     assert lines[0] == "This table has ended" and lines[-2] == "2. quit", lines
+
+
+@pytest.mark.parametrize(("language", "left"), [("en", "7 s left"), ("es", "quedan 7 s")])
+def test_the_table_says_a_turn_clock_in_words_not_its_symbol(language: str, left: str) -> None:
+    """A screen reader says "◷" as "white circle with upper left quadrant": the plain
+    table says the turn clock the terminal draws with it in words."""
+    table = PlainLocal(language)
+    table.type("start")
+    me = table.local.session.player
+    table.plain.on_message({"type": "timers", "grace": [], "turn": [[me, 7000]]})
+    table.take()
+    you = table.plain.model.name_of(me)
+    mine = next(line for line in table.type("table") if line.startswith(you))
+    assert "◷" not in mine and mine.endswith(left), mine
