@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import replace
+
+import pytest
 
 from dalmuti_net.client.model.countdowns import Countdowns, moved_for_note
 from dalmuti_net.client.model.seat_marks import Mark, game_flags, lobby_marks, players_heading
 from dalmuti_net.client.model.views import SeatView, TableView, TimersView
 from dalmuti_net.engine import Observation
-from dalmuti_net.lang.i18n import Translator
+from dalmuti_net.lang.i18n import LANGUAGES, Translator
 
 EN = Translator("en")
 ANA = SeatView(1, "Ana", "human", True, False, False, True, False)
@@ -85,3 +88,23 @@ def test_the_spanish_stand_in_marks_say_what_the_bot_does() -> None:
     assert texts(game_flags(es, observation, 1, stood_in, Countdowns())) == ["juega un bot"]
     assert moved_for_note(es, "stand_in", mine=True) == "(no fuiste tú: jugó por ti el bot)"
     assert moved_for_note(es, "stand_in") == "(lo jugó el bot suplente)"
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_mark_has_words_without_a_symbol(language: str) -> None:
+    """The screens draw the turn clock as "◷ 8 s"; the plain table (and whatever reads
+    aloud) says a mark's ``words``: letters, digits, spaces and punctuation only."""
+    t = Translator(language)
+    countdowns = Countdowns()
+    countdowns.update(TimersView(grace=((1, 42_000),), turn=((1, 8_000),)))
+    observation = Observation(2, order=(1, 2, 3, 4), out=[2], passed=[3])
+    marks = [
+        *game_flags(t, observation, 1, replace(ANA, connected=False), countdowns),
+        *lobby_marks(t, replace(ANA, host=True, connected=False), countdowns),
+    ]
+    assert any(mark.text != mark.words for mark in marks)  # the clock's symbol
+    for mark in marks:
+        symbols = [c for c in mark.words if unicodedata.category(c)[0] == "S"]
+        assert not symbols, (mark, symbols)
+    clock = next(mark for mark in marks if mark.text.startswith("◷"))
+    assert clock.words == t._("{n} s to answer").format(n=8)

@@ -672,15 +672,20 @@ def test_the_final_standings_are_said_once_when_the_host_then_closes() -> None:
     assert lines[0] == "This table has ended" and lines[-2] == "2. quit", lines
 
 
-@pytest.mark.parametrize(("language", "left"), [("en", "7 s left"), ("es", "quedan 7 s")])
+@pytest.mark.parametrize(
+    ("language", "left"),
+    [("en", "7 s to answer"), ("es", "7 s para responder"), ("zh_Hant", "剩 7 秒作答")],
+)
 def test_the_table_says_a_turn_clock_in_words_not_its_symbol(language: str, left: str) -> None:
     """A screen reader says "◷" as "white circle with upper left quadrant": the plain
-    table says the turn clock the terminal draws with it in words."""
+    table says the turn clock the terminal draws with it in words, the seat marks' own
+    (and "7 s left" beside another player's name read as if it were the listener's)."""
     table = PlainLocal(language)
     table.type("start")
     me = table.local.session.player
-    table.plain.on_message({"type": "timers", "grace": [], "turn": [[me, 7000]]})
+    other = next(p for p in table.local.session.observation.order if p != me)
+    table.plain.on_message({"type": "timers", "grace": [], "turn": [[other, 7000]]})
     table.take()
-    you = table.plain.model.name_of(me)
-    mine = next(line for line in table.type("table") if line.startswith(you))
-    assert "◷" not in mine and mine.endswith(left), mine
+    name = table.plain.model.name_of(other)
+    row = next(line for line in table.type("table") if line.startswith(name))
+    assert "◷" not in row and row.endswith(left), row

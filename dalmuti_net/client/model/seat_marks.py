@@ -3,8 +3,9 @@ in a game (out, passed, on top, leaving, offline, a stand-in, its countdowns) an
 marks beside a seat in the lobby (host, bot, ready, offline); the row of who joins at
 the next hand.
 
-The terminal screen styles each mark by its ``tone``; the plain table joins their texts;
-the web table sends both to the page.
+The terminal screen styles each mark by its ``tone``; the plain table joins their
+``words`` (no symbol: it promises none, and a screen reader would name the symbol); the web
+table sends them all to the page.
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ class Mark:
     """In the viewer's language."""
     tone: str
     """How it is styled: ``good``, ``dim``, ``heading``, ``warning`` or ``error``."""
+    said: str | None = None
+    """The mark in words, where ``text`` draws part of it as a symbol ("◷ 7 s" is said
+    "7 s to answer")."""
+
+    @property
+    def words(self) -> str:
+        """What the mark says, without a symbol: for the plain table, or to be read aloud."""
+        return self.text if self.said is None else self.said
 
 
 def your_time(t: Translator, countdowns: Countdowns, me: int | None) -> Mark | None:
@@ -41,7 +50,9 @@ def countdown_marks(t: Translator, countdowns: Countdowns, player: int) -> list[
     marks: list[Mark] = []
     turn = countdowns.turn_left(player)
     if turn is not None:
-        marks.append(Mark(t._("◷ {n} s").format(n=turn), "warning" if turn <= WARN_AT else "dim"))
+        tone = "warning" if turn <= WARN_AT else "dim"
+        said = t._("{n} s to answer").format(n=turn)
+        marks.append(Mark(t._("◷ {n} s").format(n=turn), tone, said))
     grace = countdowns.grace_left(player)
     if grace is not None:
         marks.append(Mark(t._("bot in {n} s").format(n=grace), "warning"))

@@ -186,15 +186,6 @@ class PlainTable:
     def _name(self, player: int) -> str:
         return self.model.name_of(player)
 
-    def _spoken(self, flag: str, player: int) -> str:
-        """A seat's flag as words: the turn clock the screens draw as "◷ 7 s" (which a
-        screen reader calls a white circle with a quadrant) is "7 s left"."""
-        clock = self.t._("◷ {n} s").partition("{n}")[0]
-        left = self.model.countdowns.turn_left(player)
-        if left is None or not clock or not flag.startswith(clock):
-            return flag
-        return self.t._("{n} s left").format(n=left)
-
     # ------------------------------------------------------------------ finding a table
 
     def looking(self) -> None:
@@ -979,7 +970,7 @@ class PlainTable:
         if lobby is not None:
             self.say(lobby.heading)
             for number, seat in enumerate(lobby.seats, 1):
-                self.say(f"{number}. " + self._join([seat.name, *(m.text for m in seat.marks)]))
+                self.say(f"{number}. " + self._join([seat.name, *(m.words for m in seat.marks)]))
             if lobby.watchers is not None:
                 self.say(lobby.watchers)
             self.say(self._pair(lobby.rules_title, lobby.summary + " " + lobby.clocks))
@@ -1007,7 +998,7 @@ class PlainTable:
             ]
             if row.score is not None:
                 parts.append(t.n_("{n} point", "{n} points", row.score).format(n=row.score))
-            parts += [self._spoken(flag.text, row.player) for flag in row.flags]
+            parts += [flag.words for flag in row.flags]
             self.say(self._join(parts))
         if state.joining is not None:
             self.say(state.joining)
