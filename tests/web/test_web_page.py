@@ -421,3 +421,36 @@ def test_a_new_language_at_the_final_standings_goes_back_to_them(page: Any, page
     again["table"]["results"] = None
     page.execute_script("hostSays(arguments[0]);", {"view": again})
     assert "Clasificación final" in page.execute_script("return document.body.innerText;")
+
+
+def test_a_seat_in_a_new_language_keeps_its_connection_until_it_is_back(
+    page: Any, page_url: str
+) -> None:
+    """A player who changed language was "offline: a bot takes the seat in 60 s", then
+    "back", on every other player's screen: the page closed its connection before it
+    opened the new one. It opens the new one first now (the host closes the old one,
+    "replaced", once the seat is proved on the new) and closes the old one once the new
+    one is at the seat."""
+    load(page, page_url)
+    page.execute_script("localStorage.clear();")
+    load(page, page_url)
+    table_id = hello()["hello"]["table_id"]
+    page.execute_script(CHOOSE, "en")
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    page.execute_script(JOIN, "Pat")
+    token = "q7Vd2mXo9LkT4bR1sWc8Zh"
+    page.execute_script("hostSays(arguments[0]);", {"seat": {"token": token, "table_id": table_id}})
+    page.execute_script("hostSays(arguments[0]);", {"view": view(model_at("lobby"))})
+    page.execute_script(CHOOSE, "es")
+    states = "return fake.sockets.map((s) => s.readyState);"
+    assert page.execute_script(states)[-2:] == [1, 0]  # the old one still open
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello("es"))
+    [join] = page.execute_script(SENT)
+    assert join["join"]["resume"]["seat"] == seat_id(token)
+    assert page.execute_script(states)[-2:] == [1, 1]
+    page.execute_script("hostSays(arguments[0]);", {"view": view(model_at("lobby", "es"))})
+    assert page.execute_script(states)[-2:] == [3, 1]  # at the seat: the old one closed
+    assert (
+        page.execute_script(STATUS) == ["", ""]
+        and page.execute_script("return fake.timers.length") == 0
+    )

@@ -129,6 +129,7 @@ let newSeat = false;        // a new seat was asked for on this connection: its 
 const refused = new Set();  // tokens of seats this connection's host would not give back
 let atStandings = false;    // the final standings are what the player last saw (results closed)
 let closing = null;         // the connection the last hand's results were closed again on
+let previous = null;        // a seat's connection a new language's replaces, until that one is in
 let goneSays = null;        // the page string the "gone" screen says (null: the host's own words)
 
 // The seats this browser holds on this address, newest first: {token, table_id, proven}.
@@ -229,6 +230,7 @@ function connect() {
   };
   socket.onclose = () => {
     if (ws !== socket) return;   // an earlier connection, closed after its successor opened
+    letGo();
     ws = null;
     asking = null;
     if (opened !== null && Date.now() - opened >= RETRY.steady) retries = 0;
@@ -286,7 +288,16 @@ function challenge(c) {
   joined.code = null;
 }
 
+// The connection a new language's replaced, closed: the new one is at the seat (the host
+// closed it already, "replaced"), or it came to nothing.
+function letGo() {
+  const old = previous;
+  previous = null;
+  if (old) old.close();
+}
+
 function gone(text, says) {   // says: the page string it is, to be said again in another language
+  letGo();
   goneSays = says || null;
   $("gone-text").textContent = text || "";
   show("gone");
@@ -313,6 +324,7 @@ function relabel() {
 }
 
 function ask(problem) {   // the join form, the name filled in: the player decides
+  letGo();
   joined = null;
   $("name").value = store.get("dalmuti.name") || "";
   $("join-problem").textContent = problem || "";
@@ -322,7 +334,10 @@ function ask(problem) {   // the join form, the name filled in: the player decid
 
 function receive(message) {
   if (message.hello) return hello(message.hello);
-  if (message.view) return draw(message.view);
+  if (message.view) {
+    letGo();
+    return draw(message.view);
+  }
   if (message.challenge) return challenge(message.challenge);
   if ("seat" in message) {
     if (message.seat === "forget") {
@@ -931,10 +946,14 @@ $("lang").addEventListener("change", () => {
     return;
   }
   // Back at once in the new language (the seat is kept), the old connection closed
-  // quietly: the player's choice, not a connection lost.
+  // quietly: the player's choice, not a connection lost. A seat's stays open until the
+  // new one is at the seat (the host then closes it: "replaced"), so that the other
+  // players are not told of a drop and a return; a watcher's goes at once.
   const old = ws;
   ws = null;
-  old.close();
+  letGo();
+  if (joined && !joined.spectator && current) previous = old;
+  else old.close();
   connect();
 });
 document.addEventListener("visibilitychange", () => {
