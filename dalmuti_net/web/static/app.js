@@ -247,6 +247,12 @@ function ended() {   // the final standings are on the page: the table is over
   return !!(state && state.standings.length && !state.results);
 }
 
+// What a person typed goes as text: a pasted tab or line end, control character or
+// bidirectional override is a space, as the terminal's filter makes it (the table refuses
+// a message holding one: protocol/text.py NOT_TEXT; with "u", only lone surrogates match).
+const NOT_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+function typed(text) { return text.replace(NOT_TEXT, " "); }
+
 function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
@@ -424,11 +430,11 @@ function hello(h) {
 }
 
 function join(spectator) {
-  const name = $("name").value.trim();
+  const name = typed($("name").value).trim();
   if (!name) { $("join-problem").textContent = strings.empty_name; return; }
   $("join-problem").textContent = "";
   // The code goes with this join only (and a watcher's reconnects): never kept.
-  const code = $("code").value.trim() || null;
+  const code = typed($("code").value).trim() || null;
   $("code").value = "";
   store.set("dalmuti.name", name);
   joined = { name: name, code: code, spectator: !!spectator };
@@ -921,7 +927,7 @@ $("join").addEventListener("submit", (event) => { event.preventDefault(); join(f
 $("watch-button").addEventListener("click", () => join(true));
 $("editor").addEventListener("submit", (event) => {
   event.preventDefault();
-  const text = $("editor-input").value;
+  const text = typed($("editor-input").value);
   $("editor-input").value = "";
   if (last && last.field) send({ do: "give_code", text: text });
   else if (local.typing) send({ do: "type_rule", key: local.typing.key, text: text });
