@@ -49,7 +49,7 @@ from .leaving import LEFT, LEFT_MID_GAME, LeaveEnds, leave_ends, named_heirs
 from .questions import BACK, Choice, Question
 from .refusals import RefusalScreen
 from .rules_menu import menu_values, set_rule, step_rule, timing_sent, typed_rule
-from .table_model import AUTO_PASSED, Received, TableModel
+from .table_model import Received, TableModel
 
 AUTO_PASSING = N_("Nothing of yours beats it: auto-pass passes for you in a moment.")
 AUTO_PASS_PAUSE_S = 1.2
@@ -1087,7 +1087,7 @@ class ClientModel(TableModel):
         and auto-pass still on (turned off in the pause, the decision is given back)."""
         if not self.auto_passing():
             return []
-        self.add_log("info", self.t._(AUTO_PASSED))
+        self.auto_pass_sent = True  # told as the host takes it, as "You pass." would be
         self.chooser = None
         self.auto_passed = None  # given: a second wake sends nothing
         return [Send(self._answer_message(Pass()))]

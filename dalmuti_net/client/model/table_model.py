@@ -156,6 +156,9 @@ class TableModel:
         """The owed decision's answer is on its way (or auto-pass gives it)."""
         self.auto_passed: Decision | None = None
         """The decision auto-pass answers, after its pause."""
+        self.auto_pass_sent = False
+        """Auto-pass's pass went out: its event is told as made by auto-pass (once, not
+        then "You pass." too)."""
         self.auto_pass = False
         """Pass by itself where passing is the only answer (the player's preference)."""
         self.welcomed = False
@@ -249,6 +252,7 @@ class TableModel:
 
     def reconnected(self) -> None:
         self.resuming = True
+        self.auto_pass_sent = False  # its pass, if the host took it, is in the snapshot
         self.add_log("info", self.t._("Reconnected."))
 
     def connecting(self) -> None:
@@ -378,6 +382,7 @@ class TableModel:
             self.answered = False
             self.refused_answers += 1
             got.answer_refused = True
+            self.auto_pass_sent = False
 
     def _take_snapshot(self, session: ClientSession, snapshot: SnapshotView) -> None:
         self.snapshots += 1
@@ -466,6 +471,7 @@ class TableModel:
         if event is None:
             return
         if isinstance(event, HandStarted):
+            self.auto_pass_sent = False
             self.results = None
             self._got.hand_started = True
             self._hand_at = 0
@@ -490,6 +496,10 @@ class TableModel:
             )
         elif isinstance(event, PlayerRemoved):
             text = self._removed_sentence(event.player)
+        elif isinstance(event, Passed) and event.player == self.me and self.auto_pass_sent:
+            self.auto_pass_sent = False
+            if self._moved_for is None:  # (not the turn timer's pass, made first)
+                text = self.t._(AUTO_PASSED)
         mover = _mover(event)
         if text is not None and self._moved_for is not None and mover == self._moved_for[0]:
             by = self._moved_for[1]
