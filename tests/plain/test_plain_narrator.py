@@ -693,3 +693,17 @@ def test_the_table_says_a_turn_clock_in_words_not_its_symbol(language: str, left
     name = table.plain.model.name_of(other)
     row = next(line for line in table.type("table") if line.startswith(name))
     assert "◷" not in row and row.endswith(left), row
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_the_rules_are_read_in_a_game_too(language: str) -> None:
+    """`rules` in a game answered "That is not possible at this point of the game": reading
+    them is harmless at any point (setting one is the lobby's, and so is how to)."""
+    table = PlainLocal(language, host=True)
+    t = table.plain.t
+    table.type("start")
+    lines = table.type("rules")
+    assert lines[0] == t._("Rule options (the host player's)"), lines
+    scoring = next(line for line in lines if line.startswith("3. "))
+    assert scoring == "3. " + table.plain._pair(t._("Scoring (rule 15)"), t._("on")), lines
+    assert not any("rule 8 45" in line for line in lines), lines  # no setting mid-game

@@ -819,6 +819,8 @@ class PlainTable:
                 self.say(*self.question.lines())
             else:
                 self.say(t._("Nothing to answer right now."))
+        elif command == "rules":  # read at any point; set in the lobby
+            self._tell_rules()
         elif command == "say":
             if not rest:
                 self.say(t._("Type say and then what to say."))
@@ -871,9 +873,6 @@ class PlainTable:
             return self._intend(
                 do.RemoveBot(seat.player) if command == "remove" else do.Kick(seat.player)
             )
-        if command == "rules":
-            self._tell_rules()
-            return []
         return self._set_rule(rest)
 
     def _tell_rules(self) -> None:
@@ -883,8 +882,8 @@ class PlainTable:
         for number, option in enumerate(RULE_FIELDS, 1):
             value = rule_value_text(t, option.key, rules.get(option.key))
             self.say(f"{number}. " + self._pair(t._(option.label), value))
-        session = self.session
-        if session is not None and session.is_host:
+        session, table = self.session, self.model.table
+        if session is not None and session.is_host and table is not None and table.lobby:
             self.say(
                 t._(
                     "Type rule and a number to switch an option on or off, or rule, a number "
@@ -1083,7 +1082,8 @@ class PlainTable:
         self.say(
             t._(
                 "Commands: hand (your cards), table (seats, roles and the trick), scores, "
-                "again (repeat the question), say and a text (chat), quit, help."
+                "rules (the table's), again (repeat the question), say and a text (chat), "
+                "quit, help."
             )
         )
         self.say(
@@ -1106,8 +1106,8 @@ class PlainTable:
             self.say(
                 t._(
                     "Lobby: ready. The host player also has start, bot [heuristic, random, "
-                    "montecarlo or learned], remove N, kick N (N from the table list), rules, "
-                    "and rule N [VALUE]."
+                    "montecarlo or learned], remove N, kick N (N from the table list) and "
+                    "rule N [VALUE]."
                 )
             )
 
