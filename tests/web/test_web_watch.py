@@ -209,3 +209,50 @@ async def test_a_watching_page_keeps_its_own_notice_and_closes_its_own_results(
         assert bea.view()["table"]["results"] is not None
         assert "close_results" in bea.view()["can"]
         nursery.cancel_scope.cancel()
+
+
+async def test_watching_pages_say_the_table_closed_when_the_host_does(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The host closes: the watch is over with every connection, and each watching page
+    shows the table closed from its own client (its goodbye), as a page that follows the
+    play itself does."""
+    table = Table("Web")
+    server = bot_table(table)
+
+    async def connect() -> trio.abc.Stream:
+        await trio.lowlevel.checkpoint()
+        return server.connect_local()
+
+    async def listen() -> trio.abc.Stream:
+        await trio.lowlevel.checkpoint()
+        return server.connect_local(unseen=True)
+
+    watches = Watches(listen, gap=WATCHING_GAP, tick=TICK)
+    pages = [Page({"name": name, "lang": "en", "spectator": True}) for name in ("Ana", "Bea")]
+    webs = [
+        WebSeat(
+            page,  # type: ignore[arg-type]
+            connect,
+            table_name="Web",
+            table_id=table.table_id,
+            code=None,
+            rate=1000.0,
+            watches=watches,
+        )
+        for page in pages
+    ]
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        await nursery.start(watches.run)
+        for web in webs:
+            nursery.start_soon(web._run, "en")
+        await trio.sleep(1)
+        assert [page.view()["screen"] for page in pages] == ["table", "table"]
+        await server.shutdown()
+        await trio.sleep(1)
+        for page in pages:
+            view = page.view()
+            assert view["screen"] == "problem" and view["refusal"] is not None, view
+        assert unseen(table) == []
+        nursery.cancel_scope.cancel()
