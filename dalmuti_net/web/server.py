@@ -20,7 +20,7 @@ import logging
 import math
 import socket
 from collections.abc import Callable
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from importlib import resources
 from urllib.parse import parse_qs
@@ -233,9 +233,10 @@ class WebServer:
 
     async def serve(self, listeners: list[trio.SocketListener]) -> None:
         async with trio.open_nursery() as nursery:
-            if self.watches is not None:
-                await nursery.start(self.watches.run)
-            await serve_listeners(self.handle, listeners)  # quiet when descriptors run out
+            # Nothing awaited before serve_listeners, which closes the listeners however
+            # it ends (a host cancelled as it starts leaves no socket open).
+            with nullcontext() if self.watches is None else self.watches.serving(nursery):
+                await serve_listeners(self.handle, listeners)  # quiet when descriptors run out
             nursery.cancel_scope.cancel()
 
     async def handle(self, stream: trio.SocketStream) -> None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import trio
@@ -193,14 +193,21 @@ class Watches:
         self._watches: dict[str, Watch] = {}
         self._nursery: trio.Nursery | None = None
 
-    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+    @contextmanager
+    def serving(self, nursery: trio.Nursery) -> Iterator[None]:
+        """The watches run in ``nursery`` while this lasts (the web server's)."""
+        self._nursery = nursery
         try:
-            async with trio.open_nursery() as nursery:
-                self._nursery = nursery
-                task_status.started()
-                await trio.sleep_forever()
+            yield
         finally:
             self._nursery = None
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """The watches in a nursery of their own, until cancelled."""
+        async with trio.open_nursery() as nursery:
+            with self.serving(nursery):
+                task_status.started()
+                await trio.sleep_forever()
 
     @asynccontextmanager
     async def joined(self, language: str, follower: Follower) -> AsyncIterator[Watch | None]:
