@@ -99,9 +99,12 @@ class PreparedHost:
     save_kept: bool = True
     """False once a save of the folder was let go at the clean stop (no hand was dealt)."""
     unsaved_because: str | None = None
+    """Why the saves folder could not take the table, which is then played unsaved."""
+    player_left: bool = False
+    """A resumed table whose host machine's player had left it before the stop (and kept
+    hosting): served on without a seat of theirs."""
     code_not_used: bool = False
     """A --code was given for a table taken up again, which keeps the code it had."""
-    """Why the saves folder could not take the table, which is then played unsaved."""
     _save_closed: bool = field(default=False, init=False, repr=False)
 
     @classmethod
@@ -121,7 +124,7 @@ class PreparedHost:
                 raise
             if options.bot_pace is not None:  # the operator's word now, over the save's
                 table.bot_pace_ms = round(options.bot_pace * 1000)
-            host_seat = next((s for s in table.seats.values() if s.host), None)
+            host_token = None if saved.header.get("headless") else _own_seat(saved.entries, table)
             # The players know the code the table was opened with, and their clients and
             # pages come back with it: a table taken up again keeps it. The host's own
             # player, bots and join line use it too (a --code given now would lock the host
@@ -130,9 +133,8 @@ class PreparedHost:
             options.code = table.code
             prepared = cls(options, settings, table, resumed, t=messages(options.lang))
             prepared.code_not_used = code_not_used
-            prepared.host_token = (
-                None if saved.header.get("headless") or host_seat is None else host_seat.token
-            )
+            prepared.host_token = host_token
+            prepared.player_left = host_token is None and not saved.header.get("headless")
             prepared.ports = (_port(ports.get("port")), _port(ports.get("web_port")))
             return prepared
         settings = load_settings(options.rules)
@@ -306,6 +308,8 @@ class PreparedHost:
             with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                 async with trio.open_nursery() as nursery:
                     server = await nursery.start(self.serve)
+                    if self.player_left:
+                        self._say_player_left()
                     async for signum in signals:
                         self.say(
                             self.t._("Closing the table ({signal}).").format(
@@ -401,6 +405,14 @@ class PreparedHost:
         self.show_drawing = None
         self.table_on_screen = False
         self._last_report = self._report_key()
+        self._say_player_left()
+        signum = await next_signal()
+        _ = self.t._
+        self.say(_("Closing the table ({signal}).").format(signal=signum.name))
+        await server.shutdown()
+
+    def _say_player_left(self) -> None:
+        """This machine's player has left the table, which goes on without them."""
         _ = self.t._
         heir = next((s for s in self.table.seats.values() if s.host and not s.gone), None)
         if heir is not None:
@@ -408,9 +420,6 @@ class PreparedHost:
                 tidy(_("You left the table; {name} is the host player now.").format(name=heir.name))
             )
         self.say(_("This program keeps the table running; Ctrl-C closes it for everyone."))
-        signum = await next_signal()
-        self.say(_("Closing the table ({signal}).").format(signal=signum.name))
-        await server.shutdown()
 
     async def _listen(
         self, given: int | None, default: int, option: str
@@ -565,6 +574,20 @@ class PreparedHost:
             if table.game is not None:
                 for seat_line in _standings(table, self.t):
                     self.say(seat_line)
+
+
+def _own_seat(entries: list[dict[str, Any]], table: Table) -> str | None:
+    """The token of this machine's player's seat in a resumed table, if they still hold it.
+
+    Theirs is the seat the table opened with as its host player's: not the seat that holds
+    the host role now, which after a handover (the host player left and kept hosting) is
+    another player's, whose cards this machine must never show. None once they have left:
+    the table is then served without a player of its own, as it was before the stop."""
+    first = next((e for e in entries if e.get("op") == "seat" and e.get("host")), None)
+    if first is None:
+        return None
+    mine = next((s for s in table.seats.values() if s.token == first.get("token")), None)
+    return None if mine is None or mine.gone else mine.token
 
 
 def _rebuild(

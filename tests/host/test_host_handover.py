@@ -4,6 +4,8 @@ ends, and every connection is told why (`goodbye` with code `host_left`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from harness import Harness
 
 from dalmuti_net.engine import Rules
@@ -99,3 +101,34 @@ def test_each_seat_says_what_its_leave_would_do_to_the_table() -> None:
     assert {s.leave_ends for s in seats.values() if s.name != "Dan"} == {None}
     harness5.send(dan, {"type": "leave"})
     assert harness5.table.phase == "ended"  # what the table said
+
+
+def test_a_resumed_host_does_not_take_the_seat_of_its_heir(tmp_path: Path) -> None:
+    """Ana left the table and kept hosting, Bea took the host role, then the host stopped.
+    `dalmuti host --resume` used to open the host machine's screen in the seat holding the
+    host role: Bea's, her cards shown on Ana's machine while Bea's own client was pushed
+    out. The machine's own player left: the table is served without one, as it was."""
+    from dalmuti_net.cli import build_parser
+    from dalmuti_net.commands.host import options_from
+    from dalmuti_net.commands.host_runtime import PreparedHost
+
+    def prepared(*argv: str) -> PreparedHost:
+        return PreparedHost.create(options_from(build_parser().parse_args(["host", *argv])))
+
+    save = tmp_path / "table.dat"
+    first = prepared("--player-name", "Ana", "--bots", "2", "--save", str(save))
+    assert first.save is not None
+    harness = Harness(first.table)
+    harness.join("Bea")
+    first.table.start()
+    ana = next(s for s in first.table.seats.values() if s.token == first.host_token)
+    first.table.lobby.leave(ana)
+    assert host_of(harness) == "Bea"
+    first.save.append(first.table.take_journal())
+    first.save.close()  # then the host stops
+
+    again = prepared("--resume", str(save))
+    assert host_of(Harness(again.table)) == "Bea"
+    assert again.host_token is None and again.player_left
+    assert again.save is not None
+    again.save.close()
