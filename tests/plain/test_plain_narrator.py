@@ -8,7 +8,7 @@ import re
 import pytest
 from ui_support import LocalTable, shouted
 
-from dalmuti_net.client.plain.narrator import PlainTable, clean
+from dalmuti_net.client.plain.narrator import COMMANDS, PlainTable, clean
 from dalmuti_net.client.runner import Status
 from dalmuti_net.client.ui.state import Quit, Rejoin, Send
 from dalmuti_net.engine import CardSet, Play, PlayDecision, Rules
@@ -464,6 +464,25 @@ def test_a_spectator_is_told_so_and_not_asked_to_be_ready() -> None:
     assert "You watch as a spectator: you see what the whole table sees." in table.printed
     assert "Type help for the commands." in table.printed
     assert not any("ready when you are ready" in line for line in table.printed)
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_a_spectators_help_offers_only_what_a_spectator_can_do(language: str) -> None:
+    """A spectator's help listed hand (your cards), autopass and ready, which only answer
+    "You are watching" or a refusal: it names what watching offers, the rules among it."""
+    table = PlainLocal(language, spectator=True)
+    t = table.plain.t
+
+    def word(command: str) -> str:
+        return t._(COMMANDS[command]).split("|")[0]
+
+    said = " ".join(table.type("help"))
+    for command in ("table", "scores", "rules", "say", "quit", "help"):
+        assert word(command) in said, (command, said)
+    for command in ("hand", "autopass", "ready", "rematch", "start", "again"):
+        assert word(command) not in said, (command, said)
+    player = " ".join(PlainLocal(language).type("help"))
+    assert all(word(command) in player for command in ("hand", "ready", "start")), player
 
 
 def test_chinese_lines_follow_taiwanese_typography() -> None:

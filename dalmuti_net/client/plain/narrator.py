@@ -1079,6 +1079,14 @@ class PlainTable:
                 )
             )
             return
+        if not model.seated:  # no cards, nothing to answer, no seat to make ready
+            self.say(
+                t._(
+                    "Commands for a spectator: table (seats, roles and the trick), scores, "
+                    "rules (the table's), say and a text (chat), quit, help."
+                )
+            )
+            return
         self.say(
             t._(
                 "Commands: hand (your cards), table (seats, roles and the trick), scores, "
