@@ -149,19 +149,21 @@ def run_in_private_namespace(item: pytest.Function) -> None:
         pytest.fail(output, pytrace=False)
 
 
-# pytest-xdist runs the suite on as many workers as the machine has cores (pyproject's
+# pytest-xdist runs the suite on one worker more than the machine has cores (pyproject's
 # addopts: `-n auto --dist loadgroup`). Most tests wait (on a host process, a socket, a
-# browser) more than they compute, so two workers on two cores take well under the time
-# of one. Tests that announce or browse over mDNS share the one loopback multicast group:
-# they run one after another on a single worker, so no two of them hear each other's
-# tables or clash on an instance name.
+# browser, a host's real timer) more than they compute: with a worker a core, a quiet
+# two-core run kept its cores about half busy (342 s of CPU in 321 s, tests/README.md),
+# the conformance suite's worker idle for most of its 40 s. A third worker computes
+# while the other two wait. Tests that announce or browse over mDNS share the one loopback
+# multicast group: they run one after another on a single worker, so no two of them hear
+# each other's tables or clash on an instance name.
 MAX_WORKERS = 4
 """More workers than this only add hosts and browsers fighting over the same cores."""
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(cores or 1, MAX_WORKERS))
+    return max(1, min((cores or 1) + 1, MAX_WORKERS))
 
 
 LONG_POLES = (
