@@ -695,6 +695,29 @@ def test_the_final_standings_are_said_once_when_the_host_then_closes() -> None:
     assert lines[0] == "This table has ended" and lines[-2] == "2. quit", lines
 
 
+@pytest.mark.parametrize("language", ["en", "es", "zh_Hant"])
+def test_a_table_its_host_ended_is_said_ended_by_them_once(language: str) -> None:
+    """Found by hand: the host player ended the table in a game; --plain said "The table is
+    over: the host player ended it.", the final standings, then over the closed table's
+    choices "The host player ended the table." again."""
+    table = PlainLocal(language)
+    t = table.plain.t
+    table.type("start")
+    table.local.table.end_table()
+    table.local.pump()
+    table.take()
+    goodbye = {"type": "goodbye", "code": "table_ended", "reason": "the host ended the table"}
+    table.local.session.receive(goodbye)
+    table.plain.on_message(goodbye)
+    table.plain.on_status(Status.CLOSED)
+    lines = table.take()
+    said = "\n".join(table.printed)
+    why = t._("The table is over: {reason}.").format(reason=t._("the host player ended it"))
+    assert said.count(why) == 1, said
+    assert t._("The host player ended the table.") not in lines, lines
+    assert lines[0] == t._("This table has ended") and lines[1].startswith("1. "), lines
+
+
 @pytest.mark.parametrize(
     ("language", "left"),
     [("en", "7 s to answer"), ("es", "7 s para responder"), ("zh_Hant", "剩 7 秒作答")],

@@ -29,7 +29,7 @@ from ..model import intents as do
 from ..model.client_model import BOT_CHOICE, ClientModel, Effect, Quit, Screen, Send
 from ..model.departures import StandingRow, final_rows, hand_over_sentence
 from ..model.display import display, listing_view
-from ..model.errors import TROUBLESHOOTING
+from ..model.errors import GOODBYE_SENTENCES, TROUBLESHOOTING
 from ..model.questions import BACK
 from ..model.rules_menu import (
     RULE_FIELDS,
@@ -702,11 +702,17 @@ class PlainTable:
         t, model = self.t, self.model
         refusal = model.refusal
         assert refusal is not None
-        self.say(refusal.title, *refusal.sentences)
-        if refusal.standings and not self._standings_told:
-            # (Told as the table ended, they are not said again when its host closes.)
-            self.say(t._("Final standings"))
-            self._tell_rows(refusal.standings)
+        if refusal.standings and self._standings_told:
+            # Told as the table ended, with why it ended: not said again when its host
+            # closes ("The host player ended the table." was "The table is over: the host
+            # player ended it."; that the host has closed it since is news).
+            ended_by_host = t._(GOODBYE_SENTENCES["table_ended"])
+            self.say(refusal.title, *(s for s in refusal.sentences if s != ended_by_host))
+        else:
+            self.say(refusal.title, *refusal.sentences)
+            if refusal.standings:
+                self.say(t._("Final standings"))
+                self._tell_rows(refusal.standings)
         if model.field is not None:
             self.say(self._field_prompt())
             return
