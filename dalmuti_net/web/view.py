@@ -318,13 +318,11 @@ def page_help(t: Translator) -> list[list[str]]:
     clocks = clocks_section(
         t,
         {
-            "rules": _named(t, N_("Change the rules")),  # the button as it reads
+            # Each button named by the very label it shows (PAGE_STRINGS), so that the help
+            # and the page cannot word it two ways.
+            **{key: _named(t, PAGE_STRINGS[key]) for key in ("rules", "nudge", "skip")},
             "auto_pass": t._("its button"),
-            "nudge": _named(t, N_("nudge")),
-            "skip": _named(t, N_("skip")),
-            "read": _named(t, N_("ready for the next hand")),
-            "rematch": _named(t, N_("rematch")),
-            "ready": _named(t, N_("ready")),
+            **{key: _named(t, PAGE_STRINGS[key]) for key in ("read", "rematch", "ready")},
         },
     )
     return [list(clocks), *map(list, game_sections(t))]
