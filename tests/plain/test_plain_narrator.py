@@ -718,6 +718,18 @@ def test_a_table_its_host_ended_is_said_ended_by_them_once(language: str) -> Non
     assert lines[0] == t._("This table has ended") and lines[1].startswith("1. "), lines
 
 
+def test_standings_without_a_place_are_said_without_a_dash() -> None:
+    """A table ended in its first hand ranks nobody: the screens draw "-" in the place
+    column, which a screen reader says "dash, colon": the plain table says the rows alone."""
+    table = PlainLocal()
+    table.type("start")
+    table.local.table.end_table()
+    table.local.pump()
+    lines = table.take()
+    rows = lines[lines.index("Final standings") + 1 : lines.index("Type quit to leave.")]
+    assert len(rows) == 4 and all(row[0].isalpha() for row in rows), rows
+
+
 @pytest.mark.parametrize(
     ("language", "left"),
     [("en", "7 s to answer"), ("es", "7 s para responder"), ("zh_Hant", "剩 7 秒作答")],

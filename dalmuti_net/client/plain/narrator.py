@@ -27,7 +27,7 @@ from ...protocol.messages import Message
 from ...protocol.text import shown
 from ..model import intents as do
 from ..model.client_model import BOT_CHOICE, ClientModel, Effect, Quit, Screen, Send
-from ..model.departures import StandingRow, final_rows, hand_over_sentence
+from ..model.departures import NO_PLACE, StandingRow, final_rows, hand_over_sentence
 from ..model.display import display, listing_view
 from ..model.errors import GOODBYE_SENTENCES, TROUBLESHOOTING
 from ..model.questions import BACK
@@ -1054,7 +1054,10 @@ class PlainTable:
                 else row.role
             )
             parts = [row.name, *filter(None, [points, row.note])]
-            self.say(self._pair(row.place, self._join(parts)))
+            if row.place == NO_PLACE:  # (the screens' "-", which would be read "dash")
+                self.say(self._join(parts))
+            else:
+                self.say(self._pair(row.place, self._join(parts)))
 
     def _tell_standings(self, just_ended: bool = False) -> None:
         """The final standings; ``just_ended`` right after the log said why it ended."""
