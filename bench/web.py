@@ -51,6 +51,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -530,20 +531,34 @@ def page_answers(decision: dict[str, Any], hand: dict[str, Any] | None) -> list[
     return [{"do": "commit"}]
 
 
+PAGE_MESSAGES_PER_S = 15
+"""The most a scripted page sends a second: under the host's limit (20 a second, 40 at
+once), which a person's taps never come near. Flat out on a quiet machine, a page that
+taps a set and commits each time its prompt changes went past it and was closed."""
+
+
 async def page_player(web_port: int, name: str) -> None:
     """A seated page: joins, then answers each decision its views show."""
     from trio_websocket import open_websocket_url
 
+    sent: deque[float] = deque(maxlen=PAGE_MESSAGES_PER_S)
+
+    async def send(message: dict[str, Any]) -> None:
+        if len(sent) == sent.maxlen:
+            await trio.sleep_until(sent[0] + 1.0)
+        sent.append(trio.current_time())
+        await ws.send_message(json.dumps(message))
+
     async with open_websocket_url(f"ws://127.0.0.1:{web_port}/table") as ws:
         await ws.get_message()  # hello
-        await ws.send_message(json.dumps({"join": {"name": name, "lang": "en"}}))
+        await send({"join": {"name": name, "lang": "en"}})
         answered: tuple[Any, ...] | None = None
         when = 0.0
         while True:
             told = json.loads(await ws.get_message())
             view = told.get("view") or {}
             if view.get("screen") == "table" and view.get("auto_pass"):
-                await ws.send_message(json.dumps(AUTO_PASS_OFF))
+                await send(AUTO_PASS_OFF)
             table = view.get("table") or {}
             decision = table.get("decision")
             if decision is None:
@@ -554,7 +569,7 @@ async def page_player(web_port: int, name: str) -> None:
                 continue  # answered; its effect is on its way
             answered, when = key, time.monotonic()
             for intent in page_answers(decision, table.get("hand")):
-                await ws.send_message(json.dumps(intent))
+                await send(intent)
 
 
 async def tcp_player(port: int, name: str, sent: list[float]) -> None:
