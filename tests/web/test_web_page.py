@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import dalmuti_net.web
 from dalmuti_net.engine import CardSet, PlayDecision, TaxDecision
 from dalmuti_net.lang.i18n import Translator
 from dalmuti_net.protocol.resume import seat_id
@@ -27,7 +28,9 @@ from tests.web.test_web_view import HAND, model_at, owing, tap, view
 
 pytestmark = phones.pytestmark  # skipped without chromium and chromium-driver
 
-STATIC = Path(__file__).resolve().parents[2] / "dalmuti_net" / "web" / "static"
+# The installed package's files, not the checkout's: CI's second leg runs the suite from
+# the sdist without its dalmuti_net/ folder, against the wheel.
+STATIC = Path(dalmuti_net.web.__file__).resolve().parent / "static"
 
 STAND_INS = """
 window.fake = {now: 1e12, sockets: [], timers: []};
