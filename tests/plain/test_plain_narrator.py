@@ -446,6 +446,18 @@ def test_a_wrong_code_is_asked_again_in_place() -> None:
     assert table.plain.on_line("tulip") == [Rejoin(spectator=False, code="tulip")]
 
 
+@pytest.mark.parametrize(("language", "word"), [("en", "quit"), ("es", "salir")])
+def test_quit_at_the_join_code_prompt_quits_and_is_not_sent_as_a_code(
+    language: str, word: str
+) -> None:
+    """Typed at "Join code:", the quit command went to the host as the code, was refused,
+    and the code was asked for again: a person could not leave there but by Ctrl-D."""
+    table = PlainLocal(language)
+    assert refused(table, "bad_code")[-1] == table.plain.t._("Join code:")
+    assert table.plain.on_line(word) == [Quit()]
+    assert table.plain.quitting
+
+
 def test_a_dropped_players_grace_period_is_told_once() -> None:
     table = PlainLocal()
     table.type("start")

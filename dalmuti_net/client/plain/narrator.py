@@ -264,6 +264,10 @@ class PlainTable:
             return self._intend(do.JoinAddress(text))
         if field.purpose == "name":  # an empty name keeps the one offered
             return self._intend(do.GiveName(text if text.strip() else field.text))
+        if self.is_quit(text):
+            # At "Join code:" the quit command quits, as everywhere else: it used to go to
+            # the host as a code, be refused, and ask for the code again.
+            return self._quitting(self._intend(do.Exit()))
         return self._intend(do.GiveCode(text))
 
     def _field_prompt(self) -> str:
