@@ -70,17 +70,11 @@ def unseen(table: Table) -> list[str]:
     return [c.name for c in table.connections.values() if c.unseen]
 
 
-async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
-    autojump_clock: trio.testing.MockClock,
-) -> None:
-    """Three pages watch a table of four bots through one hand: the two Spanish ones are
-    drawn from one watch and the Chinese one from another, each watch an unseen listener
-    that takes no spectator's place (three places, all taken by the pages); the table
-    names the three pages as its watchers, none of their own clients follows the play,
-    and the Spanish pages are sent the same view. When they go, so do the watches."""
-    limits = Limits(max_spectators=3)
-    table = Table("Web", Rules(hand_limit=1), seed=3, headless=True, limits=limits, bot_pace_ms=0)
-    server = bot_table(table)
+def watching(
+    server: TableServer, table: Table, pages: list[Page], shared: SharedTexts | None = None
+) -> tuple[Watches, list[WebSeat]]:
+    """The web table's watches and a web seat for each page, over in-process connections
+    to ``server`` (each page's own; its watch's, unseen)."""
 
     async def connect() -> trio.abc.Stream:
         await trio.lowlevel.checkpoint()
@@ -91,9 +85,6 @@ async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
         return server.connect_local(unseen=True)
 
     watches = Watches(listen, gap=WATCHING_GAP, tick=TICK)
-    shared = SharedTexts()
-    joins = [("Ana", "es"), ("Bea", "es"), ("Cai", "zh_Hant")]
-    pages = [Page({"name": name, "lang": lang, "spectator": True}) for name, lang in joins]
     webs = [
         WebSeat(
             page,  # type: ignore[arg-type]
@@ -107,6 +98,24 @@ async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
         )
         for page in pages
     ]
+    return watches, webs
+
+
+async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Three pages watch a table of four bots through one hand: the two Spanish ones are
+    drawn from one watch and the Chinese one from another, each watch an unseen listener
+    that takes no spectator's place (three places, all taken by the pages); the table
+    names the three pages as its watchers, none of their own clients follows the play,
+    and the Spanish pages are sent the same view. When they go, so do the watches."""
+    limits = Limits(max_spectators=3)
+    table = Table("Web", Rules(hand_limit=1), seed=3, headless=True, limits=limits, bot_pace_ms=0)
+    server = bot_table(table)
+
+    joins = [("Ana", "es"), ("Bea", "es"), ("Cai", "zh_Hant")]
+    pages = [Page({"name": name, "lang": lang, "spectator": True}) for name, lang in joins]
+    watches, webs = watching(server, table, pages, SharedTexts())
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         await nursery.start(watches.run)
@@ -158,29 +167,9 @@ async def test_a_watching_page_keeps_its_own_notice_and_closes_its_own_results(
     table = Table("Web", Rules(hand_limit=1), seed=5, headless=True, bot_pace_ms=0)
     server = bot_table(table)
 
-    async def connect() -> trio.abc.Stream:
-        await trio.lowlevel.checkpoint()
-        return server.connect_local()
-
-    async def listen() -> trio.abc.Stream:
-        await trio.lowlevel.checkpoint()
-        return server.connect_local(unseen=True)
-
-    watches = Watches(listen, gap=WATCHING_GAP, tick=TICK)
     pages = [Page({"name": name, "lang": "en", "spectator": True}) for name in ("Ana", "Bea")]
     seated = Page({"name": "Dai", "lang": "en"})
-    webs = [
-        WebSeat(
-            page,  # type: ignore[arg-type]
-            connect,
-            table_name="Web",
-            table_id=table.table_id,
-            code=None,
-            rate=1000.0,
-            watches=watches,
-        )
-        for page in (*pages, seated)
-    ]
+    watches, webs = watching(server, table, [*pages, seated])
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         await nursery.start(watches.run)
@@ -220,28 +209,8 @@ async def test_watching_pages_say_the_table_closed_when_the_host_does(
     table = Table("Web")
     server = bot_table(table)
 
-    async def connect() -> trio.abc.Stream:
-        await trio.lowlevel.checkpoint()
-        return server.connect_local()
-
-    async def listen() -> trio.abc.Stream:
-        await trio.lowlevel.checkpoint()
-        return server.connect_local(unseen=True)
-
-    watches = Watches(listen, gap=WATCHING_GAP, tick=TICK)
     pages = [Page({"name": name, "lang": "en", "spectator": True}) for name in ("Ana", "Bea")]
-    webs = [
-        WebSeat(
-            page,  # type: ignore[arg-type]
-            connect,
-            table_name="Web",
-            table_id=table.table_id,
-            code=None,
-            rate=1000.0,
-            watches=watches,
-        )
-        for page in pages
-    ]
+    watches, webs = watching(server, table, pages)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         await nursery.start(watches.run)
