@@ -335,7 +335,10 @@ function ask(problem) {   // the join form, the name filled in: the player decid
   $("name").value = store.get("dalmuti.name") || "";
   $("join-problem").textContent = problem || "";
   show("join");
-  $("name").focus();
+  // The name box takes the focus when the form comes, but not from the language menu: a
+  // keyboard user choosing a language by typing its name ("Esp") would type the rest of
+  // it into their name when the new language's hello brings the form again.
+  if (document.activeElement !== $("lang")) $("name").focus();
 }
 
 function receive(message) {
