@@ -70,7 +70,6 @@ from .inbound import NotAPageMessage, page_message
 from .view import (
     BadIntent,
     OwnParts,
-    SharedTexts,
     languages,
     page_help,
     page_intent,
@@ -258,7 +257,6 @@ class WebSeat:
         view_gap: float = VIEW_GAP,
         watching_gap: float = WATCHING_GAP,
         checked_frames: CheckedFrames | None = None,
-        shared_texts: SharedTexts | None = None,
         kept_logs: KeptLogs | None = None,
         watches: Watches | None = None,
     ) -> None:
@@ -271,8 +269,6 @@ class WebSeat:
         follows the play, as a seated page's always does)."""
         self._closed_results: object = None
         """The results this watching page closed (the watch's, still shown to others)."""
-        self._shared_texts = shared_texts
-        """Where the pages that watch find a text already made for the same view."""
         self._checked_frames = checked_frames
         self._view_gap = view_gap
         self._watching_gap = watching_gap
@@ -642,10 +638,6 @@ class WebSeat:
         """While a countdown runs on screen (the watch ticks for its pages)."""
         return self._watch is None and self.model is not None and self.model.countdowns.running
 
-    def _watching(self) -> bool:
-        session = None if self.model is None else self.model.session
-        return session is not None and session.spectator
-
     def _urgent(self) -> bool:
         """What is drawn at once, gap or not: what the page did, a decision newly owed."""
         if self._answer:
@@ -676,9 +668,7 @@ class WebSeat:
             closed = results is not None and results is self._closed_results
             view = watch.text(OwnParts.of(model, results_closed=closed))
         else:
-            shown, shared = display(model), self._shared_texts
-            watching = shared is not None and self._watching()
-            view = shared.text(shown) if shared is not None and watching else view_text(shown)
+            view = view_text(display(model))
         if view != self._sent_view:
             self._sent_view = view
             await self.ws.send_message(view)

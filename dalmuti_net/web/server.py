@@ -47,7 +47,6 @@ from .seat import (
     WebSeat,
     keep_alive,
 )
-from .view import SharedTexts
 from .watch import Watches
 
 log = logging.getLogger(__name__)
@@ -215,8 +214,6 @@ class WebServer:
         self.checked_frames = CheckedFrames()
         """The frames the pages' clients here have checked: the table sends every
         watching page the same frames, checked once for all of them."""
-        self.shared_texts = SharedTexts()
-        """The watching pages' views, made once for all those whose views are equal."""
         self.kept_logs = KeptLogs()
         """Each seat's log as its last page had it, for the next page that proves it."""
         self.watches: Watches | None = None
@@ -441,7 +438,6 @@ class WebServer:
             ping_interval=self._ping_interval,
             silence=self._silence,
             checked_frames=self.checked_frames,
-            shared_texts=self.shared_texts,
             kept_logs=self.kept_logs,
             watches=self.watches,
         )

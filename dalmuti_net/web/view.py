@@ -117,35 +117,6 @@ def watching_view(watched: Display, own: OwnParts) -> Display:
     )
 
 
-class SharedTexts:
-    """The texts of the views made lately, by view: pages whose views are equal (those
-    watching in one language, once their logs show the same lines) are sent one text,
-    made once. Equal views give equal texts, so nothing of one viewer's can reach
-    another: a view that differs in anything (a notice, a line of the log, a countdown's
-    second) is a view of its own."""
-
-    def __init__(self, most: int = 32) -> None:
-        self._texts: dict[Display, str] = {}
-        self._most = most
-        self.made = 0
-        """Texts made (the others were shared)."""
-        self.shared = 0
-
-    def text(self, view: Display) -> str:
-        try:
-            found = self._texts.get(view)
-        except TypeError:  # a view holding a list somewhere: never equal to another's
-            return view_text(view)
-        if found is not None:
-            self.shared += 1
-            return found
-        found = self._texts[view] = view_text(view)
-        self.made += 1
-        if len(self._texts) > self._most:
-            del self._texts[next(iter(self._texts))]
-        return found
-
-
 _FIELDS: dict[type, tuple[str, ...]] = {}
 """Each dataclass's field names, looked up once."""
 

@@ -19,7 +19,6 @@ from dalmuti_net.host.records import Limits
 from dalmuti_net.host.server import TableServer
 from dalmuti_net.host.table import StartBot, Table
 from dalmuti_net.web.seat import TICK, WATCHING_GAP, WebSeat
-from dalmuti_net.web.view import SharedTexts
 from dalmuti_net.web.watch import Watches
 
 
@@ -70,9 +69,7 @@ def unseen(table: Table) -> list[str]:
     return [c.name for c in table.connections.values() if c.unseen]
 
 
-def watching(
-    server: TableServer, table: Table, pages: list[Page], shared: SharedTexts | None = None
-) -> tuple[Watches, list[WebSeat]]:
+def watching(server: TableServer, table: Table, pages: list[Page]) -> tuple[Watches, list[WebSeat]]:
     """The web table's watches and a web seat for each page, over in-process connections
     to ``server`` (each page's own; its watch's, unseen)."""
 
@@ -93,7 +90,6 @@ def watching(
             table_id=table.table_id,
             code=None,
             rate=1000.0,
-            shared_texts=shared,
             watches=watches,
         )
         for page in pages
@@ -115,7 +111,7 @@ async def test_watching_pages_share_one_watch_a_language_each_seen_by_name(
 
     joins = [("Ana", "es"), ("Bea", "es"), ("Cai", "zh_Hant")]
     pages = [Page({"name": name, "lang": lang, "spectator": True}) for name, lang in joins]
-    watches, webs = watching(server, table, pages, SharedTexts())
+    watches, webs = watching(server, table, pages)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         await nursery.start(watches.run)
