@@ -280,6 +280,24 @@ SENT = "return window.fake.sockets[window.fake.sockets.length - 1].sent;"
 BUTTONS = "return Array.from(document.querySelectorAll('#buttons button'), (b) => b.innerText);"
 
 
+def seated(page: Any, token: str) -> None:
+    """The host's hello, then Pat joins and is given the seat of ``token``."""
+    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
+    page.execute_script(JOIN, "Pat")
+    seat = {"token": token, "table_id": hello()["hello"]["table_id"]}
+    page.execute_script("hostSays(arguments[0]);", {"seat": seat})
+
+
+def at_final_standings() -> dict[str, Any]:
+    """A view of the table over: no decision, Bo first in the final standings."""
+    shown = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None)))
+    table = shown["table"]
+    table["decision"], table["my_turn"] = None, False
+    row = {"place": "1st", "name": "Bo", "figure": "6", "points": True, "note": None, "me": False}
+    table["standings"] = [row]
+    return shown
+
+
 def test_a_page_at_the_final_standings_goes_back_to_them_after_a_drop(
     page: Any, page_url: str
 ) -> None:
@@ -288,16 +306,9 @@ def test_a_page_at_the_final_standings_goes_back_to_them_after_a_drop(
     the standings (and the host player's rematch) gone. The page asks back the seat it
     still holds, and proves it as ever."""
     load(page, page_url)
-    table_id = hello()["hello"]["table_id"]
-    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
-    page.execute_script(JOIN, "Pat")
     token = "q7Vd2mXo9LkT4bR1sWc8Ze"
-    page.execute_script("hostSays(arguments[0]);", {"seat": {"token": token, "table_id": table_id}})
-    shown = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None)))
-    table = shown["table"]
-    table["decision"], table["my_turn"] = None, False
-    row = {"place": "1st", "name": "Bo", "figure": "6", "points": True, "note": None, "me": False}
-    table["standings"] = [row]
+    seated(page, token)
+    shown = at_final_standings()
     page.execute_script("hostSays(arguments[0]); hostSays({seat: 'forget'});", {"view": shown})
     kept = page.execute_script("return JSON.stringify(Object.entries(localStorage));")
     assert token not in kept  # forgotten, as the host said
@@ -367,12 +378,9 @@ def test_a_new_language_redraws_the_left_screen_in_it(page: Any, page_url: str) 
     language now and says the same in them, asking back no seat (a seat kept while the
     player steps away stays away)."""
     load(page, page_url)
-    table_id = hello()["hello"]["table_id"]
     page.execute_script(CHOOSE, "en")
-    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
-    page.execute_script(JOIN, "Pat")
     token = "q7Vd2mXo9LkT4bR1sWc8Zf"
-    page.execute_script("hostSays(arguments[0]);", {"seat": {"token": token, "table_id": table_id}})
+    seated(page, token)
     page.execute_script("hostSays(arguments[0]);", {"view": view(model_at("lobby"))})
     page.execute_script("hostSays({left: true});")  # stepped away: the seat is kept
     assert page.execute_script(GONE)[0] == "You have left the table."
@@ -396,17 +404,11 @@ def test_a_new_language_at_the_final_standings_goes_back_to_them(page: Any, page
     load(page, page_url)
     page.execute_script("localStorage.clear();")  # no seat kept by an earlier test
     load(page, page_url)
-    table_id = hello()["hello"]["table_id"]
     page.execute_script(CHOOSE, "en")
-    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
-    page.execute_script(JOIN, "Pat")
     token = "q7Vd2mXo9LkT4bR1sWc8Zg"
-    page.execute_script("hostSays(arguments[0]);", {"seat": {"token": token, "table_id": table_id}})
-    shown = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None)))
+    seated(page, token)
+    shown = at_final_standings()
     table = shown["table"]
-    table["decision"], table["my_turn"] = None, False
-    row = {"place": "1st", "name": "Bo", "figure": "6", "points": True, "note": None, "me": False}
-    table["standings"] = [row]
     results = {
         "title": "Hand 3 is over",
         "headers": ["Place", "Player", "Points", "Total"],
@@ -431,7 +433,9 @@ def test_a_new_language_at_the_final_standings_goes_back_to_them(page: Any, page
     [join] = page.execute_script(SENT)
     assert join["join"]["resume"]["seat"] == seat_id(token)
     again = view(owing(PlayDecision((CardSet(3, 1, 0),), False, None), "es"))
-    again["table"].update(decision=None, my_turn=False, standings=[row], results=results)
+    again["table"].update(
+        decision=None, my_turn=False, standings=table["standings"], results=results
+    )
     page.execute_script("hostSays(arguments[0]);", {"view": again})
     assert page.execute_script(SENT)[-1] == {"do": "close_results"}
     assert not page.execute_script(
@@ -453,12 +457,9 @@ def test_a_seat_in_a_new_language_keeps_its_connection_until_it_is_back(
     load(page, page_url)
     page.execute_script("localStorage.clear();")
     load(page, page_url)
-    table_id = hello()["hello"]["table_id"]
     page.execute_script(CHOOSE, "en")
-    page.execute_script("hostOpens(); hostSays(arguments[0]);", hello())
-    page.execute_script(JOIN, "Pat")
     token = "q7Vd2mXo9LkT4bR1sWc8Zh"
-    page.execute_script("hostSays(arguments[0]);", {"seat": {"token": token, "table_id": table_id}})
+    seated(page, token)
     page.execute_script("hostSays(arguments[0]);", {"view": view(model_at("lobby"))})
     page.execute_script(CHOOSE, "es")
     states = "return fake.sockets.map((s) => s.readyState);"
